@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — the layout model: a struct's (or union's) members, holes,
+ * padding and cache lines, as read from DWARF or BTF.
+ *
+ * Units: every `offset` and `size` is in bytes; every `bit_offset` and
+ * `bit_size` is in bits.  The cacheline size is a parameter of the functions
+ * that need it, never stored in the model.
+ *
+ * A struct slt_layout is immutable once loaded.  It owns all of its strings
+ * and arrays; slt_layout_free() releases everything at once.
+ */
+#ifndef STRUCTLINT_LAYOUT_H
+#define STRUCTLINT_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "structlint/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Default cache line size in bytes (x86-64, most arm64 client parts). */
+#define SLT_CACHELINE_DEFAULT 64u
+
+/* The debug-info formats a layout can come from. */
+enum slt_format {
+	SLT_FORMAT_NONE = 0,
+	SLT_FORMAT_DWARF = 1, /* DWARF 2..5 via libdwarf */
+	SLT_FORMAT_BTF = 2,   /* BTF via libbpf (.BTF section or raw file) */
+};
+
+enum slt_kind {
+	SLT_KIND_STRUCT = 1,
+	SLT_KIND_UNION = 2,
+};
+
+/* slt_member.flags */
+enum slt_member_flags {
+	SLT_MEMBER_BITFIELD = 1u << 0,  /* bit_offset/bit_size are valid */
+	SLT_MEMBER_ANON = 1u << 1,      /* unnamed struct/union member */
+	SLT_MEMBER_INLINE = 1u << 2,    /* composite printed with its own members
+					   following it (anonymous, or --expand) */
+	SLT_MEMBER_UNION = 1u << 3,     /* the member's type is a union */
+	SLT_MEMBER_COMPOSITE = 1u << 4, /* the member's type is a struct or union
+					   (after typedefs and qualifiers) */
+	SLT_MEMBER_FLEX = 1u << 5,      /* flexible array member (`int a[];`) */
+	SLT_MEMBER_ZERO_SIZE = 1u << 6, /* size 0: flexible array, empty struct
+					   such as CACHELINE_PADDING(), group
+					   markers (`__u8 __cacheline_group_begin__x[0]`) */
+	SLT_MEMBER_GROUP_BEGIN = 1u << 7, /* name starts __cacheline_group_begin__ */
+	SLT_MEMBER_GROUP_END = 1u << 8,   /* name starts __cacheline_group_end__ */
+};
+
+/*
+ * One member.  Members of inline composites (anonymous struct/union members,
+ * and named ones when expanded) follow their parent in pre-order, so a plain
+ * loop over slt_struct.members visits them in the order pahole prints them.
+ */
+struct slt_member {
+	const char *name;      /* "" for anonymous members */
+	const char *type;      /* C type as pahole spells it, without the
+				  member name: "long unsigned int[5][5]",
+				  "struct lruvec_stats_percpu *",
+				  "int (*)(int, char *)", "struct {...}" */
+	const char *decl_head; /* the declaration is decl_head + name + decl_tail:
+				  "long unsigned int" + "lru_zone_size" + "[5][5]",
+				  "int (*" + "fp" + ")(int, char *)" */
+	const char *decl_tail;
+	uint64_t offset;       /* bytes from the start of the outermost struct
+				  (for bitfields: of the storage unit) */
+	uint64_t size;         /* bytes (storage unit size for bitfields) */
+	uint32_t bit_offset;   /* bitfields only: bits from the start of the
+				  storage unit, counted as pahole prints them */
+	uint32_t bit_size;     /* bitfields only: width in bits; 0 otherwise */
+	uint32_t alignment;    /* forced alignment in bytes (DW_AT_alignment,
+				  DWARF 5 section 2.24, or inferred the way
+				  pahole infers __aligned__); 0 when natural */
+	uint32_t flags;        /* enum slt_member_flags */
+	int32_t parent;        /* index of the enclosing inline member in
+				  slt_struct.members, -1 at top level */
+	uint32_t depth;        /* nesting depth, 0 at top level */
+	uint32_t n_children;   /* direct inline children (SLT_MEMBER_INLINE) */
+	uint64_t type_padding; /* tail padding in bytes of the member's own
+				  struct type ("last struct has N bytes of
+				  padding"), 0 when none or not a struct */
+};
+
+/* slt_hole.flags */
+enum slt_hole_flags {
+	SLT_HOLE_BITS = 1u << 0, /* size is in bits: unused bits after a
+				    bitfield inside its storage unit */
+};
+
+/*
+ * A gap between two members, or (SLT_HOLE_BITS) between two bitfields.
+ * Tail padding is not a hole: see slt_struct.padding.
+ */
+struct slt_hole {
+	uint64_t offset; /* bytes: first unused byte (bit holes: the byte
+			    offset of the storage unit) */
+	uint64_t size;   /* bytes, or bits when SLT_HOLE_BITS */
+	uint32_t after;  /* index in slt_struct.members of the member the hole
+			    follows */
+	int32_t parent;  /* enclosing inline member index, -1 at top level */
+	uint32_t flags;  /* enum slt_hole_flags */
+};
+
+/* One definition of a struct or union. */
+struct slt_struct {
+	const char *name;        /* tag, or the typedef name for `typedef
+				    struct {...} name` */
+	enum slt_kind kind;
+	enum slt_format format;  /* where this layout was read from */
+	uint64_t size;           /* bytes, sizeof() */
+	uint32_t alignment;      /* bytes: the struct's alignment (largest
+				    member alignment, or forced) */
+	uint32_t forced_alignment; /* bytes, 0 unless __aligned__ on the type */
+	const char *decl_file;   /* DW_AT_decl_file; "" when unknown (BTF) */
+	uint32_t decl_line;      /* DW_AT_decl_line; 0 when unknown */
+	struct slt_member *members; /* pre-order, see struct slt_member */
+	size_t n_members;        /* all entries of members[] */
+	size_t n_top_members;    /* members at depth 0 */
+	struct slt_hole *holes;
+	size_t n_holes;
+	uint64_t padding;        /* tail padding, bytes */
+	uint32_t bit_padding;    /* unused bits at the end of the last
+				    bitfield storage unit before padding */
+
+	/* pahole's closing summary, precomputed (bytes unless named bits). */
+	uint64_t sum_members;    /* bytes of non-bitfield members + bitfield
+				    storage as pahole sums it */
+	uint32_t n_byte_holes;
+	uint64_t sum_byte_holes;
+	uint64_t sum_bitfield_bits;
+	uint32_t n_bit_holes;
+	uint64_t sum_bit_holes;  /* bits */
+	uint32_t n_paddings;     /* members whose struct type has tail padding */
+	uint64_t sum_paddings;   /* bytes */
+	uint32_t n_forced_alignments;
+};
+
+/* A loaded set of layouts.  Owns everything reachable from it. */
+struct slt_layout {
+	struct slt_struct *structs; /* in the order the names were asked for;
+				       several entries for one name when the
+				       file holds different definitions */
+	size_t n_structs;
+	const char *path;           /* file the layouts came from */
+	enum slt_format format;     /* format actually used */
+	void *priv_;                /* private: the arena */
+};
+
+/* Options for slt_layout_load(); zero-initialise for the defaults. */
+struct slt_load_opts {
+	/*
+	 * Formats to try, in order.  n_formats == 0 selects the default:
+	 * DWARF when the file has DWARF, otherwise BTF (see the man page,
+	 * "INPUTS").
+	 */
+	enum slt_format formats[2];
+	size_t n_formats;
+	bool expand;             /* show named nested struct/union members
+				    inline (pahole --expand_types) */
+	const char *debug_root;  /* where separate debug files live;
+				    NULL = "/usr/lib/debug" */
+};
+
+/* Path of the running kernel's BTF, the input when no file is given. */
+#define SLT_KERNEL_BTF_PATH "/sys/kernel/btf/vmlinux"
+
+/*
+ * Load the layouts of the structs or unions called names[0..n_names) from
+ * path (an ELF file with DWARF or .BTF, a separate debug file, or a raw BTF
+ * file; NULL means SLT_KERNEL_BTF_PATH).  A name may also be a typedef of a
+ * struct or union.  Identical definitions from different compile units are
+ * returned once; different ones each once, in file order.
+ *
+ * On success returns 0 and stores a new layout in *out (free it with
+ * slt_layout_free()).  On failure returns a negative SLT_E* code, fills err,
+ * and leaves *out NULL: SLT_EIO, SLT_ENOTELF, SLT_ENODEBUG, SLT_ECORRUPT,
+ * SLT_ENOTFOUND (err->hint names the closest existing types),
+ * SLT_EDECLONLY, SLT_ENOMEM, SLT_EUSAGE.
+ */
+int slt_layout_load(const char *path, const char *const *names,
+		    size_t n_names, const struct slt_load_opts *opts,
+		    struct slt_layout **out, struct slt_error *err);
+
+/* Release a layout from slt_layout_load().  NULL is a no-op. */
+void slt_layout_free(struct slt_layout *layout);
+
+/* One entry of slt_layout_list(). */
+struct slt_type_info {
+	const char *name;
+	enum slt_kind kind;
+	uint64_t size;          /* bytes */
+	const char *decl_file;  /* "" when unknown */
+	uint32_t decl_line;     /* 0 when unknown */
+};
+
+/* The result of slt_layout_list(); owns its entries and strings. */
+struct slt_type_list {
+	struct slt_type_info *types; /* sorted by name, then size */
+	size_t n_types;
+	void *priv_;
+};
+
+/*
+ * List the struct and union definitions in path whose name matches the
+ * fnmatch(3) pattern (NULL matches all), one entry per distinct
+ * (name, kind, size).  Returns 0 and a new list in *out (free with
+ * slt_type_list_free()), or a negative SLT_E* code with err filled.
+ */
+int slt_layout_list(const char *path, const char *pattern,
+		    const struct slt_load_opts *opts,
+		    struct slt_type_list **out, struct slt_error *err);
+
+/* Release a list from slt_layout_list().  NULL is a no-op. */
+void slt_type_list_free(struct slt_type_list *list);
+
+/* Number of cache lines of cacheline_size bytes an object of size bytes
+ * spans when it starts on a line boundary (pahole's "cachelines:"). */
+uint64_t slt_cachelines(uint64_t size, unsigned cacheline_size);
+
+/*
+ * The cache lines a member occupies, as 0-based line indices
+ * [*first, *last] relative to the struct start.  A zero-size member occupies
+ * the line its offset falls on.  Bitfields occupy their storage unit's lines.
+ */
+void slt_member_lines(const struct slt_member *m, unsigned cacheline_size,
+		      uint64_t *first, uint64_t *last);
+
+/* Name of a format ("dwarf", "btf") and the reverse; parse returns
+ * SLT_FORMAT_NONE for an unknown name. */
+const char *slt_format_name(enum slt_format f);
+enum slt_format slt_format_parse(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

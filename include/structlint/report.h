@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — writers for layouts: pahole-style text and versioned JSON.
+ * The writers print to the FILE the caller gives; they never exit.
+ */
+#ifndef STRUCTLINT_REPORT_H
+#define STRUCTLINT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "structlint/error.h"
+#include "structlint/layout.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* JSON schema identifier of slt_report_layout_json()'s output. */
+#define SLT_SCHEMA_LAYOUT "structlint.layout/v1"
+
+struct slt_report_opts {
+	unsigned cacheline_size; /* bytes; 0 means SLT_CACHELINE_DEFAULT */
+	bool color;              /* ANSI colour (the CLI decides: terminal,
+				    NO_COLOR, --color) */
+	bool decl;               /* print "/* FILE:LINE *\/" before each struct
+				    when the position is known */
+	bool pretty;             /* JSON: indented (else compact, one line) */
+};
+
+/*
+ * Write every struct of layout in pahole's text conventions (member lines
+ * with offset and size comments, cacheline boundary comments, hole and
+ * padding comments, the closing summary), separated by blank lines.
+ * Returns 0, or SLT_EIO when writing fails (err filled).
+ */
+int slt_report_layout_text(FILE *out, const struct slt_layout *layout,
+			   const struct slt_report_opts *opts,
+			   struct slt_error *err);
+
+/*
+ * Write layout as one JSON document of schema SLT_SCHEMA_LAYOUT (documented
+ * in structlint(1), "JSON OUTPUT").  The document is built completely before
+ * the first byte is written, so a failure never leaves partial JSON.
+ * Returns 0, SLT_ENOMEM or SLT_EIO.
+ */
+int slt_report_layout_json(FILE *out, const struct slt_layout *layout,
+			   const struct slt_report_opts *opts,
+			   struct slt_error *err);
+
+/* Write the result of slt_layout_list(): text "SIZE KIND NAME" lines, or
+ * JSON schema "structlint.types/v1" when json is set.  Returns 0 or SLT_EIO. */
+int slt_report_type_list(FILE *out, const struct slt_type_list *list,
+			 bool json, const struct slt_report_opts *opts,
+			 struct slt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
