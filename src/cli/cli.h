@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared pieces of the command-line front end.  Internal to src/cli. */
+#ifndef SLT_CLI_H
+#define SLT_CLI_H
+
+#include <stdbool.h>
+
+#include "structlint/error.h"
+
+/* Exit codes, documented in structlint(1) "EXIT STATUS". */
+enum {
+	SLT_EXIT_OK = 0,
+	SLT_EXIT_FINDINGS = 1, /* findings or violations, when asked to gate */
+	SLT_EXIT_ERROR = 2,    /* usage or input error */
+};
+
+/* Print err as the one stderr line "structlint: FILE:WHERE: MSG (HINT)"
+ * and return SLT_EXIT_ERROR. */
+int cli_fail(const struct slt_error *err);
+/* printf-style usage error: one line on stderr, returns SLT_EXIT_ERROR. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+/* Parse --color's argument; returns -1 when invalid. */
+int cli_parse_color(const char *arg);
+/* Colour decision: never with NO_COLOR set or TERM=dumb; auto means stdout
+ * is a terminal. */
+bool cli_use_color(int mode);
+/* Parse an unsigned decimal; false on junk, overflow or values outside
+ * [min, max]. */
+bool cli_parse_uint(const char *s, unsigned long min, unsigned long max,
+		    unsigned long *out);
+
+int cmd_layout(int argc, char **argv);
+
+#endif

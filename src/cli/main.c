@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — entry point: picks the subcommand and hands over argv.
+ * Without a known subcommand name, the arguments are those of `layout`.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+int cli_fail(const struct slt_error *err)
+{
+	char buf[2048];
+	fprintf(stderr, "structlint: %s\n",
+		slt_error_format(err, buf, sizeof(buf)));
+	return SLT_EXIT_ERROR;
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("structlint: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see structlint --help)\n", stderr);
+	return SLT_EXIT_ERROR;
+}
+
+int cli_parse_color(const char *arg)
+{
+	if (!arg || !strcmp(arg, "auto"))
+		return CLI_COLOR_AUTO;
+	if (!strcmp(arg, "always"))
+		return CLI_COLOR_ALWAYS;
+	if (!strcmp(arg, "never"))
+		return CLI_COLOR_NEVER;
+	return -1;
+}
+
+bool cli_use_color(int mode)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (mode == CLI_COLOR_NEVER || (nc && nc[0]))
+		return false;
+	if (mode == CLI_COLOR_ALWAYS)
+		return true;
+	const char *term = getenv("TERM");
+	return isatty(STDOUT_FILENO) && !(term && !strcmp(term, "dumb"));
+}
+
+bool cli_parse_uint(const char *s, unsigned long min, unsigned long max,
+		    unsigned long *out)
+{
+	if (!s || !*s || *s == '-' || *s == '+')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "layout", cmd_layout },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2) {
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[1], commands[i].name))
+				return commands[i].fn(argc - 1, argv + 1);
+	}
+	return cmd_layout(argc, argv);
+}

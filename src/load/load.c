@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slt_layout_load() and slt_layout_list(): pick the input format, drive a
+ * source (src/load/source.h) and turn what it finds into layouts
+ * (src/layout/build.h), showing each distinct definition once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gelf.h>
+#include <libelf.h>
+
+#include "common/arena.h"
+#include "layout/build.h"
+#include "load/source.h"
+
+static const char *kernel_btf_hint =
+	"no file given, so the running kernel's BTF was read; it needs "
+	"CONFIG_DEBUG_INFO_BTF=y, or pass a vmlinux with DWARF from the "
+	"linux-image-*-dbg package";
+
+/* Check that path is a readable regular file (or a sysfs BTF file). */
+static int check_file(const char *path, const char *hint,
+		      struct slt_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return slt_error_set(err, SLT_EIO, path, -1, hint, "%s",
+				     strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return slt_error_set(err, SLT_EIO, path, -1,
+				     "give an ELF file or a raw BTF file",
+				     "is a directory");
+	if (access(path, R_OK) != 0)
+		return slt_error_set(err, SLT_EIO, path, -1, hint, "%s",
+				     strerror(errno));
+	return 0;
+}
+
+/* BTF header magic, little- or big-endian (include/uapi/linux/btf.h). */
+#define BTF_MAGIC_LE "\x9f\xeb"
+#define BTF_MAGIC_BE "\xeb\x9f"
+
+int slt_source_probe(const char *path, struct slt_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return slt_error_set(err, SLT_EIO, path, -1, NULL, "%s",
+				     strerror(errno));
+	unsigned char magic[4] = { 0 };
+	ssize_t got = read(fd, magic, sizeof(magic));
+	if (got >= 2 && (!memcmp(magic, BTF_MAGIC_LE, 2) ||
+			 !memcmp(magic, BTF_MAGIC_BE, 2))) {
+		close(fd);
+		return SLT_HAS_BTF;
+	}
+	if (got < 4 || memcmp(magic, ELFMAG, SELFMAG) != 0) {
+		close(fd);
+		return slt_error_set(err, SLT_ENOTELF, path, 0,
+				     "give an ELF file built with -g (or its "
+				     "-dbg package's debug file) or a raw BTF "
+				     "file such as /sys/kernel/btf/vmlinux",
+				     got <= 0 ? "empty file"
+					      : "neither ELF nor raw BTF");
+	}
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size_t shstrndx;
+	int has = 0;
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx)) {
+		if (e)
+			elf_end(e);
+		close(fd);
+		return slt_error_set(err, SLT_ECORRUPT, path, 0,
+				     "the file is truncated or not a valid ELF "
+				     "object", "bad ELF header: %s",
+				     elf_errmsg(-1));
+	}
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		const char *n = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!n)
+			continue;
+		if (!strcmp(n, ".debug_info") || !strcmp(n, ".zdebug_info"))
+			has |= SLT_HAS_DWARF;
+		else if (!strcmp(n, ".BTF"))
+			has |= SLT_HAS_BTF;
+	}
+	elf_end(e);
+	close(fd);
+	return has;
+}
+
+/* The formats to try, in order, for path. */
+static int pick_formats(const char *path, const struct slt_load_opts *opts,
+			enum slt_format fmts[2], size_t *n,
+			struct slt_error *err)
+{
+	if (opts && opts->n_formats) {
+		*n = opts->n_formats > 2 ? 2 : opts->n_formats;
+		memcpy(fmts, opts->formats, *n * sizeof(fmts[0]));
+		return 0;
+	}
+	int has = slt_source_probe(path, err);
+	if (has < 0)
+		return has;
+	/*
+	 * Default: DWARF first.  It carries what BTF does not (declaration
+	 * file and line, DW_AT_alignment, every distinct definition of a
+	 * name); when the file has no DWARF, a separate debug file may still
+	 * be found through build-id/debuglink, and BTF is the fallback.
+	 */
+	*n = 0;
+	if (has & SLT_HAS_DWARF) {
+		fmts[(*n)++] = SLT_FORMAT_DWARF;
+		if (has & SLT_HAS_BTF)
+			fmts[(*n)++] = SLT_FORMAT_BTF;
+	} else if (has & SLT_HAS_BTF) {
+		fmts[(*n)++] = SLT_FORMAT_BTF;
+		fmts[(*n)++] = SLT_FORMAT_DWARF;
+	} else {
+		fmts[(*n)++] = SLT_FORMAT_DWARF; /* separate debug file? */
+	}
+	return 0;
+}
+
+static int open_one(enum slt_format f, const char *path,
+		    const struct slt_load_opts *opts, struct slt_source **src,
+		    struct slt_error *err)
+{
+	switch (f) {
+	case SLT_FORMAT_DWARF:
+		return slt_source_open_dwarf(path, opts, src, err);
+	case SLT_FORMAT_BTF:
+		return slt_source_open_btf(path, opts, src, err);
+	default:
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     "use dwarf or btf", "unknown format");
+	}
+}
+
+/*
+ * Open the first format of the list that the file has.  Only "this file has
+ * no such debug info" moves on to the next format; a corrupt section is
+ * reported as it is, so bad input is never hidden by a fallback.
+ */
+static int open_source(const char *path, const struct slt_load_opts *opts,
+		       struct slt_source **src, struct slt_error *err)
+{
+	enum slt_format fmts[2];
+	size_t n = 0;
+	int rc = pick_formats(path, opts, fmts, &n, err);
+	if (rc < 0)
+		return rc;
+	struct slt_error first;
+	slt_error_clear(&first);
+	for (size_t i = 0; i < n; i++) {
+		struct slt_error e;
+		slt_error_clear(&e);
+		rc = open_one(fmts[i], path, opts, src, &e);
+		if (rc == 0)
+			return 0;
+		if (first.code == 0)
+			first = e;
+		if (rc != SLT_ENODEBUG)
+			break;
+	}
+	if (err && err->code == 0)
+		*err = first;
+	return first.code ? first.code : rc;
+}
+
+static int not_found(struct slt_source *src, const char *name,
+		     struct slt_error *err)
+{
+	char **names = NULL;
+	int n = src->ops->suggest(src, name, 5, &names, NULL);
+	char hint[400] = "";
+	size_t len = 0;
+	if (n > 0) {
+		len += (size_t)snprintf(hint, sizeof(hint), "did you mean");
+		for (int i = 0; i < n && len < sizeof(hint); i++)
+			len += (size_t)snprintf(hint + len, sizeof(hint) - len,
+						"%s %s", i ? "," : "", names[i]);
+		if (len < sizeof(hint))
+			snprintf(hint + len, sizeof(hint) - len,
+				 "? `structlint --list 'PATTERN' FILE` lists "
+				 "the types");
+	} else {
+		snprintf(hint, sizeof(hint),
+			 "`structlint --list 'PATTERN' FILE` lists the types");
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return slt_error_set(err, SLT_ENOTFOUND, src->path, -1, hint,
+			     "no struct or union named '%s' (format %s)", name,
+			     slt_format_name(src->format));
+}
+
+struct builder {
+	struct slt_arena *arena;
+	struct slt_struct *v;
+	size_t n, cap;
+};
+
+static int add_struct(struct builder *b, const struct slt_struct *s)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 8;
+		struct slt_struct *v = realloc(b->v, cap * sizeof(*v));
+		if (!v)
+			return SLT_ENOMEM;
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = *s;
+	return 0;
+}
+
+static int load_name(struct slt_source *src, const char *name,
+		     const struct slt_load_opts *opts, struct builder *b,
+		     struct slt_error *err)
+{
+	struct slt_type **defs = NULL;
+	size_t n_defs = 0;
+	int rc = src->ops->find(src, name, &defs, &n_defs, err);
+	if (rc == SLT_ENOTFOUND) {
+		slt_error_clear(err);
+		return not_found(src, name, err);
+	}
+	if (rc < 0)
+		return rc;
+	size_t first = b->n;
+	for (size_t i = 0; i < n_defs && rc == 0; i++) {
+		struct slt_struct s;
+		rc = slt_build_struct(b->arena, defs[i], src->format,
+				      opts && opts->expand, src->path, &s, err);
+		if (rc < 0)
+			break;
+		bool dup = false;
+		for (size_t j = first; j < b->n && !dup; j++)
+			dup = slt_struct_same(&b->v[j], &s);
+		if (!dup)
+			rc = add_struct(b, &s);
+	}
+	free(defs);
+	if (rc == SLT_ENOMEM)
+		slt_error_set(err, rc, src->path, -1, NULL, "out of memory");
+	return rc;
+}
+
+int slt_layout_load(const char *path, const char *const *names,
+		    size_t n_names, const struct slt_load_opts *opts,
+		    struct slt_layout **out, struct slt_error *err)
+{
+	*out = NULL;
+	const char *hint = NULL;
+	if (!path) {
+		path = SLT_KERNEL_BTF_PATH;
+		hint = kernel_btf_hint;
+	}
+	if (n_names == 0)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     "name at least one struct or union",
+				     "no type name given");
+	int rc = check_file(path, hint, err);
+	if (rc < 0)
+		return rc;
+
+	struct slt_source *src = NULL;
+	rc = open_source(path, opts, &src, err);
+	if (rc < 0)
+		return rc;
+
+	struct builder b = { .arena = slt_arena_new() };
+	struct slt_layout *l = NULL;
+	if (!b.arena) {
+		rc = SLT_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n_names && rc == 0; i++)
+		rc = load_name(src, names[i], opts, &b, err);
+	if (rc < 0)
+		goto out;
+
+	l = slt_arena_alloc(b.arena, sizeof(*l));
+	struct slt_struct *v = l ? slt_arena_calloc(b.arena, b.n, sizeof(*v))
+				 : NULL;
+	const char *p = l ? slt_arena_strdup(b.arena, src->path) : NULL;
+	if (!l || (b.n && !v) || !p) {
+		rc = SLT_ENOMEM;
+		l = NULL;
+		goto out;
+	}
+	if (b.n)
+		memcpy(v, b.v, b.n * sizeof(*v));
+	l->structs = v;
+	l->n_structs = b.n;
+	l->path = p;
+	l->format = src->format;
+	l->priv_ = b.arena;
+	b.arena = NULL;
+	*out = l;
+out:
+	if (rc == SLT_ENOMEM)
+		slt_error_set(err, rc, path, -1, NULL, "out of memory");
+	free(b.v);
+	slt_arena_free(b.arena);
+	src->ops->close(src);
+	return rc;
+}
+
+void slt_layout_free(struct slt_layout *layout)
+{
+	if (layout)
+		slt_arena_free(layout->priv_);
+}
+
+struct lister {
+	const char *pattern;
+	struct slt_arena *arena;
+	struct slt_type_info *v;
+	size_t n, cap;
+};
+
+static int list_cb(void *ctx, const struct slt_type *t)
+{
+	struct lister *l = ctx;
+	if (!t->name || !t->name[0])
+		return 0;
+	if (l->pattern && fnmatch(l->pattern, t->name, 0) != 0)
+		return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct slt_type_info *v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return SLT_ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	struct slt_type_info *e = &l->v[l->n];
+	e->name = slt_arena_strdup(l->arena, t->name);
+	e->kind = t->kind == SLT_T_UNION ? SLT_KIND_UNION : SLT_KIND_STRUCT;
+	e->size = t->size;
+	e->decl_file = slt_arena_strdup(l->arena,
+					t->decl_file ? t->decl_file : "");
+	e->decl_line = t->decl_line;
+	if (!e->name || !e->decl_file)
+		return SLT_ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static int info_cmp(const void *pa, const void *pb)
+{
+	const struct slt_type_info *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+	if (c)
+		return c;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return 0;
+}
+
+int slt_layout_list(const char *path, const char *pattern,
+		    const struct slt_load_opts *opts,
+		    struct slt_type_list **out, struct slt_error *err)
+{
+	*out = NULL;
+	const char *hint = NULL;
+	if (!path) {
+		path = SLT_KERNEL_BTF_PATH;
+		hint = kernel_btf_hint;
+	}
+	int rc = check_file(path, hint, err);
+	if (rc < 0)
+		return rc;
+	struct slt_source *src = NULL;
+	rc = open_source(path, opts, &src, err);
+	if (rc < 0)
+		return rc;
+	struct lister l = { .pattern = pattern, .arena = slt_arena_new() };
+	struct slt_type_list *list = NULL;
+	if (!l.arena) {
+		rc = SLT_ENOMEM;
+		goto out;
+	}
+	rc = src->ops->list(src, list_cb, &l, err);
+	if (rc < 0)
+		goto out;
+	if (l.n)
+		qsort(l.v, l.n, sizeof(*l.v), info_cmp);
+	/* One entry per distinct (name, kind, size), the first seen. */
+	size_t k = 0;
+	for (size_t i = 0; i < l.n; i++)
+		if (k == 0 || info_cmp(&l.v[k - 1], &l.v[i]) != 0)
+			l.v[k++] = l.v[i];
+	list = slt_arena_alloc(l.arena, sizeof(*list));
+	struct slt_type_info *v = list ? slt_arena_calloc(l.arena, k, sizeof(*v))
+				       : NULL;
+	if (!list || (k && !v)) {
+		rc = SLT_ENOMEM;
+		goto out;
+	}
+	if (k)
+		memcpy(v, l.v, k * sizeof(*v));
+	list->types = v;
+	list->n_types = k;
+	list->priv_ = l.arena;
+	l.arena = NULL;
+	*out = list;
+out:
+	if (rc == SLT_ENOMEM)
+		slt_error_set(err, rc, path, -1, NULL, "out of memory");
+	free(l.v);
+	slt_arena_free(l.arena);
+	src->ops->close(src);
+	return rc;
+}
+
+void slt_type_list_free(struct slt_type_list *list)
+{
+	if (list)
+		slt_arena_free(list->priv_);
+}
