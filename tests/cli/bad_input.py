@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Bad-input and bad-option CLI tests.
+
+Usage: bad_input.py --list            names of the cases
+       bad_input.py FXDIR CASE        run one case (FXDIR from fixtures.py)
+
+Every case must exit 2 with nothing on stdout and exactly one line on
+stderr starting "structlint: ", both plain and with --json; some cases also
+require words in that line (the hint).  Inputs are made in a fresh temporary
+directory from the compiled fixtures.
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+STRUCTLINT = os.environ.get("STRUCTLINT", "structlint")
+
+
+def elf_section(path, want):
+    """(offset, size) of section `want` in an ELF64 little-endian file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
+    str_off, = struct.unpack_from("<Q", data, shoff + shstrndx * shentsize + 0x18)
+    for i in range(shnum):
+        base = shoff + i * shentsize
+        name, = struct.unpack_from("<I", data, base)
+        end = data.index(b"\0", str_off + name)
+        if data[str_off + name:end].decode() == want:
+            off, size = struct.unpack_from("<QQ", data, base + 0x18)
+            return off, size
+    raise SystemExit("bad_input: no %s in %s" % (want, path))
+
+
+def patch(path, off, new):
+    with open(path, "r+b") as f:
+        f.seek(off)
+        f.write(new)
+
+
+def mk_text(d, fx):
+    p = os.path.join(d, "notes.txt")
+    with open(p, "w") as f:
+        f.write("struct foo { int a; };\n" * 20)
+    return [p, "foo"]
+
+
+def mk_empty(d, fx):
+    p = os.path.join(d, "empty.o")
+    open(p, "w").close()
+    return [p, "spelling"]
+
+
+def mk_truncated(d, fx):
+    src = os.path.join(fx, "gcc-dwarf5", "types.o")
+    p = os.path.join(d, "truncated.o")
+    with open(src, "rb") as f:
+        data = f.read()
+    off, size = elf_section(src, ".debug_info")
+    with open(p, "wb") as f:  # cut in the middle of .debug_info
+        f.write(data[:off + size // 2])
+    return [p, "spelling"]
+
+
+def mk_header_only(d, fx):
+    src = os.path.join(fx, "gcc-dwarf5", "types.o")
+    p = os.path.join(d, "hdr.o")
+    with open(src, "rb") as f:
+        data = f.read()
+    with open(p, "wb") as f:
+        f.write(data[:100])
+    return [p, "spelling"]
+
+
+def nodebug(d, fx):
+    p = os.path.join(d, "nodebug.o")
+    subprocess.run(["objcopy", "--strip-debug", "--remove-section=.BTF",
+                    os.path.join(fx, "gcc-dwarf5", "types.o"), p], check=True)
+    return p
+
+
+def mk_nodebug(d, fx):
+    return [nodebug(d, fx), "spelling"]
+
+
+def mk_nodebug_btf(d, fx):
+    return ["--format-path", "btf", nodebug(d, fx), "spelling"]
+
+
+def corrupt_debug_info(d, fx, rel, data):
+    src = os.path.join(fx, "gcc-dwarf5", "types.o")
+    p = os.path.join(d, "corrupt.o")
+    shutil.copyfile(src, p)
+    off, size = elf_section(p, ".debug_info")
+    patch(p, off + rel(size), data)
+    return [p, "spelling"]
+
+
+def mk_info_length(d, fx):
+    # unit_length larger than the section (DWARF 5 section 7.5.1.1)
+    return corrupt_debug_info(d, fx, lambda s: 0, struct.pack("<I", 0x7ffffff0))
+
+
+def mk_info_version(d, fx):
+    # version 0x7777: no such DWARF version
+    return corrupt_debug_info(d, fx, lambda s: 4, struct.pack("<H", 0x7777))
+
+
+def mk_info_abbrev(d, fx):
+    # debug_abbrev_offset far outside .debug_abbrev (DWARF 5 header: at 8)
+    return corrupt_debug_info(d, fx, lambda s: 8, struct.pack("<I", 0x7fffff00))
+
+
+def mk_info_dies(d, fx):
+    # DIE bytes after the 12-byte header replaced with 0xff (bad abbrev codes)
+    return corrupt_debug_info(d, fx, lambda s: 12, b"\xff" * 64)
+
+
+def corrupt_btf(d, fx, rel, data):
+    src = os.path.join(fx, "special", "btf", "types.o")
+    p = os.path.join(d, "btf.o")
+    shutil.copyfile(src, p)
+    off, size = elf_section(p, ".BTF")
+    patch(p, off + rel(size), data)
+    return ["--format-path", "btf", p, "spelling"]
+
+
+def mk_btf_typelen(d, fx):
+    # struct btf_header (linux/btf.h): magic, version, flags, hdr_len,
+    # type_off, type_len @12, str_off, str_len.  type_len past the end:
+    return corrupt_btf(d, fx, lambda s: 12, struct.pack("<I", 0x7ffffff0))
+
+
+def mk_btf_types(d, fx):
+    # type section bytes (after the 24-byte header) garbled: bad kinds
+    return corrupt_btf(d, fx, lambda s: 24, b"\xff" * 48)
+
+
+def mk_btf_raw_truncated(d, fx):
+    src = os.path.join(fx, "special", "btf", "types.o")
+    raw = os.path.join(d, "raw.btf")
+    subprocess.run(["objcopy", "-O", "binary", "--only-section=.BTF", src, raw],
+                   check=True)
+    with open(raw, "rb") as f:
+        data = f.read()
+    with open(raw, "wb") as f:
+        f.write(data[:len(data) // 3])
+    return [raw, "spelling"]
+
+
+def fx_args(path, name):
+    return lambda d, fx: [os.path.join(fx, "gcc-dwarf5", path), name]
+
+
+def opt(*args):
+    return lambda d, fx: list(args) + [os.path.join(fx, "gcc-dwarf5", "types.o"),
+                                       "spelling"]
+
+
+# name -> (make args, words the stderr line must contain)
+CASES = {
+    "missing-file": (lambda d, fx: [os.path.join(d, "no", "such.o"), "x"], []),
+    "directory": (lambda d, fx: [d + "/", "x"], []),
+    "not-elf": (mk_text, []),
+    "empty-file": (mk_empty, []),
+    "truncated-elf": (mk_truncated, []),
+    "elf-header-only": (mk_header_only, []),
+    "no-debug-info": (mk_nodebug, ["-g", "dbg"]),
+    "no-btf": (mk_nodebug_btf, ["CONFIG_DEBUG_INFO_BTF"]),
+    "corrupt-info-length": (mk_info_length, []),
+    "corrupt-info-version": (mk_info_version, []),
+    "corrupt-info-abbrev-offset": (mk_info_abbrev, []),
+    "corrupt-info-dies": (mk_info_dies, []),
+    "corrupt-btf-type-len": (mk_btf_typelen, []),
+    "corrupt-btf-types": (mk_btf_types, []),
+    "truncated-raw-btf": (mk_btf_raw_truncated, []),
+    "declaration-only": (fx_args("multi", "decl_only"), ["decl_only"]),
+    "not-found": (fx_args("types.o", "spelingg"), ["spelling"]),
+    "cacheline-0": (opt("--cacheline", "0"), []),
+    "cacheline-63": (opt("--cacheline", "63"), []),
+    "cacheline-abc": (opt("--cacheline", "abc"), []),
+    "format-path-bogus": (opt("--format-path", "stabs"), []),
+    "color-bogus": (opt("--color=sometimes"), []),
+    "unknown-option": (opt("--bogus-option"), []),
+    "no-name": (lambda d, fx: [os.path.join(fx, "gcc-dwarf5", "types.o")], []),
+}
+
+
+def check(args, words):
+    errs = []
+    for extra in ([], ["--json"]):
+        cmd = [STRUCTLINT] + extra + args
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=60)
+        err = r.stderr.decode(errors="replace")
+        what = " ".join(cmd)
+        if r.returncode != 2:
+            errs.append("%s: exit %d, want 2" % (what, r.returncode))
+        if r.stdout:
+            errs.append("%s: stdout not empty: %r" % (what, r.stdout[:200]))
+        if err.count("\n") != 1 or not err.endswith("\n"):
+            errs.append("%s: stderr is not exactly one line: %r" % (what, err[:400]))
+        if not err.startswith("structlint: "):
+            errs.append("%s: stderr does not start with 'structlint: ': %r" % (what, err))
+        for w in words:
+            if w not in err:
+                errs.append("%s: stderr lacks %r: %r" % (what, w, err))
+        print("%s\n  -> exit %d, stderr %r" % (what, r.returncode, err))
+    return errs
+
+
+def main():
+    if sys.argv[1:] == ["--list"]:
+        print("\n".join(CASES))
+        return 0
+    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
+        sys.exit(__doc__)
+    fx, case = sys.argv[1], sys.argv[2]
+    make, words = CASES[case]
+    with tempfile.TemporaryDirectory() as d:
+        errs = check(make(d, fx), words)
+    for e in errs:
+        print("FAIL " + e)
+    return 1 if errs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

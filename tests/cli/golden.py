@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Golden end-to-end tests of the structlint CLI on the compiled fixtures.
+
+Usage (FXDIR is the output of tests/cli/fixtures.py; meson passes it):
+  golden.py golden FXDIR KEY    text and JSON of every struct of fixture KEY,
+                                every variant and option set, compared exactly
+                                with tests/cli/golden/COMPILER/KEY/NAME[.TAG].{txt,json}
+  golden.py pahole FXDIR KEY    tests/pahole_compare.py on the same inputs
+  golden.py btf FXDIR           pahole_compare -F btf on the pahole -J copies
+  golden.py special FXDIR       compressed sections, .gnu_debuglink, build-id
+                                under --debug-root: output must equal the golden
+  golden.py seed FXDIR KEY      (re)write the text goldens from pahole 1.24
+
+Environment: STRUCTLINT (binary), PAHOLE, UPDATE_GOLDEN=1 to rewrite the
+goldens from structlint's current output instead of checking them.
+
+Regenerating: `UPDATE_GOLDEN=1 meson test -C BUILD --suite golden`, then
+review `git diff tests/cli/golden`: every text golden must equal pahole's
+output (`golden.py pahole` checks that for the variants where pahole is
+right, manifest.PAHOLE_WRONG lists where it is not) and every JSON golden
+must agree with its text golden (checked below on every run).
+
+Why goldens are per compiler, not per variant: member type names are the
+compiler's DW_AT_name of the base type (gcc "long unsigned int", clang
+"unsigned long"), and gcc puts DW_AT_alignment on structs whose alignment
+comes from a member while clang does not, which changes pahole's closing
+line (`} __attribute__((__aligned__(64)));` vs "Force padding").  DWARF 4
+and DWARF 5 from the same compiler must give identical output, and do.
+JSON decl_file is reduced to its base name before comparing: gcc and clang
+(and DWARF 4 vs 5 file tables) join the compile directory differently.
+"""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+import manifest  # noqa: E402
+import pahole_compare  # noqa: E402
+
+GOLDEN = os.path.join(HERE, "golden")
+STRUCTLINT = os.environ.get("STRUCTLINT", "structlint")
+PAHOLE = os.environ.get("PAHOLE", "pahole")
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+def variants(fx):
+    with open(os.path.join(fx, "variants.txt")) as f:
+        return [v.strip() for v in f if v.strip()]
+
+
+def option_sets(key):
+    return [("", [])] + manifest.OPTION_SETS.get(key, [])
+
+
+def golden_path(comp, key, name, tag, ext):
+    return os.path.join(GOLDEN, comp, key,
+                        name + ("." + tag if tag else "") + "." + ext)
+
+
+def run(cmd):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=120)
+
+
+def norm_json(text):
+    doc = json.loads(text)
+
+    def walk(o):
+        if isinstance(o, dict):
+            for k, v in o.items():
+                if k == "decl_file" and isinstance(v, str):
+                    o[k] = os.path.basename(v)
+                else:
+                    walk(v)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v)
+    walk(doc)
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def json_members(doc):
+    """(name, offset, size, bit_offset, bit_size) of every member, any nesting."""
+    out = []
+
+    def walk(ms):
+        for m in ms:
+            out.append((m.get("name", ""), m.get("offset"), m.get("size"),
+                        m.get("bit_offset"), m.get("bit_size")))
+            walk(m.get("members", []))
+    for s in doc.get("structs", []):
+        walk(s.get("members", []))
+    return sorted(out, key=repr)
+
+
+def text_members(text):
+    out = []
+    for block in pahole_compare.parse(text):
+        for kind, _, f, _ in block:
+            if kind == "member":
+                out.append((f["name"], f["offset"], f["size"],
+                            f.get("bit_offset"), f.get("bit_size")))
+    return sorted(out, key=repr)
+
+
+def check_json_vs_text(jtext, ttext, where, errs):
+    """The JSON golden must describe the same members as the text golden."""
+    doc = json.loads(jtext)
+    if doc.get("schema") != "structlint.layout/v1":
+        errs.append("%s: schema is %r" % (where, doc.get("schema")))
+    jm, tm = json_members(doc), text_members(ttext)
+    if jm != tm:
+        errs.append("%s: JSON members differ from the text golden:\n  json %s\n  text %s"
+                    % (where, [m for m in jm if m not in tm], [m for m in tm if m not in jm]))
+
+
+def compare(path, got, where, errs):
+    if UPDATE:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(got)
+        return
+    try:
+        with open(path) as f:
+            want = f.read()
+    except OSError:
+        errs.append("%s: no golden %s (UPDATE_GOLDEN=1 writes it)" % (where, path))
+        return
+    if want != got:
+        import difflib
+        errs.append("%s: differs from %s:\n%s" % (where, os.path.relpath(path, HERE), "".join(
+            difflib.unified_diff(want.splitlines(True), got.splitlines(True),
+                                 "golden", "structlint"))))
+
+
+def structlint(args, where, errs):
+    r = run([STRUCTLINT] + args)
+    if r.returncode != 0:
+        errs.append("%s: structlint %s exited %d: %s"
+                    % (where, " ".join(args), r.returncode, r.stderr.strip()))
+        return None
+    return r.stdout
+
+
+def do_golden(fx, key):
+    errs = []
+    fname, names = manifest.FIXTURES[key]
+    for v in variants(fx):
+        comp = manifest.compiler(v)
+        path = os.path.join(fx, v, fname)
+        for tag, opts in option_sets(key):
+            for name in names:
+                where = "%s %s %s%s" % (v, key, name, " [%s]" % tag if tag else "")
+                tp = golden_path(comp, key, name, tag, "txt")
+                jp = golden_path(comp, key, name, tag, "json")
+                text = structlint(opts + [path, name], where, errs)
+                if text is not None:
+                    compare(tp, text, where + " text", errs)
+                js = structlint(opts + ["--json", path, name], where, errs)
+                if js is None:
+                    continue
+                if js.count("\n") != 1 or not js.endswith("\n"):
+                    errs.append("%s: --json without --pretty is not one line" % where)
+                try:
+                    got = norm_json(js)
+                except ValueError as e:
+                    errs.append("%s: --json is not JSON: %s" % (where, e))
+                    continue
+                compare(jp, got, where + " json", errs)
+                if not UPDATE and os.path.exists(tp) and os.path.exists(jp):
+                    with open(tp) as f1, open(jp) as f2:
+                        check_json_vs_text(f2.read(), f1.read(), where, errs)
+    return report(errs)
+
+
+def do_pahole(fx, key):
+    errs, skipped = [], []
+    targets = manifest.PAHOLE_TARGETS.get(key) or [manifest.FIXTURES[key]]
+    for v in variants(fx):
+        comp = manifest.compiler(v)
+        for fname, names in targets:
+            for tag, opts in option_sets(key):
+                todo = []
+                for n in names:
+                    why = manifest.PAHOLE_WRONG.get((key, n, comp))
+                    if why:
+                        skipped.append("%s %s: %s" % (v, n, why))
+                    else:
+                        todo.append(n)
+                if not todo:
+                    continue
+                args = [os.path.join(fx, v, fname)] + todo
+                args += ["--structlint", STRUCTLINT, "--pahole", PAHOLE]
+                args += ["--expand"] if "--expand" in opts else []
+                if "--cacheline" in opts:
+                    args += ["--cacheline", opts[opts.index("--cacheline") + 1]]
+                r = run([sys.executable, pahole_compare.__file__] + args)
+                if r.returncode != 0:
+                    errs.append("%s [%s]:\n%s" % (v, tag or "default", r.stdout))
+    for s in skipped:
+        print("pahole cross-check skipped for " + s)
+    return report(errs)
+
+
+def do_btf(fx):
+    errs = []
+    d = os.path.join(fx, "special", "btf")
+    for key, (fname, names) in manifest.FIXTURES.items():
+        if key == "multi":  # pahole -J keeps one definition per name
+            names = ["shared"]
+        r = run([sys.executable, pahole_compare.__file__, "-F", "btf",
+                 "--structlint", STRUCTLINT, "--pahole", PAHOLE,
+                 os.path.join(d, fname)] + names)
+        if r.returncode != 0:
+            errs.append("btf %s:\n%s" % (key, r.stdout))
+    return report(errs)
+
+
+def do_special(fx):
+    errs = []
+    sp = os.path.join(fx, "special")
+    for kind in ("zlib", "zstd"):
+        if not os.path.isdir(os.path.join(sp, kind)):
+            print("%s: objcopy here cannot write it, skipped" % kind)
+            continue
+        for key, (fname, names) in manifest.FIXTURES.items():
+            if key == "multi":
+                continue
+            for name in names:
+                where = "%s %s %s" % (kind, key, name)
+                text = structlint([os.path.join(sp, kind, fname), name], where, errs)
+                if text is not None:
+                    check_against(golden_path("gcc", key, name, "", "txt"), text, where, errs)
+    cases = [("debuglink", [os.path.join(sp, "debuglink", "multi")]),
+             ("build-id", ["--debug-root", os.path.join(sp, "buildid-root"),
+                           os.path.join(sp, "buildid", "multi")])]
+    for label, args in cases:
+        for name in manifest.FIXTURES["multi"][1]:
+            text = structlint(args + [name], label, errs)
+            if text is not None:
+                check_against(golden_path("gcc", "multi", name, "", "txt"), text,
+                              label + " " + name, errs)
+    # Without the debug root the stripped binary has no DWARF: must fail.
+    r = run([STRUCTLINT, os.path.join(sp, "buildid", "multi"), "shared"])
+    if r.returncode != 2 or r.stdout:
+        errs.append("stripped binary without --debug-root: exit %d, stdout %r (want 2, empty)"
+                    % (r.returncode, r.stdout))
+    return report(errs)
+
+
+def check_against(path, got, where, errs):
+    with open(path) as f:
+        want = f.read()
+    if want != got:
+        errs.append("%s: differs from %s:\n--- want\n%s--- got\n%s" % (where, path, want, got))
+
+
+def do_seed(fx, key):
+    """Text goldens from pahole (dwarf5 variant of each compiler)."""
+    fname, names = manifest.FIXTURES[key]
+    for comp in ("gcc", "clang"):
+        for tag, opts in option_sets(key):
+            popts = ["-E"] if "--expand" in opts else []
+            if "--cacheline" in opts:
+                popts += ["--cacheline_size=" + opts[opts.index("--cacheline") + 1]]
+            for name in names:
+                files = [fname]
+                if key == "multi" and name == "conflict":
+                    files = ["multi_a.o", "multi_b.o"]
+                parts = []
+                for f in files:
+                    r = run([PAHOLE] + popts + ["-C", name,
+                                                os.path.join(fx, comp + "-dwarf5", f)])
+                    parts.append(r.stdout)
+                path = golden_path(comp, key, name, tag, "txt")
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write("\n".join(parts))
+    return 0
+
+
+def report(errs):
+    for e in errs:
+        print(e)
+    if UPDATE:
+        print("goldens written")
+        return 0
+    print("%d problem(s)" % len(errs))
+    return 1 if errs else 0
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    mode, fx = sys.argv[1], sys.argv[2]
+    key = sys.argv[3] if len(sys.argv) > 3 else None
+    if mode == "golden":
+        return do_golden(fx, key)
+    if mode == "pahole":
+        return do_pahole(fx, key)
+    if mode == "btf":
+        return do_btf(fx)
+    if mode == "special":
+        return do_special(fx)
+    if mode == "seed":
+        return do_seed(fx, key)
+    sys.exit("golden.py: unknown mode " + mode)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: MIT
+"""Which fixture defines which structs, and the compiler/DWARF variants.
+
+Shared by tests/cli/fixtures.py (builds), tests/cli/golden.py (golden
+files) and the meson test list (tests/meson.build runs one golden and one
+pahole test per fixture key below).
+"""
+
+# variant -> (env var naming the compiler, default compiler, DWARF version)
+VARIANTS = {
+    "gcc-dwarf4": ("CC_GCC", "gcc", 4),
+    "gcc-dwarf5": ("CC_GCC", "gcc", 5),
+    "clang-dwarf4": ("CC_CLANG", "clang", 4),
+    "clang-dwarf5": ("CC_CLANG", "clang", 5),
+}
+
+# Derived inputs (compressed, stripped, BTF) are made from this variant.
+SPECIAL_BASE = "gcc-dwarf5"
+
+# single-CU fixtures: fixtures/layout/NAME.c -> VARIANT/NAME.o
+SINGLE_CU = ["types", "bitfields", "holes", "anon", "kernel_like"]
+# linked into VARIANT/multi
+MULTI_CU = ["multi_a", "multi_b", "multi_c"]
+
+# fixture key -> (file in the variant dir, struct names)
+FIXTURES = {
+    "types": ("types.o", ["spelling", "top_union", "anon_typedef_t"]),
+    "bitfields": ("bitfields.o", ["bits", "flags_then_ptr"]),
+    "holes": ("holes.o", ["padded", "holes", "straddle", "big", "forced",
+                          "alignas_only", "aligned_type"]),
+    "anon": ("anon.o", ["nest", "flex", "flex_aligned", "inner"]),
+    "kernel_like": ("kernel_like.o", ["mem_cgroup_per_node", "cgroup",
+                                      "grouped", "cacheline_padding",
+                                      "lruvec"]),
+    "multi": ("multi", ["conflict", "shared"]),
+}
+
+# Extra option sets run on top of the default one, per fixture:
+# (tag used in golden file names, structlint/pahole options)
+OPTION_SETS = {
+    "anon": [("expand", ["--expand"])],
+    "kernel_like": [("cl128", ["--cacheline", "128"])],
+    "holes": [("cl128", ["--cacheline", "128"])],
+}
+
+# pahole's own output is wrong for these (fixture, struct, compiler): the
+# golden is hand-corrected and the pahole cross-check is skipped for them.
+PAHOLE_WRONG = {
+    ("anon", "nest", "clang"):
+        "pahole 1.24 prints the anonymous struct/union type DIEs that clang "
+        "nests inside the struct DIE a second time, as if they were members "
+        "(offsets restart at 0, no size comment)",
+}
+
+# pahole 1.24 shows only the first definition of a name in a file, so the
+# cross-check of a name with several definitions runs on the single CUs.
+PAHOLE_TARGETS = {
+    "multi": [("multi_a.o", ["conflict"]), ("multi_b.o", ["conflict"]),
+              ("multi", ["shared"])],
+}
+
+
+def compiler(variant):
+    return variant.split("-")[0]
