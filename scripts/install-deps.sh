@@ -1,0 +1,14 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Install everything needed to build and test structlint on Debian 12 (run
+# as root).  Build: meson ninja-build pkg-config gcc libdwarf-dev libelf-dev
+# libjansson-dev libbpf-dev libzstd-dev zlib1g-dev linux-libc-dev.  Tests:
+# libcmocka-dev, clang (second fixture compiler, libFuzzer), dwarves (pahole:
+# the oracle and `pahole -J`), binutils (objcopy, readelf), python3.
+set -eu
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends \
+	meson ninja-build pkg-config gcc clang libdwarf-dev libelf-dev \
+	libjansson-dev libbpf-dev libzstd-dev zlib1g-dev libcmocka-dev \
+	linux-libc-dev dwarves python3 binutils libc6-dev

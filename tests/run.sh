@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# THE test command.  Builds structlint with ASan+UBSan into a build dir, runs
+# the whole meson test suite, then (when clang's libFuzzer is available)
+# builds the fuzz targets with clang and runs each for FUZZ_SECONDS, and ends
+# with one line "N passed, N failed" counted from meson's own results
+# (BUILD/meson-logs/testlog.json).  Exit status 0 only when nothing failed.
+#
+# Environment: BUILD_DIR (default ./build-test), FUZZ_BUILD_DIR (default
+# BUILD_DIR-fuzz), FUZZ_SECONDS (default 20; 0 skips fuzzing),
+# MESON_TEST_ARGS (extra `meson test` arguments, e.g. "--suite golden").
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$src/build-test}
+fuzz_build=${FUZZ_BUILD_DIR:-$build-fuzz}
+fuzz_seconds=${FUZZ_SECONDS:-20}
+jobs=$(nproc 2>/dev/null || echo 2)
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+
+logs=()
+build_failed=0
+
+# setup DIR OPTIONS...: configure (or reconfigure) a build dir
+setup() {
+	local dir=$1; shift
+	if [ -f "$dir/build.ninja" ]; then
+		meson configure "$dir" "$@" >/dev/null && return 0
+	fi
+	meson setup --wipe "$dir" "$src" "$@" 2>/dev/null || meson setup "$dir" "$src" "$@"
+}
+
+# run_suite DIR ARGS...: build and run meson test, remember its log
+run_suite() {
+	local dir=$1; shift
+	rm -f "$dir/meson-logs/testlog.json"
+	if ! meson compile -C "$dir"; then
+		echo "tests/run.sh: build failed in $dir" >&2
+		build_failed=1
+		return
+	fi
+	# shellcheck disable=SC2086
+	meson test -C "$dir" --print-errorlogs --num-processes "$jobs" "$@" ${MESON_TEST_ARGS:-}
+	[ -f "$dir/meson-logs/testlog.json" ] && logs+=("$dir/meson-logs/testlog.json")
+}
+
+if setup "$build" -Db_sanitize=address,undefined -Db_lundef=false -Dtests=true -Dfuzz=false; then
+	run_suite "$build" --no-suite fuzz
+else
+	echo "tests/run.sh: meson setup failed for $build" >&2
+	build_failed=1
+fi
+
+fuzzer_rt=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)
+if [ "$fuzz_seconds" != 0 ] && command -v clang >/dev/null && [ -f "$fuzzer_rt" ] &&
+   [ -f "$src/tests/fuzz/fuzz_btf.c" -o -f "$src/tests/fuzz/fuzz_dwarf.c" ]; then
+	if CC=clang FUZZ_SECONDS=$fuzz_seconds setup "$fuzz_build" -Dfuzz=true -Dtests=true \
+		-Db_sanitize=address -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link; then
+		run_suite "$fuzz_build" --suite fuzz --num-processes 1
+	else
+		echo "tests/run.sh: fuzz build setup failed" >&2
+		build_failed=1
+	fi
+else
+	echo "tests/run.sh: fuzzing skipped (needs clang with libFuzzer and tests/fuzz/fuzz_*.c; FUZZ_SECONDS=$fuzz_seconds)"
+fi
+
+# Count meson's real results: one JSON object per line in testlog.json.
+counts=$(python3 - "${logs[@]}" <<'PY'
+import json, sys
+ok = bad = skip = 0
+for path in sys.argv[1:]:
+    for line in open(path):
+        line = line.strip()
+        if not line:
+            continue
+        r = json.loads(line).get("result")
+        if r in ("OK", "EXPECTEDFAIL"):
+            ok += 1
+        elif r == "SKIP":
+            skip += 1
+        else:  # FAIL, TIMEOUT, UNEXPECTEDPASS, ERROR
+            bad += 1
+print(ok, bad, skip)
+PY
+)
+read -r passed failed skipped <<<"${counts:-0 0 0}"
+[ "$build_failed" = 1 ] && failed=$((failed + 1)) && echo "(a build failure counts as 1 failed)"
+[ "$skipped" != 0 ] && echo "$skipped skipped"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" != 0 ]
