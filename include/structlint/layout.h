@@ -53,6 +53,9 @@ enum slt_member_flags {
 					   markers (`__u8 __cacheline_group_begin__x[0]`) */
 	SLT_MEMBER_GROUP_BEGIN = 1u << 7, /* name starts __cacheline_group_begin__ */
 	SLT_MEMBER_GROUP_END = 1u << 8,   /* name starts __cacheline_group_end__ */
+	SLT_MEMBER_PACKED = 1u << 9,      /* SLT_MEMBER_INLINE struct whose type is
+					   __packed__ (declared or inferred the
+					   way pahole infers it) */
 };
 
 /*
@@ -87,6 +90,9 @@ struct slt_member {
 	uint64_t type_padding; /* tail padding in bytes of the member's own
 				  struct type ("last struct has N bytes of
 				  padding"), 0 when none or not a struct */
+	uint32_t type_alignment; /* SLT_MEMBER_INLINE only: forced alignment
+				  in bytes of the member's struct/union type,
+				  printed after its closing brace; 0 if none */
 };
 
 /* slt_hole.flags */
@@ -141,6 +147,14 @@ struct slt_struct {
 	uint32_t n_paddings;     /* members whose struct type has tail padding */
 	uint64_t sum_paddings;   /* bytes */
 	uint32_t n_forced_alignments;
+	/* Added after v1 of this header (additive): */
+	bool packed;             /* __packed__, declared or inferred (pahole's
+				    class__infer_packed_attributes rule) */
+	uint32_t n_forced_holes; /* holes right before a forced-aligned
+				    top-level member ("forced holes:") */
+	uint64_t sum_forced_holes; /* bytes */
+	bool expanded;           /* built with slt_load_opts.expand (the text
+				    writer then uses pahole -E's columns) */
 };
 
 /* A loaded set of layouts.  Owns everything reachable from it. */

@@ -37,4 +37,18 @@ bool slt_struct_same(const struct slt_struct *a, const struct slt_struct *b);
 int slt_ctype_spell(struct slt_arena *a, const struct slt_type *t,
 		    const char **head, const char **tail);
 
+/*
+ * Like slt_ctype_spell(), for a member declaration: when open_array is set,
+ * an outermost bound of 0 is written "[]" (pahole does so for the last
+ * member of a struct that has more than one member, outside unions).
+ * Returns 0 or SLT_ENOMEM.
+ */
+int slt_ctype_spell_decl(struct slt_arena *a, const struct slt_type *t,
+			 bool open_array, const char **head, const char **tail);
+
+/* pahole's name of a type outside a declarator (__tag__name()):
+ * "const char  *", "struct foo", "int ()(int)".  Returns 0 or SLT_ENOMEM. */
+int slt_ctype_name(struct slt_arena *a, const struct slt_type *t,
+		   const char **name);
+
 #endif

@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pahole-style text for layouts.  With opts->color and opts->decl off the
+ * bytes equal `pahole -C NAME` 1.24 (and `pahole -E` for expanded layouts):
+ * column widths (type 26, name 23, 21 in a union, 55 with -E, type column
+ * 8 narrower per nesting level), cacheline boundary comments, hole, bit
+ * hole and "last struct has" comments, "Bitfield combined" notes, the
+ * reconstructed unnamed bitfields (`int :5;`), attributes and the closing
+ * summary.  Rules from dwarves_fprintf.c (__class__fprintf(),
+ * class_member__fprintf(), union__fprintf()), checked on real output.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "structlint/report.h"
+
+#define C_KW "\033[1;34m"
+#define C_TYPE "\033[32m"
+#define C_NAME "\033[1m"
+#define C_COMMENT "\033[36m"
+#define C_OFF "\033[0m"
+
+struct tctx {
+	FILE *f;
+	const struct slt_struct *s;
+	unsigned cl;
+	bool color;
+	int name_spacing;
+	uint32_t cacheline; /* pahole's *cachelinep */
+	const struct slt_hole **hole, **bit_hole; /* per member, or NULL */
+	const struct slt_hole *pre_hole_top, *pre_bit_hole_top;
+};
+
+static void out(struct tctx *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void out(struct tctx *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(t->f, fmt, ap);
+	va_end(ap);
+}
+
+static void col(struct tctx *t, const char *c)
+{
+	if (t->color)
+		fputs(c, t->f);
+}
+
+static void tabs(struct tctx *t, int n)
+{
+	for (int i = 0; i < n && i < 16; i++)
+		fputc('\t', t->f);
+}
+
+static void spaces(struct tctx *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		fputc(' ', t->f);
+}
+
+/* A comment line, indented, without the newline. */
+static void comment(struct tctx *t, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void comment(struct tctx *t, int indent, const char *fmt, ...)
+{
+	va_list ap;
+
+	tabs(t, indent);
+	col(t, C_COMMENT);
+	va_start(ap, fmt);
+	vfprintf(t->f, fmt, ap);
+	va_end(ap);
+	col(t, C_OFF);
+}
+
+static const char *plural(uint64_t n)
+{
+	return n != 1 ? "s" : "";
+}
+
+/* Number of entries in the subtree rooted at member i. */
+static size_t subtree(const struct slt_struct *s, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < s->n_members && s->members[j].depth > s->members[i].depth)
+		j++;
+	return j - i;
+}
+
+/* class__fprintf_cacheline_boundary() */
+static void boundary(struct tctx *t, uint64_t offset, int indent)
+{
+	uint32_t line = (uint32_t)(offset / t->cl);
+	uint32_t pos = (uint32_t)(offset % t->cl);
+
+	if (line <= t->cacheline)
+		return;
+	col(t, C_COMMENT);
+	if (pos == 0)
+		out(t, "/* --- cacheline %u boundary (%llu bytes) --- */", line,
+		    (unsigned long long)(offset - pos));
+	else
+		out(t, "/* --- cacheline %u boundary (%llu bytes) was %u byte%s ago --- */",
+		    line, (unsigned long long)(offset - pos), pos, plural(pos));
+	col(t, C_OFF);
+	out(t, "\n");
+	tabs(t, indent);
+	t->cacheline = line;
+}
+
+/* Width as printf's "%*s"/"%-*s" takes it: a negative one left-justifies. */
+static int width(int w)
+{
+	return w < 0 ? -w : w;
+}
+
+/* The head's part that pahole pads, and what follows it. */
+static void split_head(const char *head, size_t *pad_len, const char **rest)
+{
+	size_t n = strlen(head);
+
+	if (n >= 3 && !strcmp(head + n - 3, " (*")) {
+		*pad_len = n - 3;
+		*rest = head + n - 2;
+	} else if (n >= 2 && !strcmp(head + n - 2, " (")) {
+		*pad_len = n - 2;
+		*rest = head + n - 1;
+	} else {
+		*pad_len = n;
+		*rest = "";
+	}
+}
+
+/* "%-*s " of the padded head part; returns the characters written. */
+static int type_col(struct tctx *t, const char *head, int ts, const char **rest)
+{
+	size_t pl;
+	int w = width(ts);
+
+	split_head(head, &pl, rest);
+	col(t, C_TYPE);
+	fwrite(head, 1, pl, t->f);
+	col(t, C_OFF);
+	if ((int)pl < w)
+		spaces(t, w - (int)pl);
+	fputc(' ', t->f);
+	return ((int)pl > w ? (int)pl : w) + 1;
+}
+
+static void offset_comment(struct tctx *t, const struct slt_member *m, int pad)
+{
+	if (pad < 1)
+		pad = 1;
+	spaces(t, pad);
+	col(t, C_COMMENT);
+	if (m->flags & SLT_MEMBER_BITFIELD)
+		out(t, "/* %5llu:%2u %2llu */", (unsigned long long)m->offset,
+		    m->bit_offset, (unsigned long long)m->size);
+	else
+		out(t, "/* %5llu %5llu */", (unsigned long long)m->offset,
+		    (unsigned long long)m->size);
+	col(t, C_OFF);
+}
+
+static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
+		  bool is_union);
+
+/* class_member__fprintf(): one member, its inline body included. */
+static void member(struct tctx *t, size_t i, int indent, int ts)
+{
+	const struct slt_struct *s = t->s;
+	const struct slt_member *m = &s->members[i];
+	char attr[64] = "";
+	int printed = 0;
+
+	boundary(t, m->offset, indent);
+	if (m->alignment)
+		snprintf(attr, sizeof(attr), " __attribute__((__aligned__(%u)))",
+			 m->alignment);
+	if (m->flags & SLT_MEMBER_INLINE) {
+		bool is_union = m->flags & SLT_MEMBER_UNION;
+		bool named = !(m->flags & SLT_MEMBER_ANON) &&
+			     strncmp(m->decl_head, "struct {", 8) &&
+			     strncmp(m->decl_head, "union {", 7);
+		bool array = *m->decl_tail == '[';
+		int slen;
+
+		col(t, C_KW);
+		out(t, "%s", is_union ? "union" : "struct");
+		col(t, C_OFF);
+		if (named) {
+			/* "struct foo" or "union foo": the head past the keyword */
+			const char *sp = strchr(m->decl_head, ' ');
+			col(t, C_TYPE);
+			out(t, "%s", sp ? sp : "");
+			col(t, C_OFF);
+		}
+		out(t, " {\n");
+		level(t, i + 1, i + subtree(s, i), indent + 1, ts - 8, is_union);
+		tabs(t, indent);
+		out(t, "}");
+		if (m->flags & SLT_MEMBER_PACKED)
+			out(t, " __attribute__((__packed__))");
+		if (array) {
+			out(t, " ");
+			col(t, C_NAME);
+			out(t, "%s", m->name);
+			col(t, C_OFF);
+		}
+		if (m->type_alignment && !(m->flags & SLT_MEMBER_PACKED))
+			out(t, " __attribute__((__aligned__(%u)))", m->type_alignment);
+		if (array) {
+			out(t, "%s", m->decl_tail);
+		} else if (*m->name) {
+			if (!named)
+				out(t, " ");
+			col(t, C_NAME);
+			out(t, "%s", m->name);
+			col(t, C_OFF);
+		}
+		out(t, "%s;", attr);
+		if (named) {
+			offset_comment(t, m, 1);
+			return;
+		}
+		slen = (int)strlen(attr) + (*m->name ? (int)strlen(m->name) : -1);
+		if (m->flags & SLT_MEMBER_PACKED)
+			slen += (int)sizeof("__attribute__((__packed__))");
+		offset_comment(t, m, width(ts + t->name_spacing - slen - 3));
+		return;
+	}
+
+	{
+		const char *rest;
+		printed = type_col(t, m->decl_head, ts, &rest);
+		out(t, "%s", rest);
+		col(t, C_NAME);
+		out(t, "%s", m->name);
+		col(t, C_OFF);
+		out(t, "%s", m->decl_tail);
+		printed += (int)(strlen(rest) + strlen(m->name) +
+				 strlen(m->decl_tail));
+		if (m->flags & SLT_MEMBER_BITFIELD)
+			printed += fprintf(t->f, ":%u", m->bit_size);
+		out(t, "%s;", attr);
+		printed += (int)strlen(attr) + 1;
+		offset_comment(t, m, ts + t->name_spacing - printed);
+	}
+}
+
+static void hole_line(struct tctx *t, int indent, uint8_t *newline,
+		      uint64_t size, bool bits)
+{
+	if (!(*newline)++)
+		out(t, "\n");
+	out(t, "\n");
+	comment(t, indent, "/* XXX %llu %s%s hole, try to pack */",
+		(unsigned long long)size, bits ? "bit" : "byte", plural(size));
+}
+
+/* The members in [first, end) whose depth is that of first: one level of
+ * a struct (as __class__fprintf() prints it) or of a union. */
+static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
+		  bool is_union)
+{
+	const struct slt_struct *s = t->s;
+	const struct slt_member *last = NULL;
+	uint64_t last_size = 0;
+	uint8_t newline = 0;
+	uint32_t union_line = t->cacheline;
+	int32_t parent = first < s->n_members ? s->members[first].parent : -1;
+
+	if (!is_union) {
+		/* holes before the first member */
+		for (size_t k = 0; k < s->n_holes; k++) {
+			const struct slt_hole *h = &s->holes[k];
+			if (h->after != UINT32_MAX || h->parent != parent ||
+			    !(h->flags & SLT_HOLE_BITS))
+				continue;
+			if (!newline++)
+				out(t, "\n");
+			comment(t, indent, "/* XXX %llu bit%s hole, try to pack */",
+				(unsigned long long)h->size, plural(h->size));
+			out(t, "\n");
+		}
+		for (size_t k = 0; k < s->n_holes; k++) {
+			const struct slt_hole *h = &s->holes[k];
+			if (h->after != UINT32_MAX || h->parent != parent ||
+			    (h->flags & SLT_HOLE_BITS))
+				continue;
+			if (!newline++)
+				out(t, "\n");
+			comment(t, indent, "/* XXX %llu byte%s hole, try to pack */",
+				(unsigned long long)h->size, plural(h->size));
+			out(t, "\n");
+		}
+	}
+
+	for (size_t i = first; i < end; i += subtree(s, i)) {
+		const struct slt_member *pos = &s->members[i];
+		bool pos_bf = pos->flags & SLT_MEMBER_BITFIELD;
+
+		if (is_union) {
+			tabs(t, indent);
+			member(t, i, indent, ts);
+			out(t, "\n");
+			t->cacheline = union_line;
+			continue;
+		}
+		if (last && last_size != 0) {
+			bool last_bf = last->flags & SLT_MEMBER_BITFIELD;
+			const struct slt_hole *lbh = t->bit_hole[last - s->members];
+
+			if (lbh && pos_bf) {
+				/* pahole re-creates the unnamed bitfield */
+				uint64_t bf = lbh->size;
+				const char *rest;
+
+				if (last->offset != pos->offset) {
+					out(t, "\n");
+					comment(t, indent, "/* Force alignment to the next boundary: */");
+					out(t, "\n");
+					bf = 0;
+				}
+				tabs(t, indent);
+				type_col(t, pos->decl_head, ts, &rest);
+				out(t, "%s:%llu;\n", rest, (unsigned long long)bf);
+			}
+			if (pos->offset < last->offset ||
+			    (pos->offset == last->offset && !last_bf && pos_bf)) {
+				if (!newline++)
+					out(t, "\n");
+				comment(t, indent, "/* Bitfield combined with previous fields */");
+				out(t, "\n");
+			} else if (pos->offset > last->offset &&
+				   pos->offset - last->offset < last_size) {
+				if (!newline++)
+					out(t, "\n");
+				comment(t, indent, "/* Bitfield combined with next fields */");
+				out(t, "\n");
+			}
+		}
+		if (newline) {
+			out(t, "\n");
+			newline = 0;
+		}
+		tabs(t, indent);
+		member(t, i, indent, ts);
+		if (pos->type_padding) {
+			if (!newline++)
+				out(t, "\n");
+			out(t, "\n");
+			comment(t, indent, "/* XXX last struct has %llu byte%s of padding */",
+				(unsigned long long)pos->type_padding,
+				plural(pos->type_padding));
+		}
+		if (t->bit_hole[i])
+			hole_line(t, indent, &newline, t->bit_hole[i]->size, true);
+		if (t->hole[i])
+			hole_line(t, indent, &newline, t->hole[i]->size, false);
+		out(t, "\n");
+
+		if (!last || last_size == 0 || last->offset != pos->offset)
+			last_size = pos->size;
+		else if (!(last->flags & SLT_MEMBER_BITFIELD) && pos_bf)
+			last_size = pos->size;
+		last = pos;
+	}
+}
+
+static void summary(struct tctx *t)
+{
+	const struct slt_struct *s = t->s;
+	uint64_t lastcl = s->size % t->cl;
+
+	out(t, "\n");
+	comment(t, 1, "/* size: %llu, cachelines: %llu, members: %zu */",
+		(unsigned long long)s->size,
+		(unsigned long long)slt_cachelines(s->size, t->cl), s->n_top_members);
+	out(t, "\n");
+	if (s->sum_byte_holes || s->sum_bit_holes) {
+		if (s->sum_members) {
+			tabs(t, 1);
+			col(t, C_COMMENT);
+			out(t, "/* sum members: %llu", (unsigned long long)s->sum_members);
+			if (s->sum_byte_holes)
+				out(t, ", holes: %u, sum holes: %llu", s->n_byte_holes,
+				    (unsigned long long)s->sum_byte_holes);
+			out(t, " */");
+			col(t, C_OFF);
+			out(t, "\n");
+		}
+		if (s->sum_bitfield_bits) {
+			tabs(t, 1);
+			col(t, C_COMMENT);
+			out(t, "/* sum bitfield members: %llu bits",
+			    (unsigned long long)s->sum_bitfield_bits);
+			if (s->sum_bit_holes)
+				out(t, ", bit holes: %u, sum bit holes: %llu bits",
+				    s->n_bit_holes, (unsigned long long)s->sum_bit_holes);
+			else
+				out(t, " (%llu bytes)",
+				    (unsigned long long)s->sum_bitfield_bits / 8);
+			out(t, " */");
+			col(t, C_OFF);
+			out(t, "\n");
+		}
+	}
+	if (s->padding) {
+		comment(t, 1, "/* padding: %llu */", (unsigned long long)s->padding);
+		out(t, "\n");
+	}
+	if (s->n_paddings) {
+		comment(t, 1, "/* paddings: %u, sum paddings: %llu */", s->n_paddings,
+			(unsigned long long)s->sum_paddings);
+		out(t, "\n");
+	}
+	if (s->bit_padding) {
+		comment(t, 1, "/* bit_padding: %u bits */", s->bit_padding);
+		out(t, "\n");
+	}
+	if (s->n_forced_alignments) {
+		tabs(t, 1);
+		col(t, C_COMMENT);
+		out(t, "/* forced alignments: %u", s->n_forced_alignments);
+		if (s->n_forced_holes)
+			out(t, ", forced holes: %u, sum forced holes: %llu",
+			    s->n_forced_holes, (unsigned long long)s->sum_forced_holes);
+		out(t, " */");
+		col(t, C_OFF);
+		out(t, "\n");
+	}
+	if (lastcl) {
+		comment(t, 1, "/* last cacheline: %llu bytes */", (unsigned long long)lastcl);
+		out(t, "\n");
+	}
+}
+
+static int write_struct(FILE *f, const struct slt_struct *s,
+			const struct slt_report_opts *opts)
+{
+	struct tctx t = { .f = f, .s = s, .color = opts && opts->color };
+	bool is_union = s->kind == SLT_KIND_UNION;
+
+	t.cl = opts && opts->cacheline_size ? opts->cacheline_size
+					     : SLT_CACHELINE_DEFAULT;
+	t.name_spacing = s->expanded ? 55 : is_union ? 21 : 23;
+	t.hole = calloc(s->n_members + 1, sizeof(*t.hole));
+	t.bit_hole = calloc(s->n_members + 1, sizeof(*t.bit_hole));
+	if (!t.hole || !t.bit_hole) {
+		free(t.hole);
+		free(t.bit_hole);
+		return SLT_ENOMEM;
+	}
+	for (size_t k = 0; k < s->n_holes; k++) {
+		const struct slt_hole *h = &s->holes[k];
+		if (h->after >= s->n_members)
+			continue;
+		if (h->flags & SLT_HOLE_BITS)
+			t.bit_hole[h->after] = h;
+		else
+			t.hole[h->after] = h;
+	}
+	if (opts && opts->decl && s->decl_file && *s->decl_file) {
+		col(&t, C_COMMENT);
+		out(&t, "/* %s:%u */", s->decl_file, s->decl_line);
+		col(&t, C_OFF);
+		out(&t, "\n");
+	}
+	col(&t, C_KW);
+	out(&t, "%s", is_union ? "union" : "struct");
+	col(&t, C_OFF);
+	if (*s->name) {
+		out(&t, " ");
+		col(&t, C_TYPE);
+		out(&t, "%s", s->name);
+		col(&t, C_OFF);
+	}
+	out(&t, " {\n");
+	level(&t, 0, s->n_members, 1, 26, is_union);
+	if (!is_union)
+		summary(&t);
+	out(&t, "}");
+	if (s->packed && !is_union)
+		out(&t, " __attribute__((__packed__))");
+	else if (s->forced_alignment)
+		out(&t, " __attribute__((__aligned__(%u)))", s->forced_alignment);
+	out(&t, ";\n");
+	free(t.hole);
+	free(t.bit_hole);
+	return 0;
+}
+
+int slt_report_layout_text(FILE *out_f, const struct slt_layout *layout,
+			   const struct slt_report_opts *opts,
+			   struct slt_error *err)
+{
+	for (size_t i = 0; i < layout->n_structs; i++) {
+		int rc;
+
+		if (i)
+			fputc('\n', out_f);
+		rc = write_struct(out_f, &layout->structs[i], opts);
+		if (rc)
+			return slt_error_set(err, rc, "", -1, NULL, "out of memory");
+	}
+	if (fflush(out_f) || ferror(out_f))
+		return slt_error_set(err, SLT_EIO, "", -1,
+				     "check the output device or pipe",
+				     "writing the layout failed");
+	return 0;
+}
