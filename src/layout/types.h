@@ -48,6 +48,9 @@ enum slt_type_flags {
 	SLT_TF_SIGNED = 1u << 4,    /* SLT_T_INT: signed */
 	SLT_TF_CHAR = 1u << 5,      /* SLT_T_INT: a char type */
 	SLT_TF_BOOL = 1u << 6,      /* SLT_T_INT: _Bool */
+	SLT_TF_TYPEDEF_NAME = 1u << 7, /* STRUCT/UNION from find(): anonymous,
+				      `name` is the typedef's (pahole prints
+				      `typedef struct {...} name;`) */
 };
 
 struct slt_type;

@@ -238,16 +238,29 @@ static int make_full(struct btf_src *s, struct slt_type *n, unsigned depth,
 	}
 }
 
-static int xlate_func(struct btf_src *s, uint32_t id, const struct btf_type *t,
-		      unsigned depth, struct slt_type **out,
-		      struct slt_error *err)
+/* The graph kind for a BTF kind; SLT_T_VOID for kinds that are not types
+ * of members (FUNC, VAR, DATASEC, DECL_TAG, unknown). */
+static enum slt_tkind slt_kind(unsigned kind)
 {
-	struct slt_type *n = new_node(s, SLT_T_FUNC, id, NULL);
-	if (!n)
-		return nomem(s, err);
-	int rc = xlate(s, t->type, false, depth + 1, &n->ref, err);
-	if (rc)
-		return rc;
+	static const enum slt_tkind map[] = {
+		[BTF_KIND_INT] = SLT_T_INT, [BTF_KIND_FLOAT] = SLT_T_FLOAT,
+		[BTF_KIND_ENUM] = SLT_T_ENUM, [BTF_KIND_ENUM64] = SLT_T_ENUM,
+		[BTF_KIND_PTR] = SLT_T_PTR, [BTF_KIND_ARRAY] = SLT_T_ARRAY,
+		[BTF_KIND_STRUCT] = SLT_T_STRUCT, [BTF_KIND_UNION] = SLT_T_UNION,
+		[BTF_KIND_TYPEDEF] = SLT_T_TYPEDEF, [BTF_KIND_CONST] = SLT_T_CONST,
+		[BTF_KIND_VOLATILE] = SLT_T_VOLATILE,
+		[BTF_KIND_RESTRICT] = SLT_T_RESTRICT,
+		[BTF_KIND_FUNC_PROTO] = SLT_T_FUNC, [BTF_KIND_FWD] = SLT_T_FWD,
+	};
+	return kind < sizeof(map) / sizeof(map[0]) ? map[kind] : SLT_T_VOID;
+}
+
+/* Parameters of FUNC_PROTO t into n (return type already in n->ref).  A
+ * final {name 0, type 0} parameter means `...`. */
+static int xlate_params(struct btf_src *s, const struct btf_type *t,
+			struct slt_type *n, unsigned depth,
+			struct slt_error *err)
+{
 	uint32_t vlen = btf_vlen(t);
 	const struct btf_param *p = btf_params(t);
 	if (vlen && p[vlen - 1].name_off == 0 && p[vlen - 1].type == 0) {
@@ -260,14 +273,13 @@ static int xlate_func(struct btf_src *s, uint32_t id, const struct btf_type *t,
 			return nomem(s, err);
 	}
 	for (uint32_t i = 0; i < vlen; i++) {
-		rc = xlate(s, p[i].type, false, depth + 1, &n->params[i], err);
+		int rc = xlate(s, p[i].type, false, depth + 1, &n->params[i], err);
 		if (rc)
 			return rc;
 		if (!n->params[i])
 			n->params[i] = s->void_node;
 	}
 	n->n_params = vlen;
-	*out = n;
 	return 0;
 }
 
@@ -313,10 +325,49 @@ static int xlate(struct btf_src *s, uint32_t id, bool full, unsigned depth,
 	unsigned kind = btf_kind(t);
 
 	switch (kind) {
+	case BTF_KIND_TYPE_TAG:
+		/* transparent: the node of what it annotates */
+		rc = xlate(s, t->type, full, depth + 1, &ref, err);
+		if (!rc && ref)
+			s->nodes[id] = ref;
+		*out = ref;
+		return rc;
+	case BTF_KIND_PTR:
+	case BTF_KIND_FUNC_PROTO:
+		/* pointees and signatures: shallow */
+		rc = xlate(s, t->type, false, depth + 1, &ref, err);
+		break;
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+		rc = xlate(s, t->type, full, depth + 1, &ref, err);
+		break;
+	case BTF_KIND_ARRAY:
+		rc = xlate(s, btf_array(t)->type, full, depth + 1, &ref, err);
+		if (!rc && !ref)
+			return btf_corrupt(s, id, err, "array of void");
+		break;
+	}
+	if (rc)
+		return rc;
+
+	enum slt_tkind sk = slt_kind(kind);
+	if (sk == SLT_T_VOID)
+		/* FUNC, VAR, DATASEC, DECL_TAG and unknown kinds are never the
+		 * type of a member, pointee or parameter. */
+		return btf_corrupt(s, id, err,
+				   "kind %u cannot be the type of a member", kind);
+	bool named = kind != BTF_KIND_PTR && kind != BTF_KIND_ARRAY &&
+		     kind != BTF_KIND_FUNC_PROTO && sk != SLT_T_CONST &&
+		     sk != SLT_T_VOLATILE && sk != SLT_T_RESTRICT;
+	n = new_node(s, sk, id, named ? name : NULL);
+	if (!n)
+		return nomem(s, err);
+	n->ref = ref;
+
+	switch (kind) {
 	case BTF_KIND_INT:
-		n = new_node(s, SLT_T_INT, id, name);
-		if (!n)
-			return nomem(s, err);
 		n->size = t->size;
 		if (btf_int_encoding(t) & BTF_INT_SIGNED)
 			n->flags |= SLT_TF_SIGNED;
@@ -325,108 +376,51 @@ static int xlate(struct btf_src *s, uint32_t id, bool full, unsigned depth,
 		if (btf_int_encoding(t) & BTF_INT_BOOL)
 			n->flags |= SLT_TF_BOOL;
 		break;
-	case BTF_KIND_FLOAT:
-		n = new_node(s, SLT_T_FLOAT, id, name);
-		if (!n)
-			return nomem(s, err);
-		n->size = t->size;
-		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		n = new_node(s, SLT_T_ENUM, id, name);
-		if (!n)
-			return nomem(s, err);
+		n->flags |= btf_kflag(t) ? SLT_TF_SIGNED : 0;
+		/* fall through */
+	case BTF_KIND_FLOAT:
 		n->size = t->size;
-		if (btf_kflag(t))
-			n->flags |= SLT_TF_SIGNED;
 		break;
 	case BTF_KIND_FWD:
-		n = new_node(s, SLT_T_FWD, id, name);
-		if (!n)
-			return nomem(s, err);
 		n->fwd_kind = btf_kflag(t) ? SLT_T_UNION : SLT_T_STRUCT;
 		break;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		n = new_node(s, kind == BTF_KIND_UNION ? SLT_T_UNION : SLT_T_STRUCT,
-			     id, name);
-		if (!n)
-			return nomem(s, err);
 		n->size = t->size;
 		n->flags |= SLT_TF_SHALLOW;
 		/* Cached before the members: pointers back to it resolve. */
 		s->nodes[id] = n;
-		if (full) {
-			rc = fill_members(s, id, n, depth, err);
-			if (rc)
-				return rc;
-		}
-		*out = n;
-		return 0;
+		rc = full ? fill_members(s, id, n, depth, err) : 0;
+		if (!rc)
+			*out = n;
+		return rc;
 	case BTF_KIND_PTR:
-		rc = xlate(s, t->type, false, depth + 1, &ref, err);
-		if (rc)
-			return rc;
-		n = new_node(s, SLT_T_PTR, id, NULL);
-		if (!n)
-			return nomem(s, err);
-		n->ref = ref;
 		n->size = s->ptr_size;
 		break;
 	case BTF_KIND_TYPEDEF:
+		/* types.h: a typedef always names a target; pointers and
+		 * qualifiers of void have ref NULL */
+		if (!ref)
+			n->ref = s->void_node;
+		/* fall through */
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
-		rc = xlate(s, t->type, full, depth + 1, &ref, err);
-		if (rc)
-			return rc;
-		n = new_node(s, kind == BTF_KIND_TYPEDEF ? SLT_T_TYPEDEF :
-				kind == BTF_KIND_CONST ? SLT_T_CONST :
-				kind == BTF_KIND_VOLATILE ? SLT_T_VOLATILE :
-				SLT_T_RESTRICT, id,
-			     kind == BTF_KIND_TYPEDEF ? name : NULL);
-		if (!n)
-			return nomem(s, err);
-		/* types.h: ptr/qualifier of void has ref NULL; a typedef
-		 * always names a target. */
-		n->ref = ref || kind != BTF_KIND_TYPEDEF ? ref : s->void_node;
 		n->size = ref ? ref->size : 0;
 		break;
-	case BTF_KIND_TYPE_TAG:
-		rc = xlate(s, t->type, full, depth + 1, &ref, err);
-		if (rc)
-			return rc;
-		if (ref)
-			s->nodes[id] = ref;
-		*out = ref;
-		return 0;
-	case BTF_KIND_ARRAY: {
-		const struct btf_array *a = btf_array(t);
-		rc = xlate(s, a->type, full, depth + 1, &ref, err);
-		if (rc)
-			return rc;
-		if (!ref)
-			return btf_corrupt(s, id, err, "array of void");
-		n = new_node(s, SLT_T_ARRAY, id, NULL);
-		if (!n)
-			return nomem(s, err);
-		n->ref = ref;
-		n->nelems = a->nelems;
-		if (ref->size && a->nelems > UINT64_MAX / ref->size)
+	case BTF_KIND_ARRAY:
+		n->nelems = btf_array(t)->nelems;
+		if (ref->size && n->nelems > UINT64_MAX / ref->size)
 			return btf_corrupt(s, id, err, "array size overflows");
-		n->size = a->nelems * ref->size;
+		n->size = n->nelems * ref->size;
 		break;
-	}
 	case BTF_KIND_FUNC_PROTO:
-		rc = xlate_func(s, id, t, depth, &n, err);
+		rc = xlate_params(s, t, n, depth, err);
 		if (rc)
 			return rc;
 		break;
-	default:
-		/* FUNC, VAR, DATASEC, DECL_TAG and unknown kinds are never the
-		 * type of a member, pointee or parameter. */
-		return btf_corrupt(s, id, err,
-				   "kind %u cannot be the type of a member", kind);
 	}
 	s->nodes[id] = n;
 	*out = n;
@@ -552,25 +546,6 @@ static int btf_suggest(struct slt_source *src, const char *name, size_t max,
 	return (int)slt_suggest_take(&sg, out);
 }
 
-static int not_found(struct btf_src *s, const char *name,
-		     struct slt_error *err)
-{
-	char **sugg = NULL;
-	struct slt_error tmp;
-	slt_error_clear(&tmp);
-	int n = btf_suggest(&s->base, name, 3, &sugg, &tmp);
-	char hint[400] = "";
-	size_t len = 0;
-	for (int i = 0; i < n; i++) {
-		len += (size_t)snprintf(hint + len, len < sizeof(hint) ? sizeof(hint) - len : 0,
-					"%s%s", i ? ", " : "did you mean: ", sugg[i]);
-		free(sugg[i]);
-	}
-	free(sugg);
-	return slt_error_set(err, SLT_ENOTFOUND, s->file, -1, hint,
-			     "no struct or union named '%s' in the BTF", name);
-}
-
 static int btf_find(struct slt_source *src, const char *name,
 		    struct slt_type ***out, size_t *n_out,
 		    struct slt_error *err)
@@ -630,7 +605,10 @@ static int btf_find(struct slt_source *src, const char *name,
 					     "the BTF only holds a forward declaration; read the object that defines it, or DWARF",
 					     "'%s' is only declared, not defined, in the BTF",
 					     name);
-		return not_found(s, name, err);
+		/* load.c adds "did you mean" names through ->suggest */
+		return slt_error_set(err, SLT_ENOTFOUND, s->file, -1, NULL,
+				     "no struct or union named '%s' in the BTF",
+				     name);
 	}
 
 	struct slt_type **res = malloc(n * sizeof(*res));
@@ -651,6 +629,7 @@ static int btf_find(struct slt_source *src, const char *name,
 				break;
 			}
 			*c = *res[i];
+			c->flags |= SLT_TF_TYPEDEF_NAME;
 			c->name = btf__name_by_offset(s->btf,
 				btf__type_by_id(s->btf, from_td[i])->name_off);
 			res[i] = c;
@@ -716,6 +695,7 @@ static const struct slt_source_ops btf_ops = {
 static int silent_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
+	(void)level, (void)fmt, (void)ap;
 	return 0;
 }
 
@@ -783,6 +763,13 @@ static int parse_error(int e, const char *file, bool elf,
 			     "malformed BTF: libbpf: %s", lb);
 }
 
+/* BTF_MAGIC 0xeB9F, little- or big-endian (include/uapi/linux/btf.h). */
+static bool btf_magic(const unsigned char *p, size_t n)
+{
+	return n >= 2 && ((p[0] == 0x9f && p[1] == 0xeb) ||
+			  (p[0] == 0xeb && p[1] == 0x9f));
+}
+
 /* The directory of per-module split BTF, based on vmlinux there. */
 static bool is_kernel_module_btf(const char *path)
 {
@@ -796,6 +783,7 @@ static bool is_kernel_module_btf(const char *path)
 int slt_source_open_btf(const char *path, const struct slt_load_opts *opts,
 			struct slt_source **out, struct slt_error *err)
 {
+	(void)opts;   /* nothing in slt_load_opts applies to BTF */
 	*out = NULL;
 	if (!path)
 		path = SLT_KERNEL_BTF_PATH;
@@ -814,8 +802,7 @@ int slt_source_open_btf(const char *path, const struct slt_load_opts *opts,
 		return slt_error_set(err, SLT_EIO, path, 0, NULL,
 				     "cannot read: %s", strerror(rerr));
 
-	bool raw = got >= 2 && ((magic[0] == 0x9f && magic[1] == 0xeb) ||
-				(magic[0] == 0xeb && magic[1] == 0x9f));
+	bool raw = btf_magic(magic, got);
 	bool elf = got == 4 && memcmp(magic, "\177ELF", 4) == 0;
 	if (!raw && !elf)
 		return slt_error_set(err, SLT_ENOTELF, path, 0, HINT_NOBTF,
@@ -836,9 +823,8 @@ int slt_source_open_btf(const char *path, const struct slt_load_opts *opts,
 	} else if (raw) {
 		if (!(btf = btf__parse_raw(path)))
 			e = errno ? -errno : -EINVAL;
-	} else {
-		if (!(btf = btf__parse_elf(path, NULL)))
-			e = errno ? -errno : -EINVAL;
+	} else if (!(btf = btf__parse_elf(path, NULL))) {
+		e = errno ? -errno : -EINVAL;
 	}
 	libbpf_set_print(old);
 	if (e) {
@@ -862,10 +848,7 @@ int slt_source_open_btf_mem(const void *data, size_t size, const char *name,
 	if (size > UINT32_MAX)
 		return slt_error_set(err, SLT_ECORRUPT, name, -1, HINT_CORRUPT,
 				     "BTF larger than 4 GiB");
-	if (size < 2 || !((((const unsigned char *)data)[0] == 0x9f &&
-			   ((const unsigned char *)data)[1] == 0xeb) ||
-			  (((const unsigned char *)data)[0] == 0xeb &&
-			   ((const unsigned char *)data)[1] == 0x9f)))
+	if (!btf_magic(data, size))
 		return slt_error_set(err, SLT_ENOTELF, name, 0, NULL,
 				     "not raw BTF (bad magic)");
 	libbpf_print_fn_t old = libbpf_set_print(silent_print);
