@@ -1,0 +1,649 @@
+/* SPDX-License-Identifier: MIT */
+/* ELF file access: mapping, sections, decompression, ET_REL relocation,
+ * build-id, debuglink and separate debug files.  See elf.h. */
+#include "load/elf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2 /* gABI, 2022 */
+#endif
+
+/* Largest inflated size accepted per compressed byte: deflate cannot exceed
+ * ~1032:1; real debug info compresses 3-10:1.  Bounds memory on hostile
+ * headers (fuzzing) while accepting any plausible section. */
+#define MAX_RATIO 2048u
+#define MAX_SLACK (1u << 20)
+
+struct sec_cache {
+	bool loaded;
+	const uint8_t *data;
+	size_t size;
+	uint8_t *owned; /* malloc()ed buffer when decompressed/relocated */
+};
+
+struct slt_elf {
+	char *path;
+	uint8_t *image;       /* the mapping or the private copy */
+	size_t image_size;
+	bool mapped;          /* image from mmap (else malloc) */
+	Elf *elf;
+	bool is64, le;
+	unsigned type, machine;
+	size_t nsec;
+	struct slt_elf_section *sec;
+	struct sec_cache *cache;
+};
+
+static uint32_t rd32(const uint8_t *p, bool le)
+{
+	return le ? (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+			    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24
+		  : (uint32_t)p[3] | (uint32_t)p[2] << 8 |
+			    (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24;
+}
+
+static uint64_t rd64(const uint8_t *p, bool le)
+{
+	uint64_t lo = rd32(p, le), hi = rd32(p + 4, le);
+	return le ? lo | hi << 32 : hi | lo << 32;
+}
+
+static void wr32(uint8_t *p, uint32_t v, bool le)
+{
+	for (int i = 0; i < 4; i++)
+		p[le ? i : 3 - i] = (uint8_t)(v >> (8 * i));
+}
+
+static void wr64(uint8_t *p, uint64_t v, bool le)
+{
+	for (int i = 0; i < 8; i++)
+		p[le ? i : 7 - i] = (uint8_t)(v >> (8 * i));
+}
+
+static int parse(struct slt_elf *e, struct slt_error *err)
+{
+	const char *f = e->path;
+	if (e->image_size < EI_NIDENT || memcmp(e->image, ELFMAG, SELFMAG) != 0)
+		return slt_error_set(err, SLT_ENOTELF, f, 0,
+				     "give an ELF file with debug info",
+				     "not an ELF file");
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return slt_error_set(err, SLT_EUNSUPPORTED, f, -1, NULL,
+				     "libelf: %s", elf_errmsg(-1));
+	e->elf = elf_memory((char *)e->image, e->image_size);
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF)
+		return slt_error_set(err, SLT_ENOTELF, f, 0, NULL,
+				     "not an ELF file: %s", elf_errmsg(-1));
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(e->elf, &eh))
+		return slt_error_set(err, SLT_ECORRUPT, f, 0, NULL,
+				     "bad ELF header: %s", elf_errmsg(-1));
+	e->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	e->le = eh.e_ident[EI_DATA] != ELFDATA2MSB;
+	e->type = eh.e_type;
+	e->machine = eh.e_machine;
+	size_t shnum, shstrndx;
+	if (elf_getshdrnum(e->elf, &shnum) != 0 ||
+	    elf_getshdrstrndx(e->elf, &shstrndx) != 0)
+		return slt_error_set(err, SLT_ECORRUPT, f, (int64_t)eh.e_shoff,
+				     NULL, "bad section headers: %s",
+				     elf_errmsg(-1));
+	e->sec = calloc(shnum ? shnum : 1, sizeof(*e->sec));
+	e->cache = calloc(shnum ? shnum : 1, sizeof(*e->cache));
+	if (!e->sec || !e->cache)
+		return slt_error_set(err, SLT_ENOMEM, f, -1, NULL,
+				     "out of memory");
+	for (size_t i = 0; i < shnum; i++) {
+		Elf_Scn *scn = elf_getscn(e->elf, i);
+		GElf_Shdr sh;
+		if (!scn || !gelf_getshdr(scn, &sh))
+			return slt_error_set(err, SLT_ECORRUPT, f,
+					     (int64_t)eh.e_shoff, NULL,
+					     "bad section header %zu: %s", i,
+					     elf_errmsg(-1));
+		struct slt_elf_section *s = &e->sec[i];
+		const char *n = elf_strptr(e->elf, shstrndx, sh.sh_name);
+		s->name = n ? n : "";
+		s->type = sh.sh_type;
+		s->flags = sh.sh_flags;
+		s->addr = sh.sh_addr;
+		s->offset = sh.sh_offset;
+		s->size = sh.sh_size;
+		s->link = sh.sh_link;
+		s->info = sh.sh_info;
+		s->entsize = sh.sh_entsize;
+	}
+	e->nsec = shnum;
+	return 0;
+}
+
+static int make(const char *path, struct slt_elf **out, struct slt_error *err)
+{
+	*out = NULL;
+	struct slt_elf *e = calloc(1, sizeof(*e));
+	if (!e || !(e->path = strdup(path ? path : ""))) {
+		free(e);
+		return slt_error_set(err, SLT_ENOMEM, path, -1, NULL,
+				     "out of memory");
+	}
+	*out = e;
+	return 0;
+}
+
+int slt_elf_open(const char *path, struct slt_elf **out,
+		 struct slt_error *err)
+{
+	struct slt_elf *e;
+	int rc = make(path, &e, err);
+	if (rc)
+		return rc;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		rc = slt_error_set(err, SLT_EIO, path, -1,
+				   "check the path and permissions", "%s",
+				   strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size <= 0) {
+		rc = slt_error_set(err, st.st_size == 0 ? SLT_ENOTELF : SLT_EIO,
+				   path, -1, NULL, "%s",
+				   S_ISREG(st.st_mode) ? "empty file"
+						       : "not a regular file");
+		goto fail;
+	}
+	e->image_size = (size_t)st.st_size;
+	/* Private writable mapping: libelf may convert foreign-endian headers
+	 * in place; nothing ever reaches the file. */
+	void *m = mmap(NULL, e->image_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) {
+		rc = slt_error_set(err, SLT_EIO, path, -1, NULL, "mmap: %s",
+				   strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	fd = -1;
+	e->image = m;
+	e->mapped = true;
+	rc = parse(e, err);
+	if (rc)
+		goto fail;
+	*out = e;
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	slt_elf_close(e);
+	*out = NULL;
+	return rc;
+}
+
+int slt_elf_open_mem(const void *data, size_t size, const char *name,
+		     struct slt_elf **out, struct slt_error *err)
+{
+	struct slt_elf *e;
+	int rc = make(name, &e, err);
+	if (rc)
+		return rc;
+	e->image = malloc(size ? size : 1);
+	if (!e->image) {
+		slt_elf_close(e);
+		*out = NULL;
+		return slt_error_set(err, SLT_ENOMEM, name, -1, NULL,
+				     "out of memory");
+	}
+	if (size)
+		memcpy(e->image, data, size);
+	e->image_size = size;
+	rc = parse(e, err);
+	if (rc) {
+		slt_elf_close(e);
+		*out = NULL;
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
+void slt_elf_close(struct slt_elf *e)
+{
+	if (!e)
+		return;
+	if (e->cache)
+		for (size_t i = 0; i < e->nsec; i++)
+			free(e->cache[i].owned);
+	free(e->cache);
+	free(e->sec);
+	if (e->elf)
+		elf_end(e->elf);
+	if (e->image) {
+		if (e->mapped)
+			munmap(e->image, e->image_size);
+		else
+			free(e->image);
+	}
+	free(e->path);
+	free(e);
+}
+
+const char *slt_elf_path(const struct slt_elf *e) { return e->path; }
+bool slt_elf_is64(const struct slt_elf *e) { return e->is64; }
+bool slt_elf_is_le(const struct slt_elf *e) { return e->le; }
+unsigned slt_elf_type(const struct slt_elf *e) { return e->type; }
+unsigned slt_elf_machine(const struct slt_elf *e) { return e->machine; }
+size_t slt_elf_nsections(const struct slt_elf *e) { return e->nsec; }
+
+const struct slt_elf_section *slt_elf_section(const struct slt_elf *e,
+					      size_t idx)
+{
+	return idx < e->nsec ? &e->sec[idx] : NULL;
+}
+
+size_t slt_elf_find_section(const struct slt_elf *e, const char *name)
+{
+	for (size_t i = 1; i < e->nsec; i++)
+		if (strcmp(e->sec[i].name, name) == 0)
+			return i;
+	return 0;
+}
+
+bool slt_elf_section_compressed(const struct slt_elf *e, size_t idx)
+{
+	if (idx >= e->nsec)
+		return false;
+	return (e->sec[idx].flags & SHF_COMPRESSED) ||
+	       strncmp(e->sec[idx].name, ".zdebug", 7) == 0;
+}
+
+/* Raw bytes of section idx inside the image, bounds-checked. */
+static int raw_bytes(struct slt_elf *e, size_t idx, const uint8_t **p,
+		     size_t *n, struct slt_error *err)
+{
+	const struct slt_elf_section *s = &e->sec[idx];
+	*p = NULL;
+	*n = 0;
+	if (s->type == SHT_NOBITS || s->size == 0)
+		return 0;
+	if (s->offset > e->image_size || s->size > e->image_size - s->offset)
+		return slt_error_set(err, SLT_ECORRUPT, e->path,
+				     (int64_t)s->offset,
+				     "the file is truncated or corrupt",
+				     "section %s (%llu bytes at 0x%llx) extends "
+				     "beyond the end of the file",
+				     s->name, (unsigned long long)s->size,
+				     (unsigned long long)s->offset);
+	*p = e->image + s->offset;
+	*n = (size_t)s->size;
+	return 0;
+}
+
+static int inflate_zlib(const uint8_t *in, size_t in_size, uint8_t *out,
+			size_t out_size)
+{
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return -1;
+	int zr = Z_OK;
+	size_t in_left = in_size, out_left = out_size;
+	z.next_in = (Bytef *)in;
+	z.next_out = out;
+	while (zr == Z_OK) {
+		uInt ci = in_left > UINT_MAX ? UINT_MAX : (uInt)in_left;
+		uInt co = out_left > UINT_MAX ? UINT_MAX : (uInt)out_left;
+		z.avail_in = ci;
+		z.avail_out = co;
+		zr = inflate(&z, Z_NO_FLUSH);
+		in_left -= ci - z.avail_in;
+		out_left -= co - z.avail_out;
+		if (zr == Z_OK && ci == z.avail_in && co == z.avail_out)
+			break; /* no progress: truncated input or full output */
+	}
+	inflateEnd(&z);
+	return zr == Z_STREAM_END && out_left == 0 ? 0 : -1;
+}
+
+static int decompress(struct slt_elf *e, size_t idx, const uint8_t *p,
+		      size_t n, struct sec_cache *c, struct slt_error *err)
+{
+	const struct slt_elf_section *s = &e->sec[idx];
+	uint32_t ctype;
+	uint64_t usize;
+	size_t hdr;
+	if (s->flags & SHF_COMPRESSED) {
+		hdr = e->is64 ? 24 : 12; /* Elf64_Chdr / Elf32_Chdr */
+		if (n < hdr)
+			goto bad;
+		ctype = rd32(p, e->le);
+		usize = e->is64 ? rd64(p + 8, e->le) : rd32(p + 4, e->le);
+	} else {
+		hdr = 12; /* "ZLIB" + 8-byte big-endian size */
+		if (n < hdr || memcmp(p, "ZLIB", 4) != 0)
+			goto bad;
+		ctype = ELFCOMPRESS_ZLIB;
+		usize = rd64(p + 4, false);
+	}
+	if (ctype != ELFCOMPRESS_ZLIB && ctype != ELFCOMPRESS_ZSTD)
+		return slt_error_set(err, SLT_EUNSUPPORTED, e->path,
+				     (int64_t)s->offset,
+				     "decompress it with objcopy "
+				     "--decompress-debug-sections",
+				     "section %s: unknown compression type %u",
+				     s->name, ctype);
+	if (usize == 0 || usize > (uint64_t)(n - hdr) * MAX_RATIO + MAX_SLACK ||
+	    usize > SIZE_MAX)
+		goto bad;
+	c->owned = malloc((size_t)usize);
+	if (!c->owned)
+		return slt_error_set(err, SLT_ENOMEM, e->path, -1, NULL,
+				     "out of memory inflating %s (%llu bytes)",
+				     s->name, (unsigned long long)usize);
+	if (ctype == ELFCOMPRESS_ZLIB) {
+		if (inflate_zlib(p + hdr, n - hdr, c->owned, (size_t)usize))
+			goto bad;
+	} else {
+		size_t r = ZSTD_decompress(c->owned, (size_t)usize, p + hdr,
+					   n - hdr);
+		if (ZSTD_isError(r) || r != usize)
+			goto bad;
+	}
+	c->data = c->owned;
+	c->size = (size_t)usize;
+	return 0;
+bad:
+	free(c->owned);
+	c->owned = NULL;
+	return slt_error_set(err, SLT_ECORRUPT, e->path, (int64_t)s->offset,
+			     "the file is truncated or corrupt",
+			     "section %s: bad compressed data", s->name);
+}
+
+/* Apply the absolute relocations of rel section r to c (section idx). */
+static int relocate_one(struct slt_elf *e, size_t r, struct sec_cache *c,
+			struct slt_error *err)
+{
+	const struct slt_elf_section *rs = &e->sec[r];
+	const uint8_t *rel, *sym;
+	size_t nrel, nsym;
+	int rc = slt_elf_section_data(e, r, &rel, &nrel, err);
+	if (rc)
+		return rc;
+	if (rs->link == 0 || rs->link >= e->nsec)
+		return slt_error_set(err, SLT_ECORRUPT, e->path,
+				     (int64_t)rs->offset, NULL,
+				     "%s: bad symbol table link", rs->name);
+	rc = slt_elf_section_data(e, rs->link, &sym, &nsym, err);
+	if (rc)
+		return rc;
+	bool rela = rs->type == SHT_RELA;
+	size_t esz = e->is64 ? (rela ? 24 : 16) : (rela ? 12 : 8);
+	size_t ssz = e->is64 ? 24 : 16;
+	for (size_t off = 0; off + esz <= nrel; off += esz) {
+		const uint8_t *p = rel + off;
+		uint64_t where, info, sidx, type;
+		int64_t addend = 0;
+		if (e->is64) {
+			where = rd64(p, e->le);
+			info = rd64(p + 8, e->le);
+			sidx = info >> 32;
+			type = info & 0xffffffffu;
+			if (rela)
+				addend = (int64_t)rd64(p + 16, e->le);
+		} else {
+			where = rd32(p, e->le);
+			info = rd32(p + 4, e->le);
+			sidx = info >> 8;
+			type = info & 0xff;
+			if (rela)
+				addend = (int32_t)rd32(p + 8, e->le);
+		}
+		unsigned width = 0;
+		switch (e->machine) {
+		case EM_X86_64:
+			width = type == R_X86_64_64 ? 8
+				: type == R_X86_64_32 || type == R_X86_64_32S ? 4 : 0;
+			break;
+		case EM_386:
+			width = type == R_386_32 ? 4 : 0;
+			break;
+		case EM_AARCH64:
+			width = type == R_AARCH64_ABS64 ? 8
+				: type == R_AARCH64_ABS32 ? 4 : 0;
+			break;
+		}
+		if (width == 0)
+			continue; /* not an absolute data relocation */
+		if (sidx >= nsym / ssz || where > c->size ||
+		    c->size - where < width)
+			return slt_error_set(err, SLT_ECORRUPT, e->path,
+					     (int64_t)(rs->offset + off), NULL,
+					     "%s: relocation out of range",
+					     rs->name);
+		const uint8_t *sp = sym + sidx * ssz;
+		uint64_t value = e->is64 ? rd64(sp + 8, e->le)
+					 : rd32(sp + 4, e->le);
+		uint8_t *dst = c->owned + where;
+		if (!rela) /* REL: the addend is in place */
+			addend = width == 8 ? (int64_t)rd64(dst, e->le)
+					    : (int32_t)rd32(dst, e->le);
+		value += (uint64_t)addend;
+		if (width == 8)
+			wr64(dst, value, e->le);
+		else
+			wr32(dst, (uint32_t)value, e->le);
+	}
+	return 0;
+}
+
+static int relocate(struct slt_elf *e, size_t idx, struct sec_cache *c,
+		    struct slt_error *err)
+{
+	for (size_t r = 1; r < e->nsec; r++) {
+		const struct slt_elf_section *rs = &e->sec[r];
+		if ((rs->type != SHT_RELA && rs->type != SHT_REL) ||
+		    rs->info != idx || r == idx)
+			continue;
+		if (!c->owned) {
+			c->owned = malloc(c->size ? c->size : 1);
+			if (!c->owned)
+				return slt_error_set(err, SLT_ENOMEM, e->path,
+						     -1, NULL, "out of memory");
+			memcpy(c->owned, c->data, c->size);
+			c->data = c->owned;
+		}
+		int rc = relocate_one(e, r, c, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int slt_elf_section_data(struct slt_elf *e, size_t idx, const uint8_t **data,
+			 size_t *size, struct slt_error *err)
+{
+	*data = NULL;
+	*size = 0;
+	if (idx == 0 || idx >= e->nsec)
+		return slt_error_set(err, SLT_ECORRUPT, e->path, -1, NULL,
+				     "section index %zu out of range", idx);
+	struct sec_cache *c = &e->cache[idx];
+	if (!c->loaded) {
+		const uint8_t *p;
+		size_t n;
+		int rc = raw_bytes(e, idx, &p, &n, err);
+		if (rc == 0 && n && slt_elf_section_compressed(e, idx))
+			rc = decompress(e, idx, p, n, c, err);
+		else {
+			c->data = p;
+			c->size = n;
+		}
+		const struct slt_elf_section *s = &e->sec[idx];
+		if (rc == 0 && e->type == ET_REL && c->size &&
+		    s->type != SHT_RELA && s->type != SHT_REL &&
+		    !(s->flags & SHF_ALLOC))
+			rc = relocate(e, idx, c, err);
+		if (rc) {
+			free(c->owned);
+			memset(c, 0, sizeof(*c));
+			return rc;
+		}
+		c->loaded = true;
+	}
+	*data = c->data;
+	*size = c->size;
+	return 0;
+}
+
+int slt_elf_build_id(struct slt_elf *e, const uint8_t **id, size_t *len)
+{
+	for (size_t i = 1; i < e->nsec; i++) {
+		if (e->sec[i].type != SHT_NOTE)
+			continue;
+		const uint8_t *p;
+		size_t n;
+		if (slt_elf_section_data(e, i, &p, &n, NULL))
+			continue;
+		size_t off = 0;
+		while (n - off >= 12) {
+			uint32_t namesz = rd32(p + off, e->le);
+			uint32_t descsz = rd32(p + off + 4, e->le);
+			uint32_t type = rd32(p + off + 8, e->le);
+			size_t nalign = ((size_t)namesz + 3) & ~(size_t)3;
+			size_t dalign = ((size_t)descsz + 3) & ~(size_t)3;
+			off += 12;
+			if (nalign > n - off || dalign > n - off - nalign)
+				break;
+			if (type == NT_GNU_BUILD_ID && namesz == 4 &&
+			    memcmp(p + off, "GNU", 4) == 0 && descsz > 0) {
+				*id = p + off + nalign;
+				*len = descsz;
+				return 0;
+			}
+			off += nalign + dalign;
+		}
+	}
+	return SLT_ENOTFOUND;
+}
+
+int slt_elf_debuglink(struct slt_elf *e, const char **name, uint32_t *crc)
+{
+	size_t i = slt_elf_find_section(e, ".gnu_debuglink");
+	const uint8_t *p;
+	size_t n;
+	if (!i || slt_elf_section_data(e, i, &p, &n, NULL) || !n)
+		return SLT_ENOTFOUND;
+	const uint8_t *nul = memchr(p, 0, n);
+	if (!nul || nul == p)
+		return SLT_ENOTFOUND;
+	size_t crc_off = ((size_t)(nul - p) + 1 + 3) & ~(size_t)3;
+	if (crc_off + 4 > n)
+		return SLT_ENOTFOUND;
+	*name = (const char *)p;
+	*crc = rd32(p + crc_off, e->le);
+	return 0;
+}
+
+int slt_elf_file_crc32(const char *path, uint32_t *crc)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return SLT_EIO;
+	uLong c = crc32(0L, Z_NULL, 0);
+	static const size_t chunk = 1u << 20;
+	unsigned char *buf = malloc(chunk);
+	int rc = buf ? 0 : SLT_ENOMEM;
+	while (!rc) {
+		ssize_t r = read(fd, buf, chunk);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			rc = SLT_EIO;
+		if (r <= 0)
+			break;
+		c = crc32(c, buf, (uInt)r);
+	}
+	free(buf);
+	close(fd);
+	*crc = (uint32_t)c;
+	return rc;
+}
+
+static bool same_file(const struct stat *a, const char *path)
+{
+	struct stat b;
+	return stat(path, &b) == 0 && a->st_dev == b.st_dev &&
+	       a->st_ino == b.st_ino;
+}
+
+static bool usable(const char *cand, const struct stat *self)
+{
+	struct stat st;
+	return stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+	       !(self && same_file(self, cand));
+}
+
+int slt_elf_find_debug_file(struct slt_elf *e, const char *path,
+			    const char *debug_root, char **out)
+{
+	*out = NULL;
+	if (!debug_root)
+		debug_root = "/usr/lib/debug";
+	struct stat self_st, *self = stat(path, &self_st) == 0 ? &self_st : NULL;
+	char buf[PATH_MAX];
+	const uint8_t *id;
+	size_t idlen;
+	if (slt_elf_build_id(e, &id, &idlen) == 0 && idlen >= 2 &&
+	    idlen <= 64) {
+		int k = snprintf(buf, sizeof(buf), "%s/.build-id/%02x/",
+				 debug_root, id[0]);
+		for (size_t i = 1; i < idlen && k > 0 && k < (int)sizeof(buf) - 3;
+		     i++)
+			k += snprintf(buf + k, sizeof(buf) - (size_t)k, "%02x",
+				      id[i]);
+		if (k > 0 && k < (int)sizeof(buf) - 7) {
+			strcat(buf, ".debug");
+			if (usable(buf, self))
+				return (*out = strdup(buf)) ? 0 : SLT_ENOMEM;
+		}
+	}
+	const char *link;
+	uint32_t want;
+	if (slt_elf_debuglink(e, &link, &want) != 0 || strchr(link, '/'))
+		return SLT_ENOTFOUND;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	char absdir[PATH_MAX];
+	const char *adir = realpath(dir, absdir) ? absdir : dir;
+	const char *fmt[3] = { "%s/%s", "%s/.debug/%s", "%s%s/%s" };
+	for (int i = 0; i < 3; i++) {
+		int k = i < 2 ? snprintf(buf, sizeof(buf), fmt[i], dir, link)
+			      : snprintf(buf, sizeof(buf), fmt[i], debug_root,
+					 adir, link);
+		if (k <= 0 || k >= (int)sizeof(buf) || !usable(buf, self))
+			continue;
+		uint32_t got;
+		if (slt_elf_file_crc32(buf, &got) == 0 && got == want)
+			return (*out = strdup(buf)) ? 0 : SLT_ENOMEM;
+	}
+	return SLT_ENOTFOUND;
+}

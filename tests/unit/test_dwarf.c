@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DWARF loader tests: small C sources compiled now with gcc and clang
+ * (CC_GCC, CC_CLANG; clang tests skip when it is missing), DWARF 3/4/5, as
+ * .o (ET_REL, relocations applied by elf.c) and linked executables, plus a
+ * zlib-compressed copy, a stripped binary with .gnu_debuglink, the filtered
+ * vs. full walk, and corrupt images.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "load/source.h"
+
+static char dir[] = "/tmp/slt-dwarf-XXXXXX";
+
+static const char src[] =
+	"struct inner { char c; long l; };\n"
+	"typedef struct { int a; short b; } anon_t;\n"
+	"struct fwd_only;\n"
+	"typedef struct fwd_only fwd_t;\n"
+	"struct node;\n"
+	"typedef struct node node_t;\n"
+	"struct bits { unsigned a:3, b:5; int c:12; char d; unsigned long e:40; };\n"
+	"struct S {\n"
+	"  int i;\n"                                   /* 0 */
+	"  struct inner in;\n"                         /* 8 */
+	"  struct inner arr[2][3];\n"                  /* 24 */
+	"  anon_t at;\n"                               /* 120 */
+	"  node_t *np;\n"                              /* 128 */
+	"  const volatile int *cvp;\n"                 /* 136 */
+	"  int (*fp)(int, char *, ...);\n"             /* 144 */
+	"  union { int u1; float u2; };\n"             /* 152 */
+	"  struct bits bf;\n"                          /* 160 */
+	"  char al __attribute__((aligned(16)));\n"    /* 176 */
+	"  char fl[];\n"                               /* 177 */
+	"};\n"
+	"struct node { struct node *next; node_t *prev; };\n"
+	"struct S s; anon_t a; fwd_t *fp; struct node n;\n"
+	"int main(void) { return 0; }\n";
+
+static int sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+static const char *cc(int clang)
+{
+	const char *e = getenv(clang ? "CC_CLANG" : "CC_GCC");
+	return e && *e ? e : clang ? "clang" : "gcc";
+}
+
+static int setup(void **state)
+{
+	if (!mkdtemp(dir))
+		return -1;
+	char p[600];
+	snprintf(p, sizeof(p), "%s/t.c", dir);
+	FILE *f = fopen(p, "w");
+	if (!f)
+		return -1;
+	fputs(src, f);
+	fclose(f);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	sh("rm -rf '%s'", dir);
+	return 0;
+}
+
+static const struct slt_tmember *mem(const struct slt_type *t, const char *n)
+{
+	for (uint32_t i = 0; i < t->n_members; i++)
+		if (t->members[i].name && strcmp(t->members[i].name, n) == 0)
+			return &t->members[i];
+	fail_msg("no member %s", n);
+	return NULL;
+}
+
+static const struct slt_type *strip(const struct slt_type *t)
+{
+	while (t && (t->kind == SLT_T_TYPEDEF || t->kind == SLT_T_CONST ||
+		     t->kind == SLT_T_VOLATILE))
+		t = t->ref;
+	return t;
+}
+
+/* Open file, check struct S and friends. */
+static void check_file(const char *file, int dwarf_ver)
+{
+	struct slt_source *s;
+	struct slt_error err;
+	slt_error_clear(&err);
+	int rc = slt_source_open_dwarf(file, NULL, &s, &err);
+	if (rc)
+		fail_msg("%s: %s", file, err.message);
+	struct slt_type **out;
+	size_t n;
+	assert_int_equal(s->ops->find(s, "S", &out, &n, &err), 0);
+	assert_true(n >= 1);
+	const struct slt_type *t = out[0];
+	assert_int_equal(t->kind, SLT_T_STRUCT);
+	assert_string_equal(t->name, "S");
+	assert_int_equal(t->size, 192);
+	assert_false(t->flags & SLT_TF_SHALLOW);
+	assert_non_null(strstr(t->decl_file, "t.c"));
+	assert_int_equal(t->decl_line, 8);
+	assert_int_equal(mem(t, "in")->bit_offset, 64);
+	const struct slt_type *in = mem(t, "in")->type;
+	assert_int_equal(in->n_members, 2);
+	assert_int_equal(in->members[1].bit_offset, 64);
+	const struct slt_type *arr = mem(t, "arr")->type;
+	assert_int_equal(arr->kind, SLT_T_ARRAY);
+	assert_int_equal(arr->nelems, 2);
+	assert_int_equal(arr->size, 96);
+	assert_int_equal(arr->ref->kind, SLT_T_ARRAY);
+	assert_int_equal(arr->ref->nelems, 3);
+	assert_int_equal(mem(t, "at")->bit_offset, 120 * 8);
+	const struct slt_type *at = strip(mem(t, "at")->type);
+	assert_int_equal(at->n_members, 2); /* full through the typedef */
+	const struct slt_type *np = mem(t, "np")->type;
+	assert_int_equal(np->kind, SLT_T_PTR);
+	assert_int_equal(np->size, 8);
+	assert_int_equal(np->ref->kind, SLT_T_TYPEDEF);
+	assert_string_equal(np->ref->name, "node_t");
+	assert_int_equal(np->ref->ref->kind, SLT_T_STRUCT);
+	assert_true(np->ref->ref->flags & SLT_TF_SHALLOW);
+	const struct slt_type *fp = mem(t, "fp")->type->ref;
+	assert_int_equal(fp->kind, SLT_T_FUNC);
+	assert_int_equal(fp->n_params, 2);
+	assert_true(fp->flags & SLT_TF_VARIADIC);
+	const struct slt_tmember *u = NULL;
+	for (uint32_t i = 0; i < t->n_members; i++)
+		if (!t->members[i].name)
+			u = &t->members[i];
+	assert_non_null(u);
+	assert_int_equal(u->bit_offset, 152 * 8);
+	assert_int_equal(u->type->kind, SLT_T_UNION);
+	assert_int_equal(u->type->n_members, 2);
+	const struct slt_type *bf = mem(t, "bf")->type;
+	assert_int_equal(mem(t, "bf")->bit_offset, 160 * 8);
+	assert_int_equal(mem(bf, "a")->bit_offset, 0);
+	assert_int_equal(mem(bf, "a")->bit_size, 3);
+	assert_int_equal(mem(bf, "b")->bit_offset, 3);
+	assert_int_equal(mem(bf, "c")->bit_offset, 8);
+	assert_int_equal(mem(bf, "c")->bit_size, 12);
+	assert_int_equal(mem(bf, "d")->bit_offset, 24);
+	assert_int_equal(mem(bf, "e")->bit_offset, 64);
+	assert_int_equal(mem(bf, "e")->bit_size, 40);
+	assert_int_equal(mem(t, "al")->bit_offset, 176 * 8);
+	if (dwarf_ver >= 5)
+		assert_int_equal(mem(t, "al")->alignment, 16);
+	const struct slt_type *fl = mem(t, "fl")->type;
+	assert_int_equal(mem(t, "fl")->bit_offset, 177 * 8);
+	assert_true(fl->flags & SLT_TF_FLEX);
+	free(out);
+
+	assert_int_equal(s->ops->find(s, "anon_t", &out, &n, &err), 0);
+	assert_string_equal(out[0]->name, "anon_t");
+	assert_int_equal(out[0]->size, 8);
+	free(out);
+	slt_error_clear(&err);
+	assert_int_equal(s->ops->find(s, "fwd_t", &out, &n, &err),
+			 SLT_EDECLONLY);
+	slt_error_clear(&err);
+	assert_int_equal(s->ops->find(s, "no_such_thing", &out, &n, &err),
+			 SLT_ENOTFOUND);
+	assert_int_equal(err.code, SLT_ENOTFOUND);
+	char **names;
+	int k = s->ops->suggest(s, "nodd", 3, &names, &err);
+	assert_true(k >= 1);
+	assert_string_equal(names[0], "node");
+	for (int i = 0; i < k; i++)
+		free(names[i]);
+	free(names);
+	s->ops->close(s);
+}
+
+static void build_and_check(int clang, int ver, const char *extra)
+{
+	char bin[700], obj[720];
+	snprintf(bin, sizeof(bin), "%s/t-%d-%d", dir, clang, ver);
+	snprintf(obj, sizeof(obj), "%s.o", bin);
+	if (sh("%s -g -gdwarf-%d %s -c %s/t.c -o %s && %s -g -gdwarf-%d %s "
+	       "%s/t.c -o %s", cc(clang), ver, extra, dir, obj, cc(clang), ver,
+	       extra, dir, bin) != 0) {
+		if (clang)
+			skip();
+		fail_msg("cannot compile with %s", cc(clang));
+	}
+	check_file(obj, ver);
+	check_file(bin, ver);
+}
+
+static void test_gcc5(void **st) { build_and_check(0, 5, ""); }
+static void test_gcc4(void **st) { build_and_check(0, 4, ""); }
+/* DWARF 3 strict: bitfields use DW_AT_bit_offset (big-endian scheme). */
+static void test_gcc3(void **st) { build_and_check(0, 3, "-gstrict-dwarf"); }
+static void test_clang5(void **st) { build_and_check(1, 5, ""); }
+static void test_clang4(void **st) { build_and_check(1, 4, ""); }
+
+static void test_compressed(void **st)
+{
+	char p[700];
+	snprintf(p, sizeof(p), "%s/tz", dir);
+	assert_int_equal(sh("%s -g %s/t.c -o %s && objcopy "
+			    "--compress-debug-sections=zlib %s", cc(0), dir, p,
+			    p), 0);
+	check_file(p, 5);
+	if (sh("objcopy --compress-debug-sections=zstd %s %s.zst 2>/dev/null",
+	       p, p) == 0) {
+		char z[720];
+		snprintf(z, sizeof(z), "%s.zst", p);
+		check_file(z, 5);
+	}
+}
+
+static void test_debuglink(void **st)
+{
+	char p[700];
+	snprintf(p, sizeof(p), "%s/ts", dir);
+	assert_int_equal(sh("cd %s && %s -g t.c -o ts && objcopy "
+			    "--only-keep-debug ts ts.debug && objcopy "
+			    "--strip-debug --add-gnu-debuglink=ts.debug ts",
+			    dir, cc(0)), 0);
+	struct slt_source *s;
+	struct slt_error err;
+	slt_error_clear(&err);
+	assert_int_equal(slt_source_open_dwarf(p, NULL, &s, &err), 0);
+	assert_non_null(strstr(s->path, "ts.debug"));
+	s->ops->close(s);
+	check_file(p, 5);
+	/* A debuglink whose CRC does not match is not used. */
+	assert_int_equal(sh("cd %s && echo x >> ts.debug", dir), 0);
+	slt_error_clear(&err);
+	assert_int_equal(slt_source_open_dwarf(p, NULL, &s, &err),
+			 SLT_ENODEBUG);
+}
+
+struct lst {
+	size_t n;
+	unsigned long long sum;
+};
+
+static int lcb(void *ctx, const struct slt_type *t)
+{
+	struct lst *l = ctx;
+	l->n++;
+	l->sum += t->size * 31 + t->decl_line;
+	return 0;
+}
+
+/* The pre-filter must not change any result. */
+static void test_filter_same(void **st)
+{
+	char p[700];
+	snprintf(p, sizeof(p), "%s/t-0-5", dir);
+	const char *names[] = { "S", "node", "anon_t", "inner", "bits",
+				"fwd_t", "fwd_only", "absent", "a", "i" };
+	int rc1[10], rc2[10];
+	uint64_t sz1[10] = { 0 }, sz2[10] = { 0 };
+	struct lst l1 = { 0 }, l2 = { 0 };
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			setenv("SLT_DWARF_NOFILTER", "1", 1);
+		struct slt_source *s;
+		struct slt_error err;
+		slt_error_clear(&err);
+		assert_int_equal(slt_source_open_dwarf(p, NULL, &s, &err), 0);
+		for (int i = 0; i < 10; i++) {
+			struct slt_type **out;
+			size_t n;
+			slt_error_clear(&err);
+			int rc = s->ops->find(s, names[i], &out, &n, &err);
+			(pass ? rc2 : rc1)[i] = rc;
+			if (!rc) {
+				(pass ? sz2 : sz1)[i] = out[0]->size * 1000 +
+							out[0]->n_members;
+				free(out);
+			}
+		}
+		assert_int_equal(s->ops->list(s, lcb, pass ? &l2 : &l1, &err), 0);
+		s->ops->close(s);
+	}
+	unsetenv("SLT_DWARF_NOFILTER");
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(rc1[i], rc2[i]);
+		assert_int_equal(sz1[i], sz2[i]);
+	}
+	assert_int_equal(rc1[0], 0);
+	assert_int_equal(rc1[7], SLT_ENOTFOUND);
+	assert_true(l1.n >= 4);
+	assert_int_equal(l1.n, l2.n);
+	assert_int_equal(l1.sum, l2.sum);
+}
+
+/* Corrupt images: every prefix and some flipped bytes; no crash, and an
+ * error or a result. */
+static void test_corrupt(void **st)
+{
+	char p[700];
+	snprintf(p, sizeof(p), "%s/t-0-5.o", dir);
+	FILE *f = fopen(p, "rb");
+	assert_non_null(f);
+	static unsigned char buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_true(n > 1000);
+	srand(1);
+	for (int iter = 0; iter < 300; iter++) {
+		static unsigned char img[1 << 20];
+		size_t len = iter < 100 ? n * (size_t)iter / 100 : n;
+		memcpy(img, buf, len);
+		if (iter >= 100)
+			for (int k = 0; k < 8; k++)
+				img[(size_t)rand() % len] = (unsigned char)rand();
+		struct slt_source *s;
+		struct slt_error err;
+		slt_error_clear(&err);
+		int rc = slt_source_open_dwarf_mem(img, len, "img", &s, &err);
+		if (iter < 20)
+			assert_true(rc < 0);
+		if (rc) {
+			assert_true(err.code < 0);
+			continue;
+		}
+		struct slt_type **out;
+		size_t m;
+		if (s->ops->find(s, "S", &out, &m, &err) == 0)
+			free(out);
+		struct lst l = { 0 };
+		s->ops->list(s, lcb, &l, &err);
+		s->ops->close(s);
+	}
+	struct slt_source *s;
+	struct slt_error err;
+	slt_error_clear(&err);
+	assert_int_equal(slt_source_open_dwarf_mem("hello", 5, "x", &s, &err),
+			 SLT_ENOTELF);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gcc5),
+		cmocka_unit_test(test_gcc4),
+		cmocka_unit_test(test_gcc3),
+		cmocka_unit_test(test_clang5),
+		cmocka_unit_test(test_clang4),
+		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_debuglink),
+		cmocka_unit_test(test_filter_same),
+		cmocka_unit_test(test_corrupt),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
