@@ -705,10 +705,19 @@ static int make_source(struct btf *btf, struct btf *base, const char *file,
 		       const char *base_file, bool offsets_are_file,
 		       struct slt_source **out, struct slt_error *err)
 {
-	struct btf_src *s = calloc(1, sizeof(*s));
+	/* libbpf 1.1 accepts a header length that leaves the type records
+	 * misaligned; every record is a multiple of 4 bytes, so checking the
+	 * first one covers all. */
+	uint32_t first = base ? btf__type_cnt(base) : 1;
+	bool misaligned = first < btf__type_cnt(btf) &&
+			  ((uintptr_t)btf__type_by_id(btf, first) & 3);
+	struct btf_src *s = misaligned ? NULL : calloc(1, sizeof(*s));
 	if (!s) {
 		btf__free(btf);
 		btf__free(base);
+		if (misaligned)
+			return slt_error_set(err, SLT_ECORRUPT, file, 4, HINT_CORRUPT,
+					     "BTF type section is not 4-byte aligned (header length or type offset)");
 		return slt_error_set(err, SLT_ENOMEM, file, -1, NULL,
 				     "out of memory reading BTF");
 	}

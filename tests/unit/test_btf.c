@@ -434,9 +434,9 @@ static struct btf_type *mut(struct btf *b, int id)
 	return (struct btf_type *)btf__type_by_id(b, id);
 }
 
-/* A blob with one problem; find(name) must fail with SLT_ECORRUPT and
- * the error must name the blob. */
-static void expect_corrupt(struct btf *b, const char *name)
+/* A blob with one problem; find(name) must fail with SLT_ECORRUPT, the
+ * error must name the blob and its message contain `what`. */
+static void expect_corrupt(struct btf *b, const char *name, const char *what)
 {
 	struct blob bl = to_blob(b);
 	struct slt_source *src = NULL;
@@ -452,7 +452,9 @@ static void expect_corrupt(struct btf *b, const char *name)
 	}
 	assert_int_equal(rc, SLT_ECORRUPT);
 	assert_string_equal(err.file, "bad");
-	assert_true(err.message[0] && err.hint[0]);
+	assert_true(err.hint[0] != '\0');
+	if (!strstr(err.message, what))
+		fail_msg("%s: message '%s' lacks '%s'", name, err.message, what);
 	free(bl.data);
 }
 
@@ -468,7 +470,7 @@ static void test_broken_graphs(void **state)
 	s = btf__add_struct(b, "selfy", 4);
 	btf__add_field(b, "i", t_int, 0, 0);
 	btf_members(mut(b, s))[0].type = s;
-	expect_corrupt(b, "selfy");
+	expect_corrupt(b, "selfy", "contains itself by value");
 
 	/* struct a { struct b x; }; struct b { struct a y; } through typedef */
 	b = btf__new_empty();
@@ -479,7 +481,7 @@ static void test_broken_graphs(void **state)
 	btf__add_field(b, "y", s, 0, 0);
 	td1 = btf__add_typedef(b, "sb_t", s2);
 	btf_members(mut(b, s))[0].type = td1;
-	expect_corrupt(b, "sa");
+	expect_corrupt(b, "sa", "contains itself by value");
 
 	/* typedef loop: loopA -> loopB -> loopA, used by value and via ptr */
 	b = btf__new_empty();
@@ -489,7 +491,7 @@ static void test_broken_graphs(void **state)
 	mut(b, td1)->type = td2;
 	s = btf__add_struct(b, "hasloop", 4);
 	btf__add_field(b, "x", td1, 0, 0);
-	expect_corrupt(b, "hasloop");
+	expect_corrupt(b, "hasloop", "nest deeper than");
 
 	b = btf__new_empty();
 	t_int = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
@@ -498,7 +500,7 @@ static void test_broken_graphs(void **state)
 	mut(b, td1)->type = p; /* typedef loopA *loopA */
 	s = btf__add_struct(b, "ptrloop", 8);
 	btf__add_field(b, "x", p, 0, 0);
-	expect_corrupt(b, "ptrloop");
+	expect_corrupt(b, "ptrloop", "nest deeper than");
 
 	/* member type id beyond the last type */
 	b = btf__new_empty();
@@ -506,7 +508,7 @@ static void test_broken_graphs(void **state)
 	s = btf__add_struct(b, "badid", 4);
 	btf__add_field(b, "x", t_int, 0, 0);
 	btf_members(mut(b, s))[0].type = 9999;
-	expect_corrupt(b, "badid");
+	expect_corrupt(b, "badid", "type id 9999");
 
 	/* a VAR as a member type */
 	b = btf__new_empty();
@@ -514,7 +516,7 @@ static void test_broken_graphs(void **state)
 	int v = btf__add_var(b, "v", BTF_VAR_GLOBAL_ALLOCATED, t_int);
 	s = btf__add_struct(b, "hasvar", 4);
 	btf__add_field(b, "x", v, 0, 0);
-	expect_corrupt(b, "hasvar");
+	expect_corrupt(b, "hasvar", "cannot be the type of a member");
 
 	/* a void member */
 	b = btf__new_empty();
@@ -522,7 +524,7 @@ static void test_broken_graphs(void **state)
 	s = btf__add_struct(b, "hasvoid", 4);
 	btf__add_field(b, "x", t_int, 0, 0);
 	btf_members(mut(b, s))[0].type = 0;
-	expect_corrupt(b, "hasvoid");
+	expect_corrupt(b, "hasvoid", "has type void");
 
 	/* a qualifier chain deeper than any real one (300 consts) */
 	b = btf__new_empty();
@@ -531,7 +533,7 @@ static void test_broken_graphs(void **state)
 		c = btf__add_const(b, c);
 	s = btf__add_struct(b, "deep", 4);
 	btf__add_field(b, "x", c, 0, 0);
-	expect_corrupt(b, "deep");
+	expect_corrupt(b, "deep", "nest deeper than");
 }
 
 /* A pointer back to the struct through a typedef and a function
@@ -634,6 +636,20 @@ static void test_truncated_and_corrupted(void **state)
 		assert_string_equal(err.file, "trunc");
 		free(copy);
 	}
+
+	/* a longer header (zero extension bytes are allowed) that leaves the
+	 * type records off 4-byte alignment */
+	struct btf_header hdr;
+	memcpy(&hdr, b.data, sizeof(hdr));
+	unsigned char *big = calloc(1, b.size + 2);
+	memcpy(big, b.data, hdr.hdr_len);
+	memcpy(big + hdr.hdr_len + 2, (char *)b.data + hdr.hdr_len, b.size - hdr.hdr_len);
+	((struct btf_header *)big)->hdr_len = hdr.hdr_len + 2;
+	struct slt_source *src = NULL;
+	slt_error_clear(&err);
+	assert_int_equal(slt_source_open_btf_mem(big, b.size + 2, "mis", &src, &err),
+			 SLT_ECORRUPT);
+	free(big);
 
 	unsigned char *copy = malloc(b.size);
 	size_t loaded = 0;
