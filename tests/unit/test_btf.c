@@ -661,11 +661,11 @@ static void test_truncated_and_corrupted(void **state)
 		for (size_t k = 0; k < sizeof(vals); k++) {
 			memcpy(copy, b.data, b.size);
 			copy[i] = vals[k];
-			struct slt_source *src = NULL;
+			struct slt_source *cs = NULL;
 			slt_error_clear(&err);
-			if (slt_source_open_btf_mem(copy, b.size, "c", &src, &err) == 0) {
+			if (slt_source_open_btf_mem(copy, b.size, "c", &cs, &err) == 0) {
 				loaded++;
-				src->ops->close(src);
+				cs->ops->close(cs);
 			}
 			exercise(copy, b.size);
 		}
