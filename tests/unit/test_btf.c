@@ -453,6 +453,11 @@ static void expect_corrupt(struct btf *b, const char *name, const char *what)
 	assert_int_equal(rc, SLT_ECORRUPT);
 	assert_string_equal(err.file, "bad");
 	assert_true(err.hint[0] != '\0');
+	/* a type record in a raw blob: the offset is inside the type
+	 * section (after the 24-byte header); otherwise unknown (-1) */
+	if (strstr(what, "by value") || strstr(what, "type of a member"))
+		assert_true(err.offset >= 24);
+	assert_true(err.offset == -1 || (err.offset >= 24 && (size_t)err.offset < bl.size));
 	if (!strstr(err.message, what))
 		fail_msg("%s: message '%s' lacks '%s'", name, err.message, what);
 	free(bl.data);
