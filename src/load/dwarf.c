@@ -1145,6 +1145,7 @@ static int find_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 			return slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path,
 					     -1, NULL, "out of memory");
 		*c = *r;
+		c->flags |= SLT_TF_TYPEDEF_NAME;
 		c->name = t->name;
 	}
 	if (!(slotp = vec_push(d, &f->tdres)))
