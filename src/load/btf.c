@@ -814,7 +814,9 @@ int slt_source_open_btf(const char *path, const struct slt_load_opts *opts,
 	bool raw = btf_magic(magic, got);
 	bool elf = got == 4 && memcmp(magic, "\177ELF", 4) == 0;
 	if (!raw && !elf)
-		return slt_error_set(err, SLT_ENOTELF, path, 0, HINT_NOBTF,
+		return slt_error_set(err, SLT_ENOTELF, path, 0,
+				     strncmp(path, "/sys/kernel/btf/", 16) == 0 ? HINT_NOBTF :
+				     "give an ELF file with a .BTF section or a raw BTF file",
 				     got ? "neither an ELF file nor raw BTF" :
 					   "empty file: neither an ELF file nor raw BTF");
 
