@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The DWARF source's internals, shared by its files.  Internal to
+ * src/load/dwarf*.c:
+ *   dwarf.c       libdwarf object access glue (sections served from
+ *                 load/elf.h), open and close, the error helper
+ *   dwarf_type.c  DIE attributes and DIE -> struct slt_type translation
+ *   dwarf_walk.c  the CU walk and its string pre-filter
+ *   dwarf_find.c  find (with the layout fingerprint), list, suggest
+ */
+#ifndef SLT_LOAD_DWARF_INT_H
+#define SLT_LOAD_DWARF_INT_H
+
+#include <dwarf.h>
+#include <libdwarf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "load/elf.h"
+#include "load/source.h"
+
+/* libdwarf 0.x renamed the object access structs (suffix _a, om_ fields). */
+#ifdef DW_LIBDWARF_VERSION_MAJOR
+typedef Dwarf_Obj_Access_Interface_a obj_iface_t;
+typedef Dwarf_Obj_Access_Methods_a obj_methods_t;
+typedef Dwarf_Obj_Access_Section_a obj_section_t;
+typedef Dwarf_Unsigned sec_index_t;
+#define SEC_FIELD(f) as_##f
+#else
+typedef Dwarf_Obj_Access_Interface obj_iface_t;
+typedef Dwarf_Obj_Access_Methods obj_methods_t;
+typedef Dwarf_Obj_Access_Section obj_section_t;
+typedef Dwarf_Half sec_index_t;
+#define SEC_FIELD(f) f
+#endif
+
+#define MAX_DEPTH 512
+#define ST_BUSY 1u
+#define ST_FULL 2u
+
+/* A graph node and the loader's bookkeeping around it. */
+struct node {
+	struct slt_type t;  /* first: (struct node *)&t == node */
+	uint8_t state;      /* ST_* */
+	uint32_t brk;       /* pointer/struct/func nodes open when created */
+};
+
+/* The source.  err/rc hold the current operation's error (the first one
+ * wins); every helper below returns d->rc or sets it. */
+struct dw {
+	struct slt_source base;
+	struct slt_elf *elf;
+	char *path;
+	Dwarf_Debug dbg;
+	obj_iface_t iface;
+	struct slt_arena *arena;
+	const uint8_t *info, *str, *lstr;
+	size_t info_n, str_n, lstr_n;
+	bool can_filter;
+	struct node **map; /* open addressing on t.origin */
+	size_t map_cap, map_n;
+	Dwarf_Off files_cu; /* CU of the cached file table, or ~0 */
+	char **files;
+	Dwarf_Signed nfiles;
+	Dwarf_Half files_ver;
+	uint32_t brk;
+	unsigned depth;
+	struct slt_error *err;
+	int rc;
+};
+
+/* Record a corrupt-DWARF error at .debug_info offset off (what: the thing
+ * being read; e: libdwarf's error, freed here, or NULL).  Returns
+ * SLT_ECORRUPT.  (dwarf.c) */
+int slt_dw_fail(struct dw *d, Dwarf_Error e, uint64_t off, const char *what);
+
+/* The attributes the loader uses, of one DIE (sizes in bytes, bit_size/
+ * dbo/bo in bits; name points into libdwarf's string sections). */
+struct attrs {
+	const char *name;
+	uint64_t type, byte_size, bit_size, dbo, bo, loc, align, file, line;
+	uint64_t count, enc;
+	int64_t upper, lower;
+	bool has_type, has_byte_size, has_dbo, has_bo, has_loc, has_count;
+	bool has_upper, decl, proto;
+};
+
+/* dwarf_type.c */
+int slt_dw_read_attrs(struct dw *d, Dwarf_Die die, uint64_t off,
+		      struct attrs *r);
+/* DW_AT_decl_file index -> path (owned by d, valid until the next call for
+ * another CU), or NULL. */
+const char *slt_dw_decl_file(struct dw *d, Dwarf_Die die, uint64_t idx);
+/* Free the cached file table of decl_file(). */
+void slt_dw_files_free(struct dw *d);
+/* The node for the DIE at off (full: by-value structs get members).  NULL
+ * with d->rc set on error. */
+struct slt_type *slt_dw_tr(struct dw *d, uint64_t off, bool full);
+/* t without typedefs and qualifiers. */
+const struct slt_type *slt_dw_strip(const struct slt_type *t);
+int slt_dw_get_die(struct dw *d, uint64_t off, Dwarf_Die *die);
+
+/* Called for each child (or top-level DIE) with its tag. */
+typedef int (*top_fn)(struct dw *, Dwarf_Die, Dwarf_Half, void *);
+/* Call fn for each child of die (at off); stops on error. */
+int slt_dw_children(struct dw *d, Dwarf_Die die, uint64_t off, top_fn fn,
+		    void *ctx);
+
+/* A growable malloc()ed array of elt-byte elements. */
+struct vec {
+	void *v;
+	size_t n, cap, elt;
+};
+/* A new zeroed element, or NULL with SLT_ENOMEM recorded. */
+void *slt_dw_vec_push(struct dw *d, struct vec *v);
+
+/* dwarf_walk.c: sorted .debug_info offsets where a filter pattern was seen;
+ * a CU is a candidate when one lies inside it. */
+struct hits {
+	uint64_t *pos;
+	size_t n, cap;
+};
+int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
+		struct hits *h, bool *any);
+/* Call fn on every top-level DIE of every CU (of the candidate CUs when h
+ * is not NULL).  Stops at fn's first non-zero return and returns it. */
+int slt_dw_walk(struct dw *d, const struct hits *h, top_fn fn, void *ctx);
+
+/* dwarf_find.c: the source operations (see load/source.h). */
+int slt_dw_find(struct slt_source *s, const char *name,
+		struct slt_type ***out, size_t *n, struct slt_error *err);
+int slt_dw_list(struct slt_source *s, slt_source_list_cb cb, void *ctx,
+		struct slt_error *err);
+int slt_dw_suggest(struct slt_source *s, const char *name, size_t max,
+		   char ***out, struct slt_error *err);
+
+#endif
