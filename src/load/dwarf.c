@@ -27,10 +27,16 @@
 
 /* ---- libdwarf glue ---------------------------------------------------- */
 
+int64_t slt_dw_file_off(const struct dw *d, uint64_t off)
+{
+	return d->info_foff >= 0 && off < d->info_n ? d->info_foff + (int64_t)off
+						    : -1;
+}
+
 int slt_dw_fail(struct dw *d, Dwarf_Error e, uint64_t off, const char *what)
 {
 	int code = SLT_ECORRUPT;
-	slt_error_set(d->err, code, d->path, -1,
+	slt_error_set(d->err, code, d->path, slt_dw_file_off(d, off),
 		      "the debug info is corrupt or uses an unsupported form",
 		      "DWARF: %s at .debug_info+0x%llx: %s", what,
 		      (unsigned long long)off, e ? dwarf_errmsg(e) : "bad data");
@@ -180,6 +186,10 @@ static int open_elf(struct slt_elf *elf, struct slt_source **out,
 	d->base.format = SLT_FORMAT_DWARF;
 	d->base.path = d->path;
 	int rc = sec(d, ".debug_info", &d->info, &d->info_n);
+	size_t ii = slt_elf_find_section(elf, ".debug_info");
+	d->info_foff = ii && !slt_elf_section_compressed(elf, ii)
+			       ? (int64_t)slt_elf_section(elf, ii)->offset
+			       : -1;
 	if (!rc)
 		rc = sec(d, ".debug_str", &d->str, &d->str_n);
 	if (!rc)

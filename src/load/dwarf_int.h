@@ -58,6 +58,7 @@ struct dw {
 	struct slt_arena *arena;
 	const uint8_t *info, *str, *lstr;
 	size_t info_n, str_n, lstr_n;
+	int64_t info_foff; /* file offset of .debug_info, -1: compressed */
 	bool can_filter;
 	struct node **map; /* open addressing on t.origin */
 	size_t map_cap, map_n;
@@ -75,6 +76,9 @@ struct dw {
  * being read; e: libdwarf's error, freed here, or NULL).  Returns
  * SLT_ECORRUPT.  (dwarf.c) */
 int slt_dw_fail(struct dw *d, Dwarf_Error e, uint64_t off, const char *what);
+/* The file offset of .debug_info+off for messages, or -1 (compressed
+ * section, off beyond it). */
+int64_t slt_dw_file_off(const struct dw *d, uint64_t off);
 
 /* The attributes the loader uses, of one DIE (sizes in bytes, bit_size/
  * dbo/bo in bits; name points into libdwarf's string sections). */

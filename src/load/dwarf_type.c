@@ -65,7 +65,8 @@ static int uconst(struct dw *d, Dwarf_Attribute a, uint64_t *v, bool *sgn,
 			dwarf_dealloc(d->dbg, b, DW_DLA_BLOCK);
 		if (!ok)
 			return slt_error_set(d->err, d->rc = SLT_EUNSUPPORTED,
-					     d->path, -1, NULL,
+					     d->path, slt_dw_file_off(d, off),
+					     NULL,
 					     "DWARF: member location expression "
 					     "at .debug_info+0x%llx is not a "
 					     "constant offset",

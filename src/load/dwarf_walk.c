@@ -68,7 +68,7 @@ int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
 		const uint8_t *secs[2] = { d->str, d->lstr };
 		size_t ns[2] = { d->str_n, d->lstr_n };
 		for (int s = 0; s < 2 && !rc; s++) {
-			const uint8_t *p = secs[s], *end = p + ns[s];
+			const uint8_t *p = secs[s], *end = p ? p + ns[s] : p;
 			while (p && p < end &&
 			       (p = memmem(p, (size_t)(end - p), names[k], len))) {
 				uint32_t *o = slt_dw_vec_push(d, &offs);
@@ -128,7 +128,8 @@ int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
 	if (rc)
 		return slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path, -1,
 				     NULL, "out of memory");
-	qsort(h->pos, h->n, sizeof(*h->pos), cmp_u64);
+	if (h->n)
+		qsort(h->pos, h->n, sizeof(*h->pos), cmp_u64);
 	*any = h->n > 0;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <elf.h>
 
 #include "load/source.h"
 
@@ -353,6 +354,93 @@ static void test_corrupt(void **st)
 			 SLT_ENOTELF);
 }
 
+/* File offset and size of section name in a little-endian ELF64 image. */
+static int sec_off(const unsigned char *img, size_t len, const char *name,
+		   size_t *off, size_t *size)
+{
+	Elf64_Ehdr eh;
+	if (len < sizeof(eh))
+		return -1;
+	memcpy(&eh, img, sizeof(eh));
+	if (eh.e_shoff + (size_t)eh.e_shnum * sizeof(Elf64_Shdr) > len ||
+	    eh.e_shstrndx >= eh.e_shnum)
+		return -1;
+	Elf64_Shdr str;
+	memcpy(&str, img + eh.e_shoff + eh.e_shstrndx * sizeof(Elf64_Shdr),
+	       sizeof(str));
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh;
+		memcpy(&sh, img + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+		if (str.sh_offset + sh.sh_name < len &&
+		    strcmp((const char *)img + str.sh_offset + sh.sh_name,
+			   name) == 0) {
+			*off = sh.sh_offset;
+			*size = sh.sh_size;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static size_t slurp(const char *path, unsigned char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, cap, f);
+	fclose(f);
+	return n;
+}
+
+/* A CU header whose debug_abbrev_offset (DWARF 5 section 7.5.1.1: byte 8
+ * of a 32-bit DWARF 5 unit header) points outside .debug_abbrev. */
+static void test_abbrev_offset(void **st)
+{
+	static unsigned char img[1 << 20];
+	char so[700], obj[720];
+	size_t off, size;
+	struct slt_source *s;
+	struct slt_error err;
+	struct slt_type **out = NULL;
+	size_t n;
+	snprintf(so, sizeof(so), "%s/t.so", dir);
+	snprintf(obj, sizeof(obj), "%s/t-0-5.o", dir);
+	assert_int_equal(sh("%s -g -gdwarf-5 -shared -fPIC -nostdlib "
+			    "-nostartfiles %s/t.c -o %s", cc(0), dir, so), 0);
+
+	/* Linked file: nothing relocates .debug_info, the bad offset is what
+	 * a reader sees: SLT_ECORRUPT at the CU's byte in the file. */
+	size_t len = slurp(so, img, sizeof(img));
+	assert_int_equal(sec_off(img, len, ".debug_info", &off, &size), 0);
+	assert_true(size > 12 && img[off + 4] == 5);
+	memcpy(img + off + 8, "\x00\xff\xff\x7f", 4);
+	slt_error_clear(&err);
+	assert_int_equal(slt_source_open_dwarf_mem(img, len, "bad.so", &s,
+						   &err), 0);
+	assert_int_equal(s->ops->find(s, "S", &out, &n, &err), SLT_ECORRUPT);
+	assert_null(out);
+	assert_int_equal(err.code, SLT_ECORRUPT);
+	assert_string_equal(err.file, "bad.so");
+	assert_int_equal(err.offset, (int64_t)off);
+	assert_non_null(strstr(err.message, ".debug_info+0x0"));
+	s->ops->close(s);
+
+	/* Relocatable object: x86-64 uses RELA, whose addend (in
+	 * .rela.debug_info) replaces the field's bytes when the relocation
+	 * against .debug_abbrev is applied (System V ABI x86-64 section 4.4:
+	 * R_X86_64_32 = S + A).  Bytes patched in place are dead, exactly as
+	 * for readelf, pahole and the linker: the object still loads. */
+	len = slurp(obj, img, sizeof(img));
+	assert_int_equal(sec_off(img, len, ".debug_info", &off, &size), 0);
+	memcpy(img + off + 8, "\x00\xff\xff\x7f", 4);
+	slt_error_clear(&err);
+	assert_int_equal(slt_source_open_dwarf_mem(img, len, "rel.o", &s,
+						   &err), 0);
+	assert_int_equal(s->ops->find(s, "S", &out, &n, &err), 0);
+	assert_int_equal(out[0]->size, 192);
+	free(out);
+	s->ops->close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_debuglink),
 		cmocka_unit_test(test_filter_same),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_abbrev_offset),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
