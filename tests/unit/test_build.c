@@ -153,7 +153,7 @@ static void check_text(struct slt_arena *a, struct slt_type *t, const char *want
 static void test_bitfields(void **state)
 {
 	struct base b;
-	struct slt_struct s;
+	struct slt_struct s = { 0 };
 	char *got;
 
 	base_init(&b);
@@ -182,7 +182,7 @@ static void test_bitfields(void **state)
 static void test_anon_nested(void **state)
 {
 	struct base b;
-	struct slt_struct s;
+	struct slt_struct s = { 0 };
 	char *got;
 
 	base_init(&b);
@@ -226,7 +226,7 @@ static void test_anon_nested(void **state)
 static void test_packed_inference(void **state)
 {
 	struct base b;
-	struct slt_struct s;
+	struct slt_struct s = { 0 };
 	char *got;
 
 	base_init(&b);
@@ -249,7 +249,7 @@ static void test_packed_inference(void **state)
 static void test_forced_alignment(void **state)
 {
 	struct base b;
-	struct slt_struct s;
+	struct slt_struct s = { 0 };
 	char *got;
 
 	base_init(&b);
@@ -287,7 +287,7 @@ static void test_union(void **state)
 static void test_spelling(void **state)
 {
 	struct base b;
-	struct slt_struct s;
+	struct slt_struct s = { 0 };
 	char *got;
 
 	base_init(&b);
@@ -327,7 +327,7 @@ static void test_spelling(void **state)
 static void test_corrupt(void **state)
 {
 	struct base b;
-	struct slt_struct s;
+	struct slt_struct s = { 0 };
 	struct slt_error err;
 
 	base_init(&b);
