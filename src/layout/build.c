@@ -381,7 +381,24 @@ static uint32_t btf_infer_alignment(uint64_t offset, uint64_t natural,
 		return 0;
 	while (a <= delta)
 		a <<= 1;
-	return a > natural && a <= (1u << 16) ? (uint32_t)a : 0;
+	if (a <= natural || a > (1u << 16))
+		return 0;
+	/* a gap that ends on a cache line is taken as cacheline alignment */
+	if (offset % SLT_CACHELINE_DEFAULT == 0 && a < SLT_CACHELINE_DEFAULT)
+		a = SLT_CACHELINE_DEFAULT;
+	return (uint32_t)a;
+}
+
+/* BTF: the largest inferred member alignment of a level, as pahole then
+ * prints it on the closing brace. */
+static uint32_t btf_level_alignment(const struct bctx *c, int32_t parent)
+{
+	uint32_t a = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->m[i].parent == parent && c->m[i].alignment > a)
+			a = c->m[i].alignment;
+	return a;
 }
 
 static int push_member(struct bctx *c, size_t *idx)
@@ -519,10 +536,10 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 	}
 	m->alignment = tm->alignment;
 	if (!m->alignment && c->format == SLT_FORMAT_BTF && !in_union &&
-	    !tm->bit_size)
+	    !tm->bit_size && p.size)
 		m->alignment = btf_infer_alignment((uint64_t)p.byte_offset,
 						   natalign(mt, 0), *prev_end);
-	if (!tm->bit_size)
+	if (!tm->bit_size && p.size)
 		*prev_end = (uint64_t)(p.byte_offset + p.size);
 	m->flags = member_flags(tm, mt, m->size);
 	m->parent = parent;
@@ -543,6 +560,8 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 		if (rc)
 			return rc;
 		m = &c->m[idx]; /* the array may have moved */
+		if (!m->type_alignment && c->format == SLT_FORMAT_BTF)
+			m->type_alignment = btf_level_alignment(c, (int32_t)idx);
 		for (size_t k = first; k < c->n; k++)
 			if (c->m[k].parent == (int32_t)idx)
 				m->n_children++;
@@ -705,6 +724,8 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 	out->format = format;
 	out->size = t->size;
 	out->forced_alignment = t->alignment;
+	if (!out->forced_alignment && format == SLT_FORMAT_BTF)
+		out->forced_alignment = btf_level_alignment(&c, -1);
 	out->alignment = t->alignment ? t->alignment : (uint32_t)natalign(t, 0);
 	out->decl_line = t->decl_line;
 	out->packed = packed;
