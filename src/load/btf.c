@@ -184,8 +184,7 @@ static int parse_error(int e, const char *file, bool elf,
 			     "malformed BTF: libbpf: %s", lb);
 }
 
-/* BTF_MAGIC 0xeB9F, little- or big-endian (include/uapi/linux/btf.h). */
-static bool btf_magic(const unsigned char *p, size_t n)
+bool slt_btf_magic(const unsigned char *p, size_t n)
 {
 	return n >= 2 && ((p[0] == 0x9f && p[1] == 0xeb) ||
 			  (p[0] == 0xeb && p[1] == 0x9f));
@@ -223,7 +222,7 @@ int slt_source_open_btf(const char *path, const struct slt_load_opts *opts,
 		return slt_error_set(err, SLT_EIO, path, 0, NULL,
 				     "cannot read: %s", strerror(rerr));
 
-	bool raw = btf_magic(magic, got);
+	bool raw = slt_btf_magic(magic, got);
 	bool elf = got == 4 && memcmp(magic, "\177ELF", 4) == 0;
 	if (!raw && !elf)
 		return slt_error_set(err, SLT_ENOTELF, path, 0,
@@ -271,7 +270,7 @@ int slt_source_open_btf_mem(const void *data, size_t size, const char *name,
 	if (size > UINT32_MAX)
 		return slt_error_set(err, SLT_ECORRUPT, name, -1, HINT_CORRUPT,
 				     "BTF larger than 4 GiB");
-	if (!btf_magic(data, size))
+	if (!slt_btf_magic(data, size))
 		return slt_error_set(err, SLT_ENOTELF, name, 0, NULL,
 				     "not raw BTF (bad magic)");
 	libbpf_print_fn_t old = libbpf_set_print(silent_print);

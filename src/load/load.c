@@ -13,12 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <gelf.h>
-#include <libelf.h>
-
 #include "common/arena.h"
 #include "layout/build.h"
+#include "load/elf.h"
 #include "load/source.h"
+
+#define NOT_ELF_HINT                                                          \
+	"give an ELF file built with -g (or its -dbg package's debug file) "  \
+	"or a raw BTF file such as /sys/kernel/btf/vmlinux"
 
 static const char *kernel_btf_hint =
 	"no file given, so the running kernel's BTF was read; it needs "
@@ -31,21 +33,19 @@ static int check_file(const char *path, const char *hint,
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
-		return slt_error_set(err, SLT_EIO, path, -1, hint, "%s",
-				     strerror(errno));
+		return slt_error_set(err, SLT_EIO, path, -1,
+				     hint ? hint : "check the path",
+				     "cannot open: %s", strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return slt_error_set(err, SLT_EIO, path, -1,
 				     "give an ELF file or a raw BTF file",
 				     "is a directory");
 	if (access(path, R_OK) != 0)
-		return slt_error_set(err, SLT_EIO, path, -1, hint, "%s",
-				     strerror(errno));
+		return slt_error_set(err, SLT_EIO, path, -1,
+				     hint ? hint : "run as a user who can read it",
+				     "cannot read: %s", strerror(errno));
 	return 0;
 }
-
-/* BTF header magic, little- or big-endian (include/uapi/linux/btf.h). */
-#define BTF_MAGIC_LE "\x9f\xeb"
-#define BTF_MAGIC_BE "\xeb\x9f"
 
 int slt_source_probe(const char *path, struct slt_error *err)
 {
@@ -55,47 +55,28 @@ int slt_source_probe(const char *path, struct slt_error *err)
 				     strerror(errno));
 	unsigned char magic[4] = { 0 };
 	ssize_t got = read(fd, magic, sizeof(magic));
-	if (got >= 2 && (!memcmp(magic, BTF_MAGIC_LE, 2) ||
-			 !memcmp(magic, BTF_MAGIC_BE, 2))) {
-		close(fd);
-		return SLT_HAS_BTF;
-	}
-	if (got < 4 || memcmp(magic, ELFMAG, SELFMAG) != 0) {
-		close(fd);
-		return slt_error_set(err, SLT_ENOTELF, path, 0,
-				     "give an ELF file built with -g (or its "
-				     "-dbg package's debug file) or a raw BTF "
-				     "file such as /sys/kernel/btf/vmlinux",
-				     got <= 0 ? "empty file"
-					      : "neither ELF nor raw BTF");
-	}
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	size_t shstrndx;
-	int has = 0;
-	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx)) {
-		if (e)
-			elf_end(e);
-		close(fd);
-		return slt_error_set(err, SLT_ECORRUPT, path, 0,
-				     "the file is truncated or not a valid ELF "
-				     "object", "bad ELF header: %s",
-				     elf_errmsg(-1));
-	}
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		const char *n = elf_strptr(e, shstrndx, sh.sh_name);
-		if (!n)
-			continue;
-		if (!strcmp(n, ".debug_info") || !strcmp(n, ".zdebug_info"))
-			has |= SLT_HAS_DWARF;
-		else if (!strcmp(n, ".BTF"))
-			has |= SLT_HAS_BTF;
-	}
-	elf_end(e);
 	close(fd);
+	if (got > 0 && slt_btf_magic(magic, (size_t)got))
+		return SLT_HAS_BTF;
+	if (got <= 0)
+		return slt_error_set(err, SLT_ENOTELF, path, 0, NOT_ELF_HINT,
+				     "empty file");
+	struct slt_elf *e = NULL;
+	int rc = slt_elf_open(path, &e, err);
+	if (rc == SLT_ENOTELF) {
+		slt_error_clear(err);
+		return slt_error_set(err, SLT_ENOTELF, path, 0, NOT_ELF_HINT,
+				     "neither ELF nor raw BTF");
+	}
+	if (rc < 0)
+		return rc;
+	int has = 0;
+	if (slt_elf_find_section(e, ".debug_info") ||
+	    slt_elf_find_section(e, ".zdebug_info"))
+		has |= SLT_HAS_DWARF;
+	if (slt_elf_find_section(e, ".BTF"))
+		has |= SLT_HAS_BTF;
+	slt_elf_close(e);
 	return has;
 }
 

@@ -7,6 +7,7 @@
 #ifndef SLT_LOAD_SOURCE_H
 #define SLT_LOAD_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "layout/types.h"
@@ -93,6 +94,10 @@ int slt_source_open_btf_mem(const void *data, size_t size, const char *name,
  * no separate debug file lookup. */
 int slt_source_open_dwarf_mem(const void *data, size_t size, const char *name,
 			      struct slt_source **out, struct slt_error *err);
+
+/* True when the n bytes at p start with the BTF magic 0xeB9F, little- or
+ * big-endian (include/uapi/linux/btf.h): a raw BTF file. */
+bool slt_btf_magic(const unsigned char *p, size_t n);
 
 /* What the file at path holds, cheaply (header and section names only):
  * bit 0 DWARF (.debug_info), bit 1 BTF (.BTF or raw BTF).  Negative SLT_E*
