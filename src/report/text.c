@@ -506,7 +506,15 @@ int slt_report_layout_text(FILE *out_f, const struct slt_layout *layout,
 
 		if (i)
 			fputc('\n', out_f);
-		rc = write_struct(out_f, &layout->structs[i], opts);
+		/* A name with several distinct definitions: say where each
+		 * one is declared, even when positions are not asked for. */
+		struct slt_report_opts o = { .cacheline_size = SLT_CACHELINE_DEFAULT };
+		if (opts)
+			o = *opts;
+		for (size_t j = 0; j < layout->n_structs && !o.decl; j++)
+			o.decl = j != i && !strcmp(layout->structs[j].name,
+						   layout->structs[i].name);
+		rc = write_struct(out_f, &layout->structs[i], &o);
 		if (rc)
 			return slt_error_set(err, rc, "", -1, NULL, "out of memory");
 	}
