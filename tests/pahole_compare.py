@@ -38,7 +38,9 @@ LASTPAD_RE = re.compile(r"^/\* XXX last struct has (?P<n>\d+) bytes? of padding 
 SUMMARY_RE = re.compile(r"^/\* (?P<body>(size|sum members|padding|bit_padding|bit holes|"
                         r"paddings|forced alignments|last cacheline|members|"
                         r"sum bitfield|holes)[^*]*) \*/$")
-HEAD_RE = re.compile(r"^(?P<kind>struct|union)(?: (?P<name>\S+))? \{$")
+# "typedef struct {" heads a struct only named by a typedef: its name is
+# on the closing line ("} name;"), which the tail comparison covers.
+HEAD_RE = re.compile(r"^(?P<typedef>typedef )?(?P<kind>struct|union)(?: (?P<name>\S+))? \{$")
 FP_NAME_RE = re.compile(r"\(\s*\*\s*(?P<name>[A-Za-z_]\w*)\s*\)")
 NAME_RE = re.compile(r"(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(\[\d*\])*)\s*(?::\s*\d+)?\s*"
                      r"(?P<attr>__attribute__\(\(.*\)\))?$")
@@ -85,6 +87,7 @@ def parse(text):
             m = HEAD_RE.match(line)
             if m:
                 cur, depth = [("head", 0, {"kind": m.group("kind"),
+                                           "typedef": bool(m.group("typedef")),
                                            "name": m.group("name") or ""}, raw)], 1
             continue
         if line.startswith("}") and depth == 1:

@@ -92,13 +92,27 @@ def mk_nodebug_btf(d, fx):
     return ["--format-path", "btf", nodebug(d, fx), "spelling"]
 
 
-def corrupt_debug_info(d, fx, rel, data):
-    src = os.path.join(fx, "gcc-dwarf5", "types.o")
-    p = os.path.join(d, "corrupt.o")
+def corrupt_debug_info(d, fx, rel, data, linked=False):
+    """Patch .debug_info of types.o, or with linked=True of the linked
+    program `multi` (ET_EXEC: nothing relocates .debug_info there)."""
+    src = os.path.join(fx, "gcc-dwarf5", "multi" if linked else "types.o")
+    p = os.path.join(d, "corrupt" if linked else "corrupt.o")
     shutil.copyfile(src, p)
     off, size = elf_section(p, ".debug_info")
     patch(p, off + rel(size), data)
-    return [p, "spelling"]
+    return [p, "shared" if linked else "spelling"]
+
+
+def rela_entry(path, sec, r_offset):
+    """File offset of the Elf64_Rela in `sec` whose r_offset is r_offset."""
+    off, size = elf_section(path, sec)
+    with open(path, "rb") as f:
+        f.seek(off)
+        data = f.read(size)
+    for i in range(0, size, 24):  # Elf64_Rela: r_offset, r_info, r_addend
+        if struct.unpack_from("<Q", data, i)[0] == r_offset:
+            return off + i
+    raise SystemExit("bad_input: no relocation at %#x in %s" % (r_offset, sec))
 
 
 def mk_info_length(d, fx):
@@ -112,8 +126,23 @@ def mk_info_version(d, fx):
 
 
 def mk_info_abbrev(d, fx):
-    # debug_abbrev_offset far outside .debug_abbrev (DWARF 5 header: at 8)
-    return corrupt_debug_info(d, fx, lambda s: 8, struct.pack("<I", 0x7fffff00))
+    # debug_abbrev_offset far outside .debug_abbrev (DWARF 5 section
+    # 7.5.1.1: byte 8 of a 32-bit unit header).  In a linked file: in a
+    # relocatable object the RELA relocation against .debug_abbrev
+    # overwrites these bytes with S + A (x86-64 psABI 4.4), see below.
+    return corrupt_debug_info(d, fx, lambda s: 8, struct.pack("<I", 0x7fffff00),
+                              linked=True)
+
+
+def mk_rela_abbrev(d, fx):
+    # the same bad offset in an ET_REL object, where it lives in the addend
+    # of the R_X86_64_32 relocation at .debug_info+8 (.rela.debug_info)
+    src = os.path.join(fx, "gcc-dwarf5", "types.o")
+    p = os.path.join(d, "corrupt.o")
+    shutil.copyfile(src, p)
+    patch(p, rela_entry(p, ".rela.debug_info", 8) + 16,
+          struct.pack("<q", 0x7fffff00))
+    return [p, "spelling"]
 
 
 def mk_info_dies(d, fx):
@@ -174,7 +203,8 @@ CASES = {
     "no-btf": (mk_nodebug_btf, ["CONFIG_DEBUG_INFO_BTF"]),
     "corrupt-info-length": (mk_info_length, []),
     "corrupt-info-version": (mk_info_version, []),
-    "corrupt-info-abbrev-offset": (mk_info_abbrev, []),
+    "corrupt-info-abbrev-offset": (mk_info_abbrev, [".debug_info+0x0"]),
+    "corrupt-rela-abbrev-addend": (mk_rela_abbrev, [".debug_info+0x0"]),
     "corrupt-info-dies": (mk_info_dies, []),
     "corrupt-btf-type-len": (mk_btf_typelen, []),
     "corrupt-btf-types": (mk_btf_types, []),
