@@ -12,14 +12,18 @@ Usage (FXDIR is the output of tests/cli/fixtures.py; meson passes it):
                                 under --debug-root: output must equal the golden
   golden.py seed FXDIR KEY      (re)write the text goldens from pahole 1.24
 
-Environment: STRUCTLINT (binary), PAHOLE, UPDATE_GOLDEN=1 to rewrite the
-goldens from structlint's current output instead of checking them.
+Environment: STRUCTLINT (binary), PAHOLE, UPDATE_GOLDEN=1 to (re)write
+the JSON goldens from structlint's current output, only for the structs
+whose text output equals the text golden (a JSON golden is never taken
+from a layout known to be wrong); UPDATE_GOLDEN=text also rewrites the
+text goldens from structlint (only after checking them against pahole).
 
 Regenerating: `UPDATE_GOLDEN=1 meson test -C BUILD --suite golden`, then
 review `git diff tests/cli/golden`: every text golden must equal pahole's
 output (`golden.py pahole` checks that for the variants where pahole is
-right, manifest.PAHOLE_WRONG lists where it is not) and every JSON golden
-must agree with its text golden (checked below on every run).
+right, manifest.PAHOLE_WRONG lists where it is not; `golden.py seed`
+writes them from pahole) and every JSON golden must agree with its text
+golden (checked below on every run).
 
 Why goldens are per compiler, not per variant: member type names are the
 compiler's DW_AT_name of the base type (gcc "long unsigned int", clang
@@ -44,7 +48,8 @@ import pahole_compare  # noqa: E402
 GOLDEN = os.path.join(HERE, "golden")
 STRUCTLINT = os.environ.get("STRUCTLINT", "structlint")
 PAHOLE = os.environ.get("PAHOLE", "pahole")
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+UPDATE_TEXT = os.environ.get("UPDATE_GOLDEN") == "text"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1" or UPDATE_TEXT
 
 
 def variants(fx):
@@ -107,8 +112,42 @@ def text_members(text):
     return sorted(out, key=repr)
 
 
+# text summary figure -> JSON key (struct level, or in "summary")
+SUMMARY_KEYS = {
+    "size": "size", "cachelines": "cachelines", "padding": "padding",
+    "bit_padding": "bit_padding", "members": "summary.members",
+    "sum members": "summary.sum_members", "holes": "summary.holes",
+    "sum holes": "summary.sum_holes", "paddings": "summary.paddings",
+    "sum paddings": "summary.sum_paddings",
+    "last cacheline": "summary.last_cacheline",
+    "bit holes": "summary.bit_holes", "sum bit holes": "summary.sum_bit_holes",
+    "sum bitfield members": "summary.sum_bitfield_bits",
+    "forced alignments": "summary.forced_alignments",
+    "forced holes": "summary.forced_holes",
+    "sum forced holes": "summary.sum_forced_holes",
+}
+
+
+def text_summary(text):
+    """{JSON key: value} of the outermost struct's summary comment lines,
+    and the sorted byte and bit hole sizes of the whole text."""
+    figs, holes, bit_holes = {}, [], []
+    for block in pahole_compare.parse(text)[:1]:
+        for kind, depth, f, _ in block:
+            if kind == "summary" and depth == 0:
+                for k, v in f.items():
+                    if k in SUMMARY_KEYS:
+                        figs[SUMMARY_KEYS[k]] = int(v)
+            elif kind == "hole":
+                holes.append(f["size"])
+            elif kind == "bit hole":
+                bit_holes.append(f["size"])
+    return figs, sorted(holes), sorted(bit_holes)
+
+
 def check_json_vs_text(jtext, ttext, where, errs):
-    """The JSON golden must describe the same members as the text golden."""
+    """The JSON golden must describe the same members, holes and summary
+    figures as the text golden."""
     doc = json.loads(jtext)
     if doc.get("schema") != "structlint.layout/v1":
         errs.append("%s: schema is %r" % (where, doc.get("schema")))
@@ -116,14 +155,30 @@ def check_json_vs_text(jtext, ttext, where, errs):
     if jm != tm:
         errs.append("%s: JSON members differ from the text golden:\n  json %s\n  text %s"
                     % (where, [m for m in jm if m not in tm], [m for m in tm if m not in jm]))
+    if not doc.get("structs"):
+        errs.append("%s: JSON has no structs" % where)
+        return
+    st = doc["structs"][0]
+    figs, holes, bit_holes = text_summary(ttext)
+    for key, want in figs.items():
+        got = st.get("summary", {}).get(key[8:]) if key.startswith("summary.") else st.get(key)
+        if got != want:
+            errs.append("%s: JSON %s=%r, text summary says %r" % (where, key, got, want))
+    jh = sorted(h["size"] for h in st.get("holes", []))
+    jb = sorted(h["size_bits"] for h in st.get("bit_holes", []))
+    if (jh, jb) != (holes, bit_holes):
+        errs.append("%s: JSON holes %r bit holes %r, text %r %r"
+                    % (where, jh, jb, holes, bit_holes))
+
+
+def write(path, got):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(got)
 
 
 def compare(path, got, where, errs):
-    if UPDATE:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(got)
-        return
+    """Append to errs unless the file at path holds exactly got."""
     try:
         with open(path) as f:
             want = f.read()
@@ -158,8 +213,13 @@ def do_golden(fx, key):
                 tp = golden_path(comp, key, name, tag, "txt")
                 jp = golden_path(comp, key, name, tag, "json")
                 text = structlint(opts + [path, name], where, errs)
+                text_ok = False
                 if text is not None:
+                    if UPDATE_TEXT:
+                        write(tp, text)
+                    n = len(errs)
                     compare(tp, text, where + " text", errs)
+                    text_ok = len(errs) == n
                 js = structlint(opts + ["--json", path, name], where, errs)
                 if js is None:
                     continue
@@ -170,8 +230,13 @@ def do_golden(fx, key):
                 except ValueError as e:
                     errs.append("%s: --json is not JSON: %s" % (where, e))
                     continue
+                if UPDATE and text_ok:
+                    write(jp, got)
+                elif UPDATE:
+                    print("%s: JSON golden not written: the text differs from "
+                          "its golden" % where)
                 compare(jp, got, where + " json", errs)
-                if not UPDATE and os.path.exists(tp) and os.path.exists(jp):
+                if os.path.exists(tp) and os.path.exists(jp):
                     with open(tp) as f1, open(jp) as f2:
                         check_json_vs_text(f2.read(), f1.read(), where, errs)
     return report(errs)
@@ -286,9 +351,6 @@ def do_seed(fx, key):
 def report(errs):
     for e in errs:
         print(e)
-    if UPDATE:
-        print("goldens written")
-        return 0
     print("%d problem(s)" % len(errs))
     return 1 if errs else 0
 
