@@ -39,11 +39,18 @@ def run(cmd, **kw):
     return r.stdout
 
 
+# where the fixtures' sources appear to be, in DW_AT_decl_file
+DECL_DIR = "/structlint/fixtures/layout"
+
+
 def build_variant(src, out, cc, dwarf):
     os.makedirs(out, exist_ok=True)
-    # -fdebug-prefix-map makes decl_file independent of where the tree is checked out.
+    # -fdebug-prefix-map makes decl_file independent of where the tree is
+    # checked out and of the build dir (the compile dir, which would be
+    # joined to a relative name): /structlint/fixtures/layout/NAME.c
     flags = ["-g", "-gdwarf-%d" % dwarf, "-O0", "-fno-common",
-             "-fdebug-prefix-map=%s=fixtures/layout" % src]
+             "-fdebug-prefix-map=%s=%s" % (src, DECL_DIR),
+             "-fdebug-prefix-map=%s=/structlint/build" % os.getcwd()]
     for name in manifest.SINGLE_CU:
         run([cc] + flags + ["-c", os.path.join(src, name + ".c"),
                             "-o", os.path.join(out, name + ".o")])

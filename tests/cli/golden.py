@@ -31,8 +31,9 @@ compiler's DW_AT_name of the base type (gcc "long unsigned int", clang
 comes from a member while clang does not, which changes pahole's closing
 line (`} __attribute__((__aligned__(64)));` vs "Force padding").  DWARF 4
 and DWARF 5 from the same compiler must give identical output, and do.
-JSON decl_file is reduced to its base name before comparing: gcc and clang
-(and DWARF 4 vs 5 file tables) join the compile directory differently.
+JSON decl_file is compared in full: fixtures.py maps the source and build
+directories to fixed paths (fixtures.DECL_DIR), so it does not depend on
+where the tree or the build directory is.
 """
 import json
 import os
@@ -42,6 +43,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
+import fixtures  # noqa: E402
 import manifest  # noqa: E402
 import pahole_compare  # noqa: E402
 
@@ -72,20 +74,8 @@ def run(cmd):
 
 
 def norm_json(text):
-    doc = json.loads(text)
-
-    def walk(o):
-        if isinstance(o, dict):
-            for k, v in o.items():
-                if k == "decl_file" and isinstance(v, str):
-                    o[k] = os.path.basename(v)
-                else:
-                    walk(v)
-        elif isinstance(o, list):
-            for v in o:
-                walk(v)
-    walk(doc)
-    return json.dumps(doc, indent=1) + "\n"
+    """Parsed and re-indented, one key per line: reviewable diffs."""
+    return json.dumps(json.loads(text), indent=1) + "\n"
 
 
 def json_members(doc):
@@ -324,6 +314,18 @@ def check_against(path, got, where, errs):
         errs.append("%s: differs from %s:\n--- want\n%s--- got\n%s" % (where, path, want, got))
 
 
+def decl_line(obj, name):
+    """structlint's declaration comment for struct NAME defined in the
+    fixture source of object OBJ (fixtures.py maps the source directory to
+    fixtures.DECL_DIR in the debug info)."""
+    src = os.path.splitext(obj)[0] + ".c"
+    with open(os.path.join(HERE, "..", "..", "fixtures", "layout", src)) as f:
+        for no, line in enumerate(f, 1):
+            if line.startswith("struct %s {" % name):
+                return "/* %s/%s:%d */\n" % (fixtures.DECL_DIR, src, no)
+    raise SystemExit("golden.py: no struct %s in %s" % (name, src))
+
+
 def do_seed(fx, key):
     """Text goldens from pahole (dwarf5 variant of each compiler)."""
     fname, names = manifest.FIXTURES[key]
@@ -340,7 +342,10 @@ def do_seed(fx, key):
                 for f in files:
                     r = run([PAHOLE] + popts + ["-C", name,
                                                 os.path.join(fx, comp + "-dwarf5", f)])
-                    parts.append(r.stdout)
+                    # several definitions: each is preceded by where it is
+                    # declared (structlint(1), DESCRIPTION); pahole has no such line
+                    parts.append(decl_line(f, name) + r.stdout if len(files) > 1
+                                 else r.stdout)
                 path = golden_path(comp, key, name, tag, "txt")
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 with open(path, "w") as f:
