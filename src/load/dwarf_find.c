@@ -103,12 +103,11 @@ static int find_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 	    tag != DW_TAG_typedef && tag != DW_TAG_class_type)
 		return 0;
-	char *nm = NULL;
+	const char *nm;
 	Dwarf_Error e = NULL;
-	int res = dwarf_diename(die, &nm, &e);
-	if (res == DW_DLV_ERROR)
-		return slt_dw_fail(d, e, 0, "name");
-	if (res != DW_DLV_OK || strcmp(nm, f->name) != 0)
+	if (slt_dw_name(d, die, &nm))
+		return d->rc;
+	if (!nm || strcmp(nm, f->name) != 0)
 		return 0;
 	Dwarf_Off off;
 	if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK)
@@ -257,11 +256,10 @@ static int list_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 		return 0;
 	Dwarf_Bool decl = 0;
 	Dwarf_Error e = NULL;
-	char *nm = NULL;
-	int res = dwarf_diename(die, &nm, &e);
-	if (res == DW_DLV_ERROR)
-		return slt_dw_fail(d, e, 0, "name");
-	if (res != DW_DLV_OK || !*nm)
+	const char *nm;
+	if (slt_dw_name(d, die, &nm))
+		return d->rc;
+	if (!nm || !*nm)
 		return 0;
 	const char *const *hit = NULL;
 	if (l->only && !(hit = bsearch(&nm, l->only, l->n_only, sizeof(*hit),

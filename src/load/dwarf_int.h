@@ -94,6 +94,9 @@ struct attrs {
 /* dwarf_type.c */
 int slt_dw_read_attrs(struct dw *d, Dwarf_Die die, uint64_t off,
 		      struct attrs *r);
+/* DW_AT_name of die: 0 and *name (NULL when it has none; points into
+ * libdwarf's sections), or SLT_ECORRUPT. */
+int slt_dw_name(struct dw *d, Dwarf_Die die, const char **name);
 /* DW_AT_decl_file index -> path (owned by d, valid until the next call for
  * another CU), or NULL. */
 const char *slt_dw_decl_file(struct dw *d, Dwarf_Die die, uint64_t idx);

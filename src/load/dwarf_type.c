@@ -81,6 +81,33 @@ static int uconst(struct dw *d, Dwarf_Attribute a, uint64_t *v, bool *sgn,
 	return 0;
 }
 
+/* Not dwarf_diename(): libdwarf 20210528 turns an error reading the
+ * attribute into "no name" and leaks the error object (found by
+ * fuzz_dwarf).  Corrupt names are errors here. */
+int slt_dw_name(struct dw *d, Dwarf_Die die, const char **name)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error e = NULL;
+	Dwarf_Off off = 0;
+	char *s = NULL;
+	*name = NULL;
+	int res = dwarf_attr(die, DW_AT_name, &a, &e);
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	if (res == DW_DLV_OK) {
+		res = dwarf_formstring(a, &s, &e);
+		dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
+		if (res == DW_DLV_OK) {
+			*name = s;
+			return 0;
+		}
+	}
+	Dwarf_Error e2 = NULL;
+	if (dwarf_dieoffset(die, &off, &e2) != DW_DLV_OK && e2)
+		dwarf_dealloc(d->dbg, e2, DW_DLA_ERROR);
+	return slt_dw_fail(d, e, off, "name");
+}
+
 int slt_dw_read_attrs(struct dw *d, Dwarf_Die die, uint64_t off,
 		      struct attrs *r)
 {

@@ -441,6 +441,70 @@ static void test_abbrev_offset(void **st)
 	s->ops->close(s);
 }
 
+static uint64_t uleb(const unsigned char *p, size_t *i, size_t end)
+{
+	uint64_t v = 0;
+	for (unsigned sh = 0; *i < end && sh < 64; sh += 7) {
+		unsigned char b = p[(*i)++];
+		v |= (uint64_t)(b & 0x7f) << sh;
+		if (!(b & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* Found by fuzz_dwarf: an abbreviation whose DW_AT_name has an unknown
+ * form.  libdwarf's dwarf_diename() reported that as "no name" and leaked
+ * its error object; now find() and list() say SLT_ECORRUPT (and LSan in
+ * tests/run.sh sees no leak). */
+static void test_bad_name_form(void **st)
+{
+	static unsigned char img[1 << 20];
+	char obj[700];
+	size_t off, size;
+	snprintf(obj, sizeof(obj), "%s/t-0-4.o", dir);
+	size_t len = slurp(obj, img, sizeof(img));
+	assert_int_equal(sec_off(img, len, ".debug_abbrev", &off, &size), 0);
+	/* DWARF 5 section 7.5.3: code, tag, children, (attr, form)..., 0 0 */
+	size_t i = off, end = off + size;
+	int patched = 0;
+	while (i < end && !patched) {
+		if (uleb(img, &i, end) == 0)
+			break;
+		uint64_t tag = uleb(img, &i, end);
+		i++; /* DW_CHILDREN_* */
+		for (;;) {
+			uint64_t at = uleb(img, &i, end);
+			size_t form_at = i;
+			uint64_t form = uleb(img, &i, end);
+			if (at == 0 && form == 0)
+				break;
+			if (tag == 0x13 /* structure_type */ && at == 0x03 &&
+			    i == form_at + 1 && !patched) {
+				img[form_at] = 0x7f; /* no such form */
+				patched = 1;
+			}
+			if (form == 0x21) /* implicit_const */
+				uleb(img, &i, end);
+		}
+	}
+	assert_true(patched);
+	struct slt_source *s;
+	struct slt_error err;
+	struct slt_type **out = NULL;
+	size_t n;
+	slt_error_clear(&err);
+	assert_int_equal(slt_source_open_dwarf_mem(img, len, "bad.o", &s, &err),
+			 0);
+	assert_int_equal(s->ops->find(s, "S", &out, &n, &err), SLT_ECORRUPT);
+	assert_null(out);
+	assert_true(err.offset > 0);
+	struct lst l = { 0 };
+	slt_error_clear(&err);
+	assert_int_equal(s->ops->list(s, lcb, &l, &err), SLT_ECORRUPT);
+	s->ops->close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -454,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_filter_same),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_abbrev_offset),
+		cmocka_unit_test(test_bad_name_form),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
