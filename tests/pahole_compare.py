@@ -41,6 +41,8 @@ SUMMARY_RE = re.compile(r"^/\* (?P<body>(size|sum members|padding|bit_padding|bi
 # "typedef struct {" heads a struct only named by a typedef: its name is
 # on the closing line ("} name;"), which the tail comparison covers.
 HEAD_RE = re.compile(r"^(?P<typedef>typedef )?(?P<kind>struct|union)(?: (?P<name>\S+))? \{$")
+OPEN_RE = re.compile(r"^(?:/\* typedef (?P<typedef>\S+) \*/ )?(?P<kind>struct|union)"
+                     r"(?: \S+)? \{$")
 FP_NAME_RE = re.compile(r"\(\s*\*\s*(?P<name>[A-Za-z_]\w*)\s*\)")
 NAME_RE = re.compile(r"(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(\[\d*\])*)\s*(?::\s*\d+)?\s*"
                      r"(?P<attr>__attribute__\(\(.*\)\))?$")
@@ -95,9 +97,12 @@ def parse(text):
             blocks.append(cur)
             cur, depth = None, 0
             continue
-        m = HEAD_RE.match(line) or re.match(r"^(?P<kind>struct|union) \{$", line)
-        if m and line.endswith("{"):
-            cur.append(("open", depth, {"kind": m.group("kind")}, raw))
+        # pahole -E: "struct mid {", "union {", or through a typedef
+        # "/* typedef leaf_t */ struct leaf {"
+        m = OPEN_RE.match(line)
+        if m:
+            cur.append(("open", depth, {"kind": m.group("kind"),
+                                        "typedef": m.group("typedef") or ""}, raw))
             depth += 1
             continue
         m = CLOSE_RE.match(line)

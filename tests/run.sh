@@ -57,7 +57,11 @@ if [ "$fuzz_seconds" != 0 ] && command -v clang >/dev/null && [ -f "$fuzzer_rt" 
    [ -f "$src/tests/fuzz/fuzz_btf.c" -o -f "$src/tests/fuzz/fuzz_dwarf.c" ]; then
 	if CC=clang FUZZ_SECONDS=$fuzz_seconds setup "$fuzz_build" -Dfuzz=true -Dtests=true \
 		-Db_sanitize=address -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link; then
+		rm -f "$fuzz_build"/crash-* "$fuzz_build"/leak-* "$fuzz_build"/timeout-* "$fuzz_build"/oom-*
 		run_suite "$fuzz_build" --suite fuzz --num-processes 1
+		for a in "$fuzz_build"/crash-* "$fuzz_build"/leak-* "$fuzz_build"/timeout-* "$fuzz_build"/oom-*; do
+			[ -e "$a" ] && echo "tests/run.sh: fuzz reproducer: $a (run the target on it)"
+		done
 	else
 		echo "tests/run.sh: fuzz build setup failed" >&2
 		build_failed=1
@@ -75,7 +79,14 @@ for path in sys.argv[1:]:
         line = line.strip()
         if not line:
             continue
-        r = json.loads(line).get("result")
+        t = json.loads(line)
+        r = t.get("result")
+        # libFuzzer exits 77 (its default -error_exitcode) on a finding, and
+        # 77 is meson's "skipped": a fuzz target never legitimately skips.
+        if r == "SKIP" and t.get("name", "").startswith("structlint:fuzz"):
+            r = "FAIL"
+            print("FAIL (libFuzzer finding, exit 77): %s" % t["name"], file=sys.stderr)
+            print("\n".join(t.get("stderr", "").splitlines()[-25:]), file=sys.stderr)
         if r in ("OK", "EXPECTEDFAIL"):
             ok += 1
         elif r == "SKIP":

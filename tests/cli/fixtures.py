@@ -16,6 +16,8 @@ exercise the loader paths; the layouts are the variant's):
   OUTDIR/special/debuglink/.debug/multi.debug
   OUTDIR/special/buildid/multi           stripped, no debuglink; its debug
   OUTDIR/special/buildid-root/.build-id/XX/REST.debug  (for --debug-root)
+  OUTDIR/special/ko/fx.ko        ld -r of holes.o + nested.o, .modinfo (ET_REL)
+  OUTDIR/special/so/libfx.so     holes.c + nested.c, -shared -fPIC (ET_DYN)
 libFuzzer seeds: OUTDIR/seeds/dwarf/*.o and OUTDIR/seeds/btf/*.btf.
 Compilers come from $CC_GCC / $CC_CLANG (default gcc / clang).  A variant
 whose compiler is missing is skipped and listed in OUTDIR/variants.txt,
@@ -43,14 +45,18 @@ def run(cmd, **kw):
 DECL_DIR = "/structlint/fixtures/layout"
 
 
-def build_variant(src, out, cc, dwarf):
-    os.makedirs(out, exist_ok=True)
+def cflags(src, dwarf):
     # -fdebug-prefix-map makes decl_file independent of where the tree is
     # checked out and of the build dir (the compile dir, which would be
     # joined to a relative name): /structlint/fixtures/layout/NAME.c
-    flags = ["-g", "-gdwarf-%d" % dwarf, "-O0", "-fno-common",
-             "-fdebug-prefix-map=%s=%s" % (src, DECL_DIR),
-             "-fdebug-prefix-map=%s=/structlint/build" % os.getcwd()]
+    return ["-g", "-gdwarf-%d" % dwarf, "-O0", "-fno-common",
+            "-fdebug-prefix-map=%s=%s" % (src, DECL_DIR),
+            "-fdebug-prefix-map=%s=/structlint/build" % os.getcwd()]
+
+
+def build_variant(src, out, cc, dwarf):
+    os.makedirs(out, exist_ok=True)
+    flags = cflags(src, dwarf)
     for name in manifest.SINGLE_CU:
         run([cc] + flags + ["-c", os.path.join(src, name + ".c"),
                             "-o", os.path.join(out, name + ".o")])
@@ -68,6 +74,27 @@ def build_id(path):
         if "Build ID:" in line:
             return line.split("Build ID:")[1].strip()
     sys.exit("fixtures.py: no build-id in " + path)
+
+
+def build_module_and_so(src, base, out):
+    """A kernel-module-like ET_REL object (`ld -r` of two CUs, as kbuild
+    links NAME.ko, plus a .modinfo section) and a shared object, from the
+    fixtures holes.c and nested.c (SPECIAL_BASE's compiler and DWARF)."""
+    d = os.path.join(out, "ko")
+    os.makedirs(d, exist_ok=True)
+    ko = os.path.join(d, "fx.ko")
+    run(["ld", "-r", "-o", ko, os.path.join(base, "holes.o"),
+         os.path.join(base, "nested.o")])
+    info = os.path.join(d, "modinfo")
+    with open(info, "wb") as f:
+        f.write(b"license=GPL\0name=fx\0")
+    run(["objcopy", "--add-section", ".modinfo=" + info, ko])
+    d = os.path.join(out, "so")
+    os.makedirs(d, exist_ok=True)
+    ccvar, ccdef, dwarf = manifest.VARIANTS[manifest.SPECIAL_BASE]
+    run([os.environ.get(ccvar) or ccdef] + cflags(src, dwarf) +
+        ["-shared", "-fPIC", "-o", os.path.join(d, "libfx.so"),
+         os.path.join(src, "holes.c"), os.path.join(src, "nested.c")])
 
 
 def build_special(base, out):
@@ -145,6 +172,8 @@ def main():
                  % manifest.SPECIAL_BASE)
     build_special(os.path.join(out, manifest.SPECIAL_BASE),
                   os.path.join(out, "special"))
+    build_module_and_so(src, os.path.join(out, manifest.SPECIAL_BASE),
+                        os.path.join(out, "special"))
     with open(os.path.join(out, "variants.txt"), "w") as f:
         f.write("".join(v + "\n" for v in built))
     if len(sys.argv) > 3:

@@ -299,6 +299,20 @@ def do_special(fx):
             if text is not None:
                 check_against(golden_path("gcc", "multi", name, "", "txt"), text,
                               label + " " + name, errs)
+    # A kernel-module-like ET_REL object (two CUs merged by `ld -r`: the
+    # second CU's .debug_info relocations have non-zero addends) and a
+    # shared object: same layouts as the single objects.
+    for label, fname, etype in (("ko", "fx.ko", "REL"), ("so", "libfx.so", "DYN")):
+        path = os.path.join(sp, label, fname)
+        hdr = run(["readelf", "-h", path]).stdout
+        if "Type:                              %s " % etype not in hdr:
+            errs.append("%s: %s is not ET_%s:\n%s" % (label, path, etype, hdr))
+        for key in ("holes", "nested"):
+            for name in manifest.FIXTURES[key][1]:
+                text = structlint([path, name], label, errs)
+                if text is not None:
+                    check_against(golden_path("gcc", key, name, "", "txt"), text,
+                                  "%s %s" % (label, name), errs)
     # Without the debug root the stripped binary has no DWARF: must fail.
     r = run([STRUCTLINT, os.path.join(sp, "buildid", "multi"), "shared"])
     if r.returncode != 2 or r.stdout:

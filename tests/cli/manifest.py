@@ -18,7 +18,7 @@ VARIANTS = {
 SPECIAL_BASE = "gcc-dwarf5"
 
 # single-CU fixtures: fixtures/layout/NAME.c -> VARIANT/NAME.o
-SINGLE_CU = ["types", "bitfields", "holes", "anon", "kernel_like"]
+SINGLE_CU = ["types", "bitfields", "holes", "anon", "kernel_like", "nested"]
 # linked into VARIANT/multi
 MULTI_CU = ["multi_a", "multi_b", "multi_c"]
 
@@ -33,12 +33,14 @@ FIXTURES = {
                                       "grouped", "cacheline_padding",
                                       "lruvec"]),
     "multi": ("multi", ["conflict", "shared"]),
+    "nested": ("nested.o", ["outer", "mid", "choice"]),
 }
 
 # Extra option sets run on top of the default one, per fixture:
 # (tag used in golden file names, structlint/pahole options)
 OPTION_SETS = {
     "anon": [("expand", ["--expand"])],
+    "nested": [("expand", ["--expand"])],
     "kernel_like": [("cl128", ["--cacheline", "128"])],
     "holes": [("cl128", ["--cacheline", "128"])],
 }
