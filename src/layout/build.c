@@ -367,38 +367,77 @@ static int union_infer(struct bctx *c, const struct slt_type *u)
 }
 
 /*
- * BTF has no alignment attribute; pahole guesses a forced alignment when a
- * member starts further than its natural alignment explains after the end
- * of the previous one (btf_loader.c, class__infer_alignment()): the power of
- * two above the gap, if larger than the natural alignment.
+ * BTF has no alignment attribute, so pahole's BTF loader guesses one
+ * (btf_loader.c of dwarves 1.24, class__infer_alignment(), called from
+ * class__fixup_btf_bitfields() for every member of every struct and union,
+ * and once more for the type itself with its size as the offset):
+ * when a member starts `offset` bytes in and the previous member with a
+ * size ended at `smallest`, the power of two strictly above the gap
+ * (offset - smallest, 32-bit unsigned arithmetic) is the guess, but only at
+ * an even offset and only when it exceeds the natural alignment; a guess
+ * below the cache line size that divides it becomes the cache line size
+ * when the offset is a multiple of it.  pahole's cache line size is the
+ * machine's L1 line size; structlint uses SLT_CACHELINE_DEFAULT.  A
+ * negative gap (union members, bitfields sharing a unit) wraps to a value
+ * with the top bit set, whose "next power of two" 1 << 32 comes out as 1 on
+ * x86-64 (shift counts are taken mod 32): no alignment.  Alignments are
+ * bytes; 0 means none.
  */
 static uint32_t btf_infer_alignment(uint64_t offset, uint64_t natural,
 				    uint64_t smallest)
 {
-	uint64_t delta = offset - smallest, a = 1;
+	uint32_t delta = (uint32_t)offset - (uint32_t)smallest;
+	uint32_t cl = SLT_CACHELINE_DEFAULT;
+	uint64_t a = 0;
 
-	if (offset <= smallest || offset % 2)
+	if (delta && offset % 2 == 0) {
+		int shift = 32 - __builtin_clz(delta);
+		a = shift >= 32 ? 1 : 1u << shift;
+	}
+	if (a <= natural || a == 1)
 		return 0;
-	while (a <= delta)
-		a <<= 1;
-	if (a <= natural || a > (1u << 16))
-		return 0;
-	/* a gap that ends on a cache line is taken as cacheline alignment */
-	if (offset % SLT_CACHELINE_DEFAULT == 0 && a < SLT_CACHELINE_DEFAULT)
-		a = SLT_CACHELINE_DEFAULT;
+	if (a < cl && cl % a == 0 && offset % cl == 0)
+		a = cl;
 	return (uint32_t)a;
 }
 
-/* BTF: the largest inferred member alignment of a level, as pahole then
- * prints it on the closing brace. */
-static uint32_t btf_level_alignment(const struct bctx *c, int32_t parent)
+/*
+ * The BTF alignment guesses for struct/union t: member i's in align[i]
+ * (when align is not NULL), the type's own as the return value.  Members
+ * without a size (zero-length arrays, empty structs) get none and do not
+ * move the end of the previous member, as in pahole.
+ */
+static uint32_t btf_alignments(const struct slt_type *t, uint32_t *align)
 {
-	uint32_t a = 0;
+	uint64_t smallest = 0;
 
-	for (size_t i = 0; i < c->n; i++)
-		if (c->m[i].parent == parent && c->m[i].alignment > a)
-			a = c->m[i].alignment;
-	return a;
+	for (uint32_t i = 0; i < t->n_members; i++) {
+		const struct slt_tmember *tm = &t->members[i];
+		struct pm p;
+
+		if (align)
+			align[i] = 0;
+		if (!tm->type)
+			continue;
+		p = pm_of(tm);
+		if (!p.size)
+			continue;
+		if (align)
+			align[i] = btf_infer_alignment((uint64_t)p.byte_offset,
+						       natalign(tm->type, 0),
+						       smallest);
+		smallest = (uint64_t)(p.byte_offset + p.size);
+	}
+	return btf_infer_alignment(t->size, natalign(t, 0), smallest);
+}
+
+/* The forced alignment of struct/union type t: DW_AT_alignment, or on BTF
+ * pahole's guess. */
+static uint32_t type_alignment(const struct bctx *c, const struct slt_type *t)
+{
+	if (t->alignment || c->format != SLT_FORMAT_BTF)
+		return t->alignment;
+	return btf_alignments(t, NULL);
 }
 
 static int push_member(struct bctx *c, size_t *idx)
@@ -481,7 +520,7 @@ static int level(struct bctx *c, const struct slt_type *t, uint32_t depth,
 /* Add member tm of level t (at base bytes) and, when inline, its members. */
 static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 		      uint32_t depth, int32_t parent, uint64_t base,
-		      bool in_union, uint64_t *prev_end)
+		      bool in_union, uint32_t btf_align)
 {
 	const struct slt_tmember *tm = &t->members[i];
 	const struct slt_type *mt = tm->type, *it;
@@ -534,13 +573,7 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 		m->bit_offset = (uint32_t)(p.bit_start - p.byte_offset * 8);
 		m->bit_size = tm->bit_size;
 	}
-	m->alignment = tm->alignment;
-	if (!m->alignment && c->format == SLT_FORMAT_BTF && !in_union &&
-	    !tm->bit_size && p.size)
-		m->alignment = btf_infer_alignment((uint64_t)p.byte_offset,
-						   natalign(mt, 0), *prev_end);
-	if (!tm->bit_size && p.size)
-		*prev_end = (uint64_t)(p.byte_offset + p.size);
+	m->alignment = tm->alignment ? tm->alignment : btf_align;
 	m->flags = member_flags(tm, mt, m->size);
 	m->parent = parent;
 	m->depth = depth;
@@ -553,15 +586,13 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 		bool packed = false;
 
 		m->flags |= SLT_MEMBER_INLINE;
-		m->type_alignment = it->alignment;
+		m->type_alignment = type_alignment(c, it);
 		rc = level(c, it, depth + 1, (int32_t)idx,
 			   base + (uint64_t)p.byte_offset,
 			   in_union || it->kind == SLT_T_UNION);
 		if (rc)
 			return rc;
 		m = &c->m[idx]; /* the array may have moved */
-		if (!m->type_alignment && c->format == SLT_FORMAT_BTF)
-			m->type_alignment = btf_level_alignment(c, (int32_t)idx);
 		for (size_t k = first; k < c->n; k++)
 			if (c->m[k].parent == (int32_t)idx)
 				m->n_children++;
@@ -579,7 +610,7 @@ static int level(struct bctx *c, const struct slt_type *t, uint32_t depth,
 		 int32_t parent, uint64_t base, bool in_union)
 {
 	size_t *idx;
-	uint64_t prev_end = 0;
+	uint32_t *align;
 	int rc = 0;
 
 	if (depth > MAX_DEPTH)
@@ -596,12 +627,19 @@ static int level(struct bctx *c, const struct slt_type *t, uint32_t depth,
 	if (rc)
 		return rc;
 	idx = calloc(t->n_members ? t->n_members : 1, sizeof(*idx));
-	if (!idx)
+	align = calloc(t->n_members ? t->n_members : 1, sizeof(*align));
+	if (!idx || !align) {
+		free(idx);
+		free(align);
 		return SLT_ENOMEM;
+	}
+	if (c->format == SLT_FORMAT_BTF)
+		btf_alignments(t, align);
 	for (uint32_t i = 0; i < t->n_members && !rc; i++) {
 		idx[i] = c->n;
-		rc = add_member(c, t, i, depth, parent, base, in_union, &prev_end);
+		rc = add_member(c, t, i, depth, parent, base, in_union, align[i]);
 	}
+	free(align);
 	if (!rc && t->kind == SLT_T_STRUCT) {
 		struct holes o;
 		struct pm *pm = NULL;
@@ -723,9 +761,7 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 	out->kind = t->kind == SLT_T_UNION ? SLT_KIND_UNION : SLT_KIND_STRUCT;
 	out->format = format;
 	out->size = t->size;
-	out->forced_alignment = t->alignment;
-	if (!out->forced_alignment && format == SLT_FORMAT_BTF)
-		out->forced_alignment = btf_level_alignment(&c, -1);
+	out->forced_alignment = type_alignment(&c, t);
 	out->alignment = t->alignment ? t->alignment : (uint32_t)natalign(t, 0);
 	out->decl_line = t->decl_line;
 	out->packed = packed;

@@ -207,13 +207,17 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 		out(t, "}");
 		if (m->flags & SLT_MEMBER_PACKED)
 			out(t, " __attribute__((__packed__))");
+		/* pahole 1.24 ends an inline struct "} [packed]
+		 * [aligned(type)] name", a union "} name": a union's own
+		 * alignment is never printed.  The member's follows. */
 		if (array) {
 			out(t, " ");
 			col(t, C_NAME);
 			out(t, "%s", m->name);
 			col(t, C_OFF);
 		}
-		if (m->type_alignment && !(m->flags & SLT_MEMBER_PACKED))
+		if (m->type_alignment && !is_union &&
+		    !(m->flags & SLT_MEMBER_PACKED))
 			out(t, " __attribute__((__aligned__(%u)))", m->type_alignment);
 		if (array) {
 			out(t, "%s", m->decl_tail);
