@@ -155,6 +155,9 @@ struct slt_struct {
 	uint64_t sum_forced_holes; /* bytes */
 	bool expanded;           /* built with slt_load_opts.expand (the text
 				    writer then uses pahole -E's columns) */
+	bool typedef_named;      /* anonymous struct/union known by its
+				    typedef: `name` is the typedef's, and
+				    pahole prints `typedef struct {...} name;` */
 };
 
 /* A loaded set of layouts.  Owns everything reachable from it. */

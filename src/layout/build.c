@@ -766,6 +766,7 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 	out->decl_line = t->decl_line;
 	out->packed = packed;
 	out->expanded = expand;
+	out->typedef_named = (t->flags & SLT_TF_TYPEDEF_NAME) != 0;
 	if (t->kind == SLT_T_STRUCT) {
 		out->padding = (uint64_t)o.padding;
 		out->bit_padding = (uint32_t)o.bit_padding;

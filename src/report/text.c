@@ -478,9 +478,11 @@ static int write_struct(FILE *f, const struct slt_struct *s,
 		out(&t, "\n");
 	}
 	col(&t, C_KW);
+	if (s->typedef_named)
+		out(&t, "typedef ");
 	out(&t, "%s", is_union ? "union" : "struct");
 	col(&t, C_OFF);
-	if (*s->name) {
+	if (*s->name && !s->typedef_named) {
 		out(&t, " ");
 		col(&t, C_TYPE);
 		out(&t, "%s", s->name);
@@ -491,10 +493,17 @@ static int write_struct(FILE *f, const struct slt_struct *s,
 	if (!is_union)
 		summary(&t);
 	out(&t, "}");
+	/* __class__fprintf(); union__fprintf() prints no attribute */
 	if (s->packed && !is_union)
 		out(&t, " __attribute__((__packed__))");
-	else if (s->forced_alignment)
+	else if (s->forced_alignment && !is_union)
 		out(&t, " __attribute__((__aligned__(%u)))", s->forced_alignment);
+	if (s->typedef_named) {
+		out(&t, " ");
+		col(&t, C_TYPE);
+		out(&t, "%s", s->name);
+		col(&t, C_OFF);
+	}
 	out(&t, ";\n");
 	free(t.hole);
 	free(t.bit_hole);

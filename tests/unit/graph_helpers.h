@@ -80,9 +80,12 @@ static inline void g_mem(struct slt_type *s, const char *name, struct slt_type *
 	m->alignment = align;
 }
 
-/* Build t and render it as text; returns a malloc()ed string. */
-static inline char *g_text(struct slt_arena *a, struct slt_type *t, bool expand,
-		    struct slt_struct *out, const struct slt_report_opts *opts)
+/* Build t as if read from format and render it as text; returns a
+ * malloc()ed string. */
+static inline char *g_text_fmt(struct slt_arena *a, struct slt_type *t,
+			       enum slt_format format, bool expand,
+			       struct slt_struct *out,
+			       const struct slt_report_opts *opts)
 {
 	struct slt_struct s;
 	struct slt_layout l = { .structs = &s, .n_structs = 1 };
@@ -91,7 +94,7 @@ static inline char *g_text(struct slt_arena *a, struct slt_type *t, bool expand,
 	size_t len = 0;
 	FILE *f;
 
-	if (slt_build_struct(a, t, SLT_FORMAT_DWARF, expand, "test", &s, &err))
+	if (slt_build_struct(a, t, format, expand, "test", &s, &err))
 		return NULL;
 	if (out)
 		*out = s;
@@ -105,6 +108,14 @@ static inline char *g_text(struct slt_arena *a, struct slt_type *t, bool expand,
 	}
 	fclose(f);
 	return buf;
+}
+
+/* g_text_fmt() for DWARF. */
+static inline char *g_text(struct slt_arena *a, struct slt_type *t, bool expand,
+			   struct slt_struct *out,
+			   const struct slt_report_opts *opts)
+{
+	return g_text_fmt(a, t, SLT_FORMAT_DWARF, expand, out, opts);
 }
 
 #endif

@@ -127,6 +127,117 @@ static const char PAHOLE_SPELL[] =
 	"\t/* last cacheline: 32 bytes */\n"
 	"};\n";
 
+/* The texts below are pahole 1.24's for /tmp-built objects of this C
+ * (gcc 12 -g; BTF added with `pahole -J`):
+ *   struct bfa { long x; unsigned char a:1; long f; };
+ *   struct cp { int a; long b __attribute__((aligned(32))); };
+ *   union un { long a; int b[5]; } __attribute__((aligned(16)));
+ *   struct hasun { int x; union { long a; char c[20]; }
+ *                  __attribute__((aligned(16))) u; int y; };
+ *   struct zs { int a; char z[0]; long b __attribute__((aligned(16))); };
+ *   typedef struct { int a; long b; } tdef_t;
+ * `pahole -F btf` (BTF_*) and `pahole -F dwarf` (DWARF_*). */
+static const char BTF_BFA[] =
+	"struct bfa {\n"
+	"\tlong int                   x;                    /*     0     8 */\n"
+	"\tunsigned char              a:1;                  /*     8: 0  1 */\n"
+	"\n"
+	"\t/* XXX 7 bits hole, try to pack */\n"
+	"\t/* XXX 7 bytes hole, try to pack */\n"
+	"\n"
+	"\tlong int                   f;                    /*    16     8 */\n"
+	"\n"
+	"\t/* size: 24, cachelines: 1, members: 3 */\n"
+	"\t/* sum members: 16, holes: 1, sum holes: 7 */\n"
+	"\t/* sum bitfield members: 1 bits, bit holes: 1, sum bit holes: 7 bits */\n"
+	"\t/* last cacheline: 24 bytes */\n"
+	"};\n";
+
+static const char BTF_CP[] =
+	"struct cp {\n"
+	"\tint                        a;                    /*     0     4 */\n"
+	"\n"
+	"\t/* XXX 28 bytes hole, try to pack */\n"
+	"\n"
+	"\tlong int                   b __attribute__((__aligned__(32))); /*    32     8 */\n"
+	"\n"
+	"\t/* size: 64, cachelines: 1, members: 2 */\n"
+	"\t/* sum members: 12, holes: 1, sum holes: 28 */\n"
+	"\t/* padding: 24 */\n"
+	"\t/* forced alignments: 1, forced holes: 1, sum forced holes: 28 */\n"
+	"} __attribute__((__aligned__(64)));\n";
+
+static const char BTF_HASUN[] =
+	"struct hasun {\n"
+	"\tint                        x;                    /*     0     4 */\n"
+	"\n"
+	"\t/* XXX 12 bytes hole, try to pack */\n"
+	"\n"
+	"\tunion {\n"
+	"\t\tlong int           a;                    /*    16     8 */\n"
+	"\t\tchar               c[20];                /*    16    20 */\n"
+	"\t} u __attribute__((__aligned__(16)));            /*    16    32 */\n"
+	"\tint                        y;                    /*    48     4 */\n"
+	"\n"
+	"\t/* size: 64, cachelines: 1, members: 3 */\n"
+	"\t/* sum members: 40, holes: 1, sum holes: 12 */\n"
+	"\t/* padding: 12 */\n"
+	"\t/* forced alignments: 1, forced holes: 1, sum forced holes: 12 */\n"
+	"} __attribute__((__aligned__(64)));\n";
+
+static const char BTF_ZS[] =
+	"struct zs {\n"
+	"\tint                        a;                    /*     0     4 */\n"
+	"\tchar                       z[0];                 /*     4     0 */\n"
+	"\n"
+	"\t/* XXX 12 bytes hole, try to pack */\n"
+	"\n"
+	"\tlong int                   b __attribute__((__aligned__(16))); /*    16     8 */\n"
+	"\n"
+	"\t/* size: 32, cachelines: 1, members: 3 */\n"
+	"\t/* sum members: 12, holes: 1, sum holes: 12 */\n"
+	"\t/* padding: 8 */\n"
+	"\t/* forced alignments: 1, forced holes: 1, sum forced holes: 12 */\n"
+	"\t/* last cacheline: 32 bytes */\n"
+	"} __attribute__((__aligned__(16)));\n";
+
+static const char DWARF_HASUN[] =
+	"struct hasun {\n"
+	"\tint                        x;                    /*     0     4 */\n"
+	"\n"
+	"\t/* XXX 12 bytes hole, try to pack */\n"
+	"\n"
+	"\tunion {\n"
+	"\t\tlong int           a;                    /*    16     8 */\n"
+	"\t\tchar               c[20];                /*    16    20 */\n"
+	"\t} u __attribute__((__aligned__(16)));            /*    16    32 */\n"
+	"\tint                        y;                    /*    48     4 */\n"
+	"\n"
+	"\t/* size: 64, cachelines: 1, members: 3 */\n"
+	"\t/* sum members: 40, holes: 1, sum holes: 12 */\n"
+	"\t/* padding: 12 */\n"
+	"\t/* forced alignments: 1, forced holes: 1, sum forced holes: 12 */\n"
+	"} __attribute__((__aligned__(16)));\n";
+
+static const char DWARF_UN[] =
+	"union un {\n"
+	"\tlong int                   a;                  /*     0     8 */\n"
+	"\tint                        b[5];               /*     0    20 */\n"
+	"};\n";
+
+static const char DWARF_TDEF[] =
+	"typedef struct {\n"
+	"\tint                        a;                    /*     0     4 */\n"
+	"\n"
+	"\t/* XXX 4 bytes hole, try to pack */\n"
+	"\n"
+	"\tlong int                   b;                    /*     8     8 */\n"
+	"\n"
+	"\t/* size: 16, cachelines: 1, members: 2 */\n"
+	"\t/* sum members: 12, holes: 1, sum holes: 4 */\n"
+	"\t/* last cacheline: 16 bytes */\n"
+	"} tdef_t;\n";
+
 struct base { struct slt_arena *a; struct slt_type *c, *s, *i, *l, *ui, *ul; };
 
 static void base_init(struct base *b)
@@ -394,6 +505,90 @@ static void test_lines(void **state)
 	assert_int_equal(slt_format_parse("elf"), SLT_FORMAT_NONE);
 }
 
+static void check_fmt(struct slt_arena *a, struct slt_type *t,
+		      enum slt_format f, const char *want)
+{
+	char *got = g_text_fmt(a, t, f, false, NULL, NULL);
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* BTF: pahole guesses member alignments from the gap after the previous
+ * sized member (bitfields included, at their storage unit's end), promotes
+ * a guess to the cache line on a line boundary, guesses the type's own
+ * from the tail gap, and skips zero-size members. */
+static void test_btf_alignment(void **state)
+{
+	struct base b;
+	struct slt_type *uc, *t, *u;
+
+	base_init(&b);
+	uc = G_INT(b.a, "unsigned char", 1);
+	t = g_comp(b.a, SLT_T_STRUCT, "bfa", 24, 3);
+	g_mem(t, "x", b.l, 0, 0, 0);
+	g_mem(t, "a", uc, 64, 1, 0);
+	g_mem(t, "f", b.l, 128, 0, 0);
+	check_fmt(b.a, t, SLT_FORMAT_BTF, BTF_BFA);
+
+	t = g_comp(b.a, SLT_T_STRUCT, "cp", 64, 2);
+	g_mem(t, "a", b.i, 0, 0, 0);
+	g_mem(t, "b", b.l, 256, 0, 0);
+	check_fmt(b.a, t, SLT_FORMAT_BTF, BTF_CP);
+
+	u = g_comp(b.a, SLT_T_UNION, NULL, 32, 2);
+	g_mem(u, "a", b.l, 0, 0, 0);
+	g_mem(u, "c", g_array(b.a, b.c, 20, 1), 0, 0, 0);
+	t = g_comp(b.a, SLT_T_STRUCT, "hasun", 64, 3);
+	g_mem(t, "x", b.i, 0, 0, 0);
+	g_mem(t, "u", u, 128, 0, 0);
+	g_mem(t, "y", b.i, 384, 0, 0);
+	check_fmt(b.a, t, SLT_FORMAT_BTF, BTF_HASUN);
+
+	t = g_comp(b.a, SLT_T_STRUCT, "zs", 32, 3);
+	g_mem(t, "a", b.i, 0, 0, 0);
+	g_mem(t, "z", g_array(b.a, b.c, 0, 1), 32, 0, 0);
+	g_mem(t, "b", b.l, 128, 0, 0);
+	t->members[1].type->flags &= ~SLT_TF_FLEX; /* `z[0]`, not `z[]` */
+	check_fmt(b.a, t, SLT_FORMAT_BTF, BTF_ZS);
+	slt_arena_free(b.a);
+}
+
+/* DWARF: a union's own DW_AT_alignment is never printed (union__fprintf()),
+ * neither inline nor at top level; a typedef-named anonymous struct is
+ * printed `typedef struct {...} name;`. */
+static void test_union_alignment_typedef(void **state)
+{
+	struct base b;
+	struct slt_type *t, *u;
+
+	base_init(&b);
+	u = g_comp(b.a, SLT_T_UNION, NULL, 32, 2);
+	u->alignment = 16;
+	g_mem(u, "a", b.l, 0, 0, 0);
+	g_mem(u, "c", g_array(b.a, b.c, 20, 1), 0, 0, 0);
+	t = g_comp(b.a, SLT_T_STRUCT, "hasun", 64, 3);
+	t->alignment = 16;
+	g_mem(t, "x", b.i, 0, 0, 0);
+	g_mem(t, "u", u, 128, 0, 16);
+	g_mem(t, "y", b.i, 384, 0, 0);
+	check_fmt(b.a, t, SLT_FORMAT_DWARF, DWARF_HASUN);
+
+	u = g_comp(b.a, SLT_T_UNION, "un", 32, 2);
+	u->alignment = 16;
+	g_mem(u, "a", b.l, 0, 0, 0);
+	g_mem(u, "b", g_array(b.a, b.i, 5, 4), 0, 0, 0);
+	check_fmt(b.a, u, SLT_FORMAT_DWARF, DWARF_UN);
+
+	t = g_comp(b.a, SLT_T_STRUCT, "tdef_t", 16, 2);
+	t->flags |= SLT_TF_TYPEDEF_NAME;
+	g_mem(t, "a", b.i, 0, 0, 0);
+	g_mem(t, "b", b.l, 64, 0, 0);
+	check_fmt(b.a, t, SLT_FORMAT_DWARF, DWARF_TDEF);
+	slt_arena_free(b.a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +601,8 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_same),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_btf_alignment),
+		cmocka_unit_test(test_union_alignment_typedef),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
