@@ -35,7 +35,7 @@ int64_t slt_dw_file_off(const struct dw *d, uint64_t off)
 
 int slt_dw_fail(struct dw *d, Dwarf_Error e, uint64_t off, const char *what)
 {
-	int code = SLT_ECORRUPT;
+	int code = d->rc ? d->rc : SLT_ECORRUPT; /* first error wins */
 	slt_error_set(d->err, code, d->path, slt_dw_file_off(d, off),
 		      "the debug info is corrupt or uses an unsupported form",
 		      "DWARF: %s at .debug_info+0x%llx: %s", what,
@@ -65,9 +65,10 @@ static int om_info(void *o, sec_index_t i, obj_section_t *s, int *e)
 		/* Served inflated, under its .debug_ name. */
 		const uint8_t *p;
 		size_t n;
-		if (slt_elf_section_data(d->elf, i, &p, &n, NULL))
-			s->SEC_FIELD(size) = 0;
-		else
+		/* Undecodable: keep the stored size, so that libdwarf asks
+		 * om_load() for it only if it needs it, and om_load()
+		 * reports why it cannot be read. */
+		if (!slt_elf_section_data(d->elf, i, &p, &n, NULL))
 			s->SEC_FIELD(size) = n;
 		if (strncmp(h->name, ".zdebug", 7) == 0)
 			s->SEC_FIELD(name) =
@@ -97,7 +98,13 @@ static int om_load(void *o, sec_index_t i, Dwarf_Small **data, int *e)
 	struct dw *d = o;
 	const uint8_t *p;
 	size_t n;
-	if (i == 0 || slt_elf_section_data(d->elf, i, &p, &n, d->err)) {
+	int rc = i == 0 ? SLT_ECORRUPT
+			: slt_elf_section_data(d->elf, i, &p, &n, d->err);
+	if (rc) {
+		/* The section's own error (d->err) is the root cause: keep
+		 * its code for the operation's return. */
+		if (!d->rc)
+			d->rc = rc;
 		*e = DW_DLE_SECTION_SIZE_OR_OFFSET_LARGE;
 		return DW_DLV_ERROR;
 	}
@@ -224,8 +231,9 @@ static int open_elf(struct slt_elf *elf, struct slt_source **out,
 	int res = dwarf_object_init_b(&d->iface, NULL, NULL, DW_GROUPNUMBER_ANY,
 				      &d->dbg, &e);
 	if (res != DW_DLV_OK) {
-		rc = slt_error_set(err, res == DW_DLV_NO_ENTRY ? SLT_ENODEBUG
-							       : SLT_ECORRUPT,
+		rc = slt_error_set(err, d->rc ? d->rc
+				   : res == DW_DLV_NO_ENTRY ? SLT_ENODEBUG
+							    : SLT_ECORRUPT,
 				   d->path, -1, NULL, "libdwarf: %s",
 				   e ? dwarf_errmsg(e) : "no DWARF sections");
 		if (e)

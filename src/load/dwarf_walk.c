@@ -134,6 +134,45 @@ int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
 	return 0;
 }
 
+/*
+ * Call fn on each top-level DIE of the CU whose DIE is cu (CU header at lo,
+ * next CU at end).  With h, a DIE none of whose bytes [offset, next
+ * sibling) holds a hit cannot carry the name and is skipped before its tag
+ * or name is read.
+ */
+static int top_level(struct dw *d, Dwarf_Die cu, uint64_t lo, uint64_t end,
+		     const struct hits *h, top_fn fn, void *ctx)
+{
+	Dwarf_Die c = NULL, next = NULL;
+	Dwarf_Error e = NULL;
+	int res = dwarf_child(cu, &c, &e);
+	if (res == DW_DLV_ERROR)
+		return slt_dw_fail(d, e, lo, "children");
+	int rc = 0;
+	while (res == DW_DLV_OK && !rc) {
+		Dwarf_Off off = 0, hi = end;
+		next = NULL;
+		res = dwarf_siblingof_b(d->dbg, c, 1, &next, &e);
+		if (res == DW_DLV_ERROR)
+			rc = slt_dw_fail(d, e, lo, "sibling");
+		else if (dwarf_dieoffset(c, &off, &e) != DW_DLV_OK ||
+			 (next && dwarf_dieoffset(next, &hi, &e) != DW_DLV_OK))
+			rc = slt_dw_fail(d, e, lo, "DIE offset");
+		if (!rc && (!h || hit_in(h, off, hi))) {
+			Dwarf_Half tag;
+			if (dwarf_tag(c, &tag, &e) != DW_DLV_OK)
+				rc = slt_dw_fail(d, e, off, "tag");
+			else
+				rc = fn(d, c, tag, ctx);
+		}
+		dwarf_dealloc_die(c);
+		c = next;
+	}
+	if (c)
+		dwarf_dealloc_die(c);
+	return rc ? rc : d->rc;
+}
+
 /* Call fn on every top-level DIE of every CU (of the candidate CUs when h
  * is not NULL).  Stops at fn's first non-zero return and returns it. */
 int slt_dw_walk(struct dw *d, const struct hits *h, top_fn fn, void *ctx)
@@ -156,7 +195,7 @@ int slt_dw_walk(struct dw *d, const struct hits *h, top_fn fn, void *ctx)
 			rc = slt_dw_fail(d, e, lo, "compile unit DIE");
 			continue;
 		}
-		rc = slt_dw_children(d, cu, lo, fn, ctx);
+		rc = top_level(d, cu, lo, next, h, fn, ctx);
 		dwarf_dealloc_die(cu);
 	}
 	if (res == DW_DLV_ERROR) {

@@ -505,6 +505,49 @@ static void test_bad_name_form(void **st)
 	s->ops->close(s);
 }
 
+/* Found by fuzz_dwarf: a section libdwarf loads lazily (here
+ * .debug_abbrev) fails to decompress (unknown ch_type, gABI "Section
+ * Compression").  The operation must return the code its slt_error holds
+ * (SLT_EUNSUPPORTED from elf.c), not a generic SLT_ECORRUPT. */
+static void test_lazy_section_error(void **st)
+{
+	static unsigned char img[1 << 20];
+	char so[700];
+	snprintf(so, sizeof(so), "%s/t.so", dir); /* from test_abbrev_offset */
+	size_t len = slurp(so, img, sizeof(img));
+	Elf64_Ehdr eh;
+	memcpy(&eh, img, sizeof(eh));
+	size_t off, size;
+	assert_int_equal(sec_off(img, len, ".debug_abbrev", &off, &size), 0);
+	int found = 0;
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		unsigned char *p = img + eh.e_shoff + i * sizeof(Elf64_Shdr);
+		Elf64_Shdr sh;
+		memcpy(&sh, p, sizeof(sh));
+		if (sh.sh_offset == off && sh.sh_size == size && size >= 24) {
+			sh.sh_flags |= SHF_COMPRESSED;
+			memcpy(p, &sh, sizeof(sh));
+			memcpy(img + off, "\x08\x00\x00\x00", 4); /* ch_type 8 */
+			found = 1;
+		}
+	}
+	assert_true(found);
+	struct slt_source *s;
+	struct slt_error err;
+	struct slt_type **out = NULL;
+	size_t n;
+	slt_error_clear(&err);
+	int rc = slt_source_open_dwarf_mem(img, len, "z.so", &s, &err);
+	if (rc == 0) {
+		rc = s->ops->find(s, "S", &out, &n, &err);
+		assert_null(out);
+		s->ops->close(s);
+	}
+	assert_int_equal(rc, SLT_EUNSUPPORTED);
+	assert_int_equal(err.code, rc);
+	assert_non_null(strstr(err.message, "compression"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_abbrev_offset),
 		cmocka_unit_test(test_bad_name_form),
+		cmocka_unit_test(test_lazy_section_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
