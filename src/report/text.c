@@ -268,6 +268,40 @@ static void hole_line(struct tctx *t, int indent, uint8_t *newline,
 		(unsigned long long)size, bits ? "bit" : "byte", plural(size));
 }
 
+/*
+ * __class__fprintf()'s "Force padding" lines, with debug info that has
+ * alignment attributes (DWARF, not BTF): a struct level with tail padding
+ * and no alignment of its own whose last member's type has a power-of-two
+ * size gets that padding re-created as unnamed bitfields of that type,
+ * when the padding exceeds the address size (8 bytes assumed: x86-64).
+ * Clang shows it where gcc writes DW_AT_alignment on the struct.
+ */
+static void force_padding(struct tctx *t, int32_t parent,
+			  const struct slt_member *last, int indent, int ts)
+{
+	const struct slt_struct *s = t->s;
+	uint64_t padding = parent < 0 ? s->padding
+				      : s->members[parent].type_padding;
+	uint32_t align = parent < 0 ? s->forced_alignment
+				    : s->members[parent].type_alignment;
+	uint64_t size = last->size;
+
+	if (s->format != SLT_FORMAT_DWARF || !padding || align || !size ||
+	    (size & (size - 1)) || padding <= 8)
+		return;
+	out(t, "\n");
+	comment(t, indent, "/* Force padding: */");
+	out(t, "\n");
+	for (uint64_t added = 0; added < padding; added += size) {
+		const char *rest;
+
+		tabs(t, indent);
+		type_col(t, last->decl_head, ts, &rest);
+		out(t, "%s%s:%llu;\n", rest, last->decl_tail,
+		    (unsigned long long)size * 8);
+	}
+}
+
 /* The members in [first, end) whose depth is that of first: one level of
  * a struct (as __class__fprintf() prints it) or of a union. */
 static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
@@ -376,6 +410,8 @@ static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 			last_size = pos->size;
 		last = pos;
 	}
+	if (!is_union && last)
+		force_padding(t, parent, last, indent, ts);
 }
 
 static void summary(struct tctx *t)
