@@ -93,6 +93,13 @@ struct slt_member {
 	uint32_t type_alignment; /* SLT_MEMBER_INLINE only: forced alignment
 				  in bytes of the member's struct/union type,
 				  printed after its closing brace; 0 if none */
+	/* Added after v1 of this header (additive): */
+	const char *typedef_name; /* SLT_MEMBER_INLINE reached through a
+				  typedef (--expand): the typedef's name
+				  (`type` keeps it; decl_head is then the
+				  struct's "struct tag", pahole -E prints
+				  "/" "* typedef NAME *" "/ struct tag {");
+				  NULL otherwise */
 };
 
 /* slt_hole.flags */

@@ -471,12 +471,26 @@ static int push_hole(struct bctx *c, uint64_t offset, uint64_t size,
 	return 0;
 }
 
-/* The struct/union printed inline for member type mt, or NULL. */
+/* The struct/union printed inline for member type mt, or NULL; with
+ * expand, a typedef of a named struct/union is expanded too (*tdname is
+ * then the typedef's name, else NULL). */
 static const struct slt_type *inline_type(const struct bctx *c,
-					  const struct slt_type *mt)
+					  const struct slt_type *mt,
+					  const char **tdname)
 {
 	const struct slt_type *e = mt;
 
+	*tdname = NULL;
+	if (c->expand && mt && mt->kind == SLT_T_TYPEDEF) {
+		for (int i = 0; e && e->kind == SLT_T_TYPEDEF && i < MAX_DEPTH; i++)
+			e = e->ref;
+		if (is_composite(e) && !anon(e->name) &&
+		    !(e->flags & SLT_TF_SHALLOW)) {
+			*tdname = mt->name;
+			return e;
+		}
+		return NULL;
+	}
 	if (is_composite(mt))
 		return (anon(mt->name) || c->expand) &&
 		       !(mt->flags & SLT_TF_SHALLOW) ? mt : NULL;
@@ -524,6 +538,7 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 {
 	const struct slt_tmember *tm = &t->members[i];
 	const struct slt_type *mt = tm->type, *it;
+	const char *tdname;
 	struct pm p = pm_of(tm);
 	struct slt_member *m;
 	size_t idx;
@@ -580,12 +595,21 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 	if (mt->kind == SLT_T_STRUCT)
 		m->type_padding = struct_padding(mt);
 
-	it = inline_type(c, mt);
+	it = inline_type(c, mt, &tdname);
 	if (it) {
 		size_t first = c->n;
 		bool packed = false;
 
 		m->flags |= SLT_MEMBER_INLINE;
+		if (tdname) {
+			m->typedef_name = slt_arena_strdup(c->a, tdname);
+			m->decl_head = slt_arena_printf(c->a, "%s %s",
+				it->kind == SLT_T_UNION ? "union" : "struct",
+				it->name);
+			m->decl_tail = "";
+			if (!m->typedef_name || !m->decl_head)
+				return SLT_ENOMEM;
+		}
 		m->type_alignment = type_alignment(c, it);
 		rc = level(c, it, depth + 1, (int32_t)idx,
 			   base + (uint64_t)p.byte_offset,

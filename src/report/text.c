@@ -191,6 +191,12 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 		bool array = *m->decl_tail == '[';
 		int slen;
 
+		if (m->typedef_name) {
+			col(t, C_COMMENT);
+			out(t, "/* typedef %s */", m->typedef_name);
+			col(t, C_OFF);
+			out(t, " ");
+		}
 		col(t, C_KW);
 		out(t, "%s", is_union ? "union" : "struct");
 		col(t, C_OFF);
@@ -222,7 +228,9 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 		if (array) {
 			out(t, "%s", m->decl_tail);
 		} else if (*m->name) {
-			if (!named)
+			/* pahole -E: "}name" for a named type, "} name"
+			 * through a typedef or for an anonymous one */
+			if (!named || m->typedef_name)
 				out(t, " ");
 			col(t, C_NAME);
 			out(t, "%s", m->name);

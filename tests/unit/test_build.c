@@ -238,6 +238,39 @@ static const char DWARF_TDEF[] =
 	"\t/* last cacheline: 16 bytes */\n"
 	"} tdef_t;\n";
 
+/* pahole -E -C mid (fixtures/layout/nested.c, gcc 12 -g):
+ * struct leaf { char tag; int value; }; typedef struct leaf leaf_t;
+ * struct mid { short id; struct leaf first; leaf_t second; long total; }; */
+static const char EXPAND_MID[] =
+	"struct mid {\n"
+	"\tshort int                  id;                                                   /*     0     2 */\n"
+	"\n"
+	"\t/* XXX 2 bytes hole, try to pack */\n"
+	"\n"
+	"\tstruct leaf {\n"
+	"\t\tchar               tag;                                                  /*     4     1 */\n"
+	"\n"
+	"\t\t/* XXX 3 bytes hole, try to pack */\n"
+	"\n"
+	"\t\tint                value;                                                /*     8     4 */\n"
+	"\t}first; /*     4     8 */\n"
+	"\t/* typedef leaf_t */ struct leaf {\n"
+	"\t\tchar               tag;                                                  /*    12     1 */\n"
+	"\n"
+	"\t\t/* XXX 3 bytes hole, try to pack */\n"
+	"\n"
+	"\t\tint                value;                                                /*    16     4 */\n"
+	"\t} second; /*    12     8 */\n"
+	"\n"
+	"\t/* XXX 4 bytes hole, try to pack */\n"
+	"\n"
+	"\tlong int                   total;                                                /*    24     8 */\n"
+	"\n"
+	"\t/* size: 32, cachelines: 1, members: 4 */\n"
+	"\t/* sum members: 26, holes: 2, sum holes: 6 */\n"
+	"\t/* last cacheline: 32 bytes */\n"
+	"};\n";
+
 struct base { struct slt_arena *a; struct slt_type *c, *s, *i, *l, *ui, *ul; };
 
 static void base_init(struct base *b)
@@ -589,6 +622,35 @@ static void test_union_alignment_typedef(void **state)
 	slt_arena_free(b.a);
 }
 
+/* pahole -E: a typedef'd struct member is expanded behind a
+ * "typedef NAME" comment and closed "} name;", a named one "}name;". */
+static void test_expand_typedef(void **state)
+{
+	struct base b;
+	struct slt_struct s = { 0 };
+	struct slt_type *leaf, *td, *t;
+	char *got;
+
+	base_init(&b);
+	leaf = g_comp(b.a, SLT_T_STRUCT, "leaf", 8, 2);
+	g_mem(leaf, "tag", b.c, 0, 0, 0);
+	g_mem(leaf, "value", b.i, 32, 0, 0);
+	td = G_TYPEDEF(b.a, "leaf_t", leaf);
+	t = g_comp(b.a, SLT_T_STRUCT, "mid", 32, 4);
+	g_mem(t, "id", b.s, 0, 0, 0);
+	g_mem(t, "first", leaf, 32, 0, 0);
+	g_mem(t, "second", td, 96, 0, 0);
+	g_mem(t, "total", b.l, 192, 0, 0);
+	got = g_text(b.a, t, true, &s, NULL);
+	assert_non_null(got);
+	assert_string_equal(got, EXPAND_MID);
+	assert_string_equal(s.members[4].type, "leaf_t");
+	assert_string_equal(s.members[4].typedef_name, "leaf_t");
+	assert_null(s.members[1].typedef_name);
+	free(got);
+	slt_arena_free(b.a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -603,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_btf_alignment),
 		cmocka_unit_test(test_union_alignment_typedef),
+		cmocka_unit_test(test_expand_typedef),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
