@@ -137,7 +137,7 @@ struct slt_struct {
 	struct slt_member *members; /* pre-order, see struct slt_member */
 	size_t n_members;        /* all entries of members[] */
 	size_t n_top_members;    /* members at depth 0 */
-	struct slt_hole *holes;
+	struct slt_hole *holes;    /* in offset order, all levels */
 	size_t n_holes;
 	uint64_t padding;        /* tail padding, bytes */
 	uint32_t bit_padding;    /* unused bits at the end of the last

@@ -698,6 +698,25 @@ static int level(struct bctx *c, const struct slt_type *t, uint32_t depth,
 	return rc;
 }
 
+/* Holes in offset order (levels push theirs after their nested levels'),
+ * a bit hole before a byte hole at the same offset; stable. */
+static void sort_holes(struct slt_hole *h, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct slt_hole x = h[i];
+		size_t j = i;
+
+		while (j && (h[j - 1].offset > x.offset ||
+			     (h[j - 1].offset == x.offset &&
+			      !(h[j - 1].flags & SLT_HOLE_BITS) &&
+			      (x.flags & SLT_HOLE_BITS)))) {
+			h[j] = h[j - 1];
+			j--;
+		}
+		h[j] = x;
+	}
+}
+
 /* __class__fprintf()'s closing figures, from the top-level members. */
 static void summarize(struct slt_struct *s)
 {
@@ -778,6 +797,7 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 	}
 	if (c.n)
 		memcpy(out->members, c.m, c.n * sizeof(*c.m));
+	sort_holes(c.h, c.nh);
 	if (c.nh)
 		memcpy(out->holes, c.h, c.nh * sizeof(*c.h));
 	out->n_members = c.n;

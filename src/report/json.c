@@ -23,6 +23,8 @@
  *         "type_padding" (only when non-zero) }],
  *      "holes": [{"offset", "size", "after", "parent"}]  byte holes,
  *      "bit_holes": [{"offset", "size_bits", "after", "parent"}],
+ *         both in offset order, nested levels' included ("offset" of a
+ *         bit hole: its storage unit's first byte),
  *      "padding", "bit_padding",
  *      "summary": {"members" (top level), "sum_members", "holes",
  *         "sum_holes", "sum_bitfield_bits", "bit_holes", "sum_bit_holes",

@@ -144,6 +144,47 @@ static void test_text_extras(void **state)
 	slt_arena_free(a);
 }
 
+/* JSON holes come in offset order although the inner level's hole (at 12)
+ * is found before the outer one (at 1):
+ * struct ho { char a; int b; struct { char x; long y; } n; }; */
+static void test_json_hole_order(void **state)
+{
+	struct slt_arena *a = slt_arena_new();
+	struct slt_type *c = G_INT(a, "char", 1), *i = G_INT(a, "int", 4),
+			*l = G_INT(a, "long int", 8);
+	struct slt_type *n = g_comp(a, SLT_T_STRUCT, NULL, 16, 2);
+	struct slt_type *t = g_comp(a, SLT_T_STRUCT, "ho", 24, 3);
+	struct slt_struct s;
+	struct slt_layout lay = { .structs = &s, .n_structs = 1 };
+	struct slt_error err;
+	json_error_t je;
+	char *text;
+
+	g_mem(n, "x", c, 0, 0, 0);
+	g_mem(n, "y", l, 64, 0, 0);
+	g_mem(t, "a", c, 0, 0, 0);
+	g_mem(t, "b", i, 32, 0, 0);
+	g_mem(t, NULL, n, 64, 0, 0);
+	assert_int_equal(slt_build_struct(a, t, SLT_FORMAT_DWARF, false, "ho.o",
+					  &s, &err), 0);
+	assert_int_equal(s.n_holes, 2);
+	assert_int_equal(s.holes[0].offset, 1);
+	assert_int_equal(s.holes[1].offset, 9);
+	text = render(&lay, true, NULL);
+	json_t *doc = json_loads(text, 0, &je);
+	assert_non_null(doc);
+	json_t *hs = json_object_get(json_array_get(json_object_get(doc, "structs"), 0),
+				     "holes");
+	assert_int_equal(json_array_size(hs), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(hs, 0), "offset")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(hs, 0), "size")), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(hs, 1), "offset")), 9);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(hs, 1), "size")), 7);
+	json_decref(doc);
+	free(text);
+	slt_arena_free(a);
+}
+
 static void test_type_list(void **state)
 {
 	struct slt_type_info ti[2] = {
@@ -174,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_text_extras),
 		cmocka_unit_test(test_type_list),
+		cmocka_unit_test(test_json_hole_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
