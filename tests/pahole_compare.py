@@ -108,8 +108,10 @@ def parse(text):
         m = CLOSE_RE.match(line)
         if m:
             depth -= 1
-            cur.append(("member", depth, {"name": m.group("name").strip(),
-                                          "type": "(inline composite)",
+            # "} pair[2]; /* 48 16 */": an expanded array of structs
+            name, dims = re.match(r"^(.*?)((?:\[\d*\])*)$", m.group("name").strip()).groups()
+            cur.append(("member", depth, {"name": name,
+                                          "type": "(inline composite)" + dims,
                                           "offset": int(m.group("off")),
                                           "size": int(m.group("size"))}, raw))
             continue

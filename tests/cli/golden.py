@@ -191,12 +191,50 @@ def structlint(args, where, errs):
     return r.stdout
 
 
+def abi_facts(fx, v, key, names):
+    """{name: (sizeof, _Alignof)} as the variant's compiler computes them,
+    by compiling a probe that includes the fixture source (the ground
+    truth for the JSON "size" and "alignment"); None for fixtures that are
+    not one CU or when the compiler is absent."""
+    if key not in manifest.SINGLE_CU:
+        return None
+    ccvar, ccdef, _ = manifest.VARIANTS[v]
+    cc = os.environ.get(ccvar) or ccdef
+    src = os.path.abspath(os.path.join(HERE, "..", "..", "fixtures", "layout", key + ".c"))
+    tmp = os.path.join(fx, "abi", v)
+    os.makedirs(tmp, exist_ok=True)
+    probe, exe = os.path.join(tmp, key + ".c"), os.path.join(tmp, key)
+    with open(probe, "w") as f:
+        f.write('#include <stdio.h>\n#include "%s"\nint main(void)\n{\n' % src)
+        for n in names:
+            t = n if n in manifest.TYPEDEF_NAMES else "%s %s" % (
+                "union" if n in manifest.UNION_NAMES else "struct", n)
+            f.write('\tprintf("%s %%zu %%zu\\n", sizeof(%s), _Alignof(%s));\n' % (n, t, t))
+        f.write("\treturn 0;\n}\n")
+    r = run([cc, "-std=gnu17", "-w", "-o", exe, probe])
+    if r.returncode != 0:
+        raise SystemExit("golden.py: probe for %s failed:\n%s" % (key, r.stderr))
+    out = run([exe]).stdout.split()
+    return dict((out[i], (int(out[i + 1]), int(out[i + 2]))) for i in range(0, len(out), 3))
+
+
+def check_abi(doc, facts, where, errs):
+    """JSON size and alignment against the compiler's sizeof/_Alignof."""
+    for st in doc.get("structs", []):
+        want = facts.get(st.get("name")) if facts else None
+        if want and (st.get("size"), st.get("alignment")) != want:
+            errs.append("%s: JSON size %r alignment %r; the compiler says sizeof %d "
+                        "_Alignof %d" % (where, st.get("size"), st.get("alignment"),
+                                         want[0], want[1]))
+
+
 def do_golden(fx, key):
     errs = []
     fname, names = manifest.FIXTURES[key]
     for v in variants(fx):
         comp = manifest.compiler(v)
         path = os.path.join(fx, v, fname)
+        facts = abi_facts(fx, v, key, names)
         for tag, opts in option_sets(key):
             for name in names:
                 where = "%s %s %s%s" % (v, key, name, " [%s]" % tag if tag else "")
@@ -220,12 +258,15 @@ def do_golden(fx, key):
                 except ValueError as e:
                     errs.append("%s: --json is not JSON: %s" % (where, e))
                     continue
-                if UPDATE and text_ok:
+                abi = []
+                check_abi(json.loads(got), facts, where, abi)
+                if UPDATE and text_ok and not abi:
                     write(jp, got)
                 elif UPDATE:
                     print("%s: JSON golden not written: the text differs from "
-                          "its golden" % where)
+                          "its golden or the JSON from the compiler" % where)
                 compare(jp, got, where + " json", errs)
+                errs.extend(abi)
                 if os.path.exists(tp) and os.path.exists(jp):
                     with open(tp) as f1, open(jp) as f2:
                         check_json_vs_text(f2.read(), f1.read(), where, errs)

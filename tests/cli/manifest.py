@@ -36,6 +36,10 @@ FIXTURES = {
     "nested": ("nested.o", ["outer", "mid", "choice"]),
 }
 
+# names that are a typedef (no struct tag) or a union, for C probes
+TYPEDEF_NAMES = {"anon_typedef_t"}
+UNION_NAMES = {"top_union", "choice"}
+
 # Extra option sets run on top of the default one, per fixture:
 # (tag used in golden file names, structlint/pahole options)
 OPTION_SETS = {
