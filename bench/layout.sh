@@ -32,7 +32,7 @@ root=$(cd "$here/.." && pwd)
 # shellcheck source=tests/real/kernels.sh
 . "$root/tests/real/kernels.sh"
 
-case ${1:-} in -h|--help) sed -n '3,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '3,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 
 build=${1:-$root/build}
 structlint=$(cd "$build" 2>/dev/null && pwd)/structlint
@@ -44,7 +44,7 @@ die() { echo "bench: $*" >&2; exit 2; }
 
 [[ -x $structlint ]] || die "no structlint binary in $build (meson setup $build && ninja -C $build)"
 command -v "$pahole" >/dev/null || die "no pahole (apt-get install dwarves)"
-[[ -x $gtime ]] && $gtime -f '%e %M' true 2>/dev/null ||
+{ [[ -x $gtime ]] && $gtime -f '%e %M' true 2>/dev/null; } ||
 	die "GNU time is missing (apt-get install time)"
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "STRUCTLINT_BENCH_RUNS='$runs': want a positive count"
 

@@ -25,6 +25,7 @@
 # All progress goes to stderr; the functions print only the resulting path.
 
 # The two Debian 12 kernel series the checks and the benchmark run on.
+# shellcheck disable=SC2034  # used by the scripts that source this file
 SLT_KERNEL_PKGS=(
 	'linux-image-6.1.0-*-cloud-amd64-dbg'
 	'linux-image-6.12.*+deb12-cloud-amd64-dbg'
@@ -87,6 +88,7 @@ slt_kernel_fetch() {
 		echo "kernels: apt-get download $pkg failed (try: apt-get update)" >&2
 		return 1
 	}
+	# shellcheck disable=SC2012  # apt names .debs NAME_VERSION_ARCH.deb
 	deb=$(ls -t "$debdir/${pkg}"_*.deb 2>/dev/null | head -n 1)
 	[[ -n $deb ]] || { echo "kernels: no .deb for $pkg in $debdir" >&2; return 1; }
 	echo "kernels: unpacking the vmlinux of $(basename "$deb")" >&2
