@@ -36,6 +36,11 @@ int64_t slt_dw_file_off(const struct dw *d, uint64_t off)
 int slt_dw_fail(struct dw *d, Dwarf_Error e, uint64_t off, const char *what)
 {
 	int code = d->rc ? d->rc : SLT_ECORRUPT; /* first error wins */
+	if (!d->rc && d->load_rc) { /* a section libdwarf could not load */
+		code = d->load_rc;
+		if (d->err && !d->err->code)
+			*d->err = d->load_err;
+	}
 	slt_error_set(d->err, code, d->path, slt_dw_file_off(d, off),
 		      "the debug info is corrupt or uses an unsupported form",
 		      "DWARF: %s at .debug_info+0x%llx: %s", what,
@@ -98,13 +103,18 @@ static int om_load(void *o, sec_index_t i, Dwarf_Small **data, int *e)
 	struct dw *d = o;
 	const uint8_t *p;
 	size_t n;
-	int rc = i == 0 ? SLT_ECORRUPT
-			: slt_elf_section_data(d->elf, i, &p, &n, d->err);
+	struct slt_error le;
+	slt_error_clear(&le);
+	int rc = i == 0 ? slt_error_set(&le, SLT_ECORRUPT, d->path, -1, NULL,
+					"DWARF: a section link is 0")
+			: slt_elf_section_data(d->elf, i, &p, &n, &le);
 	if (rc) {
-		/* The section's own error (d->err) is the root cause: keep
-		 * its code for the operation's return. */
-		if (!d->rc)
-			d->rc = rc;
+		/* Kept aside: libdwarf may do without the section; if it
+		 * fails, slt_dw_fail() reports this as the root cause. */
+		if (!d->load_rc) {
+			d->load_rc = rc;
+			d->load_err = le;
+		}
 		*e = DW_DLE_SECTION_SIZE_OR_OFFSET_LARGE;
 		return DW_DLV_ERROR;
 	}
@@ -231,7 +241,10 @@ static int open_elf(struct slt_elf *elf, struct slt_source **out,
 	int res = dwarf_object_init_b(&d->iface, NULL, NULL, DW_GROUPNUMBER_ANY,
 				      &d->dbg, &e);
 	if (res != DW_DLV_OK) {
-		rc = slt_error_set(err, d->rc ? d->rc
+		if (res == DW_DLV_ERROR && d->load_rc && err && !err->code)
+			*err = d->load_err;
+		rc = slt_error_set(err, res == DW_DLV_ERROR && d->load_rc
+				   ? d->load_rc
 				   : res == DW_DLV_NO_ENTRY ? SLT_ENODEBUG
 							    : SLT_ECORRUPT,
 				   d->path, -1, NULL, "libdwarf: %s",

@@ -226,7 +226,7 @@ int slt_dw_find(struct slt_source *s, const char *name,
 	*out = NULL;
 	*n = 0;
 	d->err = err;
-	d->rc = 0;
+	d->rc = d->load_rc = 0;
 	int rc = find_name(d, name, out, n, 0);
 	d->err = NULL;
 	return rc;
@@ -299,7 +299,7 @@ int slt_dw_list(struct slt_source *s, slt_source_list_cb cb, void *ctx,
 	struct dw *d = (struct dw *)s;
 	struct list_ctx l = { .cb = cb, .cbctx = ctx };
 	d->err = err;
-	d->rc = 0;
+	d->rc = d->load_rc = 0;
 	int rc = slt_dw_walk(d, NULL, list_cb, &l);
 	d->err = NULL;
 	return rc;
@@ -315,7 +315,7 @@ int slt_dw_suggest(struct slt_source *s, const char *name, size_t max,
 	struct slt_suggest sg;
 	*out = NULL;
 	d->err = err;
-	d->rc = 0;
+	d->rc = d->load_rc = 0;
 	if (max > 8)
 		max = 8;
 	slt_suggest_init(&sg, name, max);

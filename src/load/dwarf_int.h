@@ -70,6 +70,10 @@ struct dw {
 	unsigned depth;
 	struct slt_error *err;
 	int rc;
+	/* The first section that could not be served to libdwarf in this
+	 * operation (om_load), reported only if libdwarf then fails. */
+	int load_rc;
+	struct slt_error load_err;
 };
 
 /* Record a corrupt-DWARF error at .debug_info offset off (what: the thing

@@ -4,9 +4,11 @@
  * for why the filter is sound, load/dwarf_int.h).
  */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "load/dwarf_int.h"
 
@@ -51,16 +53,88 @@ static bool hit_in(const struct hits *h, uint64_t lo, uint64_t hi)
 	return l < h->n && h->pos[l] < hi;
 }
 
+/* What to look for in .debug_info, and where one part of the search
+ * puts its hits (the matches that start in [lo, hi)). */
+struct scan_job {
+	const uint8_t *info;
+	size_t info_n, lo, hi;
+	const char *const *names; /* inline "NAME\0" */
+	size_t n_names;
+	const uint32_t *ov;       /* sorted string offsets */
+	size_t n_ov;
+	const uint64_t *bits;     /* hash filter of ov (n_ov > 2) */
+	bool le;
+	struct hits h;
+	int rc;
+};
+
+static uint32_t hash_off(uint32_t v)
+{
+	return (v * 0x9E3779B1u) >> 16;
+}
+
+/* Every start in [lo, hi) of the len-byte pattern pat. */
+static int find_all(struct scan_job *j, const void *pat, size_t len)
+{
+	const uint8_t *p = j->info + j->lo, *stop = j->info + j->hi;
+	const uint8_t *end = j->info + (j->hi + len - 1 < j->info_n
+					      ? j->hi + len - 1 : j->info_n);
+	while (p < end && (p = memmem(p, (size_t)(end - p), pat, len)) &&
+	       p < stop) {
+		if (hit_add(&j->h, (uint64_t)(p - j->info)))
+			return SLT_ENOMEM;
+		p++;
+	}
+	return 0;
+}
+
+static void *scan_part(void *arg)
+{
+	struct scan_job *j = arg;
+	for (size_t k = 0; k < j->n_names && !j->rc; k++)
+		j->rc = find_all(j, j->names[k], strlen(j->names[k]) + 1);
+	if (j->n_ov > 2) {
+		/* One pass: a 64 Kbit hash filter, then a binary search of
+		 * the sorted offsets. */
+		size_t last = j->info_n >= 4 ? j->info_n - 3 : 0;
+		for (size_t i = j->lo; i < j->hi && i < last && !j->rc; i++) {
+			const uint8_t *p = j->info + i;
+			uint32_t v = j->le ? (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+						     (uint32_t)p[2] << 16 |
+						     (uint32_t)p[3] << 24
+					   : (uint32_t)p[3] | (uint32_t)p[2] << 8 |
+						     (uint32_t)p[1] << 16 |
+						     (uint32_t)p[0] << 24;
+			uint32_t hv = hash_off(v);
+			if ((j->bits[hv >> 6] >> (hv & 63) & 1) &&
+			    bsearch(&v, j->ov, j->n_ov, sizeof(*j->ov), cmp_u32))
+				j->rc = hit_add(&j->h, i);
+		}
+		return NULL;
+	}
+	for (size_t i = 0; i < j->n_ov && !j->rc; i++) {
+		uint8_t pat[4];
+		for (int b = 0; b < 4; b++)
+			pat[j->le ? b : 3 - b] = (uint8_t)(j->ov[i] >> (8 * b));
+		j->rc = find_all(j, pat, 4);
+	}
+	return NULL;
+}
+
+/* Below this much .debug_info one thread is as fast as two. */
+#define SCAN_SPLIT_MIN (8u << 20)
+
 /*
  * Record in h where .debug_info may name one of names[0..n): inline
  * "NAME\0" and the 4-byte encoding of the offset of every "NAME\0" in
  * .debug_str and .debug_line_str.  *any is false when neither appears.
+ * A large .debug_info is searched in two halves by two threads (pure
+ * memory reads, no libdwarf); the result is the same sorted list.
  */
 int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
 		struct hits *h, bool *any)
 {
 	struct vec offs = { .elt = sizeof(uint32_t) };
-	bool le = slt_elf_is_le(d->elf);
 	int rc = 0;
 	*any = false;
 	for (size_t k = 0; k < n && !rc; k++) {
@@ -80,49 +154,47 @@ int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
 				p++;
 			}
 		}
-		const uint8_t *p = d->info, *end = p + d->info_n;
-		while (!rc && p && p < end &&
-		       (p = memmem(p, (size_t)(end - p), names[k], len))) {
-			rc = hit_add(h, (uint64_t)(p - d->info));
-			p++;
-		}
 	}
 	uint32_t *ov = offs.v;
-	if (offs.n > 2 && !rc) {
-		/* One pass over .debug_info: a 64 Kbit hash filter, then a
-		 * binary search of the sorted offsets. */
-		uint64_t bits[1024];
+	uint64_t bits[1024];
+	if (offs.n > 2) {
 		memset(bits, 0, sizeof(bits));
 		for (size_t i = 0; i < offs.n; i++) {
-			uint32_t hv = (ov[i] * 0x9E3779B1u) >> 16;
+			uint32_t hv = hash_off(ov[i]);
 			bits[hv >> 6] |= 1ull << (hv & 63);
 		}
 		qsort(ov, offs.n, sizeof(*ov), cmp_u32);
-		for (size_t i = 0; i + 4 <= d->info_n && !rc; i++) {
-			const uint8_t *p = d->info + i;
-			uint32_t v = le ? (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-						  (uint32_t)p[2] << 16 |
-						  (uint32_t)p[3] << 24
-					: (uint32_t)p[3] | (uint32_t)p[2] << 8 |
-						  (uint32_t)p[1] << 16 |
-						  (uint32_t)p[0] << 24;
-			uint32_t hv = (v * 0x9E3779B1u) >> 16;
-			if ((bits[hv >> 6] >> (hv & 63) & 1) &&
-			    bsearch(&v, ov, offs.n, sizeof(*ov), cmp_u32))
-				rc = hit_add(h, i);
-		}
-		offs.n = 0;
 	}
-	for (size_t i = 0; i < offs.n && !rc; i++) {
-		uint8_t pat[4];
-		for (int b = 0; b < 4; b++)
-			pat[le ? b : 3 - b] = (uint8_t)(ov[i] >> (8 * b));
-		const uint8_t *p = d->info, *end = p + d->info_n;
-		while (!rc && p && p < end &&
-		       (p = memmem(p, (size_t)(end - p), pat, 4))) {
-			rc = hit_add(h, (uint64_t)(p - d->info));
-			p++;
-		}
+	struct scan_job job[2] = { {
+		.info = d->info, .info_n = d->info_n, .lo = 0, .hi = d->info_n,
+		.names = names, .n_names = n, .ov = ov, .n_ov = offs.n,
+		.bits = bits, .le = slt_elf_is_le(d->elf), .h = *h,
+	} };
+	*h = (struct hits){ 0 };
+	size_t parts = 1;
+	pthread_t th;
+	if (!rc && d->info_n >= SCAN_SPLIT_MIN &&
+	    sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		job[1] = job[0];
+		job[1].h = (struct hits){ 0 };
+		job[0].hi = job[1].lo = d->info_n / 2;
+		if (pthread_create(&th, NULL, scan_part, &job[1]) == 0)
+			parts = 2;
+		else
+			job[0].hi = d->info_n;
+	}
+	if (!rc)
+		scan_part(&job[0]);
+	if (parts == 2)
+		pthread_join(th, NULL);
+	*h = job[0].h;
+	for (size_t t = 0; t < 2; t++)
+		if (!rc)
+			rc = job[t].rc;
+	if (parts == 2) {
+		for (size_t i = 0; i < job[1].h.n && !rc; i++)
+			rc = hit_add(h, job[1].h.pos[i]);
+		free(job[1].h.pos);
 	}
 	free(offs.v);
 	if (rc)

@@ -341,8 +341,11 @@ static void test_corrupt(void **st)
 		}
 		struct slt_type **out;
 		size_t m;
-		if (s->ops->find(s, "S", &out, &m, &err) == 0)
+		slt_error_clear(&err);
+		int r = s->ops->find(s, "S", &out, &m, &err);
+		if (r == 0)
 			free(out);
+		assert_int_equal(err.code, r); /* the return is what err says */
 		struct lst l = { 0 };
 		s->ops->list(s, lcb, &l, &err);
 		s->ops->close(s);
@@ -548,6 +551,37 @@ static void test_lazy_section_error(void **st)
 	assert_non_null(strstr(err.message, "compression"));
 }
 
+/* Found by fuzz_dwarf (the seed itself): a -gsplit-dwarf skeleton object.
+ * libdwarf asks for section 0 and carries on without it; that must not
+ * turn into an error without a message.  The types live in the .dwo, so
+ * the answer is "not found", with err.code equal to the return. */
+static void test_split_skeleton(void **st)
+{
+	char obj[700];
+	snprintf(obj, sizeof(obj), "%s/split.o", dir);
+	if (sh("cd %s && %s -g -gsplit-dwarf -c t.c -o split.o", dir, cc(0)))
+		skip();
+	struct slt_source *s;
+	struct slt_error err;
+	slt_error_clear(&err);
+	assert_int_equal(slt_source_open_dwarf(obj, NULL, &s, &err), 0);
+	const char *names[] = { "", "S", "x" };
+	for (int i = 0; i < 3; i++) {
+		struct slt_type **out = NULL;
+		size_t n;
+		slt_error_clear(&err);
+		int rc = s->ops->find(s, names[i], &out, &n, &err);
+		assert_int_equal(rc, SLT_ENOTFOUND);
+		assert_int_equal(err.code, rc);
+		assert_null(out);
+	}
+	struct lst l = { 0 };
+	slt_error_clear(&err);
+	assert_int_equal(s->ops->list(s, lcb, &l, &err), 0);
+	assert_int_equal(err.code, 0);
+	s->ops->close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -563,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_abbrev_offset),
 		cmocka_unit_test(test_bad_name_form),
 		cmocka_unit_test(test_lazy_section_error),
+		cmocka_unit_test(test_split_skeleton),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
