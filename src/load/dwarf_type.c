@@ -407,6 +407,58 @@ static int member_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 	return 0;
 }
 
+/* One DW_TAG_enumerator (DWARF 5 section 5.7.2: DW_AT_name and
+ * DW_AT_const_value) appended to the enum node ctx; the array grows by
+ * doubling (capacity: the next power of two of the count). */
+static int enumerator_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
+{
+	struct node *en = ctx;
+	struct slt_type *t = &en->t;
+	Dwarf_Attribute at = NULL;
+	Dwarf_Error e = NULL;
+	Dwarf_Off off = 0;
+	const char *name;
+	uint64_t v = 0;
+	bool sgn = false;
+	uint32_t k = t->n_enumerators;
+
+	if (tag != DW_TAG_enumerator)
+		return 0;
+	if (dwarf_dieoffset(c, &off, &e) != DW_DLV_OK)
+		return slt_dw_fail(d, e, 0, "enumerator offset");
+	if (slt_dw_name(d, c, &name))
+		return d->rc;
+	int res = dwarf_attr(c, DW_AT_const_value, &at, &e);
+	if (res == DW_DLV_ERROR)
+		return slt_dw_fail(d, e, off, "enumerator value");
+	if (res == DW_DLV_OK) {
+		int rc = uconst(d, at, &v, &sgn, off);
+		dwarf_dealloc(d->dbg, at, DW_DLA_ATTR);
+		if (rc)
+			return rc;
+	}
+	if (sgn && (int64_t)v < 0)
+		t->flags |= SLT_TF_SIGNED;
+	if (!(k & (k - 1))) { /* 0, 1, 2, 4...: full */
+		struct slt_enumerator *ne =
+			slt_arena_calloc(d->arena, k ? 2 * k : 1, sizeof(*ne));
+		if (!ne)
+			return slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path,
+					     -1, NULL, "out of memory");
+		if (k)
+			memcpy(ne, t->enumerators, k * sizeof(*ne));
+		t->enumerators = ne;
+	}
+	struct slt_enumerator *slot = (struct slt_enumerator *)&t->enumerators[k];
+	slot->name = name ? slt_arena_strdup(d->arena, name) : "";
+	slot->value = (int64_t)v;
+	if (!slot->name)
+		return slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path, -1,
+				     NULL, "out of memory");
+	t->n_enumerators = k + 1;
+	return 0;
+}
+
 static int param_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 {
 	struct node *fn = ctx;
@@ -599,6 +651,10 @@ static struct slt_type *make(struct dw *d, uint64_t off, bool full,
 	case DW_TAG_enumeration_type:
 		t->kind = a.decl ? SLT_T_FWD : SLT_T_ENUM;
 		t->fwd_kind = SLT_T_ENUM;
+		/* anonymous enums are printed with their values */
+		if (!a.decl && !t->name &&
+		    slt_dw_children(d, die, off, enumerator_cb, n))
+			return NULL;
 		break;
 	case DW_TAG_structure_type: case DW_TAG_union_type:
 	case DW_TAG_class_type:
