@@ -56,6 +56,15 @@ enum slt_member_flags {
 	SLT_MEMBER_PACKED = 1u << 9,      /* SLT_MEMBER_INLINE struct whose type is
 					   __packed__ (declared or inferred the
 					   way pahole infers it) */
+	/* Added after v1 (additive): */
+	SLT_MEMBER_ENUM_SIGNED = 1u << 10, /* enumerators are signed values */
+};
+
+/* One enumerator of an enum (added after v1 of this header, additive). */
+struct slt_enumerator {
+	const char *name;
+	int64_t value;   /* as written; print as unsigned unless the enum is
+			    signed (slt_member.flags SLT_MEMBER_ENUM_SIGNED) */
 };
 
 /*
@@ -100,6 +109,12 @@ struct slt_member {
 				  struct's "struct tag", pahole -E prints
 				  "/" "* typedef NAME *" "/ struct tag {");
 				  NULL otherwise */
+	const struct slt_enumerator *enumerators; /* the member's type is an
+				  anonymous enum, printed inline with its
+				  values as pahole does; NULL otherwise */
+	uint32_t n_enumerators;
+	uint32_t enum_size;    /* bytes of that enum type (pahole adds
+				  __packed__ when it is not 4) */
 };
 
 /* slt_hole.flags */

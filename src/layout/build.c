@@ -590,6 +590,25 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 	}
 	m->alignment = tm->alignment ? tm->alignment : btf_align;
 	m->flags = member_flags(tm, mt, m->size);
+	if (mt->kind == SLT_T_ENUM && anon(mt->name) && mt->n_enumerators) {
+		/* pahole prints an anonymous enum inline with its values */
+		struct slt_enumerator *e = slt_arena_calloc(c->a, mt->n_enumerators,
+							    sizeof(*e));
+		if (!e)
+			return SLT_ENOMEM;
+		for (uint32_t k = 0; k < mt->n_enumerators; k++) {
+			e[k].value = mt->enumerators[k].value;
+			e[k].name = slt_arena_strdup(c->a, mt->enumerators[k].name ?
+							   mt->enumerators[k].name : "");
+			if (!e[k].name)
+				return SLT_ENOMEM;
+		}
+		m->enumerators = e;
+		m->n_enumerators = mt->n_enumerators;
+		m->enum_size = (uint32_t)mt->size;
+		if (mt->flags & SLT_TF_SIGNED)
+			m->flags |= SLT_MEMBER_ENUM_SIGNED;
+	}
 	m->parent = parent;
 	m->depth = depth;
 	if (mt->kind == SLT_T_STRUCT)

@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "structlint/layout.h" /* struct slt_enumerator */
+
 enum slt_tkind {
 	SLT_T_VOID = 0,   /* also "unknown": named "void" */
 	SLT_T_INT,        /* base integer, char and _Bool types */
@@ -85,6 +87,11 @@ struct slt_type {
 	uint32_t decl_line;        /* 0 when unknown */
 	uint64_t origin;           /* loader's id (DIE offset, BTF id), for
 				      messages and deduplication */
+	/* Added (additive): SLT_T_ENUM without a name: its enumerators in
+	 * declaration order (loaders may leave named enums without them;
+	 * SLT_TF_SIGNED on the enum: values are signed). */
+	const struct slt_enumerator *enumerators;
+	uint32_t n_enumerators;
 };
 
 #endif

@@ -30,6 +30,46 @@ struct slt_type *slt_btf_new_node(struct btf_src *s, enum slt_tkind kind,
 	return n;
 }
 
+/* The enumerators of anonymous enum `id` (BTF_KIND_ENUM: 32-bit values,
+ * BTF_KIND_ENUM64: lo/hi halves; signedness in kflag, kernel
+ * Documentation/bpf/btf.rst 2.2.6 and 2.2.19) into n. */
+static int enumerators(struct btf_src *s, uint32_t id,
+		       const struct btf_type *t, struct slt_type *n,
+		       struct slt_error *err)
+{
+	uint32_t cnt = btf_vlen(t);
+	struct slt_enumerator *e;
+	bool sgn = btf_kflag(t);
+
+	if (!cnt)
+		return 0;
+	e = slt_arena_calloc(s->arena, cnt, sizeof(*e));
+	if (!e)
+		return slt_btf_nomem(s, err);
+	for (uint32_t i = 0; i < cnt; i++) {
+		uint32_t name_off;
+
+		if (btf_is_enum64(t)) {
+			const struct btf_enum64 *v = &btf_enum64(t)[i];
+			uint64_t u = ((uint64_t)v->val_hi32 << 32) | v->val_lo32;
+			name_off = v->name_off;
+			e[i].value = (int64_t)u;
+		} else {
+			const struct btf_enum *v = &btf_enum(t)[i];
+			name_off = v->name_off;
+			e[i].value = sgn ? (int64_t)v->val
+					 : (int64_t)(uint32_t)v->val;
+		}
+		e[i].name = btf__name_by_offset(s->btf, name_off);
+		if (!e[i].name)
+			return slt_btf_corrupt(s, id, err,
+					       "enumerator %u has a bad name offset", i);
+	}
+	n->enumerators = e;
+	n->n_enumerators = cnt;
+	return 0;
+}
+
 /* Translate the members of struct/union `sid` into its node n (which is
  * SHALLOW until this succeeds). */
 static int fill_members(struct btf_src *s, uint32_t sid, struct slt_type *n,
@@ -257,7 +297,13 @@ int slt_btf_xlate(struct btf_src *s, uint32_t id, bool full, unsigned depth,
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		n->flags |= btf_kflag(t) ? SLT_TF_SIGNED : 0;
-		/* fall through */
+		n->size = t->size;
+		if (!named || !name || !*name) {
+			rc = enumerators(s, id, t, n, err);
+			if (rc)
+				return rc;
+		}
+		break;
 	case BTF_KIND_FLOAT:
 		n->size = t->size;
 		break;

@@ -171,6 +171,50 @@ static void offset_comment(struct tctx *t, const struct slt_member *m, int pad)
 static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 		  bool is_union);
 
+/* A member of anonymous enum type, as type__fprintf() and
+ * enumeration__fprintf() print it: the enumerators, names padded to the
+ * longest, "__packed__" when the enum is not 4 bytes, then the member. */
+static void enum_member(struct tctx *t, const struct slt_member *m,
+			int indent, int ts, const char *attr)
+{
+	size_t w = 0;
+	int slen;
+
+	col(t, C_KW);
+	out(t, "enum");
+	col(t, C_OFF);
+	out(t, " {\n");
+	for (uint32_t k = 0; k < m->n_enumerators; k++)
+		if (strlen(m->enumerators[k].name) > w)
+			w = strlen(m->enumerators[k].name);
+	for (uint32_t k = 0; k < m->n_enumerators; k++) {
+		const struct slt_enumerator *e = &m->enumerators[k];
+
+		tabs(t, indent + 1);
+		out(t, "%-*s = ", (int)w, e->name);
+		if (m->flags & SLT_MEMBER_ENUM_SIGNED)
+			out(t, "%lld,\n", (long long)e->value);
+		else
+			out(t, "%llu,\n", (unsigned long long)e->value);
+	}
+	tabs(t, indent);
+	out(t, "}");
+	if (m->enum_size != 4)
+		out(t, " __attribute__((__packed__))");
+	if (*m->name) {
+		out(t, " ");
+		col(t, C_NAME);
+		out(t, "%s", m->name);
+		col(t, C_OFF);
+	}
+	out(t, "%s", m->decl_tail);
+	if (m->flags & SLT_MEMBER_BITFIELD)
+		out(t, ":%u", m->bit_size);
+	out(t, "%s;", attr);
+	slen = (int)strlen(attr) + (*m->name ? (int)strlen(m->name) : -1);
+	offset_comment(t, m, width(ts + t->name_spacing - slen - 3));
+}
+
 /* class_member__fprintf(): one member, its inline body included. */
 static void member(struct tctx *t, size_t i, int indent, int ts)
 {
@@ -248,6 +292,10 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 		return;
 	}
 
+	if (m->n_enumerators) {
+		enum_member(t, m, indent, ts, attr);
+		return;
+	}
 	{
 		const char *rest;
 		printed = type_col(t, m->decl_head, ts, &rest);
