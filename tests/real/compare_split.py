@@ -65,6 +65,12 @@ def first_difference(diffs):
     """One line for the first difference; for a text-only difference, the
     first removed (pahole) and added (structlint) lines of the diff."""
     lines = diffs[0].split("\n")
+    if " struct(s), " in lines[0]:
+        # The comparator split a block where the other tool did not (its
+        # parser does not know every opener, e.g. `const struct {`): the
+        # first lines of the text diff say more.
+        lines = next((d for d in diffs if d.startswith("whole text differs")),
+                     diffs[0]).split("\n")
     if not lines[0].startswith("whole text differs"):
         return lines[0]
     minus = next((ln for ln in lines if ln.startswith("-") and not ln.startswith("---")), "")
