@@ -271,6 +271,43 @@ static const char EXPAND_MID[] =
 	"\t/* last cacheline: 32 bytes */\n"
 	"};\n";
 
+/* pahole -C (gcc 12 -g) for
+ *   struct en { int a; enum { EA = 0, EBBB = 1, } e:16; char c; };
+ *   struct en2 { enum { X = 5, YY = 2 } s; char t;
+ *                enum __attribute__((packed)) { P1 = 1, P2 = 200 } p; }; */
+static const char PAHOLE_EN[] =
+	"struct en {\n"
+	"\tint                        a;                    /*     0     4 */\n"
+	"\tenum {\n"
+	"\t\tEA   = 0,\n"
+	"\t\tEBBB = 1,\n"
+	"\t} e:16;                                             /*     4: 0  4 */\n"
+	"\n"
+	"\t/* Bitfield combined with next fields */\n"
+	"\n"
+	"\tchar                       c;                    /*     6     1 */\n"
+	"\n"
+	"\t/* size: 8, cachelines: 1, members: 3 */\n"
+	"\t/* padding: 1 */\n"
+	"\t/* last cacheline: 8 bytes */\n"
+	"};\n";
+static const char PAHOLE_EN2[] =
+	"struct en2 {\n"
+	"\tenum {\n"
+	"\t\tX  = 5,\n"
+	"\t\tYY = 2,\n"
+	"\t} s;                                             /*     0     4 */\n"
+	"\tchar                       t;                    /*     4     1 */\n"
+	"\tenum {\n"
+	"\t\tP1 = 1,\n"
+	"\t\tP2 = 200,\n"
+	"\t} __attribute__((__packed__)) p;                                             /*     5     1 */\n"
+	"\n"
+	"\t/* size: 8, cachelines: 1, members: 3 */\n"
+	"\t/* padding: 2 */\n"
+	"\t/* last cacheline: 8 bytes */\n"
+	"};\n";
+
 struct base { struct slt_arena *a; struct slt_type *c, *s, *i, *l, *ui, *ul; };
 
 static void base_init(struct base *b)
@@ -651,6 +688,45 @@ static void test_expand_typedef(void **state)
 	slt_arena_free(b.a);
 }
 
+static struct slt_type *g_enum(struct slt_arena *a, uint64_t size, unsigned n,
+			       const char *const *names, const int64_t *values)
+{
+	struct slt_type *t = g_type(a, SLT_T_ENUM, NULL, size, NULL);
+	struct slt_enumerator *e = slt_arena_calloc(a, n, sizeof(*e));
+
+	for (unsigned i = 0; i < n; i++) {
+		e[i].name = names[i];
+		e[i].value = values[i];
+	}
+	t->enumerators = e;
+	t->n_enumerators = n;
+	return t;
+}
+
+/* Anonymous enum members: inline with their values, names padded to the
+ * longest, __packed__ when not 4 bytes, bitfield width after the name. */
+static void test_anon_enum(void **state)
+{
+	static const char *const n1[] = { "EA", "EBBB" }, *const n2[] = { "X", "YY" },
+			  *const n3[] = { "P1", "P2" };
+	static const int64_t v1[] = { 0, 1 }, v2[] = { 5, 2 }, v3[] = { 1, 200 };
+	struct base b;
+	struct slt_type *t;
+
+	base_init(&b);
+	t = g_comp(b.a, SLT_T_STRUCT, "en", 8, 3);
+	g_mem(t, "a", b.i, 0, 0, 0);
+	g_mem(t, "e", g_enum(b.a, 4, 2, n1, v1), 32, 16, 0);
+	g_mem(t, "c", b.c, 48, 0, 0);
+	check_text(b.a, t, PAHOLE_EN);
+	t = g_comp(b.a, SLT_T_STRUCT, "en2", 8, 3);
+	g_mem(t, "s", g_enum(b.a, 4, 2, n2, v2), 0, 0, 0);
+	g_mem(t, "t", b.c, 32, 0, 0);
+	g_mem(t, "p", g_enum(b.a, 1, 2, n3, v3), 40, 0, 0);
+	check_text(b.a, t, PAHOLE_EN2);
+	slt_arena_free(b.a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -666,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_btf_alignment),
 		cmocka_unit_test(test_union_alignment_typedef),
 		cmocka_unit_test(test_expand_typedef),
+		cmocka_unit_test(test_anon_enum),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
