@@ -30,12 +30,68 @@ static uint64_t mix(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+/*
+ * Fingerprints of the DIEs below the root, for one find(): a type shared
+ * by many members (int, a typedef, a pointer) is hashed once.  A value
+ * depends on the depth it was computed at only through the depth limit,
+ * so an entry records the height of its subtree of sig() calls and is
+ * used only where that subtree stays within the limit (then the hash is
+ * exactly what a fresh computation gives).  Best effort: a failed
+ * allocation only means no memo.
+ */
+#define SIG_MAX_DEPTH 32
+
+struct sig_ent {
+	uint64_t off1; /* DIE offset + 1; 0: empty */
+	uint64_t h;
+	unsigned height;
+};
+
+struct sig_memo {
+	struct sig_ent *e;
+	size_t cap, n;
+};
+
+static struct sig_ent *memo_slot(struct sig_memo *m, uint64_t off)
+{
+	size_t mask = m->cap - 1;
+	size_t i = (size_t)((off * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+	while (m->e[i].off1 && m->e[i].off1 != off + 1)
+		i = (i + 1) & mask;
+	return &m->e[i];
+}
+
+static void memo_put(struct sig_memo *m, uint64_t off, uint64_t h,
+		     unsigned height)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 4096;
+		struct sig_ent *ne = calloc(cap, sizeof(*ne)), *old = m->e;
+		if (!ne)
+			return;
+		size_t oc = m->cap;
+		m->e = ne;
+		m->cap = cap;
+		for (size_t i = 0; i < oc; i++)
+			if (old[i].off1)
+				*memo_slot(m, old[i].off1 - 1) = old[i];
+		free(old);
+	}
+	struct sig_ent *se = memo_slot(m, off);
+	if (!se->off1)
+		m->n++;
+	*se = (struct sig_ent){ off + 1, h, height };
+}
+
 struct sig_ctx {
 	uint64_t h;
 	unsigned depth;
+	unsigned height; /* of the sig() calls made so far */
+	struct sig_memo *memo;
 };
 
-static uint64_t sig(struct dw *d, uint64_t off, unsigned depth);
+static uint64_t sig(struct dw *d, struct sig_memo *m, uint64_t off,
+		    unsigned depth, unsigned *height);
 
 static int sig_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 {
@@ -55,20 +111,34 @@ static int sig_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 	if (a.name)
 		sc->h = mix(sc->h, a.name, strlen(a.name) + 1);
 	if (tag == DW_TAG_member && a.has_type) {
-		uint64_t t = sig(d, a.type, sc->depth + 1);
+		unsigned ht;
+		uint64_t t = sig(d, sc->memo, a.type, sc->depth + 1, &ht);
+		if (ht + 1 > sc->height)
+			sc->height = ht + 1;
 		sc->h = mix(sc->h, &t, sizeof(t));
 	}
 	return d->rc;
 }
 
-static uint64_t sig(struct dw *d, uint64_t off, unsigned depth)
+/* The fingerprint of the DIE at off, reached at depth (0: the root);
+ * *height: the depth of the sig() calls below it. */
+static uint64_t sig(struct dw *d, struct sig_memo *m, uint64_t off,
+		    unsigned depth, unsigned *height)
 {
 	Dwarf_Die die;
 	Dwarf_Half tag;
 	Dwarf_Error e = NULL;
 	struct attrs a;
-	struct sig_ctx sc = { 0xcbf29ce484222325ull, depth };
-	if (d->rc || depth > 32 || slt_dw_get_die(d, off, &die))
+	struct sig_ctx sc = { 0xcbf29ce484222325ull, depth, 0, m };
+	*height = 0;
+	if (depth && m->cap) {
+		const struct sig_ent *se = memo_slot(m, off);
+		if (se->off1 && depth + se->height <= SIG_MAX_DEPTH) {
+			*height = se->height;
+			return se->h;
+		}
+	}
+	if (d->rc || depth > SIG_MAX_DEPTH || slt_dw_get_die(d, off, &die))
 		return 0;
 	if (dwarf_tag(die, &tag, &e) != DW_DLV_OK)
 		slt_dw_fail(d, e, off, "tag");
@@ -82,16 +152,24 @@ static uint64_t sig(struct dw *d, uint64_t off, unsigned depth)
 		if ((agg && (!a.name || depth == 0)) || tag == DW_TAG_array_type)
 			slt_dw_children(d, die, off, sig_cb, &sc);
 		if (!agg && a.has_type && tag != DW_TAG_subroutine_type) {
-			uint64_t t = sig(d, a.type, depth + 1);
+			unsigned ht;
+			uint64_t t = sig(d, m, a.type, depth + 1, &ht);
+			if (ht + 1 > sc.height)
+				sc.height = ht + 1;
 			sc.h = mix(sc.h, &t, sizeof(t));
 		}
 	}
 	dwarf_dealloc_die(die);
+	*height = sc.height;
+	/* depth 0 hashes a named root's members, deeper levels do not */
+	if (depth && !d->rc && depth + sc.height <= SIG_MAX_DEPTH)
+		memo_put(m, off, sc.h, sc.height);
 	return sc.h;
 }
 
 struct find_ctx {
 	struct vec sigs; /* uint64_t: definitions already returned */
+	struct sig_memo memo;
 	const char *name;
 	struct vec res, tdres, fwd; /* slt_type *, slt_type *, const char * */
 	size_t decls;
@@ -117,7 +195,9 @@ static int find_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 		if (dwarf_hasattr(die, DW_AT_declaration, &decl, &e) != DW_DLV_OK)
 			return slt_dw_fail(d, e, off, "declaration");
 		if (!decl) {
-			uint64_t h = sig(d, off, 0), *hp = f->sigs.v;
+			unsigned ht;
+			uint64_t h = sig(d, &f->memo, off, 0, &ht);
+			uint64_t *hp = f->sigs.v;
 			for (size_t i = 0; i < f->sigs.n; i++)
 				if (hp[i] == h)
 					return d->rc; /* same layout again */
@@ -216,6 +296,7 @@ done:
 	free(f.tdres.v);
 	free(f.fwd.v);
 	free(f.sigs.v);
+	free(f.memo.e);
 	return rc;
 }
 
