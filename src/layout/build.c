@@ -12,26 +12,8 @@
 #include <string.h>
 
 #include "layout/build.h"
+#include "layout/infer.h"
 #include "structlint/error.h"
-
-#define MAX_DEPTH 64 /* nesting and typedef chains; deeper is a cycle */
-
-/* One member of a struct level as pahole sees it. */
-struct pm {
-	int64_t byte_offset; /* storage unit, bytes from the level start */
-	int64_t bit_start;   /* first bit, from the level start */
-	int64_t size;        /* bytes (storage unit for bitfields) */
-	uint32_t bit_size;   /* bitfield width, 0 otherwise */
-};
-
-/* class__find_holes() results for one level. */
-struct holes {
-	int64_t *hole;      /* byte hole after member i */
-	int64_t *bit_hole;  /* bit hole after member i */
-	int64_t pre_hole, pre_bit_hole;
-	int64_t padding, bit_padding;
-	uint32_t nr_holes, nr_bit_holes;
-};
 
 struct pk_entry {
 	const struct slt_type *t;
@@ -52,33 +34,6 @@ struct bctx {
 	size_t npk, cappk;
 };
 
-static const struct slt_type *strip(const struct slt_type *t)
-{
-	for (int i = 0; t && i < MAX_DEPTH; i++) {
-		switch (t->kind) {
-		case SLT_T_TYPEDEF:
-		case SLT_T_CONST:
-		case SLT_T_VOLATILE:
-		case SLT_T_RESTRICT:
-		case SLT_T_ATOMIC:
-			t = t->ref;
-			break;
-		default:
-			return t;
-		}
-	}
-	return t;
-}
-
-/* Size in bytes of an object of type t. */
-static uint64_t tsize(const struct slt_type *t)
-{
-	t = strip(t);
-	if (!t || t->kind == SLT_T_FUNC || t->kind == SLT_T_VOID)
-		return 0;
-	return t->size;
-}
-
 static bool is_composite(const struct slt_type *t)
 {
 	return t && (t->kind == SLT_T_STRUCT || t->kind == SLT_T_UNION);
@@ -87,180 +42,6 @@ static bool is_composite(const struct slt_type *t)
 static bool anon(const char *s)
 {
 	return !s || !*s;
-}
-
-/* tag__natural_alignment(): pointers, base types and enums align to their
- * size, structs and unions to their largest member, arrays to the element. */
-static uint64_t natalign(const struct slt_type *t, int depth)
-{
-	uint64_t a = 1;
-
-	t = strip(t);
-	if (!t || depth > MAX_DEPTH)
-		return 1;
-	switch (t->kind) {
-	case SLT_T_PTR:
-	case SLT_T_INT:
-	case SLT_T_FLOAT:
-	case SLT_T_ENUM:
-		a = t->size;
-		break;
-	case SLT_T_STRUCT:
-	case SLT_T_UNION:
-		a = 0;
-		for (uint32_t i = 0; i < t->n_members; i++) {
-			uint64_t ma = natalign(t->members[i].type, depth + 1);
-			if (ma > a)
-				a = ma;
-		}
-		break;
-	case SLT_T_ARRAY:
-		a = natalign(t->ref, depth + 1);
-		break;
-	default:
-		a = 1;
-	}
-	return a ? a : 1;
-}
-
-/* Where pahole puts member tm: bitfields at their storage unit, aligned on
- * the unit's size (as dwarf_loader.c/btf_loader.c do), bit offset inside. */
-static struct pm pm_of(const struct slt_tmember *tm)
-{
-	struct pm p;
-	uint64_t size = tsize(tm->type);
-
-	p.size = (int64_t)size;
-	p.bit_size = tm->bit_size;
-	p.bit_start = (int64_t)tm->bit_offset;
-	if (tm->bit_size && size)
-		p.byte_offset = (int64_t)(tm->bit_offset / (size * 8) * size);
-	else
-		p.byte_offset = (int64_t)(tm->bit_offset / 8);
-	return p;
-}
-
-/* class__find_holes() on members pm[0..n) of a struct of size bytes. */
-static void find_holes(const struct pm *pm, uint32_t n, uint64_t size,
-		       struct holes *o)
-{
-	int64_t cur_end = (int64_t)size * 8, cur_size = 0;
-	int64_t last_seen = 0;
-	bool in_bf = false;
-
-	o->pre_hole = o->pre_bit_hole = 0;
-	o->nr_holes = o->nr_bit_holes = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		int64_t bs = pm[i].bit_start, be, bh = 0, byh = 0;
-
-		o->hole[i] = o->bit_hole[i] = 0;
-		be = bs + (pm[i].bit_size ? (int64_t)pm[i].bit_size
-					  : pm[i].size * 8);
-		if (in_bf) {
-			int64_t bfe = bs < cur_end ? bs : cur_end;
-			bh = bfe - last_seen;
-			last_seen = bfe;
-		}
-		if (pm[i].bit_size) {
-			int64_t as = pm[i].byte_offset * 8;
-			if (last_seen < as && as <= bs) {
-				byh = pm[i].byte_offset - last_seen / 8;
-				last_seen = as;
-			}
-			bh += bs - last_seen;
-		} else {
-			byh = bs / 8 - last_seen / 8;
-		}
-		last_seen = be;
-		if (pm[i].bit_size) {
-			int64_t unit = pm[i].size * 8;
-			in_bf = true;
-			if (be > cur_end || unit > cur_size) {
-				cur_size = unit;
-				cur_end = pm[i].byte_offset * 8 + cur_size;
-				if (be > cur_end)
-					cur_end += cur_size;
-			}
-		} else {
-			in_bf = false;
-			cur_size = 0;
-			cur_end = be;
-		}
-		if (bh < 0)
-			bh = 0;
-		if (byh < 0)
-			byh = 0;
-		if (i) {
-			o->hole[i - 1] = byh;
-			o->bit_hole[i - 1] = bh;
-		} else {
-			o->pre_hole = byh;
-			o->pre_bit_hole = bh;
-		}
-		if (bh)
-			o->nr_bit_holes++;
-		if (byh)
-			o->nr_holes++;
-	}
-	if (in_bf) {
-		int64_t bfe = (int64_t)size * 8 < cur_end ? (int64_t)size * 8 : cur_end;
-		o->bit_padding = bfe - last_seen;
-		last_seen = bfe;
-	} else {
-		o->bit_padding = 0;
-	}
-	o->padding = (int64_t)size - last_seen / 8;
-	if (o->padding < 0)
-		o->padding = 0;
-	if (o->bit_padding < 0)
-		o->bit_padding = 0;
-}
-
-/* Run find_holes() on struct type t; the arrays are malloc()ed. */
-static int type_holes(const struct slt_type *t, struct pm **pmp,
-		      struct holes *o)
-{
-	uint32_t n = t->n_members;
-	struct pm *pm = calloc(n ? n : 1, sizeof(*pm));
-
-	o->hole = calloc(n ? n : 1, sizeof(int64_t));
-	o->bit_hole = calloc(n ? n : 1, sizeof(int64_t));
-	if (!pm || !o->hole || !o->bit_hole) {
-		free(pm);
-		free(o->hole);
-		free(o->bit_hole);
-		o->hole = o->bit_hole = NULL;
-		return SLT_ENOMEM;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		pm[i] = pm_of(&t->members[i]);
-	find_holes(pm, n, t->size, o);
-	if (pmp)
-		*pmp = pm;
-	else
-		free(pm);
-	return 0;
-}
-
-static void holes_free(struct holes *o)
-{
-	free(o->hole);
-	free(o->bit_hole);
-}
-
-/* Tail padding of struct type t (0 for others or shallow ones). */
-static uint64_t struct_padding(const struct slt_type *t)
-{
-	struct holes o;
-	uint64_t pad;
-
-	if (!t || t->kind != SLT_T_STRUCT || (t->flags & SLT_TF_SHALLOW))
-		return 0;
-	if (type_holes(t, NULL, &o))
-		return 0;
-	pad = (uint64_t)o.padding;
-	holes_free(&o);
-	return pad;
 }
 
 static struct pk_entry *pk_find(struct bctx *c, const struct slt_type *t)
@@ -311,16 +92,16 @@ static int infer_packed(struct bctx *c, const struct slt_type *t, bool *out)
 		*out = e->packed;
 		return 0;
 	}
-	rc = type_holes(t, &pm, &o);
+	rc = slt_lay_type_holes(t, &pm, &o);
 	if (rc)
 		return rc;
 	if (o.padding || o.nr_holes) {
 		/* type__check_structs_at_unnatural_alignments() */
 		for (uint32_t i = 0; i < t->n_members && !rc; i++) {
-			const struct slt_type *st = strip(t->members[i].type);
+			const struct slt_type *st = slt_lay_strip(t->members[i].type);
 			if (!st || st->kind != SLT_T_STRUCT)
 				continue;
-			if (pm[i].byte_offset % (int64_t)natalign(st, 0))
+			if (pm[i].byte_offset % (int64_t)slt_lay_natalign(st, 0))
 				rc = pk_set(c, st, true);
 		}
 	} else {
@@ -328,7 +109,7 @@ static int infer_packed(struct bctx *c, const struct slt_type *t, bool *out)
 		bool decided = false;
 
 		for (uint32_t i = 0; i < t->n_members; i++) {
-			uint64_t na = natalign(t->members[i].type, 0);
+			uint64_t na = slt_lay_natalign(t->members[i].type, 0);
 			if (na == 1)
 				continue;
 			if (na > max)
@@ -343,7 +124,7 @@ static int infer_packed(struct bctx *c, const struct slt_type *t, bool *out)
 			packed = true;
 	}
 	free(pm);
-	holes_free(&o);
+	slt_lay_holes_free(&o);
 	if (!rc)
 		rc = pk_set(c, t, packed);
 	*out = packed;
@@ -355,9 +136,9 @@ static int infer_packed(struct bctx *c, const struct slt_type *t, bool *out)
 static int union_infer(struct bctx *c, const struct slt_type *u)
 {
 	for (uint32_t i = 0; i < u->n_members; i++) {
-		const struct slt_type *st = strip(u->members[i].type);
+		const struct slt_type *st = slt_lay_strip(u->members[i].type);
 		if (st && st->kind == SLT_T_STRUCT &&
-		    u->size % natalign(st, 0)) {
+		    u->size % slt_lay_natalign(st, 0)) {
 			int rc = pk_set(c, st, true);
 			if (rc)
 				return rc;
@@ -366,78 +147,13 @@ static int union_infer(struct bctx *c, const struct slt_type *u)
 	return 0;
 }
 
-/*
- * BTF has no alignment attribute, so pahole's BTF loader guesses one
- * (btf_loader.c of dwarves 1.24, class__infer_alignment(), called from
- * class__fixup_btf_bitfields() for every member of every struct and union,
- * and once more for the type itself with its size as the offset):
- * when a member starts `offset` bytes in and the previous member with a
- * size ended at `smallest`, the power of two strictly above the gap
- * (offset - smallest, 32-bit unsigned arithmetic) is the guess, but only at
- * an even offset and only when it exceeds the natural alignment; a guess
- * below the cache line size that divides it becomes the cache line size
- * when the offset is a multiple of it.  pahole's cache line size is the
- * machine's L1 line size; structlint uses SLT_CACHELINE_DEFAULT.  A
- * negative gap (union members, bitfields sharing a unit) wraps to a value
- * with the top bit set, whose "next power of two" 1 << 32 comes out as 1 on
- * x86-64 (shift counts are taken mod 32): no alignment.  Alignments are
- * bytes; 0 means none.
- */
-static uint32_t btf_infer_alignment(uint64_t offset, uint64_t natural,
-				    uint64_t smallest)
-{
-	uint32_t delta = (uint32_t)offset - (uint32_t)smallest;
-	uint32_t cl = SLT_CACHELINE_DEFAULT;
-	uint64_t a = 0;
-
-	if (delta && offset % 2 == 0) {
-		int shift = 32 - __builtin_clz(delta);
-		a = shift >= 32 ? 1 : 1u << shift;
-	}
-	if (a <= natural || a == 1)
-		return 0;
-	if (a < cl && cl % a == 0 && offset % cl == 0)
-		a = cl;
-	return (uint32_t)a;
-}
-
-/*
- * The BTF alignment guesses for struct/union t: member i's in align[i]
- * (when align is not NULL), the type's own as the return value.  Members
- * without a size (zero-length arrays, empty structs) get none and do not
- * move the end of the previous member, as in pahole.
- */
-static uint32_t btf_alignments(const struct slt_type *t, uint32_t *align)
-{
-	uint64_t smallest = 0;
-
-	for (uint32_t i = 0; i < t->n_members; i++) {
-		const struct slt_tmember *tm = &t->members[i];
-		struct pm p;
-
-		if (align)
-			align[i] = 0;
-		if (!tm->type)
-			continue;
-		p = pm_of(tm);
-		if (!p.size)
-			continue;
-		if (align)
-			align[i] = btf_infer_alignment((uint64_t)p.byte_offset,
-						       natalign(tm->type, 0),
-						       smallest);
-		smallest = (uint64_t)(p.byte_offset + p.size);
-	}
-	return btf_infer_alignment(t->size, natalign(t, 0), smallest);
-}
-
 /* The forced alignment of struct/union type t: DW_AT_alignment, or on BTF
  * pahole's guess. */
 static uint32_t type_alignment(const struct bctx *c, const struct slt_type *t)
 {
 	if (t->alignment || c->format != SLT_FORMAT_BTF)
 		return t->alignment;
-	return btf_alignments(t, NULL);
+	return slt_lay_btf_alignments(t, NULL);
 }
 
 static int push_member(struct bctx *c, size_t *idx)
@@ -505,7 +221,7 @@ static const struct slt_type *inline_type(const struct bctx *c,
 static uint32_t member_flags(const struct slt_tmember *tm,
 			     const struct slt_type *mt, uint64_t size)
 {
-	const struct slt_type *st = strip(mt);
+	const struct slt_type *st = slt_lay_strip(mt);
 	uint32_t f = 0;
 
 	if (tm->bit_size)
@@ -539,7 +255,7 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 	const struct slt_tmember *tm = &t->members[i];
 	const struct slt_type *mt = tm->type, *it;
 	const char *tdname;
-	struct pm p = pm_of(tm);
+	struct pm p = slt_lay_pm_of(tm);
 	struct slt_member *m;
 	size_t idx;
 	bool open = i + 1 == t->n_members && t->n_members > 1 && !in_union;
@@ -612,7 +328,7 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 	m->parent = parent;
 	m->depth = depth;
 	if (mt->kind == SLT_T_STRUCT)
-		m->type_padding = struct_padding(mt);
+		m->type_padding = slt_lay_struct_padding(mt);
 
 	it = inline_type(c, mt, &tdname);
 	if (it) {
@@ -677,7 +393,7 @@ static int level(struct bctx *c, const struct slt_type *t, uint32_t depth,
 		return SLT_ENOMEM;
 	}
 	if (c->format == SLT_FORMAT_BTF)
-		btf_alignments(t, align);
+		slt_lay_btf_alignments(t, align);
 	for (uint32_t i = 0; i < t->n_members && !rc; i++) {
 		idx[i] = c->n;
 		rc = add_member(c, t, i, depth, parent, base, in_union, align[i]);
@@ -687,7 +403,7 @@ static int level(struct bctx *c, const struct slt_type *t, uint32_t depth,
 		struct holes o;
 		struct pm *pm = NULL;
 
-		rc = type_holes(t, &pm, &o);
+		rc = slt_lay_type_holes(t, &pm, &o);
 		for (uint32_t i = 0; !rc && i < t->n_members; i++) {
 			if (i == 0 && o.pre_bit_hole)
 				rc = push_hole(c, base, (uint64_t)o.pre_bit_hole,
@@ -710,7 +426,7 @@ static int level(struct bctx *c, const struct slt_type *t, uint32_t depth,
 		}
 		if (pm) {
 			free(pm);
-			holes_free(&o);
+			slt_lay_holes_free(&o);
 		}
 	}
 	free(idx);
@@ -802,7 +518,7 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 	if (!rc)
 		rc = infer_packed(&c, t, &packed);
 	if (!rc && t->kind == SLT_T_STRUCT)
-		rc = type_holes(t, NULL, &o);
+		rc = slt_lay_type_holes(t, NULL, &o);
 	if (rc)
 		goto out;
 
@@ -825,7 +541,7 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 	out->format = format;
 	out->size = t->size;
 	out->forced_alignment = type_alignment(&c, t);
-	out->alignment = t->alignment ? t->alignment : (uint32_t)natalign(t, 0);
+	out->alignment = t->alignment ? t->alignment : (uint32_t)slt_lay_natalign(t, 0);
 	out->decl_line = t->decl_line;
 	out->packed = packed;
 	out->expanded = expand;
@@ -837,7 +553,7 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 	summarize(out);
 out:
 	if (o.hole)
-		holes_free(&o);
+		slt_lay_holes_free(&o);
 	free(c.m);
 	free(c.h);
 	free(c.pk);
