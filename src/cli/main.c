@@ -45,12 +45,11 @@ int cli_parse_color(const char *arg)
 bool cli_use_color(int mode)
 {
 	const char *nc = getenv("NO_COLOR");
-	if (mode == CLI_COLOR_NEVER || (nc && nc[0]))
-		return false;
-	if (mode == CLI_COLOR_ALWAYS)
-		return true;
 	const char *term = getenv("TERM");
-	return isatty(STDOUT_FILENO) && !(term && !strcmp(term, "dumb"));
+	if (mode == CLI_COLOR_NEVER || (nc && nc[0]) ||
+	    (term && !strcmp(term, "dumb")))
+		return false;
+	return mode == CLI_COLOR_ALWAYS || isatty(STDOUT_FILENO);
 }
 
 bool cli_parse_uint(const char *s, unsigned long min, unsigned long max,
