@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — joining samples to struct members.
+ *
+ * A join takes one struct layout (struct slt_struct) and a stream of samples
+ * (include/structlint/samples.h) and produces per-member access statistics.
+ * Samples carry data addresses, cacheline addresses or type+offset; members
+ * have offsets.  The instance base is resolved, in this order (first that
+ * applies wins):
+ *   1. the sample is already typed (data-type profile, JSON profile);
+ *   2. an explicit base: --base ADDR, or an ELF symbol of a global/static
+ *      object resolved by the caller;
+ *   3. --line ADDR=N hints: the cacheline at ADDR is line N of the struct;
+ *   4. inference (c2c cachelines and raw addresses): from the struct's
+ *      alignment, the access offsets and the member boundaries, reported
+ *      with its confidence and refused when ambiguous.
+ * Each access goes to the innermost member that contains it (nested
+ * structs, array elements, bitfields by storage unit).
+ */
+#ifndef STRUCTLINT_JOIN_H
+#define STRUCTLINT_JOIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "structlint/error.h"
+#include "structlint/layout.h"
+#include "structlint/samples.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A "--line ADDR=N" hint. */
+struct slt_line_hint {
+	uint64_t addr;      /* any address inside the cacheline */
+	uint64_t line;      /* that line's index in the struct (0-based) */
+};
+
+struct slt_join_opts {
+	unsigned cacheline_size;       /* bytes; 0 = SLT_CACHELINE_DEFAULT */
+	bool has_base;
+	uint64_t base;                 /* instance start address (bytes) */
+	const struct slt_line_hint *hints;
+	size_t n_hints;
+	bool no_infer;                 /* refuse inference (strict mode) */
+	size_t max_locations;          /* code locations kept per member;
+					  0 = 8 */
+};
+
+/* How the base address was found (enum order = resolution order). */
+enum slt_base_method {
+	SLT_BASE_NONE = 0,    /* nothing could be resolved */
+	SLT_BASE_TYPED,       /* samples carried type+offset */
+	SLT_BASE_EXPLICIT,    /* --base / symbol */
+	SLT_BASE_HINT,        /* --line hints */
+	SLT_BASE_INFERRED,    /* inferred, see confidence */
+};
+
+struct slt_cpu_access {
+	int32_t cpu;
+	uint64_t loads, stores;          /* samples */
+};
+
+struct slt_code_location {
+	const char *symbol;              /* may be "" */
+	const char *source;              /* "file.c:123" or "" */
+	uint64_t ip;                     /* 0 when unknown */
+	uint64_t loads, stores, hitm;    /* samples */
+};
+
+/* Access statistics of one member (or of a hole/padding, see below). */
+struct slt_member_access {
+	uint64_t loads, stores;          /* samples */
+	uint64_t hitm_local, hitm_remote, peer_local, peer_remote;
+	uint64_t cycles;                 /* sum of load latencies */
+	struct slt_cpu_access *cpus;     /* sorted by cpu, only CPUs seen */
+	size_t n_cpus;
+	struct slt_code_location *locations; /* most samples first */
+	size_t n_locations;
+};
+
+/* The result of a join.  Owns everything; free with
+ * slt_access_profile_free().  `layout` is borrowed and must outlive it. */
+struct slt_access_profile {
+	const struct slt_struct *layout;
+	unsigned cacheline_size;
+	struct slt_member_access *members; /* parallel to layout->members;
+					      counts go to the innermost
+					      member, parents sum their
+					      children */
+	struct slt_member_access outside;  /* samples in holes/padding or
+					      outside the struct */
+	enum slt_base_method base_method;
+	uint64_t base;                     /* resolved base, when
+					      base_method >= EXPLICIT */
+	double confidence;                 /* 0..1, inference only */
+	char base_note[256];               /* how it was resolved, for
+					      humans */
+	uint64_t samples, matched;         /* samples seen / mapped */
+	void *priv_;
+};
+
+struct slt_join;
+
+/* Start a join for layout.  Returns 0 and *out, or SLT_ENOMEM/SLT_EUSAGE. */
+int slt_join_new(const struct slt_struct *layout,
+		 const struct slt_join_opts *opts, struct slt_join **out,
+		 struct slt_error *err);
+
+/* Feed one sample (usable as an slt_sample_cb with the join as ctx).
+ * Samples of other types are counted and ignored.  Memory grows with the
+ * number of distinct addresses, not with the number of samples. */
+int slt_join_add(void *join, const struct slt_sample *s);
+
+/* Resolve the base, map everything, and hand over the profile.  The join
+ * is freed.  Returns 0, or SLT_EUSAGE when the base cannot be resolved
+ * (the hint says which option gives it) with err filled. */
+int slt_join_finish(struct slt_join *join, struct slt_access_profile **out,
+		    struct slt_error *err);
+
+/* Free a join that was not finished.  NULL is a no-op. */
+void slt_join_free(struct slt_join *join);
+void slt_access_profile_free(struct slt_access_profile *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
