@@ -103,12 +103,15 @@ struct slt_member {
 				  in bytes of the member's struct/union type,
 				  printed after its closing brace; 0 if none */
 	/* Added after v1 of this header (additive): */
-	const char *typedef_name; /* SLT_MEMBER_INLINE reached through a
-				  typedef (--expand): the typedef's name
-				  (`type` keeps it; decl_head is then the
-				  struct's "struct tag", pahole -E prints
-				  "/" "* typedef NAME *" "/ struct tag {");
-				  NULL otherwise */
+	const char *typedef_name; /* --expand only: the member's type (or
+				  array element type) is a typedef chain,
+				  "u8 -> __u8", that pahole -E prints as
+				  "/" "* typedef u8 -> __u8 *" "/ " before the
+				  resolved type; decl_head/decl_tail then
+				  spell the resolved type ("unsigned char",
+				  "struct tag" or "struct" when printed
+				  inline) while `type` keeps the typedef's
+				  name; NULL otherwise */
 	const struct slt_enumerator *enumerators; /* the member's type is an
 				  anonymous enum, printed inline with its
 				  values as pahole does; NULL otherwise */

@@ -187,26 +187,14 @@ static int push_hole(struct bctx *c, uint64_t offset, uint64_t size,
 	return 0;
 }
 
-/* The struct/union printed inline for member type mt, or NULL; with
- * expand, a typedef of a named struct/union is expanded too (*tdname is
- * then the typedef's name, else NULL). */
+/* The struct/union printed inline for member type mt (after expand_typedef():
+ * via_td when a typedef was resolved, then an array of anonymous ones is
+ * inline too), or NULL. */
 static const struct slt_type *inline_type(const struct bctx *c,
-					  const struct slt_type *mt,
-					  const char **tdname)
+					  const struct slt_type *mt, bool via_td)
 {
 	const struct slt_type *e = mt;
 
-	*tdname = NULL;
-	if (c->expand && mt && mt->kind == SLT_T_TYPEDEF) {
-		for (int i = 0; e && e->kind == SLT_T_TYPEDEF && i < MAX_DEPTH; i++)
-			e = e->ref;
-		if (is_composite(e) && !anon(e->name) &&
-		    !(e->flags & SLT_TF_SHALLOW)) {
-			*tdname = mt->name;
-			return e;
-		}
-		return NULL;
-	}
 	if (is_composite(mt))
 		return (anon(mt->name) || c->expand) &&
 		       !(mt->flags & SLT_TF_SHALLOW) ? mt : NULL;
@@ -214,8 +202,60 @@ static const struct slt_type *inline_type(const struct bctx *c,
 		return NULL;
 	for (int i = 0; e && e->kind == SLT_T_ARRAY && i < MAX_DEPTH; i++)
 		e = e->ref;
-	return is_composite(e) && !anon(e->name) &&
+	return is_composite(e) && (via_td || !anon(e->name)) &&
 	       !(e->flags & SLT_TF_SHALLOW) ? e : NULL;
+}
+
+/*
+ * pahole -E (type__fprintf(), array_type__fprintf() with expand_types):
+ * a member whose type is a typedef, or an array of one, is printed as
+ * what the typedef chain resolves to, behind "/" "* typedef A -> B *" "/".
+ * Returns the type to print (mt itself when nothing is expanded) and sets
+ * *chain to "A -> B" (NULL when nothing is expanded).
+ */
+static const struct slt_type *expand_typedef(const struct bctx *c,
+					     const struct slt_type *mt,
+					     const char **chain)
+{
+	const struct slt_type *e = mt, *r;
+	struct slt_type *top = NULL, **link = &top;
+	size_t len = 0;
+	char *s;
+	int n = 0;
+
+	*chain = NULL;
+	if (!c->expand)
+		return mt;
+	for (int i = 0; e && e->kind == SLT_T_ARRAY && i < MAX_DEPTH; i++)
+		e = e->ref;
+	if (!e || e->kind != SLT_T_TYPEDEF)
+		return mt;
+	for (r = e; r && r->kind == SLT_T_TYPEDEF && n < MAX_DEPTH; r = r->ref, n++)
+		len += strlen(r->name ? r->name : "") + 4;
+	if (!r)
+		return mt;
+	s = slt_arena_alloc(c->a, len + 1);
+	if (!s)
+		return NULL;
+	for (r = e; r && r->kind == SLT_T_TYPEDEF && n-- > 0; r = r->ref) {
+		if (r != e)
+			strcat(s, " -> ");
+		strcat(s, r->name ? r->name : "");
+	}
+	*chain = s;
+	if (e == mt)
+		return r;
+	/* a copy of the array levels, ending in the resolved element */
+	for (const struct slt_type *a = mt; a != e; a = a->ref) {
+		struct slt_type *x = slt_arena_alloc(c->a, sizeof(*x));
+		if (!x)
+			return NULL;
+		*x = *a;
+		*link = x;
+		link = &x->ref;
+	}
+	*link = (struct slt_type *)r;
+	return top;
 }
 
 static uint32_t member_flags(const struct slt_tmember *tm,
@@ -253,8 +293,7 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 		      bool in_union, uint32_t btf_align)
 {
 	const struct slt_tmember *tm = &t->members[i];
-	const struct slt_type *mt = tm->type, *it;
-	const char *tdname;
+	const struct slt_type *mt = tm->type, *it, *et;
 	struct pm p = slt_lay_pm_of(tm);
 	struct slt_member *m;
 	size_t idx;
@@ -284,6 +323,9 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 	rc = slt_ctype_spell_decl(c->a, mt, open, &m->decl_head, &m->decl_tail);
 	if (rc)
 		return rc;
+	et = expand_typedef(c, mt, &m->typedef_name);
+	if (!et)
+		return SLT_ENOMEM;
 	{
 		size_t hl = strlen(m->decl_head);
 		char *ty;
@@ -298,6 +340,12 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 			return SLT_ENOMEM;
 		m->type = ty;
 	}
+	if (m->typedef_name && !is_composite(et)) {
+		rc = slt_ctype_spell_decl(c->a, et, open, &m->decl_head,
+					  &m->decl_tail);
+		if (rc)
+			return rc;
+	}
 	m->offset = base + (uint64_t)p.byte_offset;
 	m->size = (uint64_t)p.size;
 	if (tm->bit_size) {
@@ -306,23 +354,23 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 	}
 	m->alignment = tm->alignment ? tm->alignment : btf_align;
 	m->flags = member_flags(tm, mt, m->size);
-	if (mt->kind == SLT_T_ENUM && anon(mt->name) && mt->n_enumerators) {
+	if (et->kind == SLT_T_ENUM && anon(et->name) && et->n_enumerators) {
 		/* pahole prints an anonymous enum inline with its values */
-		struct slt_enumerator *e = slt_arena_calloc(c->a, mt->n_enumerators,
+		struct slt_enumerator *e = slt_arena_calloc(c->a, et->n_enumerators,
 							    sizeof(*e));
 		if (!e)
 			return SLT_ENOMEM;
-		for (uint32_t k = 0; k < mt->n_enumerators; k++) {
-			e[k].value = mt->enumerators[k].value;
-			e[k].name = slt_arena_strdup(c->a, mt->enumerators[k].name ?
-							   mt->enumerators[k].name : "");
+		for (uint32_t k = 0; k < et->n_enumerators; k++) {
+			e[k].value = et->enumerators[k].value;
+			e[k].name = slt_arena_strdup(c->a, et->enumerators[k].name ?
+							   et->enumerators[k].name : "");
 			if (!e[k].name)
 				return SLT_ENOMEM;
 		}
 		m->enumerators = e;
-		m->n_enumerators = mt->n_enumerators;
-		m->enum_size = (uint32_t)mt->size;
-		if (mt->flags & SLT_TF_SIGNED)
+		m->n_enumerators = et->n_enumerators;
+		m->enum_size = (uint32_t)et->size;
+		if (et->flags & SLT_TF_SIGNED)
 			m->flags |= SLT_MEMBER_ENUM_SIGNED;
 	}
 	m->parent = parent;
@@ -330,20 +378,29 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 	if (mt->kind == SLT_T_STRUCT)
 		m->type_padding = slt_lay_struct_padding(mt);
 
-	it = inline_type(c, mt, &tdname);
+	it = inline_type(c, et, m->typedef_name != NULL);
 	if (it) {
 		size_t first = c->n;
 		bool packed = false;
 
 		m->flags |= SLT_MEMBER_INLINE;
-		if (tdname) {
-			m->typedef_name = slt_arena_strdup(c->a, tdname);
-			m->decl_head = slt_arena_printf(c->a, "%s %s",
+		if (m->typedef_name) {
+			/* "struct tag {" or "struct {" behind the comment */
+			m->decl_head = slt_arena_printf(c->a, "%s%s%s",
 				it->kind == SLT_T_UNION ? "union" : "struct",
-				it->name);
-			m->decl_tail = "";
-			if (!m->typedef_name || !m->decl_head)
+				anon(it->name) ? "" : " ",
+				anon(it->name) ? "" : it->name);
+			if (!m->decl_head)
 				return SLT_ENOMEM;
+			if (et->kind == SLT_T_ARRAY) {
+				const char *h;
+				rc = slt_ctype_spell_decl(c->a, et, open, &h,
+							  &m->decl_tail);
+				if (rc)
+					return rc;
+			} else {
+				m->decl_tail = "";
+			}
 		}
 		m->type_alignment = type_alignment(c, it);
 		rc = level(c, it, depth + 1, (int32_t)idx,

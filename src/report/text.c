@@ -27,6 +27,7 @@ struct tctx {
 	unsigned cl;
 	bool color;
 	int name_spacing;
+	uint64_t nout;      /* characters written, colour escapes excluded */
 	uint32_t cacheline; /* pahole's *cachelinep */
 	const struct slt_hole **hole, **bit_hole; /* per member, or NULL */
 	const struct slt_hole *pre_hole_top, *pre_bit_hole_top;
@@ -40,8 +41,10 @@ static void out(struct tctx *t, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfprintf(t->f, fmt, ap);
+	int n = vfprintf(t->f, fmt, ap);
 	va_end(ap);
+	if (n > 0)
+		t->nout += (uint64_t)n;
 }
 
 static void col(struct tctx *t, const char *c)
@@ -52,13 +55,13 @@ static void col(struct tctx *t, const char *c)
 
 static void tabs(struct tctx *t, int n)
 {
-	for (int i = 0; i < n && i < 16; i++)
+	for (int i = 0; i < n && i < 16; i++, t->nout++)
 		fputc('\t', t->f);
 }
 
 static void spaces(struct tctx *t, int n)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++, t->nout++)
 		fputc(' ', t->f);
 }
 
@@ -73,8 +76,10 @@ static void comment(struct tctx *t, int indent, const char *fmt, ...)
 	tabs(t, indent);
 	col(t, C_COMMENT);
 	va_start(ap, fmt);
-	vfprintf(t->f, fmt, ap);
+	int n = vfprintf(t->f, fmt, ap);
 	va_end(ap);
+	if (n > 0)
+		t->nout += (uint64_t)n;
 	col(t, C_OFF);
 }
 
@@ -146,10 +151,11 @@ static int type_col(struct tctx *t, const char *head, int ts, const char **rest)
 	split_head(head, &pl, rest);
 	col(t, C_TYPE);
 	fwrite(head, 1, pl, t->f);
+	t->nout += pl;
 	col(t, C_OFF);
 	if ((int)pl < w)
 		spaces(t, w - (int)pl);
-	fputc(' ', t->f);
+	spaces(t, 1);
 	return ((int)pl > w ? (int)pl : w) + 1;
 }
 
@@ -171,11 +177,22 @@ static void offset_comment(struct tctx *t, const struct slt_member *m, int pad)
 static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 		  bool is_union);
 
+/* pahole -E's "/" "* typedef A -> B *" "/ " before a member's resolved type;
+ * returns the characters written. */
+static int td_comment(struct tctx *t, const struct slt_member *m)
+{
+	col(t, C_COMMENT);
+	out(t, "/* typedef %s */", m->typedef_name);
+	col(t, C_OFF);
+	out(t, " ");
+	return (int)strlen(m->typedef_name) + 15;
+}
+
 /* A member of anonymous enum type, as type__fprintf() and
  * enumeration__fprintf() print it: the enumerators, names padded to the
  * longest, "__packed__" when the enum is not 4 bytes, then the member. */
 static void enum_member(struct tctx *t, const struct slt_member *m,
-			int indent, int ts, const char *attr)
+			int indent, int ts, const char *attr, uint64_t start)
 {
 	size_t w = 0;
 	int slen;
@@ -212,7 +229,11 @@ static void enum_member(struct tctx *t, const struct slt_member *m,
 		out(t, ":%u", m->bit_size);
 	out(t, "%s;", attr);
 	slen = (int)strlen(attr) + (*m->name ? (int)strlen(m->name) : -1);
-	offset_comment(t, m, width(ts + t->name_spacing - slen - 3));
+	/* through a typedef the member's type has a name: pahole pads by
+	 * all it printed, the body included (at least one blank) */
+	offset_comment(t, m, m->typedef_name ?
+			     ts + t->name_spacing - (int)(t->nout - start) :
+			     width(ts + t->name_spacing - slen - 3));
 }
 
 /* class_member__fprintf(): one member, its inline body included. */
@@ -223,10 +244,15 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 	char attr[64] = "";
 	int printed = 0;
 
+	uint64_t start;
+
 	boundary(t, m->offset, indent);
+	start = t->nout;
 	if (m->alignment)
 		snprintf(attr, sizeof(attr), " __attribute__((__aligned__(%u)))",
 			 m->alignment);
+	if (m->typedef_name) /* pahole -E: what the typedef resolves to */
+		printed += td_comment(t, m);
 	if (m->flags & SLT_MEMBER_INLINE) {
 		bool is_union = m->flags & SLT_MEMBER_UNION;
 		bool named = !(m->flags & SLT_MEMBER_ANON) &&
@@ -235,12 +261,6 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 		bool array = *m->decl_tail == '[';
 		int slen;
 
-		if (m->typedef_name) {
-			col(t, C_COMMENT);
-			out(t, "/* typedef %s */", m->typedef_name);
-			col(t, C_OFF);
-			out(t, " ");
-		}
 		col(t, C_KW);
 		out(t, "%s", is_union ? "union" : "struct");
 		col(t, C_OFF);
@@ -282,7 +302,10 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 		}
 		out(t, "%s;", attr);
 		if (named) {
-			offset_comment(t, m, 1);
+			/* the member's type has a name: pahole pads by all
+			 * it printed, the body included */
+			offset_comment(t, m, ts + t->name_spacing -
+					     (int)(t->nout - start));
 			return;
 		}
 		slen = (int)strlen(attr) + (*m->name ? (int)strlen(m->name) : -1);
@@ -293,12 +316,12 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 	}
 
 	if (m->n_enumerators) {
-		enum_member(t, m, indent, ts, attr);
+		enum_member(t, m, indent, ts, attr, start);
 		return;
 	}
 	{
 		const char *rest;
-		printed = type_col(t, m->decl_head, ts, &rest);
+		printed += type_col(t, m->decl_head, ts, &rest);
 		out(t, "%s", rest);
 		col(t, C_NAME);
 		out(t, "%s", m->name);
@@ -307,7 +330,11 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 		printed += (int)(strlen(rest) + strlen(m->name) +
 				 strlen(m->decl_tail));
 		if (m->flags & SLT_MEMBER_BITFIELD)
-			printed += fprintf(t->f, ":%u", m->bit_size);
+		{
+			uint64_t n0 = t->nout;
+			out(t, ":%u", m->bit_size);
+			printed += (int)(t->nout - n0);
+		}
 		out(t, "%s;", attr);
 		printed += (int)strlen(attr) + 1;
 		offset_comment(t, m, ts + t->name_spacing - printed);
@@ -352,6 +379,8 @@ static void force_padding(struct tctx *t, int32_t parent,
 		const char *rest;
 
 		tabs(t, indent);
+		if (last->typedef_name)
+			td_comment(t, last);
 		type_col(t, last->decl_head, ts, &rest);
 		out(t, "%s%s:%llu;\n", rest, last->decl_tail,
 		    (unsigned long long)size * 8);
@@ -423,6 +452,8 @@ static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 					bf = 0;
 				}
 				tabs(t, indent);
+				if (pos->typedef_name)
+					td_comment(t, pos);
 				type_col(t, pos->decl_head, ts, &rest);
 				out(t, "%s:%llu;\n", rest, (unsigned long long)bf);
 			}

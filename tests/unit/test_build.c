@@ -308,6 +308,38 @@ static const char PAHOLE_EN2[] =
 	"\t/* last cacheline: 8 bytes */\n"
 	"};\n";
 
+/* pahole -E -C ex (gcc 12 -g):
+ *   typedef unsigned char __u8x; typedef __u8x u8x;
+ *   typedef struct { int counter; } atomic_x; struct empty_s { };
+ *   typedef struct { } trk_t;
+ *   struct ex { u8x a; u8x b:3; atomic_x cnt; atomic_x arr[2];
+ *               struct empty_s e; trk_t t; long z; }; */
+static const char EXPAND_EX[] =
+	"struct ex {\n"
+	"\t/* typedef u8x -> __u8x */ unsigned char              a;                         /*     0     1 */\n"
+	"\t/* typedef u8x -> __u8x */ unsigned char              b:3;                       /*     1: 0  1 */\n"
+	"\n"
+	"\t/* XXX 5 bits hole, try to pack */\n"
+	"\t/* XXX 2 bytes hole, try to pack */\n"
+	"\n"
+	"\t/* typedef atomic_x */ struct {\n"
+	"\t\tint                counter;                                              /*     4     4 */\n"
+	"\t} cnt; /*     4     4 */\n"
+	"\t/* typedef atomic_x */ struct {\n"
+	"\t\tint                counter;                                              /*     8     4 */\n"
+	"\t} arr[2]; /*     8     8 */\n"
+	"\tstruct empty_s {\n"
+	"\t}e;                                                            /*    16     0 */\n"
+	"\t/* typedef trk_t */ struct {\n"
+	"\t} t;                                               /*    16     0 */\n"
+	"\tlong int                   z;                                                    /*    16     8 */\n"
+	"\n"
+	"\t/* size: 24, cachelines: 1, members: 7 */\n"
+	"\t/* sum members: 21, holes: 1, sum holes: 2 */\n"
+	"\t/* sum bitfield members: 3 bits, bit holes: 1, sum bit holes: 5 bits */\n"
+	"\t/* last cacheline: 24 bytes */\n"
+	"};\n";
+
 struct base { struct slt_arena *a; struct slt_type *c, *s, *i, *l, *ui, *ul; };
 
 static void base_init(struct base *b)
@@ -727,6 +759,39 @@ static void test_anon_enum(void **state)
 	slt_arena_free(b.a);
 }
 
+/* pahole -E resolves every typedef chain ("u8x -> __u8x"), arrays of
+ * typedefs included, and pads the offset comment of a member whose type
+ * has a name by everything printed (an empty body leaves a wide gap). */
+static void test_expand_typedef_chain(void **state)
+{
+	struct base b;
+	struct slt_type *uc, *u8a, *u8b, *at, *atd, *em, *tk, *tkd, *t;
+
+	base_init(&b);
+	uc = G_INT(b.a, "unsigned char", 1);
+	u8a = G_TYPEDEF(b.a, "__u8x", uc);
+	u8b = G_TYPEDEF(b.a, "u8x", u8a);
+	at = g_comp(b.a, SLT_T_STRUCT, NULL, 4, 1);
+	g_mem(at, "counter", b.i, 0, 0, 0);
+	atd = G_TYPEDEF(b.a, "atomic_x", at);
+	em = g_comp(b.a, SLT_T_STRUCT, "empty_s", 0, 0);
+	tk = g_comp(b.a, SLT_T_STRUCT, NULL, 0, 0);
+	tkd = G_TYPEDEF(b.a, "trk_t", tk);
+	t = g_comp(b.a, SLT_T_STRUCT, "ex", 24, 7);
+	g_mem(t, "a", u8b, 0, 0, 0);
+	g_mem(t, "b", u8b, 8, 3, 0);
+	g_mem(t, "cnt", atd, 32, 0, 0);
+	g_mem(t, "arr", g_array(b.a, atd, 2, 4), 64, 0, 0);
+	g_mem(t, "e", em, 128, 0, 0);
+	g_mem(t, "t", tkd, 128, 0, 0);
+	g_mem(t, "z", b.l, 128, 0, 0);
+	char *got = g_text(b.a, t, true, NULL, NULL);
+	assert_non_null(got);
+	assert_string_equal(got, EXPAND_EX);
+	free(got);
+	slt_arena_free(b.a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -743,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_union_alignment_typedef),
 		cmocka_unit_test(test_expand_typedef),
 		cmocka_unit_test(test_anon_enum),
+		cmocka_unit_test(test_expand_typedef_chain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
