@@ -598,7 +598,12 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 	out->format = format;
 	out->size = t->size;
 	out->forced_alignment = type_alignment(&c, t);
-	out->alignment = t->alignment ? t->alignment : (uint32_t)slt_lay_natalign(t, 0);
+	out->alignment = (uint32_t)slt_lay_alignment(t, 0);
+	if (out->forced_alignment > out->alignment)
+		out->alignment = out->forced_alignment;
+	for (size_t k = 0; k < c.n; k++) /* BTF guesses at any depth */
+		if (c.m[k].alignment > out->alignment)
+			out->alignment = c.m[k].alignment;
 	out->decl_line = t->decl_line;
 	out->packed = packed;
 	out->expanded = expand;

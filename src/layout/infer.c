@@ -279,3 +279,36 @@ uint32_t slt_lay_btf_alignments(const struct slt_type *t, uint32_t *align)
 	}
 	return btf_infer_alignment(t->size, slt_lay_natalign(t, 0), smallest);
 }
+
+uint64_t slt_lay_alignment(const struct slt_type *t, int depth)
+{
+	uint64_t a = 0;
+
+	for (int i = 0; t && i < MAX_DEPTH; i++) {
+		if (t->alignment > a)
+			a = t->alignment;
+		if (t->kind < SLT_T_TYPEDEF || t->kind > SLT_T_ATOMIC)
+			break;
+		t = t->ref;
+	}
+	if (!t || depth > MAX_DEPTH)
+		return a ? a : 1;
+	if (t->kind == SLT_T_ARRAY) {
+		uint64_t e = slt_lay_alignment(t->ref, depth + 1);
+		return e > a ? e : a;
+	}
+	if ((t->kind == SLT_T_STRUCT || t->kind == SLT_T_UNION) &&
+	    !(t->flags & SLT_TF_SHALLOW)) {
+		for (uint32_t i = 0; i < t->n_members; i++) {
+			uint64_t m = slt_lay_alignment(t->members[i].type, depth + 1);
+			if (t->members[i].alignment > m)
+				m = t->members[i].alignment;
+			if (m > a)
+				a = m;
+		}
+		return a ? a : 1;
+	}
+	if (!a)
+		a = slt_lay_natalign(t, depth);
+	return a;
+}

@@ -38,6 +38,10 @@ const struct slt_type *slt_lay_strip(const struct slt_type *t);
 uint64_t slt_lay_tsize(const struct slt_type *t);
 /* tag__natural_alignment() of t, bytes (at least 1); depth: recursion. */
 uint64_t slt_lay_natalign(const struct slt_type *t, int depth);
+/* The alignment in bytes the compiler gives t: DW_AT_alignment on the type
+ * (or a typedef of it) and on its members, recursively, else natural
+ * (__packed__ is not known here). */
+uint64_t slt_lay_alignment(const struct slt_type *t, int depth);
 /* Where pahole puts member tm (bitfields at their storage unit). */
 struct pm slt_lay_pm_of(const struct slt_tmember *tm);
 /* class__find_holes() on struct t into *o (arrays malloc()ed, free with

@@ -792,6 +792,41 @@ static void test_expand_typedef_chain(void **state)
 	slt_arena_free(b.a);
 }
 
+/* slt_struct.alignment is what the compiler gives the struct: clang writes
+ * DW_AT_alignment only on the members (struct forced { int a; int b
+ * __attribute__((__aligned__(64))); ... }: _Alignof 64), also nested. */
+static void test_struct_alignment(void **state)
+{
+	struct base b;
+	struct slt_struct s = { 0 };
+	struct slt_error err;
+	struct slt_type *in, *t;
+
+	base_init(&b);
+	t = g_comp(b.a, SLT_T_STRUCT, "forced", 128, 2);
+	g_mem(t, "a", b.i, 0, 0, 0);
+	g_mem(t, "b", b.i, 512, 0, 64);
+	assert_int_equal(slt_build_struct(b.a, t, SLT_FORMAT_DWARF, false, "t",
+					  &s, &err), 0);
+	assert_int_equal(s.alignment, 64);
+	assert_int_equal(s.forced_alignment, 0);
+	in = g_comp(b.a, SLT_T_STRUCT, "in", 32, 1);
+	g_mem(in, "x", b.l, 0, 0, 32);
+	t = g_comp(b.a, SLT_T_STRUCT, "outer", 64, 2);
+	g_mem(t, "c", b.c, 0, 0, 0);
+	g_mem(t, "n", in, 256, 0, 0);
+	assert_int_equal(slt_build_struct(b.a, t, SLT_FORMAT_DWARF, false, "t",
+					  &s, &err), 0);
+	assert_int_equal(s.alignment, 32);
+	t = g_comp(b.a, SLT_T_STRUCT, "plain", 16, 2);
+	g_mem(t, "c", b.c, 0, 0, 0);
+	g_mem(t, "l", b.l, 64, 0, 0);
+	assert_int_equal(slt_build_struct(b.a, t, SLT_FORMAT_DWARF, false, "t",
+					  &s, &err), 0);
+	assert_int_equal(s.alignment, 8);
+	slt_arena_free(b.a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -809,6 +844,7 @@ int main(void)
 		cmocka_unit_test(test_expand_typedef),
 		cmocka_unit_test(test_anon_enum),
 		cmocka_unit_test(test_expand_typedef_chain),
+		cmocka_unit_test(test_struct_alignment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
