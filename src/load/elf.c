@@ -29,6 +29,7 @@
 
 struct sec_cache {
 	bool loaded;
+	bool busy;      /* being loaded: relocating it needs itself */
 	const uint8_t *data;
 	size_t size;
 	uint8_t *owned; /* malloc()ed buffer when decompressed/relocated */
@@ -382,7 +383,9 @@ static int relocate_one(struct slt_elf *e, size_t r, struct sec_cache *c,
 	int rc = slt_elf_section_data(e, r, &rel, &nrel, err);
 	if (rc)
 		return rc;
-	if (rs->link == 0 || rs->link >= e->nsec)
+	if (rs->link == 0 || rs->link >= e->nsec ||
+	    (e->sec[rs->link].type != SHT_SYMTAB &&
+	     e->sec[rs->link].type != SHT_DYNSYM))
 		return slt_error_set(err, SLT_ECORRUPT, e->path,
 				     (int64_t)rs->offset, NULL,
 				     "%s: bad symbol table link", rs->name);
@@ -481,9 +484,16 @@ int slt_elf_section_data(struct slt_elf *e, size_t idx, const uint8_t **data,
 		return slt_error_set(err, SLT_ECORRUPT, e->path, -1, NULL,
 				     "section index %zu out of range", idx);
 	struct sec_cache *c = &e->cache[idx];
+	if (!c->loaded && c->busy) /* found by fuzz_dwarf */
+		return slt_error_set(err, SLT_ECORRUPT, e->path,
+				     (int64_t)e->sec[idx].offset,
+				     "the file is truncated or corrupt",
+				     "section %s: relocations that depend on "
+				     "the section itself", e->sec[idx].name);
 	if (!c->loaded) {
 		const uint8_t *p;
 		size_t n;
+		c->busy = true;
 		int rc = raw_bytes(e, idx, &p, &n, err);
 		if (rc == 0 && n && slt_elf_section_compressed(e, idx))
 			rc = decompress(e, idx, p, n, c, err);
@@ -496,6 +506,7 @@ int slt_elf_section_data(struct slt_elf *e, size_t idx, const uint8_t **data,
 		    s->type != SHT_RELA && s->type != SHT_REL &&
 		    !(s->flags & SHF_ALLOC))
 			rc = relocate(e, idx, c, err);
+		c->busy = false;
 		if (rc) {
 			free(c->owned);
 			memset(c, 0, sizeof(*c));

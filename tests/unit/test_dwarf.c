@@ -582,6 +582,55 @@ static void test_split_skeleton(void **st)
 	s->ops->close(s);
 }
 
+/* Found by fuzz_dwarf: .rela.debug_info whose sh_link (its symbol table)
+ * is .debug_info itself, so relocating .debug_info needed .debug_info:
+ * unbounded recursion.  Now SLT_ECORRUPT at that relocation section. */
+static void test_rela_link_cycle(void **st)
+{
+	static unsigned char img[1 << 20];
+	char obj[700];
+	snprintf(obj, sizeof(obj), "%s/t-0-5.o", dir);
+	size_t len = slurp(obj, img, sizeof(img));
+	Elf64_Ehdr eh;
+	memcpy(&eh, img, sizeof(eh));
+	size_t ioff, isize;
+	assert_int_equal(sec_off(img, len, ".debug_info", &ioff, &isize), 0);
+	unsigned info_idx = 0;
+	int patched = 0;
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh;
+		memcpy(&sh, img + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+		if (sh.sh_type != SHT_RELA && sh.sh_offset == ioff)
+			info_idx = i;
+	}
+	assert_true(info_idx > 0);
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		unsigned char *p = img + eh.e_shoff + i * sizeof(Elf64_Shdr);
+		Elf64_Shdr sh;
+		memcpy(&sh, p, sizeof(sh));
+		if (sh.sh_type == SHT_RELA && sh.sh_info == info_idx) {
+			sh.sh_link = info_idx;
+			memcpy(p, &sh, sizeof(sh));
+			patched = 1;
+		}
+	}
+	assert_true(patched);
+	struct slt_source *s = NULL;
+	struct slt_error err;
+	slt_error_clear(&err);
+	int rc = slt_source_open_dwarf_mem(img, len, "cycle.o", &s, &err);
+	if (rc == 0) {
+		struct slt_type **out = NULL;
+		size_t n;
+		rc = s->ops->find(s, "S", &out, &n, &err);
+		assert_null(out);
+		s->ops->close(s);
+	}
+	assert_int_equal(rc, SLT_ECORRUPT);
+	assert_int_equal(err.code, SLT_ECORRUPT);
+	assert_non_null(strstr(err.message, "symbol table"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -598,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_bad_name_form),
 		cmocka_unit_test(test_lazy_section_error),
 		cmocka_unit_test(test_split_skeleton),
+		cmocka_unit_test(test_rela_link_cycle),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
