@@ -92,6 +92,10 @@ struct slt_sample {
 	uint64_t peer_remote;     /* ... on another node */
 	uint64_t cycles;          /* sum of load weights (latency), cycles */
 	const char *event;        /* event name when known, else NULL */
+	const char *object;       /* binary/DSO of the code ("[kernel.kallsyms]",
+				     c2c Object column) or NULL */
+	uint32_t cpu_count;       /* distinct CPUs that made these accesses
+				     (c2c "cpu cnt"), 0 when unknown */
 };
 
 /* What a parser saw, for the user and for tests.  Counts are records or

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf c2c report --stdio parser: every c2c file in fixtures/samples/c2c,
+ * expected values worked out by hand from the files (percent of the block
+ * header's totals, records - stores, average cycles * count), plus
+ * generated edge cases.
+ */
+#include "samples_helpers.h"
+
+static void test_local_plain(void **state)
+{
+	struct coll c; struct slt_samples_info in; struct slt_error e;
+	assert_int_equal(read_fx(FX "perf6.1-local/c2c_stdio.txt", SLT_SAMPLES_AUTO, &c, &in, &e), 0);
+	assert_int_equal(in.format, SLT_SAMPLES_C2C);
+	assert_int_equal(c.n, 4);
+	assert_int_equal(in.records, 4);
+	assert_int_equal(in.samples, 800);   /* Total records 800 */
+	assert_int_equal(in.skipped, 0);
+	assert_int_equal(in.cacheline_size, 0); /* 0x404080 is 128-aligned: not stated */
+	assert_non_null(strstr(in.detail, "loads 400"));
+	assert_non_null(strstr(in.detail, "cpu/mem-loads,ldlat=30/P cpu/mem-stores/P"));
+	/* 0x0: L1 Hit 42.86% of 350 = 150, L1 Miss 100% of 50 -> 200 stores */
+	struct slt_sample *s = &c.r[0].s;
+	assert_int_equal(s->line_addr, 0x404080);
+	assert_int_equal(s->line_offset, 0);
+	assert_int_equal(s->stores, 200);
+	assert_int_equal(s->loads, 0);
+	assert_int_equal(s->ip, 0x401126);
+	assert_string_equal(c.r[0].sym, "writer");
+	assert_string_equal(c.r[0].obj, "fs");
+	assert_string_equal(c.r[0].src, "fs.c:11");
+	assert_int_equal(s->node, 0);
+	assert_int_equal(s->cpu_count, 1);
+	assert_true(s->flags & SLT_SAMPLE_IP);
+	assert_false(s->flags & SLT_SAMPLE_CPUS);
+	/* 0x10: LclHitm 45.39% of 293 = 133; 180*133 + 180*(200-133) */
+	s = &c.r[2].s;
+	assert_int_equal(s->line_offset, 0x10);
+	assert_int_equal(s->hitm_local, 133);
+	assert_int_equal(s->loads, 200);
+	assert_int_equal(s->cycles, 36000);
+	/* 0x18: RmtHitm 100% of 40, LclHitm 54.61% of 293 = 160; 420*200 */
+	s = &c.r[3].s;
+	assert_int_equal(s->hitm_remote, 40);
+	assert_int_equal(s->hitm_local, 160);
+	assert_int_equal(s->cycles, 84000);
+	assert_int_equal(s->node, 1);
+}
+
+static void test_local_variants(void **state)
+{
+	static const struct { const char *f; size_t n; } v[] = {
+		{ "c2c_stdioN.txt", 4 }, { "c2c_stdioNN.txt", 4 },
+		{ "c2c_stdio_phys_NN.txt", 4 }, { "c2c_stdioc_tid_pid_iaddr_N.txt", 4 },
+		{ "c2c_stdiod_lcl.txt", 4 }, { "c2c_stdiod_rmt.txt", 3 },
+		{ "c2c_stdionosource_fullsymbols.txt", 4 }, { "c2c_stdiostats.txt", 0 },
+	};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char p[256];
+		struct coll c; struct slt_samples_info in; struct slt_error e;
+		snprintf(p, sizeof(p), FX "perf6.1-local/%s", v[i].f);
+		assert_int_equal(read_fx(p, SLT_SAMPLES_AUTO, &c, &in, &e), 0);
+		assert_int_equal(in.format, SLT_SAMPLES_C2C);
+		assert_int_equal(c.n, v[i].n);
+		assert_int_equal(in.skipped, 0);
+	}
+	struct coll c; struct slt_samples_info in; struct slt_error e;
+	/* -NN: 0{0} 0{1} 1{2} 1{3} */
+	assert_int_equal(read_fx(FX "perf6.1-local/c2c_stdioNN.txt", 0, &c, &in, &e), 0);
+	assert_true(c.r[3].s.flags & SLT_SAMPLE_CPUS);
+	assert_int_equal(c.r[3].s.n_cpus, 1);
+	assert_int_equal(c.r[3].cpus[0], 3);
+	assert_int_equal(c.r[3].s.node, 1);
+	/* coalesced tid,pid: Pid 4242, Tid "4242:fs" */
+	assert_int_equal(read_fx(FX "perf6.1-local/c2c_stdioc_tid_pid_iaddr_N.txt", 0, &c, &in, &e), 0);
+	assert_int_equal(c.r[1].s.pid, 4242);
+	assert_int_equal(c.r[1].s.tid, 4242);
+	assert_int_equal(c.r[1].s.stores, 200);  /* 57.14% of 350 */
+	assert_false(c.r[1].s.flags & SLT_SAMPLE_CPUS);  /* -N prints counts, not CPUs */
+	/* no Source:Line column */
+	assert_int_equal(read_fx(FX "perf6.1-local/c2c_stdionosource_fullsymbols.txt", 0, &c, &in, &e), 0);
+	assert_string_equal(c.r[3].src, "");
+	assert_string_equal(c.r[3].obj, "fs");
+	assert_int_equal(c.r[3].s.node, 1);
+	/* stats only: totals in detail, no rows */
+	assert_int_equal(read_fx(FX "perf6.1-local/c2c_stdiostats.txt", 0, &c, &in, &e), 0);
+	assert_non_null(strstr(in.detail, "HITM lcl 293 rmt 40"));
+}
+
+static void test_amd_ibs(void **state)
+{
+	struct coll c; struct slt_samples_info in; struct slt_error e;
+	assert_int_equal(read_fx(FX "published/c2c-amd-ibs-go-benchmark.txt", 0, &c, &in, &e), 0);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(in.cacheline_size, 0);  /* 0x20ea08034080 is 128-aligned */
+	struct slt_sample *s = &c.r[0].s;
+	assert_int_equal(s->line_addr, 0x20ea08034080ull);
+	assert_int_equal(s->line_offset, 0x30);
+	assert_int_equal(s->hitm_remote, 3);     /* 75% of 4 */
+	assert_int_equal(s->hitm_local, 1038);   /* 49.62% of 2092 = 1038.05 */
+	assert_int_equal(s->loads, 1552);
+	assert_int_equal(s->cpu_count, 12);
+	assert_string_equal(c.r[0].sym, "github.com/perfgo/perfgo/e");
+	assert_string_equal(c.r[0].obj, "perfgo.test.linux.amd64");
+}
+
+static void test_tugtest(void **state)
+{
+	struct coll c; struct slt_samples_info in; struct slt_error e;
+	assert_int_equal(read_fx(FX "published/c2c-and-datatype-tugtest.txt", SLT_SAMPLES_C2C, &c, &in, &e), 0);
+	assert_int_equal(c.n, 18);  /* the same 9-row block, posted twice */
+	/* the 17 data-type percentage rows come before any c2c header */
+	assert_int_equal(in.skipped, 17);
+	struct slt_sample *s = &c.r[2].s;  /* 68.10% of 1094, 60.26% of 2008 */
+	assert_int_equal(s->line_addr, 0x406100);
+	assert_int_equal(s->line_offset, 0x10);
+	assert_int_equal(s->hitm_remote, 745);
+	assert_int_equal(s->hitm_local, 1210);
+	assert_int_equal(s->n_cpus, 5);
+	assert_int_equal(c.r[2].cpus[4], 11);
+	assert_int_equal(c.r[4].s.stores, 12373); /* 40.03% of 17071 + 40.25% of 13762 */
+	assert_int_equal(c.r[8].s.stores, 18428); /* 59.80% + 59.73% */
+}
+
+static void test_arm_v1(void **state)
+{
+	struct coll c; struct slt_samples_info in; struct slt_error e;
+	assert_int_equal(read_fx(FX "published/c2c-arm64-spe-and-x86-v1-series.txt", 0, &c, &in, &e), 0);
+	assert_int_equal(c.n, 7);
+	assert_int_equal(c.r[1].s.stores, 1832);  /* 90.51% of 2024 */
+	assert_int_equal(c.r[1].s.loads, 3029 - 1832);
+	assert_int_equal(c.r[5].s.line_addr, 0xaaaac17d6000ull);
+	assert_int_equal(c.r[5].s.peer_local, 6);  /* "Peer" 6.06% of 99 */
+	assert_int_equal(c.r[5].s.cycles, 375 * 6 + 43 * (18469 - 6));
+	assert_int_equal(c.r[6].s.line_offset, 0x29);
+	assert_string_equal(c.r[6].src, "memstress[3e88]");
+}
+
+static void test_arm_peer(void **state)
+{
+	struct coll c; struct slt_samples_info in; struct slt_error e;
+	assert_int_equal(read_fx(FX "published/c2c-arm64-spe-peer-display.txt", 0, &c, &in, &e), 0);
+	assert_int_equal(c.n, 4);
+	/* "-- Peer Snoop --" over Rmt/Lcl: peer, not HITM */
+	assert_int_equal(c.r[2].s.peer_local, 48);   /* 48.48% of 99 */
+	assert_int_equal(c.r[2].s.hitm_local, 0);
+	assert_int_equal(c.r[1].s.tid, 3606);
+	assert_int_equal(c.r[1].s.pid, 3603);
+	assert_int_equal(c.r[0].s.cycles, 376 * 3 + 41 * (9314 - 3));
+}
+
+static void test_perf48(void **state)
+{
+	struct coll c; struct slt_samples_info in; struct slt_error e;
+	assert_int_equal(read_fx(FX "published/c2c-intel-4socket-perf4.8-rmt-coalesce.txt", 0, &c, &in, &e), 0);
+	assert_int_equal(c.n, 28);   /* 6 + 3 + 5 + 3 + 11 rows */
+	assert_int_equal(in.cacheline_size, 64);
+	assert_non_null(strstr(in.detail, "5 table lines"));
+	struct slt_sample *s = &c.r[0].s;
+	assert_int_equal(s->hitm_remote, 6442);   /* 65.51% of 9834 */
+	assert_int_equal(s->hitm_local, 1268);    /* 55.88% of 2269 */
+	assert_int_equal(s->stores, 81995);       /* 75.20% of 109036 */
+	assert_int_equal(s->loads, 6442 + 1268);  /* no records column */
+	assert_int_equal(s->cycles, 27161ull * 6442 + 26039ull * 1268);
+	assert_int_equal(s->pid, 14604);
+	assert_int_equal(s->tid, -1);
+	assert_int_equal(s->n_cpus, 9);           /* 0{0-1,4} 1{24-25,120} 2{48,54} 3{169} */
+	assert_int_equal(c.r[0].cpus[1], 1);
+	assert_int_equal(c.r[0].cpus[8], 169);
+	assert_int_equal(s->node, -1);
+	assert_int_equal(c.r[27].s.line_addr, 0xffffffff81e3f540ull);
+	assert_int_equal(c.r[27].s.line_offset, 0x3c);
+	assert_string_equal(c.r[27].sym, "_raw_spin_lock_irqsave");
+	assert_string_equal(c.r[27].obj, "[kernel.kallsyms]");
+}
+
+static void test_memcg_excerpt(void **state)
+{
+	struct coll c; struct slt_samples_info in; struct slt_error e;
+	assert_int_equal(read_fx(FX "published/c2c-pareto-excerpt-memcg-css-with-pahole.txt", 0, &c, &in, &e), 0);
+	assert_int_equal(c.n, 4);
+	assert_int_equal(c.r[0].s.hitm_local, 928);  /* 45.58% of 2036 */
+	assert_int_equal(c.r[0].s.loads, 8969);
+	assert_int_equal(c.r[3].s.line_offset, 0x10);
+	assert_int_equal(c.r[3].s.cpu_count, 187);
+	assert_int_equal(c.r[3].s.node, -1);         /* "0  1  2  3" */
+	assert_string_equal(c.r[3].src, "percpu-refcount.h:174");
+}
+
+static void test_not_c2c(void **state)
+{
+	static const char *const f[] = {
+		FX "published/perf-mem-amd-ibs-zen5.txt",
+		FX "published/perf-mem-intel-hybrid-header-events.txt",
+		FX "perf6.1-local/perf_mem_report.txt",
+		FX "perf6.1-local/report_mem_mode.txt",
+		FX "perf6.1-local/perf_script.txt",
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		struct coll c; struct slt_samples_info in; struct slt_error e;
+		assert_int_equal(read_fx(f[i], SLT_SAMPLES_C2C, &c, &in, &e), SLT_EUSAGE);
+		assert_int_equal(c.n, 0);
+		assert_non_null(strstr(e.message, "no perf c2c"));
+	}
+}
+
+static const char hdr[] =
+	"#        ----- HITM -----  ------- Store Refs ------  --------- Data address ---------                      ---------- cycles ----------    Total       cpu              Shared\n"
+	"#   Num  RmtHitm  LclHitm   L1 Hit  L1 Miss      N/A              Offset  Node  PA cnt        Code address  rmt hitm  lcl hitm      load  records       cnt      Symbol  Object  Source:Line  Node{cpu list}\n";
+
+static void test_generated(void **state)
+{
+	struct coll c; struct slt_samples_info in; struct slt_error e;
+	char buf[4096];
+	/* CRLF, huge totals (saturating), 128-byte line offset */
+	snprintf(buf, sizeof(buf), "%s"
+		 "      0 18446744073709551615  2  0  0  0  0x1000\r\n"
+		 "  100.00%%  50.00%%  0.00%%  0.00%%  0.00%%  0x48  0  1  0x401000  18446744073709551615  3  0  5  2  [.] f  a.out  f.c:1  0{1-2}\r\n",
+		 hdr);
+	assert_int_equal(read_str(buf, SLT_SAMPLES_C2C, &c, &in, &e), 0);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.r[0].s.hitm_remote, UINT64_MAX);
+	assert_int_equal(c.r[0].s.hitm_local, 1);
+	assert_int_equal(c.r[0].s.cycles, UINT64_MAX);
+	assert_int_equal(c.r[0].s.line_offset, 0x48);
+	assert_int_equal(in.cacheline_size, 128);
+	assert_string_equal(c.r[0].src, "f.c:1");
+	assert_int_equal(c.r[0].s.n_cpus, 2);
+	/* truncated row, row before any block, garbage row: skipped, counted */
+	snprintf(buf, sizeof(buf), "%s"
+		 "  1.00%%  0.00%%  0.00%%  0.00%%  0.00%%  0x8  0  1  0x1  0 0 0 1 1 [.] g a g.c:2 0\n"
+		 "      0  1  2  0  0  0  0x2000\n"
+		 "  100.00%%  0.00%%\n"
+		 "  50.00%%  x  0.00%%  0.00%%  0.00%%  0x8  0  1  0x1  0 0 0 1 1 [.] g a g.c:2 0\n"
+		 "  0.00%%  100.00%%  0.00%%  0.00%%  0.00%%  0x10  0  1  0x1  0 7 0 2 1 [.] g a g.c:2 0\n",
+		 hdr);
+	assert_int_equal(read_str(buf, SLT_SAMPLES_C2C, &c, &in, &e), 0);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(in.skipped, 3);
+	assert_int_equal(c.r[0].s.hitm_local, 2);
+	assert_int_equal(c.r[0].s.cycles, 14);
+	/* callback stop value is returned */
+	snprintf(buf, sizeof(buf), "%s      0  1  2  0  0  0  0x2000\n"
+		 "  0.00%%  50.00%%  0.00%%  0.00%%  0.00%%  0x10  0  1  0x1  0 7 0 2 1 [.] g a g.c:2 0\n"
+		 "  0.00%%  50.00%%  0.00%%  0.00%%  0.00%%  0x18  0  1  0x1  0 7 0 2 1 [.] g a g.c:2 0\n", hdr);
+	memset(&c, 0, sizeof(c));
+	c.stop_after = 1;
+	slt_error_clear(&e);
+	assert_int_equal(slt_samples_read_mem(buf, strlen(buf), "t", SLT_SAMPLES_C2C, collect, &c, &in, &e), 7);
+	assert_int_equal(c.n, 1);
+	/* empty and garbage input */
+	assert_int_equal(read_str("", SLT_SAMPLES_AUTO, &c, &in, &e), SLT_EUSAGE);
+	assert_int_equal(read_str("", SLT_SAMPLES_C2C, &c, &in, &e), SLT_EUSAGE);
+	assert_int_equal(read_str("\x01\x02garbage\n%%%%\n", SLT_SAMPLES_AUTO, &c, &in, &e), SLT_EUSAGE);
+	/* a header only, missing columns: no crash, nothing emitted */
+	assert_int_equal(read_str("#   Num  Offset\n  0  0x40\n", SLT_SAMPLES_C2C, &c, &in, &e), SLT_EUSAGE);
+	/* nonexistent file */
+	assert_int_equal(read_fx("/nonexistent/x", 0, &c, &in, &e), SLT_EIO);
+}
+
+static void test_format_names(void **state)
+{
+	assert_string_equal(slt_samples_format_name(SLT_SAMPLES_C2C), "c2c");
+	assert_string_equal(slt_samples_format_name(SLT_SAMPLES_PERF_SCRIPT), "perf-script");
+	assert_int_equal(slt_samples_format_parse("datatype"), SLT_SAMPLES_DATATYPE);
+	assert_int_equal(slt_samples_format_parse("perf.data"), SLT_SAMPLES_PERF_DATA);
+	assert_int_equal(slt_samples_format_parse("nope"), -1);
+	assert_string_equal(slt_samples_format_name((enum slt_samples_format)99), "unknown");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_local_plain), cmocka_unit_test(test_local_variants),
+		cmocka_unit_test(test_amd_ibs), cmocka_unit_test(test_tugtest),
+		cmocka_unit_test(test_arm_v1), cmocka_unit_test(test_arm_peer),
+		cmocka_unit_test(test_perf48), cmocka_unit_test(test_memcg_excerpt),
+		cmocka_unit_test(test_not_c2c), cmocka_unit_test(test_generated),
+		cmocka_unit_test(test_format_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
