@@ -81,6 +81,18 @@ struct slt_member_access {
 	size_t n_locations;
 };
 
+/* Accesses of one innermost member on one cache line (added after v1,
+ * additive; see slt_access_profile.cells). */
+struct slt_line_access {
+	uint64_t line;                   /* see slt_access_profile.cells */
+	size_t member;                   /* index in layout->members */
+	uint64_t loads, stores;          /* samples */
+	uint64_t hitm;                   /* hitm_local + hitm_remote +
+					    peer_local + peer_remote */
+	struct slt_cpu_access *cpus;     /* sorted by cpu, only CPUs seen */
+	size_t n_cpus;
+};
+
 /* The result of a join.  Owns everything; free with
  * slt_access_profile_free().  `layout` is borrowed and must outlive it. */
 struct slt_access_profile {
@@ -100,6 +112,19 @@ struct slt_access_profile {
 					      humans */
 	uint64_t samples, matched;         /* samples seen / mapped */
 	void *priv_;
+	/* Added after v1 of this header (additive): per (line, innermost
+	 * member) cells, so that a member spanning several cache lines is
+	 * charged on the line each access fell on.  `line` counts lines of
+	 * cacheline_size bytes from the line holding the instance start:
+	 * line = (line_origin + offset) / cacheline_size, where line_origin =
+	 * base % cacheline_size when the base is known, else 0 (the struct is
+	 * taken to start on a line boundary, as pahole draws it).  Sorted by
+	 * line, then member. */
+	struct slt_line_access *cells;
+	size_t n_cells;
+	uint32_t line_origin;              /* bytes, see cells */
+	uint64_t skipped_other_type;       /* typed samples of another type */
+	uint64_t outside_samples;          /* loads+stores not on a member */
 };
 
 struct slt_join;

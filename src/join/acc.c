@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* Access accumulators: see acc.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "join/acc.h"
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap * 2 : 4;
+	while (n < need)
+		n *= 2;
+	void *p = realloc(*arr, n * elem);
+	if (!p)
+		return SLT_ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+int slt_acc_add_cpu(struct slt_acc *a, int32_t cpu, uint64_t loads,
+		    uint64_t stores)
+{
+	for (size_t i = 0; i < a->n_cpus; i++) {
+		if (a->cpus[i].cpu == cpu) {
+			a->cpus[i].loads += loads;
+			a->cpus[i].stores += stores;
+			return 0;
+		}
+	}
+	if (grow((void **)&a->cpus, &a->cap_cpus, a->n_cpus + 1,
+		 sizeof(*a->cpus)))
+		return SLT_ENOMEM;
+	a->cpus[a->n_cpus++] = (struct slt_cpu_access){ cpu, loads, stores };
+	return 0;
+}
+
+int slt_acc_add_loc(struct slt_acc *a, const char *symbol, const char *source,
+		    uint64_t ip, uint64_t loads, uint64_t stores, uint64_t hitm)
+{
+	for (size_t i = 0; i < a->n_locs; i++) {
+		struct slt_acc_loc *l = &a->locs[i];
+		if (l->symbol == symbol && l->source == source && l->ip == ip) {
+			l->loads += loads;
+			l->stores += stores;
+			l->hitm += hitm;
+			return 0;
+		}
+	}
+	if (a->n_locs >= SLT_ACC_MAX_LOCS)
+		return 0;
+	if (grow((void **)&a->locs, &a->cap_locs, a->n_locs + 1,
+		 sizeof(*a->locs)))
+		return SLT_ENOMEM;
+	a->locs[a->n_locs++] = (struct slt_acc_loc){ symbol, source, ip,
+						     loads, stores, hitm };
+	return 0;
+}
+
+int slt_acc_merge(struct slt_acc *dst, const struct slt_acc *src)
+{
+	dst->loads += src->loads;
+	dst->stores += src->stores;
+	dst->hitm_local += src->hitm_local;
+	dst->hitm_remote += src->hitm_remote;
+	dst->peer_local += src->peer_local;
+	dst->peer_remote += src->peer_remote;
+	dst->cycles += src->cycles;
+	for (size_t i = 0; i < src->n_cpus; i++)
+		if (slt_acc_add_cpu(dst, src->cpus[i].cpu, src->cpus[i].loads,
+				    src->cpus[i].stores))
+			return SLT_ENOMEM;
+	for (size_t i = 0; i < src->n_locs; i++) {
+		const struct slt_acc_loc *l = &src->locs[i];
+		if (slt_acc_add_loc(dst, l->symbol, l->source, l->ip, l->loads,
+				    l->stores, l->hitm))
+			return SLT_ENOMEM;
+	}
+	return 0;
+}
+
+uint64_t slt_acc_hitm(const struct slt_acc *a)
+{
+	return a->hitm_local + a->hitm_remote + a->peer_local + a->peer_remote;
+}
+
+void slt_acc_release(struct slt_acc *a)
+{
+	free(a->cpus);
+	free(a->locs);
+	a->cpus = NULL;
+	a->locs = NULL;
+	a->n_cpus = a->cap_cpus = a->n_locs = a->cap_locs = 0;
+}
+
+static int cmp_cpu(const void *x, const void *y)
+{
+	const struct slt_cpu_access *a = x, *b = y;
+	return (a->cpu > b->cpu) - (a->cpu < b->cpu);
+}
+
+void slt_acc_sort_cpus(struct slt_acc *a)
+{
+	if (a->n_cpus > 1)
+		qsort(a->cpus, a->n_cpus, sizeof(*a->cpus), cmp_cpu);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of the join shared by join.c (collecting, mapping) and base.c
+ * (instance base resolution).  Internal to src/join. */
+#ifndef SLT_JOIN_INT_H
+#define SLT_JOIN_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "join/acc.h"
+#include "structlint/join.h"
+
+/* What a point's key is. */
+enum slt_point_kind {
+	SLT_POINT_FREE = 0,   /* empty hash slot */
+	SLT_POINT_OFFSET,     /* key: bytes from the struct start (typed) */
+	SLT_POINT_ADDR,       /* key: data virtual address (needs a base) */
+	SLT_POINT_MEMBER,     /* key: member index (named by the sample) */
+	SLT_POINT_NOMEMBER,   /* a named member that does not exist */
+};
+
+/* All samples at one distinct address/offset, summed. */
+struct slt_join_point {
+	uint64_t key;
+	uint32_t kind;        /* enum slt_point_kind */
+	uint32_t access_size; /* largest access size seen, bytes; 0 unknown */
+	struct slt_acc acc;
+};
+
+/* The dotted path of member i ("a.b.c"; anonymous levels are left out,
+ * "" for an anonymous member) in buf, truncated to size.  Returns buf. */
+char *slt_member_path(const struct slt_struct *s, size_t i, char *buf,
+		      size_t size);
+
+/* Innermost member holding byte off of s (deepest level wins; among
+ * members of one level, e.g. union members or bitfields sharing a storage
+ * unit, the first in pre-order).  -1 when off is in a hole, padding or
+ * outside. */
+long slt_join_member_at(const struct slt_struct *s, uint64_t off);
+
+/*
+ * Resolve the base of the SLT_POINT_ADDR points pts[0..n) (n > 0): from
+ * opts (--base, then --line hints) or by inference.  Fills p->base,
+ * p->base_method, p->confidence and p->base_note.  Returns 0, or
+ * SLT_EUSAGE (hints disagree, inference refused or ambiguous: the hint
+ * names the option that resolves it) with err filled.
+ */
+int slt_join_resolve_base(const struct slt_struct *s,
+			  const struct slt_join_opts *opts, unsigned cl,
+			  const struct slt_join_point *const *pts, size_t n,
+			  struct slt_access_profile *p, struct slt_error *err);
+
+#endif
