@@ -195,6 +195,12 @@ static const struct slt_type *inline_type(const struct bctx *c,
 {
 	const struct slt_type *e = mt;
 
+	/* const/volatile struct {...}: printed inline behind the qualifiers */
+	for (int i = 0; e && (e->kind == SLT_T_CONST || e->kind == SLT_T_VOLATILE) &&
+	     i < MAX_DEPTH; i++)
+		e = e->ref;
+	if (e != mt)
+		mt = e;
 	if (is_composite(mt))
 		return (anon(mt->name) || c->expand) &&
 		       !(mt->flags & SLT_TF_SHALLOW) ? mt : NULL;

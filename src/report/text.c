@@ -176,6 +176,66 @@ static void offset_comment(struct tctx *t, const struct slt_member *m, int pad)
 
 static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 		  bool is_union);
+static void summary(struct tctx *t, const struct slt_struct *s, int ind,
+		    uint64_t base);
+static void level_figures(const struct tctx *t, size_t idx, struct slt_struct *f);
+
+/* Length of the qualifiers ("const ", "volatile ") before the struct or
+ * union keyword of an inline member's head. */
+static size_t qual_len(const char *head)
+{
+	size_t n = 0;
+
+	for (;;) {
+		if (!strncmp(head + n, "const ", 6))
+			n += 6;
+		else if (!strncmp(head + n, "volatile ", 9))
+			n += 9;
+		else
+			return n;
+	}
+}
+
+/*
+ * A qualified inline struct/union (`const struct {...} ;`), the way
+ * type__fprintf() 1.24 prints it: the qualifiers narrow the type column,
+ * the name is not printed (the enclosing inline member's name is, where it
+ * has one), a top-level struct's body gets its own closing figures, and the
+ * offset comment is padded by all that was printed.
+ */
+static void qualified_inline(struct tctx *t, size_t i, int indent, int ts,
+			     const char *attr, uint64_t start)
+{
+	const struct slt_struct *s = t->s;
+	const struct slt_member *m = &s->members[i];
+	bool is_union = m->flags & SLT_MEMBER_UNION;
+	size_t ql = qual_len(m->decl_head);
+	const char *kw = m->decl_head + ql, *sp = strchr(kw, ' ');
+
+	col(t, C_KW);
+	out(t, "%.*s%s", (int)ql, m->decl_head, is_union ? "union" : "struct");
+	col(t, C_OFF);
+	if (sp && sp[1] != '{')
+		out(t, "%s", sp);
+	out(t, " {\n");
+	level(t, i + 1, i + subtree(s, i), indent + 1, ts - (int)ql - 8, is_union);
+	if (!is_union && m->depth == 0) {
+		struct slt_struct f;
+
+		level_figures(t, i, &f);
+		summary(t, &f, indent + 1, m->offset);
+	}
+	tabs(t, indent);
+	out(t, "}");
+	if (m->flags & SLT_MEMBER_PACKED)
+		out(t, " __attribute__((__packed__))");
+	if (m->parent >= 0 && *s->members[m->parent].name)
+		out(t, " %s", s->members[m->parent].name);
+	if (m->type_alignment && !is_union && !(m->flags & SLT_MEMBER_PACKED))
+		out(t, " __attribute__((__aligned__(%u)))", m->type_alignment);
+	out(t, "%s;", attr);
+	offset_comment(t, m, ts + t->name_spacing - (int)(t->nout - start));
+}
 
 /* pahole -E's "/" "* typedef A -> B *" "/ " before a member's resolved type;
  * returns the characters written. */
@@ -253,6 +313,10 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 			 m->alignment);
 	if (m->typedef_name) /* pahole -E: what the typedef resolves to */
 		printed += td_comment(t, m);
+	if ((m->flags & SLT_MEMBER_INLINE) && qual_len(m->decl_head)) {
+		qualified_inline(t, i, indent, ts, attr, start);
+		return;
+	}
 	if (m->flags & SLT_MEMBER_INLINE) {
 		bool is_union = m->flags & SLT_MEMBER_UNION;
 		bool named = !(m->flags & SLT_MEMBER_ANON) &&
@@ -351,6 +415,78 @@ static void hole_line(struct tctx *t, int indent, uint8_t *newline,
 		(unsigned long long)size, bits ? "bit" : "byte", plural(size));
 }
 
+/* Tail padding in bytes of the inline level of member parent (-1: the
+ * struct): the type's, else where its last member ends. */
+static uint64_t level_padding(const struct tctx *t, int32_t parent)
+{
+	const struct slt_struct *s = t->s;
+	const struct slt_member *p;
+	uint64_t end = 0;
+
+	if (parent < 0)
+		return s->padding;
+	p = &s->members[parent];
+	if (p->type_padding || (p->flags & SLT_MEMBER_UNION))
+		return p->type_padding;
+	for (size_t k = (size_t)parent + 1; k < s->n_members &&
+	     s->members[k].depth > p->depth; k++) {
+		const struct slt_member *c = &s->members[k];
+		if (c->parent == parent && c->offset + c->size > end)
+			end = c->offset + c->size;
+	}
+	return end && end < p->offset + p->size ? p->offset + p->size - end : 0;
+}
+
+/* The closing figures of the inline struct level of member idx, in the
+ * fields summary() reads. */
+static void level_figures(const struct tctx *t, size_t idx, struct slt_struct *f)
+{
+	const struct slt_struct *s = t->s;
+	const struct slt_member *p = &s->members[idx];
+	int64_t prev = -1;
+
+	memset(f, 0, sizeof(*f));
+	f->size = p->size;
+	f->padding = level_padding(t, (int32_t)idx);
+	for (size_t k = idx + 1; k < s->n_members && s->members[k].depth > p->depth; k++) {
+		const struct slt_member *c = &s->members[k];
+
+		if (c->parent != (int32_t)idx)
+			continue;
+		f->n_top_members++;
+		if (c->flags & SLT_MEMBER_BITFIELD)
+			f->sum_bitfield_bits += c->bit_size;
+		else
+			f->sum_members += c->size;
+		if (c->type_padding) {
+			f->n_paddings++;
+			f->sum_paddings += c->type_padding;
+		}
+		if (c->alignment) {
+			f->n_forced_alignments++;
+			for (size_t h = 0; h < s->n_holes; h++)
+				if (s->holes[h].parent == (int32_t)idx &&
+				    !(s->holes[h].flags & SLT_HOLE_BITS) &&
+				    s->holes[h].after == (prev < 0 ? UINT32_MAX : (uint32_t)prev)) {
+					f->n_forced_holes++;
+					f->sum_forced_holes += s->holes[h].size;
+				}
+		}
+		prev = (int64_t)k;
+	}
+	for (size_t h = 0; h < s->n_holes; h++) {
+		if (s->holes[h].parent != (int32_t)idx)
+			continue;
+		if (s->holes[h].flags & SLT_HOLE_BITS) {
+			f->n_bit_holes++;
+			f->sum_bit_holes += s->holes[h].size;
+		} else {
+			f->n_byte_holes++;
+			f->sum_byte_holes += s->holes[h].size;
+		}
+	}
+}
+
 /*
  * __class__fprintf()'s "Force padding" lines, with debug info that has
  * alignment attributes (DWARF, not BTF): a struct level with tail padding
@@ -363,8 +499,7 @@ static void force_padding(struct tctx *t, int32_t parent,
 			  const struct slt_member *last, int indent, int ts)
 {
 	const struct slt_struct *s = t->s;
-	uint64_t padding = parent < 0 ? s->padding
-				      : s->members[parent].type_padding;
+	uint64_t padding = level_padding(t, parent);
 	uint32_t align = parent < 0 ? s->forced_alignment
 				    : s->members[parent].type_alignment;
 	uint64_t size = last->size;
@@ -501,19 +636,22 @@ static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 		force_padding(t, parent, last, indent, ts);
 }
 
-static void summary(struct tctx *t)
+/* type__fprintf_stats() and __class__fprintf()'s closing figures of s
+ * (the struct, or a level's figures from level_figures()), at indent,
+ * for a level starting base bytes into the outermost struct. */
+static void summary(struct tctx *t, const struct slt_struct *s, int ind,
+		    uint64_t base)
 {
-	const struct slt_struct *s = t->s;
-	uint64_t lastcl = s->size % t->cl;
+	uint64_t lastcl = (base + s->size) % t->cl;
 
 	out(t, "\n");
-	comment(t, 1, "/* size: %llu, cachelines: %llu, members: %zu */",
+	comment(t, ind, "/* size: %llu, cachelines: %llu, members: %zu */",
 		(unsigned long long)s->size,
 		(unsigned long long)slt_cachelines(s->size, t->cl), s->n_top_members);
 	out(t, "\n");
 	if (s->sum_byte_holes || s->sum_bit_holes) {
 		if (s->sum_members) {
-			tabs(t, 1);
+			tabs(t, ind);
 			col(t, C_COMMENT);
 			out(t, "/* sum members: %llu", (unsigned long long)s->sum_members);
 			if (s->sum_byte_holes)
@@ -524,7 +662,7 @@ static void summary(struct tctx *t)
 			out(t, "\n");
 		}
 		if (s->sum_bitfield_bits) {
-			tabs(t, 1);
+			tabs(t, ind);
 			col(t, C_COMMENT);
 			out(t, "/* sum bitfield members: %llu bits",
 			    (unsigned long long)s->sum_bitfield_bits);
@@ -540,20 +678,20 @@ static void summary(struct tctx *t)
 		}
 	}
 	if (s->padding) {
-		comment(t, 1, "/* padding: %llu */", (unsigned long long)s->padding);
+		comment(t, ind, "/* padding: %llu */", (unsigned long long)s->padding);
 		out(t, "\n");
 	}
 	if (s->n_paddings) {
-		comment(t, 1, "/* paddings: %u, sum paddings: %llu */", s->n_paddings,
+		comment(t, ind, "/* paddings: %u, sum paddings: %llu */", s->n_paddings,
 			(unsigned long long)s->sum_paddings);
 		out(t, "\n");
 	}
 	if (s->bit_padding) {
-		comment(t, 1, "/* bit_padding: %u bits */", s->bit_padding);
+		comment(t, ind, "/* bit_padding: %u bits */", s->bit_padding);
 		out(t, "\n");
 	}
 	if (s->n_forced_alignments) {
-		tabs(t, 1);
+		tabs(t, ind);
 		col(t, C_COMMENT);
 		out(t, "/* forced alignments: %u", s->n_forced_alignments);
 		if (s->n_forced_holes)
@@ -564,7 +702,7 @@ static void summary(struct tctx *t)
 		out(t, "\n");
 	}
 	if (lastcl) {
-		comment(t, 1, "/* last cacheline: %llu bytes */", (unsigned long long)lastcl);
+		comment(t, ind, "/* last cacheline: %llu bytes */", (unsigned long long)lastcl);
 		out(t, "\n");
 	}
 }
@@ -614,7 +752,7 @@ static int write_struct(FILE *f, const struct slt_struct *s,
 	out(&t, " {\n");
 	level(&t, 0, s->n_members, 1, 26, is_union);
 	if (!is_union)
-		summary(&t);
+		summary(&t, s, 1, 0);
 	out(&t, "}");
 	/* __class__fprintf(); union__fprintf() prints no attribute */
 	if (s->packed && !is_union)

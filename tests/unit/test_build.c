@@ -340,6 +340,29 @@ static const char EXPAND_EX[] =
 	"\t/* last cacheline: 24 bytes */\n"
 	"};\n";
 
+/* pahole -C vf (gcc 12 -g), the shape of the kernel's struct vm_fault:
+ *   struct vf { const struct { void *p; int g; long x; }; int flags; }; */
+static const char PAHOLE_VF[] =
+	"struct vf {\n"
+	"\tconst struct {\n"
+	"\t\tvoid *       p;                    /*     0     8 */\n"
+	"\t\tint          g;                    /*     8     4 */\n"
+	"\n"
+	"\t\t/* XXX 4 bytes hole, try to pack */\n"
+	"\n"
+	"\t\tlong int     x;                    /*    16     8 */\n"
+	"\n"
+	"\t\t/* size: 24, cachelines: 1, members: 3 */\n"
+	"\t\t/* sum members: 20, holes: 1, sum holes: 4 */\n"
+	"\t\t/* last cacheline: 24 bytes */\n"
+	"\t}; /*     0    24 */\n"
+	"\tint                        flags;                /*    24     4 */\n"
+	"\n"
+	"\t/* size: 32, cachelines: 1, members: 2 */\n"
+	"\t/* padding: 4 */\n"
+	"\t/* last cacheline: 32 bytes */\n"
+	"};\n";
+
 struct base { struct slt_arena *a; struct slt_type *c, *s, *i, *l, *ui, *ul; };
 
 static void base_init(struct base *b)
@@ -827,6 +850,26 @@ static void test_struct_alignment(void **state)
 	slt_arena_free(b.a);
 }
 
+/* A const-qualified anonymous struct member: narrower type column, its own
+ * closing figures at top level, no name, offset comment after one blank. */
+static void test_qualified_inline(void **state)
+{
+	struct base b;
+	struct slt_type *in, *t;
+
+	base_init(&b);
+	in = g_comp(b.a, SLT_T_STRUCT, NULL, 24, 3);
+	g_mem(in, "p", G_PTR(b.a, NULL), 0, 0, 0);
+	g_mem(in, "g", b.i, 64, 0, 0);
+	g_mem(in, "x", b.l, 128, 0, 0);
+	t = g_comp(b.a, SLT_T_STRUCT, "vf", 32, 2);
+	g_mem(t, NULL, G_CONST(b.a, in), 0, 0, 0);
+	g_mem(t, "flags", b.i, 192, 0, 0);
+	t->members[0].type->size = 24;
+	check_text(b.a, t, PAHOLE_VF);
+	slt_arena_free(b.a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -845,6 +888,7 @@ int main(void)
 		cmocka_unit_test(test_anon_enum),
 		cmocka_unit_test(test_expand_typedef_chain),
 		cmocka_unit_test(test_struct_alignment),
+		cmocka_unit_test(test_qualified_inline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
