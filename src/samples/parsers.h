@@ -64,4 +64,11 @@ int slt_datatype_detect(const unsigned char *head, size_t head_len);
 int slt_datatype_parse(const struct slt_parse_ctx *pc,
 		       const unsigned char *data, size_t size);
 
+/* perf_data.c: perf.data, file or pipe mode (pipe mode also streamed) */
+int slt_perf_data_detect_head(const unsigned char *head, size_t head_len);
+int slt_perf_data_parse(const struct slt_parse_ctx *pc,
+			const unsigned char *data, size_t size);
+int slt_perf_data_parse_stream(const struct slt_parse_ctx *pc, FILE *f,
+			       const unsigned char *head, size_t head_len);
+
 #endif

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "samples/parsers.h"
 #include "samples/perf_data.h"
 #include "structlint/error.h"
 
@@ -39,6 +40,7 @@ struct pd {
 	struct slt_samples_info *info;
 	struct slt_error *err;
 	bool pipe;
+	int fd;                   /* file mode: data read with pread, -1: from memory */
 	struct slt_perf_attr *attrs;
 	size_t n_attrs, cap_attrs;
 	/* id -> attr index, open addressing; keys + 1 so 0 means empty */
@@ -240,6 +242,14 @@ static void feature(struct pd *p, unsigned bit, const uint8_t *b, size_t n)
 		break;   /* skipped by size */
 	}
 }
+
+/* A byte stream: a descriptor or a stdio stream. */
+struct src {
+	int fd;
+	FILE *f;
+	bool positioned;       /* pread from pos, at most left bytes */
+	uint64_t pos, left;
+};
 
 /* ---- records ---- */
 
@@ -469,6 +479,9 @@ static int decompress(struct pd *p, const uint8_t *src, size_t n, uint64_t off)
 	}
 }
 
+static int read_stream(struct pd *p, struct src *in, const uint8_t *pre,
+		       size_t npre, uint64_t base);
+
 /* ---- file mode ---- */
 
 struct file_header {
@@ -527,6 +540,14 @@ static int read_file_mode(struct pd *p, const uint8_t *b, size_t size)
 		if (in_file(fo, fs, size))
 			feature(p, bit, b + fo, (size_t)fs);
 	}
+	if (p->fd >= 0) {
+		/* read the data through a fixed buffer: resident memory stays
+		 * small whatever the file size (an mmap walk would keep every
+		 * page it touched) */
+		struct src in = { .fd = p->fd, .positioned = true,
+				  .pos = h.data_off, .left = h.data_size };
+		return read_stream(p, &in, NULL, 0, h.data_off);
+	}
 	uint64_t skip = 0;
 	size_t used;
 	int rc = walk(p, b + h.data_off, (size_t)h.data_size, h.data_off, false, &skip, &used);
@@ -551,21 +572,53 @@ static int read_pipe_mem(struct pd *p, const uint8_t *b, size_t size)
 	return 0;
 }
 
-static int read_pipe_fd(struct pd *p, int fd, const uint8_t *head, size_t nhead)
+static ssize_t src_read(struct src *s, void *b, size_t n)
+{
+	if (s->positioned) {
+		if (n > s->left)
+			n = (size_t)s->left;
+		if (!n)
+			return 0;
+		for (;;) {
+			ssize_t r = pread(s->fd, b, n, (off_t)s->pos);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r > 0) {
+				s->pos += (uint64_t)r;
+				s->left -= (uint64_t)r;
+			}
+			return r;
+		}
+	}
+	if (s->f) {
+		size_t r = fread(b, 1, n, s->f);
+		return r == 0 && ferror(s->f) ? -1 : (ssize_t)r;
+	}
+	for (;;) {
+		ssize_t r = read(s->fd, b, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		return r;
+	}
+}
+
+/* Records from a stream through a fixed buffer; pre[0..npre) were read
+ * already; base: file offset of pre[0]. */
+static int read_stream(struct pd *p, struct src *in, const uint8_t *pre,
+		       size_t npre, uint64_t base)
 {
 	uint8_t *buf = malloc(PIPE_BUF_SIZE);
 	if (!buf)
 		return slt_error_set(p->err, SLT_ENOMEM, p->name, -1, NULL, "out of memory");
-	size_t fill = nhead - 16;
-	memcpy(buf, head + 16, fill);
-	uint64_t base = 16, skip = 0;
+	size_t fill = npre;
+	if (npre)
+		memcpy(buf, pre, npre);
+	uint64_t skip = 0;
 	int rc = 0;
 	bool eof = false;
 	while (!rc) {
 		if (!eof && fill < PIPE_BUF_SIZE) {
-			ssize_t r = read(fd, buf + fill, PIPE_BUF_SIZE - fill);
-			if (r < 0 && errno == EINTR)
-				continue;
+			ssize_t r = src_read(in, buf + fill, PIPE_BUF_SIZE - fill);
 			if (r < 0) {
 				rc = slt_error_set(p->err, SLT_EIO, p->name, (int64_t)(base + fill), NULL, "read: %s", strerror(errno));
 				break;
@@ -585,7 +638,7 @@ static int read_pipe_fd(struct pd *p, int fd, const uint8_t *head, size_t nhead)
 		base += used;
 		if (eof) {
 			if (fill || skip)
-				rc = corrupt(p, base, "%s: the stream ends inside a record", "truncated record");
+				rc = corrupt(p, base, "%s: the data ends inside a record", "truncated record");
 			break;
 		}
 	}
@@ -606,6 +659,7 @@ static void pd_init(struct pd *p, const char *name, slt_sample_cb cb, void *ctx,
 	p->info = info;
 	p->err = err;
 	p->id_pos = -1;
+	p->fd = -1;
 	info->format = SLT_SAMPLES_PERF_DATA;
 }
 
@@ -679,8 +733,15 @@ int slt_perf_data_read_fd(int fd, const char *name, slt_sample_cb cb,
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m == MAP_FAILED)
 			return slt_error_set(err, SLT_EIO, name, -1, NULL, "mmap: %s", strerror(errno));
-		madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-		int rc = slt_perf_data_read_mem(m, (size_t)st.st_size, name, cb, ctx, info, err);
+		struct slt_samples_info dummy;
+		struct pd p;
+		pd_init(&p, name, cb, ctx, info ? info : &dummy, err);
+		p.fd = fd;
+		int rc = check_magic(&p, m, (size_t)st.st_size);
+		if (!rc)
+			rc = p.pipe ? read_pipe_mem(&p, m, (size_t)st.st_size)
+				    : read_file_mode(&p, m, (size_t)st.st_size);
+		pd_finish(&p);
 		munmap(m, (size_t)st.st_size);
 		return rc;
 	}
@@ -705,8 +766,40 @@ int slt_perf_data_read_fd(int fd, const char *name, slt_sample_cb cb,
 		rc = slt_error_set(err, SLT_EUNSUPPORTED, name, 8,
 				   "pass the file's path instead, or record with `perf record -o -` for a stream",
 				   "a file-mode perf.data cannot be read from a pipe (its sections need seeking)");
+	struct src in = { .fd = fd };
 	if (!rc)
-		rc = read_pipe_fd(&p, fd, head, n);
+		rc = read_stream(&p, &in, head + 16, n - 16, 16);
+	pd_finish(&p);
+	return rc;
+}
+
+/* ---- the parser table entry (parsers.h) ---- */
+
+int slt_perf_data_detect_head(const unsigned char *head, size_t n)
+{
+	return slt_perf_data_detect(head, n) ? 100 : 0;
+}
+
+int slt_perf_data_parse(const struct slt_parse_ctx *pc,
+			const unsigned char *data, size_t size)
+{
+	return slt_perf_data_read_mem(data, size, pc->name, pc->cb, pc->cb_ctx,
+				      pc->info, pc->err);
+}
+
+int slt_perf_data_parse_stream(const struct slt_parse_ctx *pc, FILE *f,
+			       const unsigned char *head, size_t head_len)
+{
+	struct pd p;
+	pd_init(&p, pc->name, pc->cb, pc->cb_ctx, pc->info, pc->err);
+	int rc = check_magic(&p, head, head_len);
+	if (!rc && !p.pipe)
+		rc = slt_error_set(pc->err, SLT_EUNSUPPORTED, pc->name, 8,
+				   "pass the file's path instead, or record with `perf record -o -` for a stream",
+				   "a file-mode perf.data cannot be read from a pipe (its sections need seeking)");
+	struct src in = { .fd = -1, .f = f };
+	if (!rc)
+		rc = read_stream(&p, &in, head + 16, head_len - 16, 16);
 	pd_finish(&p);
 	return rc;
 }

@@ -18,6 +18,8 @@ const struct slt_samples_parser slt_samples_parsers[] = {
 	{ SLT_SAMPLES_C2C, "c2c", slt_c2c_detect, slt_c2c_parse, NULL },
 	{ SLT_SAMPLES_DATATYPE, "datatype", slt_datatype_detect,
 	  slt_datatype_parse, NULL },
+	{ SLT_SAMPLES_PERF_DATA, "perf.data", slt_perf_data_detect_head,
+	  slt_perf_data_parse, slt_perf_data_parse_stream },
 };
 const size_t slt_samples_n_parsers =
 	sizeof(slt_samples_parsers) / sizeof(slt_samples_parsers[0]);

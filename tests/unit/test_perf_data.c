@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include "samples/perf_data.h"
+#include "structlint/samples.h"
 
 struct got {
 	struct slt_sample *v;
@@ -609,6 +610,53 @@ static void test_real_pipe(void **state)
 	free(b);
 }
 
+
+/* Through the format dispatch (read.c): detection, file, and a pipe-mode
+ * stream on standard input. */
+static void test_dispatch(void **state)
+{
+	struct perf_event_attr a;
+	base_attr(&a, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ADDR | PERF_SAMPLE_TID);
+	char path[300];
+	mkpath(path, sizeof(path), "disp.data");
+	for (int mode = 0; mode < M_N; mode++) {
+		gen_file(path, mode_flags[mode], &a, 1, 100000, true);
+		struct got g = { 0 };
+		struct slt_samples_info info;
+		struct slt_error err;
+		slt_error_clear(&err);
+		assert_int_equal(slt_samples_read(path, SLT_SAMPLES_AUTO, collect, &g, &info, &err), 0);
+		assert_int_equal(info.format, SLT_SAMPLES_PERF_DATA);
+		assert_int_equal(g.n, 100000);
+		assert_int_equal(g.v[99999].addr, 0x7f0000001000ull + 99999 * 8);
+		free(g.v);
+		if (!(mode_flags[mode] & SLT_PDW_PIPE))
+			continue;
+		/* stdin as a pipe */
+		int p[2];
+		assert_int_equal(pipe(p), 0);
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(p[0]);
+			_exit(write_gen(p[1], mode_flags[mode], &a, 1, 100000, true) ? 1 : 0);
+		}
+		close(p[1]);
+		int saved = dup(0);
+		dup2(p[0], 0);
+		close(p[0]);
+		memset(&g, 0, sizeof(g));
+		int rc = slt_samples_read("-", SLT_SAMPLES_AUTO, collect, &g, &info, &err);
+		dup2(saved, 0);
+		close(saved);
+		waitpid(pid, NULL, 0);
+		if (rc)
+			fail_msg("stdin: %s", err.message);
+		assert_int_equal(g.n, 100000);
+		assert_int_equal(g.v[99999].tid, 200 + 99999 % 5);
+		free(g.v);
+	}
+}
+
 /* ---- real perf ---- */
 
 static bool have_perf(void)
@@ -733,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_big_count),
 		cmocka_unit_test(test_callback_stop),
 		cmocka_unit_test(test_real_pipe),
+		cmocka_unit_test(test_dispatch),
 		cmocka_unit_test(test_real_page_faults),
 		cmocka_unit_test(test_perf_reads_writer),
 	};
