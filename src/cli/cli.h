@@ -32,5 +32,8 @@ bool cli_parse_uint(const char *s, unsigned long min, unsigned long max,
 		    unsigned long *out);
 
 int cmd_layout(int argc, char **argv);
+/* `record`: sample memory accesses of a command into a perf.data
+ * (cmd_record.c); exits 2 where the PMU has no memory events. */
+int cmd_record(int argc, char **argv);
 
 #endif

@@ -71,6 +71,7 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 } commands[] = {
 	{ "layout", cmd_layout },
+	{ "record", cmd_record },
 };
 
 int main(int argc, char **argv)

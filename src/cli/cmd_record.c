@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint record [-o FILE] [--event NAME]... -- CMD ARGS
+ *
+ * Samples CMD's memory accesses with perf_event_open(2) where the PMU has
+ * memory events (Intel cpu/mem-loads,ldlat=30/P and cpu/mem-stores/P from
+ * /sys/bus/event_source/devices/cpu/events, AMD ibs_op, Arm arm_spe_0),
+ * sample_type IP|TID|TIME|ADDR|CPU|DATA_SRC|WEIGHT|IDENTIFIER, one ring
+ * buffer per event and CPU, and writes a perf.data (src/samples/
+ * perf_data_write.c) that the other commands read.  Where the PMU has no
+ * such events (virtual machines) it exits 2 and names the offline routes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "samples/perf_data.h"
+
+#define PMU_DIR "/sys/bus/event_source/devices"
+#define RING_PAGES 64   /* data pages per ring (power of two) */
+
+static bool read_small(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	bool ok = fgets(buf, (int)n, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = 0;
+	return ok;
+}
+
+/* Set the bits of a sysfs format field ("config:0-7", "config1:0-15") in
+ * attr to value. */
+static bool apply_format(struct perf_event_attr *a, const char *pmu,
+			 const char *term, uint64_t value)
+{
+	char path[256], fmt[64];
+	snprintf(path, sizeof(path), PMU_DIR "/%s/format/%s", pmu, term);
+	if (!read_small(path, fmt, sizeof(fmt)))
+		return false;
+	__u64 *dst = !strncmp(fmt, "config2:", 8) ? &a->config2 :
+			!strncmp(fmt, "config1:", 8) ? &a->config1 : &a->config;
+	unsigned lo, hi;
+	const char *r = strchr(fmt, ':');
+	if (!r)
+		return false;
+	int k = sscanf(r + 1, "%u-%u", &lo, &hi);
+	if (k < 1 || lo > 63)
+		return false;
+	if (k == 1)
+		hi = lo;
+	if (hi > 63 || hi < lo)
+		return false;
+	uint64_t mask = (hi - lo == 63) ? ~0ull : ((1ull << (hi - lo + 1)) - 1);
+	*dst = (*dst & ~(mask << lo)) | ((value & mask) << lo);
+	return true;
+}
+
+/* Encode a sysfs event alias ("event=0xcd,umask=0x1,ldlat=3") plus extra
+ * terms into attr.  Returns false when the alias does not exist. */
+static bool sysfs_event(struct perf_event_attr *a, const char *pmu,
+			const char *ev, const char *extra)
+{
+	char path[256], spec[256], type[32];
+	snprintf(path, sizeof(path), PMU_DIR "/%s/events/%s", pmu, ev);
+	if (!read_small(path, spec, sizeof(spec)))
+		return false;
+	snprintf(path, sizeof(path), PMU_DIR "/%s/type", pmu);
+	if (!read_small(path, type, sizeof(type)))
+		return false;
+	a->type = (uint32_t)strtoul(type, NULL, 10);
+	char all[320];
+	snprintf(all, sizeof(all), "%s%s%s", spec, extra ? "," : "", extra ? extra : "");
+	for (char *save = NULL, *t = strtok_r(all, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+		uint64_t v = 1;
+		if (eq) {
+			*eq = 0;
+			v = strtoull(eq + 1, NULL, 0);
+		}
+		if (!apply_format(a, pmu, t, v))
+			return false;
+	}
+	return true;
+}
+
+static bool pmu_type(const char *pmu, struct perf_event_attr *a)
+{
+	char path[256], type[32];
+	snprintf(path, sizeof(path), PMU_DIR "/%s/type", pmu);
+	if (!read_small(path, type, sizeof(type)))
+		return false;
+	a->type = (uint32_t)strtoul(type, NULL, 10);
+	return true;
+}
+
+struct ev {
+	struct perf_event_attr attr;
+	char name[64];
+};
+
+/* The memory events this machine offers; returns how many (0: none). */
+static int memory_events(struct ev *out)
+{
+	int n = 0;
+	struct perf_event_attr base;
+	memset(&base, 0, sizeof(base));
+	base.size = sizeof(base);
+	base.sample_period = 4000;
+	base.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU |
+			   PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
+	base.sample_id_all = 1;
+	base.disabled = 1;
+	base.enable_on_exec = 1;
+	base.inherit = 1;
+	base.exclude_kernel = 1;
+	base.precise_ip = 2;
+	out[0].attr = base;
+	if (sysfs_event(&out[0].attr, "cpu", "mem-loads", "ldlat=30")) {
+		snprintf(out[0].name, sizeof(out[0].name), "cpu/mem-loads,ldlat=30/P");
+		n = 1;
+		out[1].attr = base;
+		if (sysfs_event(&out[1].attr, "cpu", "mem-stores", NULL)) {
+			snprintf(out[1].name, sizeof(out[1].name), "cpu/mem-stores/P");
+			n = 2;
+		}
+		return n;
+	}
+	out[0].attr = base;
+	if (pmu_type("ibs_op", &out[0].attr)) {
+		out[0].attr.precise_ip = 0;
+		snprintf(out[0].name, sizeof(out[0].name), "ibs_op//");
+		return 1;
+	}
+	out[0].attr = base;
+	if (pmu_type("arm_spe_0", &out[0].attr)) {
+		out[0].attr.precise_ip = 0;
+		snprintf(out[0].name, sizeof(out[0].name), "arm_spe_0//");
+		return 1;
+	}
+	return 0;
+}
+
+struct ring {
+	int fd;
+	struct perf_event_mmap_page *meta;
+	uint8_t *data;
+	size_t size;
+};
+
+/* Copy every complete record of r into w (records may wrap). */
+static int drain(struct ring *r, struct slt_pdw *w, struct slt_error *err)
+{
+	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->meta->data_tail;
+	uint8_t rec[65536];
+	int rc = 0;
+	while (tail < head && !rc) {
+		struct perf_event_header h;
+		for (size_t i = 0; i < sizeof(h); i++)
+			((uint8_t *)&h)[i] = r->data[(tail + i) & (r->size - 1)];
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;
+		for (size_t i = 0; i < h.size; i++)
+			rec[i] = r->data[(tail + i) & (r->size - 1)];
+		rc = slt_pdw_record(w, rec, h.size, err);
+		tail += h.size;
+	}
+	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
+	return rc;
+}
+
+static void no_pmu(void)
+{
+	fprintf(stderr,
+		"structlint: record: this machine's PMU offers no memory-access sampling "
+		"(none of cpu/events/mem-loads, ibs_op, arm_spe_0 in " PMU_DIR "; virtual machines "
+		"usually hide them); record on bare metal instead: `perf c2c record -- CMD` then "
+		"`perf c2c report --stdio > c2c.txt`, or `perf mem record -- CMD` / "
+		"`perf record -d -- CMD` for a perf.data, and give that file to structlint\n");
+}
+
+int cmd_record(int argc, char **argv)
+{
+	const char *out = "structlint.data";
+	int i = 1;
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: structlint record [-o FILE] -- CMD [ARGS...]\n");
+			return SLT_EXIT_OK;
+		} else {
+			return cli_usage_error("record: unknown option '%s'", argv[i]);
+		}
+	}
+	if (i >= argc)
+		return cli_usage_error("record: no command given (structlint record [-o FILE] -- CMD ARGS)");
+	struct ev evs[2];
+	int n_ev = memory_events(evs);
+	if (n_ev == 0) {
+		no_pmu();
+		return SLT_EXIT_ERROR;
+	}
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu < 1 || ncpu > 4096)
+		ncpu = 1;
+	/* the child waits on a pipe until the events are open, then execs;
+	 * enable_on_exec starts counting at the exec */
+	int go[2];
+	if (pipe(go) < 0)
+		return cli_usage_error("record: pipe: %s", strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0)
+		return cli_usage_error("record: fork: %s", strerror(errno));
+	if (pid == 0) {
+		char c;
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[i], argv + i);
+		fprintf(stderr, "structlint: record: cannot run %s: %s\n", argv[i], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	size_t n_rings = (size_t)n_ev * (size_t)ncpu;
+	struct ring *rings = calloc(n_rings, sizeof(*rings));
+	uint64_t *ids = calloc(n_rings, sizeof(*ids));
+	struct pollfd *pfd = calloc(n_rings, sizeof(*pfd));
+	long page = sysconf(_SC_PAGESIZE);
+	int rc = SLT_EXIT_OK;
+	struct slt_error err;
+	slt_error_clear(&err);
+	for (size_t k = 0; k < n_rings && rings && ids && pfd; k++) {
+		int e = (int)(k / (size_t)ncpu), cpu = (int)(k % (size_t)ncpu);
+		int fd = (int)syscall(SYS_perf_event_open, &evs[e].attr, pid, cpu, -1,
+				      PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "structlint: record: perf_event_open(%s, cpu %d): %s "
+				"(check /proc/sys/kernel/perf_event_paranoid, or run as root)\n",
+				evs[e].name, cpu, strerror(errno));
+			rc = SLT_EXIT_ERROR;
+			break;
+		}
+		size_t len = (size_t)page * (RING_PAGES + 1);
+		void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED) {
+			fprintf(stderr, "structlint: record: mmap ring: %s\n", strerror(errno));
+			close(fd);
+			rc = SLT_EXIT_ERROR;
+			break;
+		}
+		rings[k] = (struct ring){ fd, m, (uint8_t *)m + page, (size_t)page * RING_PAGES };
+		ioctl(fd, PERF_EVENT_IOC_ID, &ids[k]);
+		pfd[k] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	}
+	if (!rings || !ids || !pfd)
+		rc = cli_usage_error("record: out of memory");
+	int ofd = -1;
+	struct slt_pdw *w = NULL;
+	if (rc == SLT_EXIT_OK) {
+		ofd = open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (ofd < 0 || slt_pdw_open(&w, ofd, 0, &err)) {
+			fprintf(stderr, "structlint: %s: cannot write: %s\n", out, strerror(errno));
+			rc = SLT_EXIT_ERROR;
+		}
+	}
+	if (rc == SLT_EXIT_OK) {
+		for (int e = 0; e < n_ev; e++)
+			slt_pdw_add_event(w, &evs[e].attr, evs[e].name, ids + (size_t)e * (size_t)ncpu,
+					  (size_t)ncpu);
+		slt_pdw_set_info(w, (unsigned)ncpu, NULL, argc, argv);
+		if (write(go[1], "g", 1) != 1)
+			rc = SLT_EXIT_ERROR;
+	}
+	close(go[1]);
+	int status = 0;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, rc == SLT_EXIT_OK ? WNOHANG : 0);
+		for (size_t k = 0; rc == SLT_EXIT_OK && k < n_rings; k++)
+			if (drain(&rings[k], w, &err))
+				rc = cli_fail(&err);
+		if (r == pid || r < 0)
+			break;
+		poll(pfd, (nfds_t)n_rings, 100);
+	}
+	for (size_t k = 0; rings && k < n_rings; k++) {
+		if (rings[k].meta)
+			munmap(rings[k].meta, (size_t)page * (RING_PAGES + 1));
+		if (rings[k].fd > 0)
+			close(rings[k].fd);
+	}
+	if (w && slt_pdw_close(w, &err) && rc == SLT_EXIT_OK)
+		rc = cli_fail(&err);
+	if (ofd >= 0)
+		close(ofd);
+	free(rings);
+	free(ids);
+	free(pfd);
+	if (rc == SLT_EXIT_OK)
+		fprintf(stderr, "structlint: record: wrote %s (%s exited %d)\n", out, argv[i],
+			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	return rc;
+}
