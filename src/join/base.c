@@ -6,16 +6,21 @@
  * Inference.  The instance start is unknown; every placement
  * base = A (A aligned to the struct's alignment, so that all sampled bytes
  * fall inside [base, base + sizeof)) is a candidate.  A placement's score
- * is the sample-weighted mean of how well each sampled offset fits the
- * layout:
+ * is the mean, over the distinct sampled addresses (each counts once:
+ * where accesses land is the evidence, not how often), of how well each
+ * fits the layout:
  *   1.0   on a member's first byte, or on an element boundary of an array
- *         member (element size = size / product of the [N] bounds);
- *   0.75  inside a member of struct/union type shown folded (its own
- *         members are not in the layout), at an offset aligned to the
- *         access size (8 when unknown);
+ *         member (element size = size / product of the [N] bounds), with
+ *         the access size equal to the member's/element's (or unknown);
+ *   0.9   on the first byte of a member of struct/union type shown
+ *         folded (its own members are not in the layout, so the access
+ *         size cannot be checked);
+ *   0.75  inside such a member, at an offset aligned to the access size
+ *         (8 when unknown);
+ *   0.5   on a scalar's first byte with a smaller access;
  *   0.1   elsewhere inside a member (a misaligned access is unusual);
- *   0     in a hole, in tail padding, or an access running past the end
- *         of the member it starts in (scalars only).
+ *   0     in a hole, in tail padding, or a scalar access running past the
+ *         end of its member or array element.
  * The best placement is taken when its score is at least
  * SLT_INFER_MIN_SCORE and beats the runner-up by at least
  * SLT_INFER_MIN_MARGIN; confidence = best - runner-up (best when there is
@@ -31,7 +36,7 @@
 #include "join/join_int.h"
 
 #define SLT_INFER_MIN_SCORE 0.5
-#define SLT_INFER_MIN_MARGIN 0.1
+#define SLT_INFER_MIN_MARGIN 0.05
 #define SLT_INFER_MAX_CANDIDATES 65536u
 
 long slt_join_member_at(const struct slt_struct *s, uint64_t off)
@@ -84,17 +89,20 @@ static double fit(const struct slt_struct *s, uint64_t off, uint32_t asz)
 		return 0;
 	const struct slt_member *m = &s->members[i];
 	uint64_t rel = off - m->offset;
-	if (rel == 0)
-		return 1;
-	uint64_t n = array_elems(m);
-	if (n > 1 && m->size % n == 0 && rel % (m->size / n) == 0)
-		return 1;
 	if ((m->flags & SLT_MEMBER_COMPOSITE) && !(m->flags & SLT_MEMBER_INLINE)) {
 		uint32_t a = asz ? asz : 8;
-		return rel % a == 0 ? 0.75 : 0.1;
+		return rel == 0 ? 0.9 : rel % a == 0 ? 0.75 : 0.1;
 	}
-	if (asz && rel + asz > m->size)
+	/* A scalar, or one element of an array of scalars. */
+	uint64_t n = array_elems(m), unit = m->size;
+	if (n > 1 && m->size % n == 0) {
+		unit = m->size / n;
+		rel %= unit;
+	}
+	if (asz && rel + asz > unit)
 		return 0;
+	if (rel == 0)
+		return !asz || asz == unit ? 1 : 0.5;
 	return 0.1;
 }
 
@@ -103,11 +111,8 @@ static double score_at(const struct slt_struct *s, uint64_t base,
 {
 	double num = 0, den = 0;
 	for (size_t i = 0; i < n; i++) {
-		double w = (double)(pts[i]->acc.loads + pts[i]->acc.stores);
-		if (w <= 0)
-			w = 1;
-		den += w;
-		num += w * fit(s, pts[i]->key - base, pts[i]->access_size);
+		den += 1;
+		num += fit(s, pts[i]->key - base, pts[i]->access_size);
 	}
 	return den > 0 ? num / den : 0;
 }

@@ -218,7 +218,7 @@ int slt_join_add(void *ctx, const struct slt_sample *s)
 	uint64_t key;
 	j->records++;
 	j->samples += s->loads + s->stores;
-	if ((s->flags & SLT_SAMPLE_TYPE) && s->type_name &&
+	if ((s->flags & (SLT_SAMPLE_TYPE | SLT_SAMPLE_MEMBER)) && s->type_name &&
 	    !same_type(j->layout, s->type_name)) {
 		j->skipped_type += s->loads + s->stores;
 		return 0;

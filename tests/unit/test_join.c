@@ -217,7 +217,7 @@ static void test_infer(void **state)
 	struct slt_access_profile *p = run(s, NULL, v, 5, 0, &err);
 	assert_int_equal(p->base_method, SLT_BASE_INFERRED);
 	assert_int_equal(p->base, 0x2000);
-	assert_true(p->confidence >= 0.1 && p->confidence <= 1);
+	assert_true(p->confidence >= 0.5 && p->confidence <= 1);
 	assert_int_equal(p->members[idx(s, "b")].loads, 10);
 	assert_int_equal(p->members[idx(s, "y")].loads, 8);
 	assert_int_equal(p->matched, 36);
