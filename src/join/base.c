@@ -27,7 +27,8 @@
  * only one placement).  Otherwise the join is refused and the error says
  * which placements compete and that --base or --line resolves it.
  * Candidates are at most SLT_INFER_MAX_CANDIDATES (the step grows in
- * powers of two beyond that).
+ * powers of two beyond that), scored on at most SLT_INFER_MAX_POINTS
+ * distinct addresses.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,7 +38,8 @@
 
 #define SLT_INFER_MIN_SCORE 0.5
 #define SLT_INFER_MIN_MARGIN 0.05
-#define SLT_INFER_MAX_CANDIDATES 65536u
+#define SLT_INFER_MAX_CANDIDATES 4096u
+#define SLT_INFER_MAX_POINTS 4096u
 
 long slt_join_member_at(const struct slt_struct *s, uint64_t off)
 {
@@ -155,6 +157,8 @@ static int infer(const struct slt_struct *s, unsigned cl,
 	uint64_t lo = UINT64_MAX, hi = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t end = pts[i]->key + (pts[i]->access_size ? pts[i]->access_size : 1);
+		if (end < pts[i]->key)
+			end = UINT64_MAX;            /* at the top of the space */
 		if (pts[i]->key < lo)
 			lo = pts[i]->key;
 		if (end > hi)
@@ -180,8 +184,11 @@ static int infer(const struct slt_struct *s, unsigned cl,
 	double best = -1, second = -1;
 	uint64_t best_base = 0, second_base = 0;
 	size_t n_cand = 0;
+	/* Scoring cost is candidates x points x members: both are capped
+	 * (the first SLT_INFER_MAX_POINTS distinct addresses are scored). */
+	size_t n_score = n < SLT_INFER_MAX_POINTS ? n : SLT_INFER_MAX_POINTS;
 	for (uint64_t b = first; b <= lo; b += step) {
-		double sc = score_at(s, b, pts, n);
+		double sc = score_at(s, b, pts, n_score);
 		n_cand++;
 		if (sc > best) {
 			second = best;
