@@ -71,4 +71,9 @@ int slt_perf_data_parse(const struct slt_parse_ctx *pc,
 int slt_perf_data_parse_stream(const struct slt_parse_ctx *pc, FILE *f,
 			       const unsigned char *head, size_t head_len);
 
+/* profile.c: JSON "structlint.profile/v1" (include/structlint/profile.h) */
+int slt_profile_detect_head(const unsigned char *head, size_t head_len);
+int slt_profile_parse_entry(const struct slt_parse_ctx *pc,
+			    const unsigned char *data, size_t size);
+
 #endif

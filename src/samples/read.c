@@ -20,6 +20,8 @@ const struct slt_samples_parser slt_samples_parsers[] = {
 	  slt_datatype_parse, NULL },
 	{ SLT_SAMPLES_PERF_DATA, "perf.data", slt_perf_data_detect_head,
 	  slt_perf_data_parse, slt_perf_data_parse_stream },
+	{ SLT_SAMPLES_PROFILE, "profile", slt_profile_detect_head,
+	  slt_profile_parse_entry, NULL },
 };
 const size_t slt_samples_n_parsers =
 	sizeof(slt_samples_parsers) / sizeof(slt_samples_parsers[0]);
