@@ -81,9 +81,9 @@ static void test_memcg_file(void **state)
 		{ "lruvec", SLT_CLASS_HOT_WRITE, 11 },
 		{ "lru_zone_size", SLT_CLASS_HOT_WRITE, 12 },
 		{ "iter", SLT_CLASS_HOT_WRITE, 13 },
-		{ "tree_node", SLT_CLASS_COLD, 15 },
-		{ "usage_in_excess", SLT_CLASS_COLD, 16 },
-		{ "on_tree", SLT_CLASS_COLD, 17 },
+		{ "tree_node", SLT_CLASS_COLD, 16 },
+		{ "usage_in_excess", SLT_CLASS_COLD, 17 },
+		{ "on_tree", SLT_CLASS_COLD, 18 },
 	};
 	for (size_t i = 0; i < 10; i++) {
 		assert_string_equal(c->entries[i].struct_name,
