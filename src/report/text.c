@@ -421,20 +421,27 @@ static uint64_t level_padding(const struct tctx *t, int32_t parent)
 {
 	const struct slt_struct *s = t->s;
 	const struct slt_member *p;
-	uint64_t end = 0;
+	uint64_t end = 0, size, n = 1;
 
 	if (parent < 0)
 		return s->padding;
 	p = &s->members[parent];
 	if (p->type_padding || (p->flags & SLT_MEMBER_UNION))
 		return p->type_padding;
+	/* an inline array: the level is one element ("[5][2]": 10) */
+	for (const char *q = p->decl_tail; *q == '['; q = strchr(q, ']') + 1) {
+		n *= strtoull(q + 1, NULL, 10);
+		if (!strchr(q, ']') || !n)
+			return 0;
+	}
+	size = p->size / n;
 	for (size_t k = (size_t)parent + 1; k < s->n_members &&
 	     s->members[k].depth > p->depth; k++) {
 		const struct slt_member *c = &s->members[k];
 		if (c->parent == parent && c->offset + c->size > end)
 			end = c->offset + c->size;
 	}
-	return end && end < p->offset + p->size ? p->offset + p->size - end : 0;
+	return end && end < p->offset + size ? p->offset + size - end : 0;
 }
 
 /* The closing figures of the inline struct level of member idx, in the
