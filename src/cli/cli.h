@@ -35,5 +35,7 @@ int cmd_layout(int argc, char **argv);
 /* `record`: sample memory accesses of a command into a perf.data
  * (cmd_record.c); exits 2 where the PMU has no memory events. */
 int cmd_record(int argc, char **argv);
+/* `report`; also reached from `layout` with --samples or --classes. */
+int cmd_report(int argc, char **argv);
 
 #endif

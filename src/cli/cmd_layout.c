@@ -107,6 +107,11 @@ int cmd_layout(int argc, char **argv)
 	unsigned long v;
 	int c;
 
+	/* With samples or classes the view is the annotated one. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], "--samples", 9) || !strncmp(argv[i], "--classes", 9) ||
+		    !strcmp(argv[i], "-s") || !strcmp(argv[i], "-C"))
+			return cmd_report(argc, argv);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":jpc:El:F:hV", long_opts, NULL)) != -1) {

@@ -72,6 +72,7 @@ static const struct {
 } commands[] = {
 	{ "layout", cmd_layout },
 	{ "record", cmd_record },
+	{ "report", cmd_report },
 };
 
 int main(int argc, char **argv)

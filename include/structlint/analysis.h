@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — member access classes and per-cacheline sharing findings.
+ *
+ * Input: a layout (struct slt_struct), and an access profile from the join
+ * (include/structlint/join.h), or member classes given by the user (a
+ * classes file, the kernel's net_cachelines tables), or both (given classes
+ * win over measured ones, counts still come from the profile).
+ *
+ * Classes (measured, per member, from loads + stores = accesses; all
+ * thresholds are options, defaults in slt_classify_opts_default()):
+ *   cold         accesses < min_share x the struct's accesses (or none);
+ *   hot-write    stores / accesses >= hot_write_ratio;
+ *   read-mostly  stores / accesses <= read_mostly_ratio;
+ *   mixed        in between;
+ *   true-shared  not cold, stores / accesses > read_mostly_ratio, and
+ *                stored to by >= true_share_cpus distinct CPUs (a shared
+ *                refcount or lock word: the CPUs contend on the member
+ *                itself, so no layout change helps).
+ *
+ * Findings, per cache line (line numbers as in slt_access_profile.cells:
+ * lines of the instance, counted from the line holding its start), ranked
+ * by score.  The score's basis depends on what the input holds:
+ *   SLT_BASIS_CPU (per-CPU counts): the false-sharing estimator
+ *       F(L) = sum over CPUs c != d of min(stores_c(L), accesses_d(L))
+ *              - sum over members m on L of
+ *                sum over c != d of min(stores_c(m,L), accesses_d(m,L))
+ *     i.e. cross-CPU write/access pairs on the line minus those on one
+ *     member (true sharing, which padding cannot remove); in samples.
+ *     Flagged when F(L) > 0 and F(L) >= min_share x the struct's accesses.
+ *   SLT_BASIS_COUNTS (counts, no CPUs: typed profiles): F(L) =
+ *     min(stores of hot-write and mixed members on L, loads of read-mostly
+ *     members on L) -- the estimator when writers and readers are different
+ *     CPUs, which the data cannot tell; only read-mostly/write collisions.
+ *   SLT_BASIS_CLASSES (classes only): F(L) = number of (read-mostly,
+ *     written) member pairs on L, written = hot-write, mixed or
+ *     true-shared.  Two written members on one line are not
+ *     a finding on this basis (the same CPU may write both).
+ * Kinds: read-mostly/hot-write collision, write-write false sharing
+ * (different members stored to by different CPUs), true sharing (one
+ * member, advice: per-CPU data or batching, never padding), a hot member
+ * of at most one line straddling two lines, and (opts.adjacent) adjacent
+ * line interference within an aligned 128-byte pair (the spatial
+ * prefetcher pulls line pairs on Intel parts: Intel 64 and IA-32
+ * Optimization Reference Manual, "Adjacent cache line prefetch").
+ */
+#ifndef STRUCTLINT_ANALYSIS_H
+#define STRUCTLINT_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "structlint/classes.h"
+#include "structlint/error.h"
+#include "structlint/join.h"
+#include "structlint/layout.h"
+#include "structlint/report.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Schema of slt_report_analysis_json()'s output. */
+#define SLT_SCHEMA_REPORT "structlint.report/v1"
+
+/* Classes are enum slt_class of include/structlint/classes.h (none,
+ * read-mostly, hot-write, mixed, cold, true-shared), named and parsed by
+ * slt_class_name() / slt_class_parse(). */
+
+struct slt_classify_opts {
+	double hot_write_ratio;    /* default 0.3 */
+	double read_mostly_ratio;  /* default 0.05 */
+	double min_share;          /* default 0.01 (1% of the accesses) */
+	unsigned true_share_cpus;  /* default 2 */
+};
+void slt_classify_opts_default(struct slt_classify_opts *o);
+
+struct slt_analysis_opts {
+	unsigned cacheline_size;   /* bytes; 0 = the profile's, else 64 */
+	struct slt_classify_opts classify;
+	bool adjacent;             /* also look at 128-byte line pairs */
+	/* Given classes, parallel to layout->members (NULL: none).  A class
+	 * given to a member applies to its inline descendants that have none.
+	 * SLT_CLASS_NONE entries are measured (or stay unknown). */
+	const enum slt_class *given;
+};
+
+/* Per member: its class and where it came from. */
+struct slt_member_class {
+	enum slt_class cls;
+	bool given;                /* from opts.given, not measured */
+	unsigned writers;          /* distinct CPUs that stored to it */
+	double heat;               /* accesses / the busiest leaf member's,
+				      0..1 (0 without a profile) */
+};
+
+enum slt_finding_kind {
+	SLT_FIND_COLLISION = 1,    /* read-mostly member(s) on a written line */
+	SLT_FIND_WRITE_WRITE,      /* members stored to by different CPUs */
+	SLT_FIND_TRUE_SHARING,     /* one member contended by CPUs */
+	SLT_FIND_STRADDLE,         /* hot member split over two lines */
+	SLT_FIND_ADJACENT,         /* interference across a 128-byte pair */
+};
+
+enum slt_score_basis {
+	SLT_BASIS_CLASSES = 1,
+	SLT_BASIS_COUNTS,
+	SLT_BASIS_CPU,
+};
+
+struct slt_finding {
+	enum slt_finding_kind kind;
+	uint64_t line;             /* instance line (see the top) */
+	uint64_t line2;            /* STRADDLE, ADJACENT: the other line */
+	double score;              /* see the top; unit per basis */
+	size_t *members;           /* indices in layout->members: writers
+				      first, then the members they collide
+				      with */
+	size_t n_members;
+	size_t n_writers;          /* how many of members[] are written */
+	bool layout_fixable;       /* false for true sharing */
+	const char *advice;        /* one sentence, static storage */
+};
+
+/* The result; owns everything except layout and profile (borrowed; they
+ * must outlive it).  Free with slt_analysis_free(). */
+struct slt_analysis {
+	const struct slt_struct *layout;
+	const struct slt_access_profile *profile;  /* may be NULL */
+	unsigned cacheline_size;
+	uint32_t line_origin;      /* bytes: instance start within its line */
+	enum slt_score_basis basis;
+	struct slt_classify_opts classify;
+	struct slt_member_class *classes;  /* parallel to layout->members */
+	struct slt_finding *findings;      /* highest score first */
+	size_t n_findings;
+	void *priv_;
+};
+
+/*
+ * Classify the members of layout and find sharing problems.  profile may
+ * be NULL when opts->given holds classes; it must have been joined against
+ * layout.  Returns 0 and *out, SLT_EUSAGE (neither profile nor classes,
+ * thresholds out of range: ratios in [0, 1], read_mostly_ratio <=
+ * hot_write_ratio, true_share_cpus >= 2) or SLT_ENOMEM, with err filled.
+ */
+int slt_analyze(const struct slt_struct *layout,
+		const struct slt_access_profile *profile,
+		const struct slt_analysis_opts *opts,
+		struct slt_analysis **out, struct slt_error *err);
+void slt_analysis_free(struct slt_analysis *a);
+
+/* "collision", "write-write", "true-sharing", "straddle", "adjacent";
+ * "classes", "counts", "per-cpu". */
+const char *slt_finding_kind_name(enum slt_finding_kind k);
+const char *slt_score_basis_name(enum slt_score_basis b);
+
+/*
+ * Annotated pahole-style text: the layout lines exactly as
+ * slt_report_layout_text() writes them (colour off), each member line
+ * followed by a TAB and one comment "/" "* CLASS ld=N st=N hitm=N HEAT *" "/"
+ * (HEAT: one '#' per fifth of the busiest member's accesses), then the
+ * base resolution and the ranked findings with their members, offsets,
+ * counts and code locations.  Returns 0, SLT_EIO or SLT_ENOMEM.
+ */
+int slt_report_analysis_text(FILE *out, const struct slt_analysis *a,
+			     const struct slt_report_opts *opts,
+			     struct slt_error *err);
+
+/* The same as one JSON document of schema SLT_SCHEMA_REPORT (documented
+ * at the top of src/report/report_json.c).  Built completely before the
+ * first byte is written.  Returns 0, SLT_ENOMEM or SLT_EIO. */
+int slt_report_analysis_json(FILE *out, const struct slt_analysis *a,
+			     const struct slt_report_opts *opts,
+			     struct slt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* Member access classes: the rules are at the top of
+ * include/structlint/analysis.h. */
+#include <string.h>
+
+#include "analysis/analysis_int.h"
+
+void slt_classify_opts_default(struct slt_classify_opts *o)
+{
+	o->hot_write_ratio = 0.3;
+	o->read_mostly_ratio = 0.05;
+	o->min_share = 0.01;
+	o->true_share_cpus = 2;
+}
+
+uint64_t slt_member_accesses(const struct slt_access_profile *p, size_t i)
+{
+	if (!p || !p->members)
+		return 0;
+	return p->members[i].loads + p->members[i].stores;
+}
+
+static enum slt_class measured(const struct slt_member_access *m,
+				      uint64_t total,
+				      const struct slt_classify_opts *o,
+				      unsigned *writers)
+{
+	uint64_t acc = m->loads + m->stores;
+	*writers = 0;
+	for (size_t c = 0; c < m->n_cpus; c++)
+		*writers += m->cpus[c].stores > 0;
+	if (!acc || (double)acc < o->min_share * (double)total)
+		return SLT_CLASS_COLD;
+	double w = (double)m->stores / (double)acc;
+	if (w <= o->read_mostly_ratio)
+		return SLT_CLASS_READ_MOSTLY;
+	if (*writers >= o->true_share_cpus)
+		return SLT_CLASS_TRUE_SHARED;
+	return w >= o->hot_write_ratio ? SLT_CLASS_HOT_WRITE : SLT_CLASS_MIXED;
+}
+
+void slt_classify_members(const struct slt_struct *s,
+			  const struct slt_access_profile *p,
+			  const enum slt_class *given,
+			  const struct slt_classify_opts *o,
+			  struct slt_member_class *out)
+{
+	uint64_t total = 0, busiest = 0;
+	for (size_t i = 0; i < s->n_members; i++) {
+		uint64_t acc = slt_member_accesses(p, i);
+		if (s->members[i].depth == 0)
+			total += acc;
+		if (!s->members[i].n_children && acc > busiest)
+			busiest = acc;
+	}
+	for (size_t i = 0; i < s->n_members; i++) {
+		struct slt_member_class *mc = &out[i];
+		memset(mc, 0, sizeof(*mc));
+		enum slt_class g = SLT_CLASS_NONE;
+		/* Own class, else the nearest ancestor's (pre-order: parents
+		 * are done first). */
+		if (given && given[i] != SLT_CLASS_NONE)
+			g = given[i];
+		else if (s->members[i].parent >= 0 && out[s->members[i].parent].given)
+			g = out[s->members[i].parent].cls;
+		if (p && p->members) {
+			enum slt_class m = measured(&p->members[i], total, o,
+							   &mc->writers);
+			mc->cls = m;
+			mc->heat = busiest ? (double)slt_member_accesses(p, i) / (double)busiest : 0;
+			if (mc->heat > 1)
+				mc->heat = 1;
+		}
+		if (g != SLT_CLASS_NONE) {
+			mc->cls = g;
+			mc->given = true;
+		}
+	}
+}

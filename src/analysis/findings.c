@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Per-cacheline findings and their scores: the rules and formulas are at
+ * the top of include/structlint/analysis.h.  Everything here works on the
+ * join's (line, member) cells, so a member spanning many lines is charged
+ * only where it was accessed; on the classes basis a member occupies every
+ * line its bytes are on.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis_int.h"
+#include "common/arena.h"
+
+static const char ADV_COLLISION[] =
+	"move the read-mostly members to a line of their own, or separate the written ones with CACHELINE_PADDING";
+static const char ADV_WRITE_WRITE[] =
+	"put members written by different CPUs on different lines (reorder or CACHELINE_PADDING), or make them per-CPU";
+static const char ADV_TRUE[] =
+	"true sharing: the CPUs contend on this member itself and no layout change helps; use per-CPU data or batch the updates";
+static const char ADV_STRADDLE[] =
+	"align the member so that it sits in one line, or move it";
+static const char ADV_ADJACENT[] =
+	"the 128-byte line pair is prefetched together: keep written and read-mostly members in different pairs";
+
+const char *slt_finding_kind_name(enum slt_finding_kind k)
+{
+	switch (k) {
+	case SLT_FIND_COLLISION: return "collision";
+	case SLT_FIND_WRITE_WRITE: return "write-write";
+	case SLT_FIND_TRUE_SHARING: return "true-sharing";
+	case SLT_FIND_STRADDLE: return "straddle";
+	case SLT_FIND_ADJACENT: return "adjacent";
+	}
+	return "unknown";
+}
+
+const char *slt_score_basis_name(enum slt_score_basis b)
+{
+	switch (b) {
+	case SLT_BASIS_CLASSES: return "classes";
+	case SLT_BASIS_COUNTS: return "counts";
+	case SLT_BASIS_CPU: return "per-cpu";
+	}
+	return "unknown";
+}
+
+/* Per-CPU stores and accesses summed over some cells. */
+struct cpuset {
+	struct slt_cpu_access *v;
+	size_t n, cap;
+};
+
+static int cpuset_add(struct cpuset *cs, const struct slt_cpu_access *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		while (k < cs->n && cs->v[k].cpu != c[i].cpu)
+			k++;
+		if (k == cs->n) {
+			if (cs->n == cs->cap) {
+				size_t nc = cs->cap ? cs->cap * 2 : 16;
+				void *p = realloc(cs->v, nc * sizeof(*cs->v));
+				if (!p)
+					return SLT_ENOMEM;
+				cs->v = p;
+				cs->cap = nc;
+			}
+			cs->v[cs->n++] = (struct slt_cpu_access){ c[i].cpu, 0, 0 };
+		}
+		cs->v[k].loads += c[i].loads;
+		cs->v[k].stores += c[i].stores;
+	}
+	return 0;
+}
+
+/* sum over c != d of min(stores by c in w, accesses by d in a) */
+static double cross(const struct slt_cpu_access *w, size_t nw,
+		    const struct slt_cpu_access *a, size_t na)
+{
+	double s = 0;
+	for (size_t i = 0; i < nw; i++) {
+		if (!w[i].stores)
+			continue;
+		for (size_t k = 0; k < na; k++) {
+			if (a[k].cpu == w[i].cpu)
+				continue;
+			uint64_t acc = a[k].loads + a[k].stores;
+			s += (double)(w[i].stores < acc ? w[i].stores : acc);
+		}
+	}
+	return s;
+}
+
+struct ctx {
+	struct slt_analysis *a;
+	struct slt_arena *ar;
+	size_t cap;
+	double min_score;           /* min_share x accesses */
+	int rc;
+};
+
+static bool writes(enum slt_class c)
+{
+	return c == SLT_CLASS_HOT_WRITE || c == SLT_CLASS_MIXED ||
+	       c == SLT_CLASS_TRUE_SHARED;
+}
+
+static bool hot(enum slt_class c)
+{
+	return c != SLT_CLASS_NONE && c != SLT_CLASS_COLD;
+}
+
+static struct slt_finding *add(struct ctx *x, enum slt_finding_kind k,
+			       uint64_t line, double score, const size_t *m,
+			       size_t n, size_t n_writers)
+{
+	struct slt_analysis *a = x->a;
+	if (x->rc)
+		return NULL;
+	if (a->n_findings == x->cap) {
+		size_t nc = x->cap ? x->cap * 2 : 16;
+		void *p = realloc(a->findings, nc * sizeof(*a->findings));
+		if (!p) {
+			x->rc = SLT_ENOMEM;
+			return NULL;
+		}
+		a->findings = p;
+		x->cap = nc;
+	}
+	struct slt_finding *f = &a->findings[a->n_findings];
+	memset(f, 0, sizeof(*f));
+	f->members = n ? slt_arena_calloc(x->ar, n, sizeof(*m)) : NULL;
+	if (n && !f->members) {
+		x->rc = SLT_ENOMEM;
+		return NULL;
+	}
+	if (n)
+		memcpy(f->members, m, n * sizeof(*m));
+	a->n_findings++;
+	f->kind = k;
+	f->line = f->line2 = line;
+	f->score = score;
+	f->n_members = n;
+	f->n_writers = n_writers;
+	f->layout_fixable = k != SLT_FIND_TRUE_SHARING;
+	f->advice = k == SLT_FIND_COLLISION ? ADV_COLLISION :
+		    k == SLT_FIND_WRITE_WRITE ? ADV_WRITE_WRITE :
+		    k == SLT_FIND_TRUE_SHARING ? ADV_TRUE :
+		    k == SLT_FIND_STRADDLE ? ADV_STRADDLE : ADV_ADJACENT;
+	return f;
+}
+
+/* Leaf members: no inline children, some bytes. */
+static bool leaf(const struct slt_member *m)
+{
+	return !m->n_children && m->size;
+}
+
+/* Members (writers first) on one line and their role counts. */
+struct line_set {
+	size_t *m;
+	size_t n, n_writers, n_rm, n_hw;
+	double st_w, ld_rm;         /* counts basis */
+};
+
+/* Collect line L's members: from cells [c0, c1) or, on the classes basis,
+ * every leaf on L.  buf holds n_members entries. */
+static void collect(struct ctx *x, uint64_t L, size_t c0, size_t c1,
+		    size_t *buf, struct line_set *ls)
+{
+	const struct slt_analysis *a = x->a;
+	const struct slt_struct *s = a->layout;
+	memset(ls, 0, sizeof(*ls));
+	ls->m = buf;
+	size_t nr = 0;
+	size_t *readers = buf + s->n_members; /* second half */
+	for (size_t i = 0; i < s->n_members; i++) {
+		const struct slt_member *m = &s->members[i];
+		uint64_t ld = 0, st = 0;
+		bool on = false;
+		if (a->basis == SLT_BASIS_CLASSES) {
+			if (!leaf(m))
+				continue;
+			uint64_t f = (a->line_origin + m->offset) / a->cacheline_size;
+			uint64_t l = (a->line_origin + m->offset + m->size - 1) / a->cacheline_size;
+			on = L >= f && L <= l;
+		} else {
+			for (size_t c = c0; c < c1; c++) {
+				if (a->profile->cells[c].member == i) {
+					on = true;
+					ld = a->profile->cells[c].loads;
+					st = a->profile->cells[c].stores;
+				}
+			}
+		}
+		if (!on)
+			continue;
+		enum slt_class k = a->classes[i].cls;
+		bool w = a->basis == SLT_BASIS_CPU ? st > 0 : writes(k);
+		if (a->basis != SLT_BASIS_CPU && writes(k))
+			ls->n_hw++;
+		if (k == SLT_CLASS_READ_MOSTLY) {
+			ls->n_rm++;
+			ls->ld_rm += (double)ld;
+		}
+		if (writes(k))
+			ls->st_w += (double)st;
+		if (w)
+			buf[ls->n_writers++] = i;
+		else if (k != SLT_CLASS_COLD && k != SLT_CLASS_NONE)
+			readers[nr++] = i;
+	}
+	memmove(buf + ls->n_writers, readers, nr * sizeof(*buf));
+	ls->n = ls->n_writers + nr;
+}
+
+/* Per-CPU basis on one line: F(L) and the kind. */
+static void line_cpu(struct ctx *x, uint64_t L, size_t c0, size_t c1, size_t *buf)
+{
+	const struct slt_access_profile *p = x->a->profile;
+	struct cpuset all = { 0 };
+	double t = 0;
+	for (size_t c = c0; c < c1; c++) {
+		const struct slt_line_access *cell = &p->cells[c];
+		if (cpuset_add(&all, cell->cpus, cell->n_cpus))
+			x->rc = SLT_ENOMEM;
+		t += cross(cell->cpus, cell->n_cpus, cell->cpus, cell->n_cpus);
+	}
+	double f = cross(all.v, all.n, all.v, all.n) - t;
+	free(all.v);
+	if (x->rc || f <= 0 || f < x->min_score)
+		return;
+	/* Write-write: two different members stored to by different CPUs. */
+	bool ww = false;
+	for (size_t c = c0; c < c1 && !ww; c++)
+		for (size_t d = c0; d < c1 && !ww; d++) {
+			if (c == d)
+				continue;
+			const struct slt_line_access *u = &p->cells[c], *v = &p->cells[d];
+			for (size_t i = 0; i < u->n_cpus && !ww; i++)
+				for (size_t k = 0; k < v->n_cpus && !ww; k++)
+					ww = u->cpus[i].stores && v->cpus[k].stores &&
+					     u->cpus[i].cpu != v->cpus[k].cpu;
+		}
+	struct line_set ls;
+	collect(x, L, c0, c1, buf, &ls);
+	add(x, ww ? SLT_FIND_WRITE_WRITE : SLT_FIND_COLLISION, L, f, ls.m, ls.n,
+	    ls.n_writers);
+}
+
+static void lines(struct ctx *x, size_t *buf)
+{
+	struct slt_analysis *a = x->a;
+	const struct slt_access_profile *p = a->profile;
+	if (a->basis == SLT_BASIS_CLASSES) {
+		uint64_t n = (a->line_origin + a->layout->size + a->cacheline_size - 1) /
+			     a->cacheline_size;
+		for (uint64_t L = 0; L < n && !x->rc; L++) {
+			struct line_set ls;
+			collect(x, L, 0, 0, buf, &ls);
+			if (ls.n_rm && ls.n_hw)
+				add(x, SLT_FIND_COLLISION, L, (double)(ls.n_rm * ls.n_hw),
+				    ls.m, ls.n, ls.n_writers);
+		}
+		return;
+	}
+	for (size_t c0 = 0; c0 < p->n_cells && !x->rc;) {
+		size_t c1 = c0;
+		while (c1 < p->n_cells && p->cells[c1].line == p->cells[c0].line)
+			c1++;
+		uint64_t L = p->cells[c0].line;
+		if (a->basis == SLT_BASIS_CPU) {
+			line_cpu(x, L, c0, c1, buf);
+		} else {
+			struct line_set ls;
+			collect(x, L, c0, c1, buf, &ls);
+			double f = ls.st_w < ls.ld_rm ? ls.st_w : ls.ld_rm;
+			if (ls.n_rm && f > 0 && f >= x->min_score)
+				add(x, SLT_FIND_COLLISION, L, f, ls.m, ls.n, ls.n_writers);
+		}
+		c0 = c1;
+	}
+}
+
+/* True sharing and straddling, per member. */
+static void members(struct ctx *x)
+{
+	struct slt_analysis *a = x->a;
+	const struct slt_struct *s = a->layout;
+	const struct slt_access_profile *p = a->profile;
+	unsigned cl = a->cacheline_size;
+	for (size_t i = 0; i < s->n_members && !x->rc; i++) {
+		const struct slt_member *m = &s->members[i];
+		enum slt_class k = a->classes[i].cls;
+		if (!leaf(m) || !hot(k))
+			continue;
+		uint64_t f = (a->line_origin + m->offset) / cl;
+		uint64_t l = (a->line_origin + m->offset + m->size - 1) / cl;
+		if (k == SLT_CLASS_TRUE_SHARED) {
+			double sc = 1;
+			if (p && p->members && a->basis != SLT_BASIS_CLASSES) {
+				const struct slt_member_access *ma = &p->members[i];
+				sc = a->basis == SLT_BASIS_CPU ?
+				     cross(ma->cpus, ma->n_cpus, ma->cpus, ma->n_cpus) :
+				     (double)ma->stores;
+			}
+			if (sc > 0)
+				add(x, SLT_FIND_TRUE_SHARING, f, sc, &i, 1, 1);
+		}
+		if (f == l || m->size > cl)
+			continue;
+		/* Measured: accessed on both lines; given: a scalar, whose
+		 * every access is split. */
+		bool both = false;
+		if (a->basis != SLT_BASIS_CLASSES) {
+			bool on_f = false, on_l = false;
+			for (size_t c = 0; c < p->n_cells; c++) {
+				if (p->cells[c].member != i)
+					continue;
+				on_f |= p->cells[c].line == f;
+				on_l |= p->cells[c].line == l;
+			}
+			both = on_f && on_l;
+		}
+		bool scalar = !(m->flags & SLT_MEMBER_COMPOSITE) &&
+			      (!m->decl_tail || m->decl_tail[0] != '[');
+		if (both || scalar) {
+			double sc = p && p->members ? (double)slt_member_accesses(p, i) : 1;
+			struct slt_finding *fd = add(x, SLT_FIND_STRADDLE, f, sc > 0 ? sc : 1,
+						     &i, 1, writes(k));
+			if (fd)
+				fd->line2 = l;
+		}
+	}
+}
+
+/* Adjacent-line interference across each aligned 128-byte pair. */
+static void adjacent(struct ctx *x, size_t *buf)
+{
+	struct slt_analysis *a = x->a;
+	const struct slt_access_profile *p = a->profile;
+	unsigned par = 0;
+	if (p && p->base_method >= SLT_BASE_EXPLICIT)
+		par = (unsigned)((p->base / a->cacheline_size) & 1);
+	uint64_t n = (a->line_origin + a->layout->size + a->cacheline_size - 1) /
+		     a->cacheline_size;
+	for (uint64_t L = par ? 1 : 0; L + 1 < n && !x->rc; L += 2) {
+		struct line_set s1, s2;
+		size_t *b2 = buf + 2 * a->layout->n_members;
+		double sc = 0;
+		if (a->basis == SLT_BASIS_CPU) {
+			struct cpuset c1 = { 0 }, c2 = { 0 };
+			for (size_t c = 0; c < p->n_cells; c++) {
+				const struct slt_line_access *cell = &p->cells[c];
+				if (cell->line == L && cpuset_add(&c1, cell->cpus, cell->n_cpus))
+					x->rc = SLT_ENOMEM;
+				if (cell->line == L + 1 && cpuset_add(&c2, cell->cpus, cell->n_cpus))
+					x->rc = SLT_ENOMEM;
+			}
+			sc = cross(c1.v, c1.n, c2.v, c2.n) + cross(c2.v, c2.n, c1.v, c1.n);
+			free(c1.v);
+			free(c2.v);
+		}
+		size_t c0a = 0, c1a = 0, c0b = 0, c1b = 0;
+		if (p && p->n_cells) {
+			while (c0a < p->n_cells && p->cells[c0a].line < L)
+				c0a++;
+			c1a = c0a;
+			while (c1a < p->n_cells && p->cells[c1a].line == L)
+				c1a++;
+			c0b = c1a;
+			c1b = c0b;
+			while (c1b < p->n_cells && p->cells[c1b].line == L + 1)
+				c1b++;
+		}
+		collect(x, L, c0a, c1a, buf, &s1);
+		collect(x, L + 1, c0b, c1b, b2, &s2);
+		if (a->basis == SLT_BASIS_CLASSES)
+			sc = (double)(s1.n_rm * s2.n_hw + s2.n_rm * s1.n_hw);
+		else if (a->basis == SLT_BASIS_COUNTS)
+			sc = (s1.st_w < s2.ld_rm ? s1.st_w : s2.ld_rm) +
+			     (s2.st_w < s1.ld_rm ? s2.st_w : s1.ld_rm);
+		if (sc <= 0 || sc < x->min_score)
+			continue;
+		size_t m[64], k = 0;
+		for (size_t i = 0; i < s1.n_writers && k < 64; i++)
+			m[k++] = s1.m[i];
+		for (size_t i = 0; i < s2.n_writers && k < 64; i++)
+			m[k++] = s2.m[i];
+		size_t nw = k;
+		for (size_t i = s1.n_writers; i < s1.n && k < 64; i++)
+			m[k++] = s1.m[i];
+		for (size_t i = s2.n_writers; i < s2.n && k < 64; i++)
+			m[k++] = s2.m[i];
+		struct slt_finding *fd = add(x, SLT_FIND_ADJACENT, L, sc, m, k, nw);
+		if (fd)
+			fd->line2 = L + 1;
+	}
+}
+
+static int cmp_finding(const void *p1, const void *p2)
+{
+	const struct slt_finding *a = p1, *b = p2;
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return (int)a->kind - (int)b->kind;
+}
+
+static bool any_given(const struct slt_struct *s, const enum slt_class *g)
+{
+	for (size_t i = 0; g && i < s->n_members; i++)
+		if (g[i] != SLT_CLASS_NONE)
+			return true;
+	return false;
+}
+
+int slt_analyze(const struct slt_struct *s, const struct slt_access_profile *p,
+		const struct slt_analysis_opts *o, struct slt_analysis **out,
+		struct slt_error *err)
+{
+	*out = NULL;
+	struct slt_analysis_opts opts = { 0 };
+	if (o)
+		opts = *o;
+	else
+		slt_classify_opts_default(&opts.classify);
+	const struct slt_classify_opts *c = &opts.classify;
+	const char *h = "ratios are fractions from 0 to 1, --read-mostly-ratio <= --hot-write-ratio, --true-share-cpus >= 2";
+	if (!(c->hot_write_ratio >= 0 && c->hot_write_ratio <= 1) ||
+	    !(c->read_mostly_ratio >= 0 && c->read_mostly_ratio <= c->hot_write_ratio) ||
+	    !(c->min_share >= 0 && c->min_share <= 1) || c->true_share_cpus < 2)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, h, "classification thresholds out of range");
+	if (!s || (!p && !any_given(s, opts.given)))
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     "give samples or member classes",
+				     "nothing to analyse: no access profile and no member classes");
+	if (p && p->layout != s)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, NULL,
+				     "the access profile was joined against another layout");
+	struct slt_analysis *a = calloc(1, sizeof(*a));
+	struct slt_arena *ar = slt_arena_new();
+	size_t *buf = calloc(4 * s->n_members + 1, sizeof(*buf));
+	if (!a || !ar || !buf)
+		goto nomem;
+	a->priv_ = ar;
+	a->layout = s;
+	a->profile = p;
+	a->classify = *c;
+	a->cacheline_size = opts.cacheline_size ? opts.cacheline_size :
+			    p ? p->cacheline_size : SLT_CACHELINE_DEFAULT;
+	if (p && p->cacheline_size != a->cacheline_size) {
+		slt_analysis_free(a);
+		free(buf);
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     "join and analyse with one cache line size",
+				     "the profile was joined with %u-byte lines, the analysis asks for %u",
+				     p->cacheline_size, opts.cacheline_size);
+	}
+	a->line_origin = p ? p->line_origin : 0;
+	a->basis = SLT_BASIS_CLASSES;
+	if (p && p->matched) {
+		a->basis = SLT_BASIS_COUNTS;
+		for (size_t i = 0; i < p->n_cells; i++)
+			if (p->cells[i].n_cpus)
+				a->basis = SLT_BASIS_CPU;
+	}
+	a->classes = slt_arena_calloc(ar, s->n_members + 1, sizeof(*a->classes));
+	if (!a->classes)
+		goto nomem;
+	slt_classify_members(s, p, opts.given, c, a->classes);
+	struct ctx x = { .a = a, .ar = ar };
+	x.min_score = p ? c->min_share * (double)p->matched : 0;
+	lines(&x, buf);
+	members(&x);
+	if (opts.adjacent)
+		adjacent(&x, buf);
+	free(buf);
+	buf = NULL;
+	if (x.rc)
+		goto nomem;
+	if (a->n_findings > 1)
+		qsort(a->findings, a->n_findings, sizeof(*a->findings), cmp_finding);
+	*out = a;
+	return 0;
+nomem:
+	free(buf);
+	if (a && !a->priv_)
+		slt_arena_free(ar);
+	slt_analysis_free(a);
+	if (!a)
+		slt_arena_free(ar);
+	return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+}
+
+void slt_analysis_free(struct slt_analysis *a)
+{
+	if (!a)
+		return;
+	free(a->findings);
+	slt_arena_free(a->priv_);
+	free(a);
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The annotated pahole-style view (slt_report_analysis_text()).
+ *
+ * The layout is written by the layout text writer (text.c, colour off) into
+ * memory, and each line that ends in a member's offset comment
+ * "/" "* OFFSET SIZE *" "/" (or "OFFSET: BIT SIZE" for bitfields) gets
+ * "\t/" "* CLASS ld=N st=N hitm=N HEAT *" "/" appended.  Member comments
+ * come in the writer's order: pre-order, except that an inline composite's
+ * comment is on its closing brace, after its members.  Every matched line's
+ * offset is checked against the member's; if the text does not line up
+ * (a writer change), the layout is printed untouched and the annotations
+ * follow as a table, so nothing is ever attached to the wrong member.
+ * Removing everything from the TAB on gives the layout text back, for diffs
+ * against pahole.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "join/join_int.h"
+#include "structlint/analysis.h"
+#include "structlint/report.h"
+
+/* Members in the order the text writer prints their offset comments. */
+static size_t print_order(const struct slt_struct *s, size_t i, size_t end,
+			  size_t *order, size_t n)
+{
+	while (i < end) {
+		size_t sub = i + 1;
+		while (sub < s->n_members && s->members[sub].depth > s->members[i].depth)
+			sub++;
+		n = print_order(s, i + 1, sub, order, n);
+		order[n++] = i;
+		i = sub;
+	}
+	return n;
+}
+
+/* Offset from a line ending in an offset comment, or -1. */
+static int64_t comment_offset(const char *line, size_t len)
+{
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+		len--;
+	if (len < 4 || line[len - 1] != '/' || line[len - 2] != '*')
+		return -1;
+	size_t open = len - 2;
+	while (open > 1 && !(line[open - 2] == '/' && line[open - 1] == '*'))
+		open--;
+	if (open < 2)
+		return -1;
+	const char *p = line + open, *e = line + len - 2;
+	int64_t off = 0;
+	int nums = 0;
+	bool colon = false;
+	while (p < e) {
+		if (*p == ' ') {
+			p++;
+		} else if (*p >= '0' && *p <= '9') {
+			int64_t v = 0;
+			while (p < e && *p >= '0' && *p <= '9')
+				v = v * 10 + (*p++ - '0');
+			if (nums++ == 0)
+				off = v;
+		} else if (*p == ':' && nums == 1 && !colon) {
+			colon = true;
+			p++;
+		} else {
+			return -1;
+		}
+	}
+	return nums == (colon ? 3 : 2) ? off : -1;
+}
+
+static void heat_bar(double heat, uint64_t acc, char *buf)
+{
+	int n = (int)(heat * 5 + 0.5);
+	if (acc && n == 0)
+		n = 1;
+	for (int i = 0; i < n && i < 5; i++)
+		buf[i] = '#';
+	buf[n < 5 ? n : 5] = 0;
+}
+
+static bool has_note(const struct slt_analysis *a, size_t i)
+{
+	return a->classes[i].cls != SLT_CLASS_NONE ||
+	       (a->profile && a->profile->members &&
+		a->profile->members[i].loads + a->profile->members[i].stores);
+}
+
+static void note(FILE *f, const struct slt_analysis *a, size_t i)
+{
+	const struct slt_member_access *m = a->profile && a->profile->members ?
+					    &a->profile->members[i] : NULL;
+	fprintf(f, "/* %s", slt_class_name(a->classes[i].cls));
+	if (m) {
+		char bar[8];
+		uint64_t acc = m->loads + m->stores;
+		heat_bar(a->classes[i].heat, acc, bar);
+		fprintf(f, " ld=%" PRIu64 " st=%" PRIu64 " hitm=%" PRIu64 "%s%s",
+			m->loads, m->stores,
+			m->hitm_local + m->hitm_remote + m->peer_local + m->peer_remote,
+			bar[0] ? " " : "", bar);
+	}
+	fputs(" */", f);
+}
+
+/* Write the layout text with annotations; text is the writer's output. */
+static void annotate(FILE *f, const struct slt_analysis *a, const char *text,
+		     size_t len, const size_t *order, size_t n_order)
+{
+	const struct slt_struct *s = a->layout;
+	/* First pass: does every offset comment line up? */
+	size_t k = 0;
+	bool ok = true;
+	for (const char *l = text; l < text + len;) {
+		const char *nl = memchr(l, '\n', (size_t)(text + len - l));
+		size_t ll = nl ? (size_t)(nl - l) : (size_t)(text + len - l);
+		int64_t off = comment_offset(l, ll);
+		if (off >= 0 && (k >= n_order || (uint64_t)off != s->members[order[k++]].offset))
+			ok = false;
+		l += ll + (nl != NULL);
+	}
+	if (k != n_order)
+		ok = false;
+	k = 0;
+	for (const char *l = text; l < text + len;) {
+		const char *nl = memchr(l, '\n', (size_t)(text + len - l));
+		size_t ll = nl ? (size_t)(nl - l) : (size_t)(text + len - l);
+		fwrite(l, 1, ll, f);
+		if (ok && comment_offset(l, ll) >= 0) {
+			size_t i = order[k++];
+			if (has_note(a, i)) {
+				fputc('\t', f);
+				note(f, a, i);
+			}
+		}
+		fputc('\n', f);
+		l += ll + (nl != NULL);
+	}
+	if (ok)
+		return;
+	fputs("\n/* annotations (the layout text did not line up with the members) */\n", f);
+	for (size_t i = 0; i < s->n_members; i++) {
+		char path[512];
+		if (!has_note(a, i))
+			continue;
+		fprintf(f, "%-32s %6" PRIu64 " %5" PRIu64 "\t",
+			slt_member_path(s, i, path, sizeof(path)), s->members[i].offset,
+			s->members[i].size);
+		note(f, a, i);
+		fputc('\n', f);
+	}
+}
+
+static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
+			bool written)
+{
+	const struct slt_struct *s = a->layout;
+	const struct slt_member *m = &s->members[i];
+	char path[512];
+	fprintf(f, "    %-11s %s  bytes %" PRIu64 "..%" PRIu64 "  %s",
+		written ? "written:" : "collides:",
+		slt_member_path(s, i, path, sizeof(path))[0] ? path : "(anonymous)",
+		m->offset, m->offset + (m->size ? m->size - 1 : 0),
+		slt_class_name(a->classes[i].cls));
+	if (a->classes[i].given)
+		fputs(" (given)", f);
+	if (!a->profile || !a->profile->members) {
+		fputc('\n', f);
+		return;
+	}
+	const struct slt_member_access *ma = &a->profile->members[i];
+	fprintf(f, "  ld=%" PRIu64 " st=%" PRIu64 " hitm=%" PRIu64,
+		ma->loads, ma->stores,
+		ma->hitm_local + ma->hitm_remote + ma->peer_local + ma->peer_remote);
+	if (ma->n_cpus) {
+		fprintf(f, " cpus=");
+		for (size_t c = 0; c < ma->n_cpus && c < 16; c++)
+			fprintf(f, "%s%d", c ? "," : "", ma->cpus[c].cpu);
+		if (ma->n_cpus > 16)
+			fprintf(f, ",... (%zu)", ma->n_cpus);
+	}
+	fputc('\n', f);
+	for (size_t l = 0; l < ma->n_locations && l < 3; l++) {
+		const struct slt_code_location *cl = &ma->locations[l];
+		fprintf(f, "                at %s%s%s", cl->symbol[0] ? cl->symbol : "",
+			cl->symbol[0] && cl->source[0] ? " " : "", cl->source);
+		if (!cl->symbol[0] && !cl->source[0])
+			fprintf(f, "0x%" PRIx64, cl->ip);
+		fprintf(f, " (ld=%" PRIu64 " st=%" PRIu64 " hitm=%" PRIu64 ")\n",
+			cl->loads, cl->stores, cl->hitm);
+	}
+}
+
+static void findings(FILE *f, const struct slt_analysis *a)
+{
+	const struct slt_struct *s = a->layout;
+	const struct slt_access_profile *p = a->profile;
+	unsigned cl = a->cacheline_size;
+	fprintf(f, "\n/* structlint: %zu finding%s for %s, score basis %s, %u-byte lines",
+		a->n_findings, a->n_findings == 1 ? "" : "s", s->name,
+		slt_score_basis_name(a->basis), cl);
+	if (p)
+		fprintf(f, "; %" PRIu64 " samples, %" PRIu64 " on members, %" PRIu64
+			" outside, %" PRIu64 " of other types; %s",
+			p->samples, p->matched, p->outside_samples,
+			p->skipped_other_type, p->base_note);
+	fputs(" */\n", f);
+	for (size_t i = 0; i < a->n_findings; i++) {
+		const struct slt_finding *fd = &a->findings[i];
+		int64_t lo = (int64_t)(fd->line * cl) - a->line_origin;
+		int64_t hi = (int64_t)((fd->line2 + 1) * cl) - a->line_origin - 1;
+		if (lo < 0)
+			lo = 0;
+		if (hi >= (int64_t)s->size)
+			hi = (int64_t)s->size - 1;
+		fprintf(f, "finding %zu: %s, line %" PRIu64, i + 1,
+			slt_finding_kind_name(fd->kind), fd->line);
+		if (fd->line2 != fd->line)
+			fprintf(f, "+%" PRIu64, fd->line2);
+		fprintf(f, " (bytes %" PRId64 "..%" PRId64 "), score %.0f\n", lo, hi, fd->score);
+		for (size_t k = 0; k < fd->n_members; k++)
+			member_line(f, a, fd->members[k], k < fd->n_writers);
+		fprintf(f, "    fix: %s\n", fd->advice);
+	}
+}
+
+int slt_report_analysis_text(FILE *out, const struct slt_analysis *a,
+			     const struct slt_report_opts *opts,
+			     struct slt_error *err)
+{
+	struct slt_report_opts ro = { 0 };
+	if (opts)
+		ro = *opts;
+	ro.color = false;
+	ro.cacheline_size = a->cacheline_size;
+	struct slt_layout one = {
+		.structs = (struct slt_struct *)a->layout, .n_structs = 1,
+		.path = "", .format = a->layout->format,
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	size_t *order = calloc(a->layout->n_members + 1, sizeof(*order));
+	if (!m || !order) {
+		if (m)
+			fclose(m);
+		free(text);
+		free(order);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	int rc = slt_report_layout_text(m, &one, &ro, err);
+	if (fclose(m) != 0 && !rc)
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	if (!rc) {
+		size_t n = print_order(a->layout, 0, a->layout->n_members, order, 0);
+		annotate(out, a, text, len, order, n);
+		findings(out, a);
+		if (ferror(out))
+			rc = slt_error_set(err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
+	}
+	free(text);
+	free(order);
+	return rc;
+}

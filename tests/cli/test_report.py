@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of `structlint report` (and `structlint FILE NAME` with
+--classes/--samples): the two seed cases of /work/shared/cases/README.md as
+miniatures built from fixtures/report/seed.c (6.1 and 6.12 offsets), the
+classes files of fixtures/classes, and per-CPU profiles written here.
+
+    test_report.py --list          case names
+    test_report.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC (compiler).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CC = os.environ.get('CC_GCC', 'gcc')
+CLASSES = os.path.join(ROOT, 'fixtures', 'classes')
+TMP = tempfile.mkdtemp(prefix='slt-report-')
+BASE = 0xffff888100a3c000
+
+
+def obj(v612):
+    out = os.path.join(TMP, 'seed612.o' if v612 else 'seed61.o')
+    if not os.path.exists(out):
+        subprocess.run([CC, '-g', '-c', '-o', out] + (['-DV612'] if v612 else []) +
+                       [os.path.join(ROOT, 'fixtures', 'report', 'seed.c')], check=True)
+    return out
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-2000:], p.stderr)
+    return p
+
+
+def findings(*args):
+    d = json.loads(run('report', '--json', *args).stdout)
+    assert d['schema'] == 'structlint.report/v1'
+    return d, [(f['kind'], f['line']) for f in d['findings']]
+
+
+def fs_lines(fs):
+    return sorted(l for k, l in fs if k in ('collision', 'write-write'))
+
+
+def case_memcg61():
+    d, fs = findings(obj(False), 'mem_cgroup_per_node', '--classes',
+                     os.path.join(CLASSES, 'mem_cgroup_per_node-6.1.classes'))
+    assert fs_lines(fs) == [24, 39], fs
+    assert d['score_basis'] == 'classes'
+    f39 = [f for f in d['findings'] if f['line'] == 39][0]
+    assert [m['path'] for m in f39['members']] == ['iter', 'shrinker_info', 'memcg'], f39
+    assert [m['written'] for m in f39['members']] == [True, False, False]
+
+
+def case_memcg612():
+    _, fs = findings(obj(True), 'mem_cgroup_per_node', '--classes',
+                     os.path.join(CLASSES, 'mem_cgroup_per_node.classes'))
+    assert fs == [], fs
+
+
+def case_cgroup61():
+    _, fs = findings(obj(False), 'cgroup', '--classes', os.path.join(CLASSES, 'cgroup.classes'))
+    assert fs_lines(fs) == [14], fs
+
+
+def case_cgroup612():
+    _, fs = findings(obj(True), 'cgroup', '--classes', os.path.join(CLASSES, 'cgroup.classes'))
+    assert fs == [], fs
+
+
+def case_gate():
+    c61 = os.path.join(CLASSES, 'cgroup.classes')
+    run('report', obj(False), 'cgroup', '--classes', c61, '--fail-on-findings', rc=1)
+    run('report', obj(False), 'cgroup', '--classes', c61, rc=0)
+    run('report', obj(True), 'cgroup', '--classes', c61, '--fail-on-findings', rc=0)
+    p = run('report', obj(False), 'cgroup', rc=2)
+    assert '--samples' in p.stderr and '--classes' in p.stderr, p.stderr
+    p = run('report', obj(False), 'cgroup', '--classes', c61, '--min-share', '2', rc=2)
+    assert 'min-share' in p.stderr
+
+
+def strip(text):
+    """The annotated text without structlint's additions."""
+    out = []
+    for line in text.split('\n'):
+        if line.startswith('/* structlint:'):
+            break
+        out.append(re.sub(r'\t/\* (none|cold|read-mostly|mixed|hot-write|true-shared)( ld=.*)? \*/$', '', line))
+    return '\n'.join(out).rstrip('\n') + '\n'
+
+
+def case_text_compat():
+    o = obj(False)
+    cls = os.path.join(CLASSES, 'mem_cgroup_per_node-6.1.classes')
+    a = run(o, 'mem_cgroup_per_node', '--classes', cls).stdout
+    b = run('report', o, 'mem_cgroup_per_node', '--classes', cls).stdout
+    assert a == b
+    plain = run(o, 'mem_cgroup_per_node').stdout
+    assert strip(a) == plain, (strip(a), plain)
+    assert '\t/* read-mostly */' in a and 'finding 1: collision, line 39' in a, a
+    assert a.count('finding ') == 2
+
+
+def profile(rows_by_member, struct='mem_cgroup_per_node', base=BASE):
+    """A structlint.profile/v1 of address samples: {offset: [(cpu, loads, stores, symbol)]}."""
+    samples = []
+    for off, rows in rows_by_member.items():
+        for cpu, ld, st, sym in rows:
+            samples.append({'addr': hex(base + off), 'cpu': cpu, 'loads': ld, 'stores': st,
+                            'symbol': sym, 'size': 8})
+    path = os.path.join(TMP, '%s-%d.json' % (struct, len(samples)))
+    with open(path, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'samples': samples}, f)
+    return path
+
+
+def case_per_cpu_samples():
+    # 6.1 offsets: lruvec tail 1584 stored by CPU 0; lruvec_stats_percpu
+    # 1592 loaded by CPUs 1 and 2: F(24) = min(100,50)+min(100,30) = 80.
+    # iter.generation 2496 (line 39) stored by CPU 3; shrinker_info 2504 and memcg 2552 loaded
+    # by CPUs 4 and 5: F(39) = min(40,20)+min(40,10) = 30.
+    # lru_zone_size 2328 stored by CPU 3 alone on its line: nothing.
+    p = profile({1584: [(0, 0, 100, 'lru_add')], 1592: [(1, 50, 0, 'charge'), (2, 30, 0, 'charge')],
+                 2496: [(3, 0, 40, 'mem_cgroup_iter')], 2328: [(3, 0, 60, 'update_lru_size')],
+                 2504: [(4, 20, 0, 'shrink')], 2552: [(5, 10, 0, 'memcg_of')]})
+    d, fs = findings(obj(False), 'mem_cgroup_per_node', '--samples', p, '--base', hex(BASE))
+    assert d['score_basis'] == 'per-cpu' and d['base']['method'] == 'explicit', d['base']
+    assert fs == [('collision', 24), ('collision', 39)], fs
+    assert [f['score'] for f in d['findings']] == [80.0, 30.0]
+    m = {x['path']: x for x in d['members']}
+    assert m['lruvec_stats_percpu']['class'] == 'read-mostly'
+    assert m['lruvec']['class'] == 'hot-write'
+    assert m['lruvec']['locations'][0]['symbol'] == 'lru_add'
+    assert d['samples']['matched'] == 310
+    # The same with --line hints: the line holding BASE+1592 is line 24.
+    d, fs2 = findings(obj(False), 'mem_cgroup_per_node', '--samples', p,
+                      '--line', '%s=24' % hex(BASE + 1592))
+    assert d['base']['method'] == 'hint' and fs2 == fs
+    # Text: the code locations are named under the finding.
+    t = run('report', obj(False), 'mem_cgroup_per_node', '--samples', p, '--base', hex(BASE)).stdout
+    assert 'at lru_add (ld=0 st=100 hitm=0)' in t, t
+
+
+def case_true_sharing():
+    # shared_ref.refcnt written and read by CPUs 0..3, alone on line 0;
+    # name/flags on line 1 read by the same CPUs.  True sharing (score
+    # sum over c != d of min(10, 20) = 12 x 10 = 120), no line finding.
+    rows = [(c, 10, 10, 'ref_get') for c in range(4)]
+    p = profile({0: rows, 64: [(c, 30, 0, 'ref_name') for c in range(4)]}, struct='shared_ref')
+    d, fs = findings(obj(False), 'shared_ref', '--samples', p, '--base', hex(BASE))
+    assert fs == [('true-sharing', 0)], fs
+    f = d['findings'][0]
+    assert f['layout_fixable'] is False and f['score'] == 120.0
+    assert 'PADDING' not in f['advice'].upper() and 'per-CPU' in f['advice']
+    run('report', obj(False), 'shared_ref', '--samples', p, '--base', hex(BASE),
+        '--fail-on-findings', rc=1)
+
+
+def case_inference():
+    # c2c-style records (cacheline address + offset, access size) on a 6.1
+    # mem_cgroup_per_node instance at BASE: the lruvec tail (1584) and
+    # lruvec_stats_percpu (1592) on line 24; iter.generation (2496, 4 bytes),
+    # shrinker_info
+    # (2504), tree_node (2512), usage_in_excess (2536), the 1-byte on_tree
+    # (2544) and memcg (2552) around line 39.  Only the placement at BASE
+    # puts every access on a member start with its own size (one 8 bytes
+    # lower lands the 8-byte memcg access on the 1-byte on_tree, one higher
+    # runs past the end).
+    rows = [(1584, 0, 0, 100, 8), (1592, 1, 50, 0, 8), (1592, 2, 30, 0, 8), (2496, 3, 0, 40, 4),
+            (2504, 4, 20, 0, 8), (2512, 6, 5, 0, 8), (2536, 6, 5, 0, 8), (2544, 6, 10, 0, 1),
+            (2552, 5, 10, 0, 8)]
+    samples = []
+    for off, cpu, ld, st, size in rows:
+        la = (BASE + off) & ~63
+        samples.append({'line_addr': hex(la), 'line_offset': BASE + off - la, 'cpu': cpu,
+                        'loads': ld, 'stores': st, 'size': size})
+    path = os.path.join(TMP, 'memcg-c2c.json')
+    with open(path, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'samples': samples}, f)
+    d, fs = findings(obj(False), 'mem_cgroup_per_node', '--samples', path)
+    assert d['base']['method'] == 'inferred', d['base']
+    assert int(d['base']['address'], 16) == BASE, d['base']
+    assert 0.05 <= d['base']['confidence'] <= 1, d['base']
+    assert fs_lines(fs) == [24, 39], fs
+    # --no-infer refuses, and one lone access is ambiguous: exit 2 and the
+    # message names the options that resolve it.
+    p = run('report', obj(False), 'mem_cgroup_per_node', '--samples', path, '--no-infer', rc=2)
+    assert '--base' in p.stderr
+    with open(path, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'samples': samples[4:5]}, f)
+    p = run('report', obj(False), 'mem_cgroup_per_node', '--samples', path, rc=2)
+    assert 'equally well' in p.stderr and '--line' in p.stderr, p.stderr
+
+
+def case_c2c_real():
+    # The real perf 6.1 c2c report of fixtures/samples/c2c/perf6.1-local
+    # joined to the struct it was recorded on (fixtures/report/c2c_hot.c):
+    # the object at 0x404080 (given, and inferred: 32 bytes, one placement).
+    out = os.path.join(TMP, 'c2c_hot.o')
+    subprocess.run([CC, '-g', '-c', '-o', out, os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')],
+                   check=True)
+    c2c = os.path.join(ROOT, 'fixtures', 'samples', 'c2c', 'perf6.1-local', 'c2c_stdio.txt')
+    for extra in (['--base', '0x404080'], []):
+        d, fs = findings(out, 'hot', '--samples', c2c, *extra)
+        assert int(d['base']['address'], 16) == 0x404080, d['base']
+        assert d['score_basis'] == 'counts'
+        # counts basis: min(stores of written = 400, loads of read-mostly = 400)
+        assert fs == [('collision', 0)] and d['findings'][0]['score'] == 400.0, d['findings']
+        m = {x['path']: x for x in d['members']}
+        assert [m[k]['class'] for k in 'abcd'] == ['hot-write'] * 2 + ['read-mostly'] * 2
+        # HITM as printed: 0x10 45.39% of 293 local; 0x18 54.61% of 293 + 40 remote
+        assert (m['c']['hitm_local'], m['d']['hitm_local'], m['d']['hitm_remote']) == (133, 160, 40)
+        assert m['c']['locations'][0]['source'] == 'fs.c:12'
+        assert m['a']['locations'][0]['symbol'].endswith('writer')
+
+
+CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    for name in sys.argv[1:] or CASES:
+        CASES[name]()
+        print('ok', name)

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: MIT */
+/* Classification and findings on synthetic profiles whose answers are
+ * worked out by hand in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "graph_helpers.h"
+#include "structlint/analysis.h"
+#include "structlint/join.h"
+
+/*
+ * struct an {            offset  line
+ *	long w;              0      0
+ *	long r;              8      0
+ *	long x;             64      1
+ *	long y;             72      1
+ *	int ref;           128      2
+ *	char pk[8];        188      2..3 (straddles)
+ * };                  size 256
+ */
+static struct slt_struct *an(struct slt_arena *a)
+{
+	struct slt_type *l = G_INT(a, "long int", 8), *i = G_INT(a, "int", 4);
+	struct slt_type *t = g_comp(a, SLT_T_STRUCT, "an", 256, 6);
+	g_mem(t, "w", l, 0, 0, 0);
+	g_mem(t, "r", l, 64, 0, 0);
+	g_mem(t, "x", l, 512, 0, 0);
+	g_mem(t, "y", l, 576, 0, 0);
+	g_mem(t, "ref", i, 1024, 0, 0);
+	g_mem(t, "pk", G_INT(a, "long unsigned int", 8), 1504, 0, 0);
+	struct slt_struct *s = slt_arena_alloc(a, sizeof(*s));
+	struct slt_error err;
+	assert_int_equal(slt_build_struct(a, t, SLT_FORMAT_DWARF, false, "an.o", s, &err), 0);
+	return s;
+}
+
+static size_t idx(const struct slt_struct *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_members; i++)
+		if (!strcmp(s->members[i].name, name))
+			return i;
+	fail_msg("no member %s", name);
+	return 0;
+}
+
+static struct slt_sample ts(uint64_t off, int cpu, uint64_t ld, uint64_t st)
+{
+	return (struct slt_sample){ .flags = SLT_SAMPLE_TYPE | (cpu >= 0 ? SLT_SAMPLE_CPU : 0),
+				    .type_name = "an", .type_offset = off, .cpu = cpu,
+				    .loads = ld, .stores = st };
+}
+
+static struct slt_access_profile *join(const struct slt_struct *s,
+				       const struct slt_sample *v, size_t n)
+{
+	struct slt_join *j;
+	struct slt_access_profile *p;
+	struct slt_error err;
+	assert_int_equal(slt_join_new(s, NULL, &j, &err), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(slt_join_add(j, &v[i]), 0);
+	assert_int_equal(slt_join_finish(j, &p, &err), 0);
+	return p;
+}
+
+static const struct slt_finding *find(const struct slt_analysis *a,
+				      enum slt_finding_kind k, uint64_t line)
+{
+	for (size_t i = 0; i < a->n_findings; i++)
+		if (a->findings[i].kind == k && a->findings[i].line == line)
+			return &a->findings[i];
+	return NULL;
+}
+
+/*
+ * Per-CPU samples.
+ * Line 0: w stored 100x by CPU 0; r loaded 50x by CPU 1, 30x by CPU 2.
+ *   S = min(100, 50) + min(100, 30) = 80 (c = 0; CPUs 1, 2 store nothing),
+ *   same-member part 0  ->  collision, score 80.
+ * Line 1: x stored 40 and loaded 40 by CPU 3; y stored 20 by CPU 4.
+ *   S = min(40, 20) + min(20, 80) = 40, same-member part 0
+ *   -> write-write false sharing, score 40.
+ * Line 2: ref stored 10 and loaded 10 by each of CPUs 0, 1, 2.
+ *   S = 3 x 2 x min(10, 20) = 60, same-member part 60 -> F = 0: no line
+ *   finding; ref is written by 3 CPUs -> true-shared, score 60, not
+ *   fixable by layout.
+ * Total 340 samples; min_share 1% -> 3.4, all above.
+ */
+static void test_per_cpu(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[] = {
+		ts(0, 0, 0, 100), ts(8, 1, 50, 0), ts(8, 2, 30, 0),
+		ts(64, 3, 40, 40), ts(72, 4, 0, 20),
+		ts(128, 0, 10, 10), ts(128, 1, 10, 10), ts(128, 2, 10, 10),
+	};
+	struct slt_access_profile *p = join(s, v, 8);
+	struct slt_analysis *a;
+	struct slt_error err;
+	struct slt_analysis_opts o = { 0 };
+	slt_classify_opts_default(&o.classify);
+	assert_int_equal(slt_analyze(s, p, &o, &a, &err), 0);
+	assert_int_equal(a->basis, SLT_BASIS_CPU);
+	assert_int_equal(a->classes[idx(s, "w")].cls, SLT_CLASS_HOT_WRITE);
+	assert_int_equal(a->classes[idx(s, "r")].cls, SLT_CLASS_READ_MOSTLY);
+	assert_int_equal(a->classes[idx(s, "x")].cls, SLT_CLASS_HOT_WRITE);
+	assert_int_equal(a->classes[idx(s, "ref")].cls, SLT_CLASS_TRUE_SHARED);
+	assert_int_equal(a->classes[idx(s, "ref")].writers, 3);
+	assert_int_equal(a->classes[idx(s, "pk")].cls, SLT_CLASS_COLD);
+	assert_int_equal(a->n_findings, 3);
+	/* ranked by score */
+	assert_int_equal(a->findings[0].kind, SLT_FIND_COLLISION);
+	assert_int_equal(a->findings[0].line, 0);
+	assert_true(a->findings[0].score == 80);
+	assert_int_equal(a->findings[0].n_writers, 1);
+	assert_int_equal(a->findings[0].members[0], idx(s, "w"));
+	assert_int_equal(a->findings[0].members[1], idx(s, "r"));
+	assert_true(a->findings[0].layout_fixable);
+	assert_int_equal(a->findings[1].kind, SLT_FIND_TRUE_SHARING);
+	assert_true(a->findings[1].score == 60);
+	assert_false(a->findings[1].layout_fixable);
+	assert_null(strstr(a->findings[1].advice, "PADDING"));
+	assert_non_null(strstr(a->findings[1].advice, "per-CPU"));
+	assert_int_equal(a->findings[2].kind, SLT_FIND_WRITE_WRITE);
+	assert_int_equal(a->findings[2].line, 1);
+	assert_true(a->findings[2].score == 40);
+	assert_null(find(a, SLT_FIND_COLLISION, 2));
+	slt_analysis_free(a);
+
+	/* Raising --min-share above 80/340 drops all line findings and
+	 * makes every member cold. */
+	o.classify.min_share = 0.5;
+	assert_int_equal(slt_analyze(s, p, &o, &a, &err), 0);
+	assert_int_equal(a->n_findings, 0);
+	slt_analysis_free(a);
+	/* --true-share-cpus 4: ref (3 writers) becomes hot-write again. */
+	slt_classify_opts_default(&o.classify);
+	o.classify.true_share_cpus = 4;
+	assert_int_equal(slt_analyze(s, p, &o, &a, &err), 0);
+	assert_int_equal(a->classes[idx(s, "ref")].cls, SLT_CLASS_HOT_WRITE);
+	assert_null(find(a, SLT_FIND_TRUE_SHARING, 2));
+	slt_analysis_free(a);
+	/* thresholds out of range */
+	o.classify.read_mostly_ratio = 0.9;
+	assert_int_equal(slt_analyze(s, p, &o, &a, &err), SLT_EUSAGE);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
+/* One CPU writing and reading everything: no cross-CPU pairs, nothing. */
+static void test_single_cpu_nothing(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[] = { ts(0, 5, 0, 100), ts(8, 5, 70, 0), ts(64, 5, 10, 10) };
+	struct slt_access_profile *p = join(s, v, 3);
+	struct slt_analysis *a;
+	struct slt_error err;
+	assert_int_equal(slt_analyze(s, p, NULL, &a, &err), 0);
+	assert_int_equal(a->n_findings, 0);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
+/* Counts without CPUs: F(L) = min(stores of written, loads of
+ * read-mostly); here min(100, 40) = 40 on line 0.  Line 1 has two written
+ * members and no read-mostly one: not a finding on this basis. */
+static void test_counts(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[] = { ts(0, -1, 0, 100), ts(8, -1, 40, 0),
+				  ts(64, -1, 0, 30), ts(72, -1, 0, 30) };
+	struct slt_access_profile *p = join(s, v, 4);
+	struct slt_analysis *a;
+	struct slt_error err;
+	assert_int_equal(slt_analyze(s, p, NULL, &a, &err), 0);
+	assert_int_equal(a->basis, SLT_BASIS_COUNTS);
+	assert_int_equal(a->n_findings, 1);
+	assert_int_equal(a->findings[0].kind, SLT_FIND_COLLISION);
+	assert_int_equal(a->findings[0].line, 0);
+	assert_true(a->findings[0].score == 40);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
+/* Classes only: pairs of (read-mostly, hot-write) per line. */
+static void test_classes(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	enum slt_class g[16] = { 0 };
+	g[idx(s, "w")] = SLT_CLASS_HOT_WRITE;
+	g[idx(s, "r")] = SLT_CLASS_READ_MOSTLY;
+	g[idx(s, "x")] = SLT_CLASS_HOT_WRITE;    /* x, y: two writers, line 1 */
+	g[idx(s, "y")] = SLT_CLASS_HOT_WRITE;
+	g[idx(s, "ref")] = SLT_CLASS_TRUE_SHARED;
+	g[idx(s, "pk")] = SLT_CLASS_READ_MOSTLY; /* a scalar across 2|3 */
+	struct slt_analysis_opts o = { .given = g };
+	slt_classify_opts_default(&o.classify);
+	struct slt_analysis *a;
+	struct slt_error err;
+	assert_int_equal(slt_analyze(s, NULL, &o, &a, &err), 0);
+	assert_int_equal(a->basis, SLT_BASIS_CLASSES);
+	assert_true(a->classes[idx(s, "w")].given);
+	const struct slt_finding *f = find(a, SLT_FIND_COLLISION, 0);
+	assert_non_null(f);
+	assert_true(f->score == 1);
+	assert_null(find(a, SLT_FIND_COLLISION, 1));
+	assert_null(find(a, SLT_FIND_WRITE_WRITE, 1));
+	/* ref is true-shared on line 2 with read-mostly pk: a true-sharing
+	 * finding (no padding), and a collision for pk's readers. */
+	assert_non_null(find(a, SLT_FIND_COLLISION, 2));
+	f = find(a, SLT_FIND_TRUE_SHARING, 2);
+	assert_non_null(f);
+	assert_false(f->layout_fixable);
+	f = find(a, SLT_FIND_STRADDLE, 2);
+	assert_non_null(f);
+	assert_int_equal(f->line2, 3);
+	assert_int_equal(a->n_findings, 4);
+	slt_analysis_free(a);
+
+	/* --adjacent: lines 0 and 1 form a 128-byte pair: r (read-mostly, 0)
+	 * with x and y (hot-write, 1): 2 pairs; w (0) with nothing read-mostly
+	 * on 1.  Lines 2 and 3: ref (written, 2) with pk (read-mostly, also
+	 * on 3): 1 pair. */
+	o.adjacent = true;
+	assert_int_equal(slt_analyze(s, NULL, &o, &a, &err), 0);
+	f = find(a, SLT_FIND_ADJACENT, 0);
+	assert_non_null(f);
+	assert_true(f->score == 2);
+	assert_int_equal(f->line2, 1);
+	f = find(a, SLT_FIND_ADJACENT, 2);
+	assert_non_null(f);
+	assert_true(f->score == 1);
+	slt_analysis_free(a);
+
+	/* Nothing to analyse. */
+	assert_int_equal(slt_analyze(s, NULL, NULL, &a, &err), SLT_EUSAGE);
+	slt_arena_free(ar);
+}
+
+/* The annotated text keeps pahole's lines and the JSON has the schema. */
+static void test_reports(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[] = { ts(0, 0, 0, 100), ts(8, 1, 50, 0), ts(8, 2, 30, 0) };
+	v[0].symbol = "bump_w";
+	v[0].source = "an.c:12";
+	struct slt_access_profile *p = join(s, v, 3);
+	struct slt_analysis *a;
+	struct slt_error err;
+	assert_int_equal(slt_analyze(s, p, NULL, &a, &err), 0);
+	char *buf = NULL, *plain = NULL;
+	size_t len = 0, plen = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(slt_report_analysis_text(f, a, NULL, &err), 0);
+	fclose(f);
+	struct slt_layout one = { .structs = s, .n_structs = 1 };
+	struct slt_report_opts ro = { .cacheline_size = 64 };
+	f = open_memstream(&plain, &plen);
+	assert_int_equal(slt_report_layout_text(f, &one, &ro, &err), 0);
+	fclose(f);
+	/* Cutting every line at its TAB gives the layout text back. */
+	char *cut = calloc(1, len + 1), *o = cut;
+	for (const char *c = buf; *c;) {
+		const char *nl = strchr(c, '\n');
+		size_t n = nl ? (size_t)(nl - c) : strlen(c);
+		const char *tab = memchr(c, '\t', n);
+		/* member lines start with a TAB; the annotation is the last one */
+		const char *last = NULL;
+		for (const char *t = c; t < c + n; t++)
+			if (*t == '\t' && t + 1 < c + n && !strncmp(t + 1, "/* ", 3) &&
+			    strstr(t, " ld=") && t > c + 1)
+				last = t;
+		(void)tab;
+		size_t keep = last ? (size_t)(last - c) : n;
+		memcpy(o, c, keep);
+		o += keep;
+		*o++ = '\n';
+		c += n + (nl != NULL);
+	}
+	assert_true(strncmp(cut, plain, plen) == 0);
+	assert_non_null(strstr(buf, "/* hot-write ld=0 st=100 hitm=0 ##### */"));
+	assert_non_null(strstr(buf, "/* read-mostly ld=80 st=0 hitm=0 #### */"));
+	assert_non_null(strstr(buf, "finding 1: collision, line 0 (bytes 0..63), score 80"));
+	assert_non_null(strstr(buf, "at bump_w an.c:12 (ld=0 st=100 hitm=0)"));
+	free(buf);
+	free(plain);
+	free(cut);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(slt_report_analysis_json(f, a, NULL, &err), 0);
+	fclose(f);
+	json_error_t je;
+	json_t *j = json_loads(buf, 0, &je);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "schema")), "structlint.report/v1");
+	json_t *fs = json_object_get(j, "findings");
+	assert_int_equal(json_array_size(fs), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(fs, 0), "kind")), "collision");
+	json_t *ms = json_object_get(j, "members");
+	assert_int_equal(json_array_size(ms), s->n_members);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(ms, 0), "stores")), 100);
+	json_decref(j);
+	free(buf);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_per_cpu),
+		cmocka_unit_test(test_single_cpu_nothing),
+		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_reports),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
