@@ -23,7 +23,7 @@ struct slt_report_opts {
 	unsigned cacheline_size; /* bytes; 0 means SLT_CACHELINE_DEFAULT */
 	bool color;              /* ANSI colour (the CLI decides: terminal,
 				    NO_COLOR, --color) */
-	bool decl;               /* print "/* FILE:LINE *\/" before each struct
+	bool decl;               /* print a FILE:LINE comment before each struct
 				    when the position is known */
 	bool pretty;             /* JSON: indented (else compact, one line) */
 };
