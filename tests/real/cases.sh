@@ -6,6 +6,8 @@
 # files, found or fetched by tests/real/kernels.sh).
 #
 #   tests/real/cases.sh [BUILD_DIR]      (default BUILD_DIR: build)
+#   STRUCTLINT_KERNEL_CACHE=/var/tmp/kdbg tests/real/cases.sh BUILD_DIR
+#                                        (use kernels already unpacked there)
 #
 # Asserts, with member classes given by fixtures/classes and
 # fixtures/report:
