@@ -406,7 +406,8 @@ int slt_dw_suggest(struct slt_source *s, const char *name, size_t max,
 		rc = slt_dw_walk(d, NULL, list_cb, &l);
 		goto out;
 	}
-	/* Rank .debug_str strings by distance, keep up to 64 per distance. */
+	/* Rank .debug_str strings by distance, keep up to 8 per distance: each
+	 * candidate costs one pattern search over .debug_info. */
 	struct vec cand = { .elt = sizeof(char *) };
 	unsigned per[16] = { 0 };
 	for (size_t i = 0; i < d->str_n && !rc;) {
@@ -414,7 +415,7 @@ int slt_dw_suggest(struct slt_source *s, const char *name, size_t max,
 		size_t len = strnlen(p, d->str_n - i);
 		if (slt_suggest_could(&sg, len)) {
 			unsigned dist = slt_strdist(name, p, sg.limit);
-			if (dist <= sg.limit && dist < 16 && per[dist]++ < 64) {
+			if (dist <= sg.limit && dist < 16 && per[dist]++ < 8) {
 				const char **c = slt_dw_vec_push(d, &cand);
 				if (!c)
 					rc = d->rc;
