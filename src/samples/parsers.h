@@ -15,7 +15,9 @@
 #ifndef SLT_SAMPLES_PARSERS_H
 #define SLT_SAMPLES_PARSERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "structlint/samples.h"
@@ -50,6 +52,37 @@ struct slt_samples_parser {
 
 #define SLT_DETECT_BYTES 65536
 
+/*
+ * Count one sampled access into s (loads, stores, hitm_*, peer_*, cycles), as
+ * perf c2c and perf mem do (tools/perf/util/mem-events.c): d is the
+ * decoded perf_mem_data_src, or NULL when the sample has none.  A store is
+ * a store; everything else is counted as a load, accesses of unknown kind
+ * included (page faults carry no data_src op): the return value is true
+ * for those, so the caller can say how many there were.  weight (load
+ * latency, cycles) counts for real loads only; has_weight false: none.
+ * Shared by the perf.data and perf script parsers.
+ */
+static inline bool slt_sample_count_access(struct slt_sample *s,
+					   const struct slt_data_src *d,
+					   bool has_weight, uint64_t weight)
+{
+	bool unknown = false;
+	if (d && d->store) {
+		s->stores = 1;
+	} else {
+		s->loads = 1;
+		if (!d || !d->load)
+			unknown = true;
+		else if (has_weight)
+			s->cycles = weight;
+	}
+	if (d && d->hitm)
+		*(d->remote ? &s->hitm_remote : &s->hitm_local) = 1;
+	if (d && d->peer)
+		*(d->remote ? &s->peer_remote : &s->peer_local) = 1;
+	return unknown;
+}
+
 extern const struct slt_samples_parser slt_samples_parsers[];
 extern const size_t slt_samples_n_parsers;
 
@@ -70,6 +103,11 @@ int slt_perf_data_parse(const struct slt_parse_ctx *pc,
 			const unsigned char *data, size_t size);
 int slt_perf_data_parse_stream(const struct slt_parse_ctx *pc, FILE *f,
 			       const unsigned char *head, size_t head_len);
+
+/* perf_script.c: `perf script -F ...` text with addr */
+int slt_perf_script_detect(const unsigned char *head, size_t head_len);
+int slt_perf_script_parse(const struct slt_parse_ctx *pc,
+			  const unsigned char *data, size_t size);
 
 /* profile.c: JSON "structlint.profile/v1" (include/structlint/profile.h) */
 int slt_profile_detect_head(const unsigned char *head, size_t head_len);

@@ -20,6 +20,8 @@ const struct slt_samples_parser slt_samples_parsers[] = {
 	  slt_datatype_parse, NULL },
 	{ SLT_SAMPLES_PERF_DATA, "perf.data", slt_perf_data_detect_head,
 	  slt_perf_data_parse, slt_perf_data_parse_stream },
+	{ SLT_SAMPLES_PERF_SCRIPT, "perf-script", slt_perf_script_detect,
+	  slt_perf_script_parse, NULL },
 	{ SLT_SAMPLES_PROFILE, "profile", slt_profile_detect_head,
 	  slt_profile_parse_entry, NULL },
 };
