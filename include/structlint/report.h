@@ -31,7 +31,8 @@ struct slt_report_opts {
 /*
  * Write every struct of layout in pahole's text conventions (member lines
  * with offset and size comments, cacheline boundary comments, hole and
- * padding comments, the closing summary), separated by blank lines.
+ * padding comments, the closing summary), one after the other with no
+ * blank line between them, as `pahole -C a,b` prints them.
  * Returns 0, or SLT_EIO when writing fails (err filled).
  */
 int slt_report_layout_text(FILE *out, const struct slt_layout *layout,

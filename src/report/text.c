@@ -785,8 +785,8 @@ int slt_report_layout_text(FILE *out_f, const struct slt_layout *layout,
 	for (size_t i = 0; i < layout->n_structs; i++) {
 		int rc;
 
-		if (i)
-			fputc('\n', out_f);
+		/* Structs follow each other with no blank line, as
+		 * `pahole -C a,b` prints them. */
 		/* A name with several distinct definitions: say where each
 		 * one is declared, even when positions are not asked for. */
 		struct slt_report_opts o = { .cacheline_size = SLT_CACHELINE_DEFAULT };

@@ -404,7 +404,7 @@ def do_seed(fx, key):
                 path = golden_path(comp, key, name, tag, "txt")
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 with open(path, "w") as f:
-                    f.write("\n".join(parts))
+                    f.write("".join(parts))
     return 0
 
 

@@ -10,7 +10,7 @@ Usage: kernel_btf.py [NAME...]   (default: mem_cgroup_per_node sk_buff
 `pahole -F btf -C NAME /sys/kernel/btf/vmlinux`, strictly, in order.
 Other differences (alignment attributes and the forced-alignment summary,
 which BTF does not record and both tools infer) are printed but do not
-fail.  Several names in one call must give the single-name texts joined
+fail.  Several names in one call must give the single-name texts concatenated (no blank line between, as `pahole -C a,b` prints them)
 by blank lines; --list and --json must work without FILE too.
 Exit 77 (meson: skipped) when this kernel exposes no BTF.
 """
@@ -80,7 +80,7 @@ def main():
             print("  " + d.replace("\n", "\n  ")[:3000])
     if texts and len(texts) == len(names):
         s = run([STRUCTLINT] + names)
-        if s.returncode != 0 or s.stdout != "\n".join(texts):
+        if s.returncode != 0 or s.stdout != "".join(texts):
             errs.append("structlint %s: exit %d, output is not the single-name "
                         "outputs joined" % (" ".join(names), s.returncode))
     s = run([STRUCTLINT, "--json", names[0]])

@@ -172,7 +172,7 @@ def c_color(fx):
 def c_multiple_names(fx):
     path = obj(fx, "holes.o")
     out = sl([path, "padded", "holes", "big"])
-    want = "\n".join([gold("holes", "padded"), gold("holes", "holes"), gold("holes", "big")])
+    want = "".join([gold("holes", "padded"), gold("holes", "holes"), gold("holes", "big")])
     expect_eq("three names in one call", want, out)
     doc = json.loads(sl(["--json", path, "padded", "holes", "big"]))
     if [s["name"] for s in doc["structs"]] != ["padded", "holes", "big"]:
