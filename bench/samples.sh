@@ -5,9 +5,11 @@
 #   bench/samples.sh [BUILD_DIR] [N]     (defaults: build, 10000000)
 # Generates N memory samples with structlint's writer (bench/gen_perf_data.c,
 # two events, IDENTIFIER|IP|TID|TIME|ADDR|CPU|PERIOD|WEIGHT|DATA_SRC), times
-# bench/read_perf_data (slt_samples_read, counting samples) and
-# `perf script -F addr,ip,cpu,tid > /dev/null`, and prints samples/s, the
-# ratio and peak RSS (GNU time's %M, KiB) of both.
+# bench/read_perf_data (slt_samples_read(path), format detected, counting
+# samples) and `perf script -F addr,ip,cpu,tid > /dev/null`, and prints
+# samples/s, the ratio and peak RSS (GNU time's %M, KiB) of both.
+# Targets (issue 3; exit status 1 when one is missed): >= 5 M samples/s,
+# >= 10x perf script, peak RSS under 64 MiB (streamed, not the file).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -44,7 +46,18 @@ if command -v perf > /dev/null 2>&1; then
 	[ "$lines" = "$n" ] || echo "warning: perf script printed $lines lines, expected $n" >&2
 	pt=$(echo "$t1 - $t0" | bc -l)
 	echo "perf script: $(printf %.3f "$pt") s, $(echo "$n / $pt" | bc) samples/s, peak RSS $(cat "$work/rss2") KiB"
-	echo "ratio: structlint is $(printf %.1f "$(echo "$pt / $st" | bc -l)")x faster than perf script"
+	ratio=$(echo "$pt / $st" | bc -l)
+	echo "ratio: structlint is $(printf %.1f "$ratio")x faster than perf script"
 else
+	ratio=
 	echo "perf not installed: no comparison"
 fi
+
+missed=0
+target() {  # target TEXT OK
+	if [ "$2" = 1 ]; then echo "target: $1: met"; else echo "target: $1: MISSED"; missed=1; fi
+}
+target ">= 5000000 samples/s" "$(echo "$n / $st >= 5000000" | bc)"
+[ -n "$ratio" ] && target ">= 10x perf script" "$(echo "$ratio >= 10" | bc)"
+target "peak RSS < 65536 KiB" "$(echo "$(cat "$work/rss1") < 65536" | bc)"
+exit "$missed"

@@ -52,6 +52,8 @@ struct pd {
 	char version[64];
 	unsigned nr_cpus;
 	uint64_t unknown_kind;    /* ADDR samples without load/store op */
+	struct slt_sample s;      /* the record handed to cb, reused */
+	struct slt_perf_dsrc_cache dsrc;
 	/* zstd */
 	ZSTD_DCtx *zctx;
 	uint8_t *zout;
@@ -253,6 +255,7 @@ struct src {
 
 /* ---- records ---- */
 
+/* One PERF_RECORD_SAMPLE: its attr by id, then slt_perf_sample_take(). */
 static int on_sample(struct pd *p, const uint8_t *rec, size_t size, uint64_t off)
 {
 	const struct slt_perf_attr *a;
@@ -274,59 +277,19 @@ static int on_sample(struct pd *p, const uint8_t *rec, size_t size, uint64_t off
 		}
 		a = &p->attrs[i];
 	}
-	struct slt_perf_sample ps;
+	bool unknown;
 	size_t bad;
-	if (slt_perf_sample_decode(a, rec, size, &ps, &bad) < 0)
+	int rc = slt_perf_sample_take(a, rec, size, &p->s, &p->dsrc, &unknown, &bad);
+	if (rc < 0)
 		return corrupt(p, off + bad, "%s field runs past the end of its record", "sample");
-	if (!(ps.type & PERF_SAMPLE_ADDR)) {
+	if (rc == 0) {
 		p->info->skipped++;
 		return 0;
 	}
-	struct slt_sample s = {
-		.flags = SLT_SAMPLE_ADDR, .addr = ps.addr, .cpu = -1,
-		.pid = -1, .tid = -1, .node = -1, .event = a->name,
-	};
-	if (ps.type & PERF_SAMPLE_CPU) {
-		s.flags |= SLT_SAMPLE_CPU;
-		s.cpu = (int32_t)ps.cpu;
-	}
-	if (ps.type & PERF_SAMPLE_TID) {
-		s.flags |= SLT_SAMPLE_TID;
-		s.pid = (int32_t)ps.pid;
-		s.tid = (int32_t)ps.tid;
-	}
-	if (ps.type & PERF_SAMPLE_IP) {
-		s.flags |= SLT_SAMPLE_IP;
-		s.ip = ps.ip;
-	}
-	if (ps.type & PERF_SAMPLE_PHYS_ADDR) {
-		s.flags |= SLT_SAMPLE_PHYS;
-		s.phys_addr = ps.phys_addr;
-	}
-	struct slt_data_src d = { 0 };
-	if (ps.type & PERF_SAMPLE_DATA_SRC) {
-		s.flags |= SLT_SAMPLE_DATA_SRC;
-		s.data_src = ps.data_src;
-		slt_data_src_decode(ps.data_src, &d);
-	}
-	if (d.store) {
-		s.stores = 1;
-	} else {
-		/* loads, and accesses of unknown kind (page faults: no
-		 * data_src op) counted as loads */
-		s.loads = 1;
-		if (!d.load)
-			p->unknown_kind++;
-		else if (ps.type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-			s.cycles = ps.weight;
-	}
-	if (d.hitm)
-		*(d.remote ? &s.hitm_remote : &s.hitm_local) = 1;
-	if (d.peer)
-		*(d.remote ? &s.peer_remote : &s.peer_local) = 1;
+	p->unknown_kind += unknown;
 	p->info->records++;
 	p->info->samples++;
-	return p->cb ? p->cb(p->ctx, &s) : 0;
+	return p->cb ? p->cb(p->ctx, &p->s) : 0;
 }
 
 static int on_header_feature(struct pd *p, const uint8_t *rec, size_t size)
@@ -660,6 +623,7 @@ static void pd_init(struct pd *p, const char *name, slt_sample_cb cb, void *ctx,
 	p->err = err;
 	p->id_pos = -1;
 	p->fd = -1;
+	p->s.node = -1;
 	info->format = SLT_SAMPLES_PERF_DATA;
 }
 
@@ -785,6 +749,12 @@ int slt_perf_data_parse(const struct slt_parse_ctx *pc,
 {
 	return slt_perf_data_read_mem(data, size, pc->name, pc->cb, pc->cb_ctx,
 				      pc->info, pc->err);
+}
+
+int slt_perf_data_parse_fd(const struct slt_parse_ctx *pc, int fd)
+{
+	return slt_perf_data_read_fd(fd, pc->name, pc->cb, pc->cb_ctx, pc->info,
+				     pc->err);
 }
 
 int slt_perf_data_parse_stream(const struct slt_parse_ctx *pc, FILE *f,

@@ -88,12 +88,29 @@ int slt_perf_data_read_fd(int fd, const char *name, slt_sample_cb cb,
 
 /* ---- sample decoding (perf_data_sample.c) ---- */
 
+/*
+ * Where the fields structlint reads sit in a PERF_RECORD_SAMPLE of one
+ * attr when its sample_type has no variable-length field (READ,
+ * CALLCHAIN, RAW, BRANCH_STACK, REGS_USER, STACK_USER, REGS_INTR, AUX):
+ * byte offsets from the record start (header included), -1 when the
+ * field is absent.  Lets the reader take a sample without walking every
+ * sample_type bit (perf_data_sample.c fills it; slt_perf_sample_decode()
+ * stays the reference and handles every other layout).
+ */
+struct slt_perf_fast {
+	bool fixed;          /* the offsets below are valid */
+	bool weight_struct;  /* WEIGHT_STRUCT: the weight is the low 32 bits */
+	uint16_t size;       /* bytes a record needs for that layout */
+	int16_t ip, tid, addr, cpu, weight, data_src, phys_addr;
+};
+
 /* One event (attr) of a perf.data file, with what decoding needs. */
 struct slt_perf_attr {
 	struct perf_event_attr attr;  /* zero-extended to this header's size */
 	unsigned n_regs_user;         /* popcount(sample_regs_user) */
 	unsigned n_regs_intr;         /* popcount(sample_regs_intr) */
 	char name[64];                /* EVENT_DESC name, or a generic one */
+	struct slt_perf_fast fast;    /* by slt_perf_attr_prepare() */
 };
 
 /* The fields of a PERF_RECORD_SAMPLE that structlint uses. */
@@ -107,7 +124,7 @@ struct slt_perf_sample {
 	uint64_t n_callchain, n_branch, raw_size, aux_size;
 };
 
-/* Fill a->n_regs_* from a->attr. */
+/* Fill a->n_regs_* and a->fast from a->attr. */
 void slt_perf_attr_prepare(struct slt_perf_attr *a);
 
 /*
@@ -125,6 +142,31 @@ int slt_perf_sample_id_pos(uint64_t sample_type);
 int slt_perf_sample_decode(const struct slt_perf_attr *a, const uint8_t *rec,
 			   size_t size, struct slt_perf_sample *out,
 			   size_t *bad_off);
+
+/* slt_data_src_decode() results by raw value, direct-mapped: a recording
+ * holds few distinct data_src values.  Zero-initialise before use. */
+#define SLT_PERF_DSRC_CACHE 64
+struct slt_perf_dsrc_cache {
+	uint64_t key[SLT_PERF_DSRC_CACHE];
+	uint64_t valid;   /* bit k: key[k]/val[k] hold a value */
+	struct slt_data_src val[SLT_PERF_DSRC_CACHE];
+};
+
+/*
+ * Turn the sample record rec (size bytes) of attr a into *s, as the
+ * perf.data reader hands it out: one access (slt_sample_count_access()),
+ * event a->name.  *s is reused from sample to sample: initialise it once
+ * (zero, node -1); every field a perf.data sample can set is rewritten
+ * here, the others are left alone.  An attr with a fixed layout (a->fast)
+ * is read at its offsets, any other through slt_perf_sample_decode().
+ * Returns 1, 0 when the sample has no PERF_SAMPLE_ADDR (not a memory
+ * sample: *s untouched), or SLT_ECORRUPT (*bad_off: where).
+ * *unknown_kind: counted as a load for want of a data_src op.
+ */
+int slt_perf_sample_take(const struct slt_perf_attr *a, const uint8_t *rec,
+			 size_t size, struct slt_sample *s,
+			 struct slt_perf_dsrc_cache *dc, bool *unknown_kind,
+			 size_t *bad_off);
 
 /* A generic event name for attrs without EVENT_DESC ("page-faults",
  * "cycles", "raw:0x1cd", "type4:0x1cd"). */

@@ -9,13 +9,53 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "samples/parsers.h"
 #include "samples/perf_data.h"
 #include "structlint/error.h"
+
+/* The sample_type bits whose size varies from record to record. */
+#define VARIABLE_BITS (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | \
+		       PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | \
+		       PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+
+/* Offsets of the fixed layout, in the kernel's order (as decode below). */
+static void prepare_fast(uint64_t t, struct slt_perf_fast *f)
+{
+	int off = 8;
+	memset(f, 0, sizeof(*f));
+	f->ip = f->tid = f->addr = f->cpu = f->weight = f->data_src = f->phys_addr = -1;
+	if (t & VARIABLE_BITS)
+		return;
+#define AT(bit, field) do { if (t & (bit)) { field = (int16_t)off; off += 8; } } while (0)
+#define SKIP(bit) do { if (t & (bit)) off += 8; } while (0)
+	SKIP(PERF_SAMPLE_IDENTIFIER);
+	AT(PERF_SAMPLE_IP, f->ip);
+	AT(PERF_SAMPLE_TID, f->tid);
+	SKIP(PERF_SAMPLE_TIME);
+	AT(PERF_SAMPLE_ADDR, f->addr);
+	SKIP(PERF_SAMPLE_ID);
+	SKIP(PERF_SAMPLE_STREAM_ID);
+	AT(PERF_SAMPLE_CPU, f->cpu);
+	SKIP(PERF_SAMPLE_PERIOD);
+	AT(PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, f->weight);
+	AT(PERF_SAMPLE_DATA_SRC, f->data_src);
+	SKIP(PERF_SAMPLE_TRANSACTION);
+	AT(PERF_SAMPLE_PHYS_ADDR, f->phys_addr);
+	SKIP(PERF_SAMPLE_CGROUP);
+	SKIP(PERF_SAMPLE_DATA_PAGE_SIZE);
+	SKIP(PERF_SAMPLE_CODE_PAGE_SIZE);
+#undef AT
+#undef SKIP
+	f->weight_struct = !(t & PERF_SAMPLE_WEIGHT);
+	f->size = (uint16_t)off;
+	f->fixed = true;
+}
 
 void slt_perf_attr_prepare(struct slt_perf_attr *a)
 {
 	a->n_regs_user = (unsigned)__builtin_popcountll(a->attr.sample_regs_user);
 	a->n_regs_intr = (unsigned)__builtin_popcountll(a->attr.sample_regs_intr);
+	prepare_fast(a->attr.sample_type, &a->fast);
 }
 
 int slt_perf_sample_id_pos(uint64_t t)
@@ -222,4 +262,101 @@ bad:
 	if (bad_off)
 		*bad_off = c.off;
 	return SLT_ECORRUPT;
+}
+
+/* slt_data_src_decode() through the cache. */
+static const struct slt_data_src *decode_dsrc(struct slt_perf_dsrc_cache *c,
+					      uint64_t v)
+{
+	unsigned k = (unsigned)((v ^ v >> 19 ^ v >> 37) & (SLT_PERF_DSRC_CACHE - 1));
+	if (!(c->valid >> k & 1) || c->key[k] != v) {
+		slt_data_src_decode(v, &c->val[k]);
+		c->key[k] = v;
+		c->valid |= 1ull << k;
+	}
+	return &c->val[k];
+}
+
+static inline uint64_t rd64(const uint8_t *b)
+{
+	uint64_t v;
+	memcpy(&v, b, 8);
+	return v;
+}
+
+static inline uint32_t rd32(const uint8_t *b)
+{
+	uint32_t v;
+	memcpy(&v, b, 4);
+	return v;
+}
+
+int slt_perf_sample_take(const struct slt_perf_attr *a, const uint8_t *rec,
+			 size_t size, struct slt_sample *s,
+			 struct slt_perf_dsrc_cache *dc, bool *unknown_kind,
+			 size_t *bad_off)
+{
+	const uint64_t t = a->attr.sample_type;
+	const struct slt_perf_fast *f = &a->fast;
+	uint64_t ip = 0, addr, weight = 0, dsrc = 0, phys = 0;
+	uint32_t pid = 0, tid = 0, cpu = 0;
+	if (f->fixed && size >= f->size) {
+		if (f->addr < 0)
+			return 0;
+		addr = rd64(rec + f->addr);
+		if (f->ip >= 0)
+			ip = rd64(rec + f->ip);
+		if (f->tid >= 0) {
+			pid = rd32(rec + f->tid);
+			tid = rd32(rec + f->tid + 4);
+		}
+		if (f->cpu >= 0)
+			cpu = rd32(rec + f->cpu);
+		if (f->weight >= 0) {
+			weight = rd64(rec + f->weight);
+			if (f->weight_struct)
+				weight &= 0xffffffffu;  /* var1_dw, as decode */
+		}
+		if (f->data_src >= 0)
+			dsrc = rd64(rec + f->data_src);
+		if (f->phys_addr >= 0)
+			phys = rd64(rec + f->phys_addr);
+	} else {
+		struct slt_perf_sample ps;
+		if (slt_perf_sample_decode(a, rec, size, &ps, bad_off) < 0)
+			return SLT_ECORRUPT;
+		if (!(t & PERF_SAMPLE_ADDR))
+			return 0;
+		addr = ps.addr, ip = ps.ip, weight = ps.weight, dsrc = ps.data_src;
+		phys = ps.phys_addr, pid = ps.pid, tid = ps.tid, cpu = ps.cpu;
+	}
+	/* every field below is written for every sample: no clearing */
+	s->flags = SLT_SAMPLE_ADDR;
+	s->addr = addr;
+	s->event = a->name;
+	s->cpu = (t & PERF_SAMPLE_CPU) ? (int32_t)cpu : -1;
+	s->pid = (t & PERF_SAMPLE_TID) ? (int32_t)pid : -1;
+	s->tid = (t & PERF_SAMPLE_TID) ? (int32_t)tid : -1;
+	s->ip = (t & PERF_SAMPLE_IP) ? ip : 0;
+	s->phys_addr = (t & PERF_SAMPLE_PHYS_ADDR) ? phys : 0;
+	s->data_src = (t & PERF_SAMPLE_DATA_SRC) ? dsrc : 0;
+	if (t & PERF_SAMPLE_CPU)
+		s->flags |= SLT_SAMPLE_CPU;
+	if (t & PERF_SAMPLE_TID)
+		s->flags |= SLT_SAMPLE_TID;
+	if (t & PERF_SAMPLE_IP)
+		s->flags |= SLT_SAMPLE_IP;
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		s->flags |= SLT_SAMPLE_PHYS;
+	static const struct slt_data_src none;
+	const struct slt_data_src *d = &none;
+	if (t & PERF_SAMPLE_DATA_SRC) {
+		s->flags |= SLT_SAMPLE_DATA_SRC;
+		d = decode_dsrc(dc, dsrc);
+	}
+	s->loads = s->stores = s->cycles = 0;
+	s->hitm_local = s->hitm_remote = s->peer_local = s->peer_remote = 0;
+	*unknown_kind = slt_sample_count_access(
+		s, d, t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT), weight);
+	return 1;
 }

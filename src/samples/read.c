@@ -15,15 +15,16 @@
 
 /* One entry per format; the other parsers add theirs here. */
 const struct slt_samples_parser slt_samples_parsers[] = {
-	{ SLT_SAMPLES_C2C, "c2c", slt_c2c_detect, slt_c2c_parse, NULL },
+	{ SLT_SAMPLES_C2C, "c2c", slt_c2c_detect, slt_c2c_parse, NULL, NULL },
 	{ SLT_SAMPLES_DATATYPE, "datatype", slt_datatype_detect,
-	  slt_datatype_parse, NULL },
+	  slt_datatype_parse, NULL, NULL },
 	{ SLT_SAMPLES_PERF_DATA, "perf.data", slt_perf_data_detect_head,
-	  slt_perf_data_parse, slt_perf_data_parse_stream },
+	  slt_perf_data_parse, slt_perf_data_parse_stream,
+	  slt_perf_data_parse_fd },
 	{ SLT_SAMPLES_PERF_SCRIPT, "perf-script", slt_perf_script_detect,
-	  slt_perf_script_parse, NULL },
+	  slt_perf_script_parse, NULL, NULL },
 	{ SLT_SAMPLES_PROFILE, "profile", slt_profile_detect_head,
-	  slt_profile_parse_entry, NULL },
+	  slt_profile_parse_entry, NULL, NULL },
 };
 const size_t slt_samples_n_parsers =
 	sizeof(slt_samples_parsers) / sizeof(slt_samples_parsers[0]);
@@ -231,6 +232,47 @@ int slt_samples_read(const char *path, enum slt_samples_format fmt,
 		return rc;
 	}
 	size_t size = (size_t)st.st_size;
+	/* detect from the head, read with pread: then a parser with parse_fd
+	 * streams the file and nothing of it is mapped here */
+	unsigned char *head = malloc(SLT_DETECT_BYTES);
+	if (!head) {
+		close(fd);
+		return slt_error_set(err, SLT_ENOMEM, path, -1, NULL, "out of memory");
+	}
+	size_t hn = 0;
+	while (hn < SLT_DETECT_BYTES && hn < size) {
+		ssize_t r = pread(fd, head + hn, SLT_DETECT_BYTES - hn, (off_t)hn);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			free(head);
+			close(fd);
+			return slt_error_set(err, SLT_EIO, path, (int64_t)hn, NULL,
+					     "read error: %s", strerror(e));
+		}
+		if (r == 0)
+			break;
+		hn += (size_t)r;
+	}
+	if (info)
+		memset(info, 0, sizeof(*info));
+	const struct slt_samples_parser *p = choose(fmt, head, hn, path, err);
+	free(head);
+	if (!p) {
+		close(fd);
+		return err && err->code ? err->code : SLT_EUSAGE;
+	}
+	if (p->parse_fd) {
+		struct slt_samples_info local;
+		if (!info)
+			info = &local;
+		info->format = p->format;
+		struct slt_parse_ctx pc = { path, cb, ctx, info, err };
+		int rc = p->parse_fd(&pc, fd);
+		close(fd);
+		return rc;
+	}
 	void *map = NULL;
 	if (size) {
 		map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -242,7 +284,7 @@ int slt_samples_read(const char *path, enum slt_samples_format fmt,
 		}
 	}
 	close(fd);
-	int rc = slt_samples_read_mem(map, size, path, fmt, cb, ctx, info, err);
+	int rc = run(p, path, map ? map : "", size, cb, ctx, info, err);
 	if (map)
 		munmap(map, size);
 	return rc;
