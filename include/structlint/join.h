@@ -145,6 +145,16 @@ int slt_join_add(void *join, const struct slt_sample *s);
 int slt_join_finish(struct slt_join *join, struct slt_access_profile **out,
 		    struct slt_error *err);
 
+/*
+ * Resolve the base of a global or static object: the address (st_value, the
+ * link-time virtual address, as perf reports kernel and non-PIE data
+ * addresses) and size in bytes of the data symbol `symbol` in the ELF file at
+ * path (.symtab, else .dynsym).  Returns 0, SLT_ENOTFOUND (the hint says how
+ * to give the base otherwise), SLT_EIO, SLT_ENOTELF or SLT_ECORRUPT.
+ */
+int slt_symbol_address(const char *path, const char *symbol, uint64_t *addr,
+		       uint64_t *size, struct slt_error *err);
+
 /* Free a join that was not finished.  NULL is a no-op. */
 void slt_join_free(struct slt_join *join);
 void slt_access_profile_free(struct slt_access_profile *p);

@@ -5,6 +5,7 @@
  * layout command hands over here when it is given --samples or --classes,
  * so `structlint FILE NAME --samples X` works too.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -43,7 +44,8 @@ static const char usage[] =
 "                             net_cachelines .rst table (given classes win\n"
 "                             over measured ones)\n"
 "instance base (address samples), first that applies:\n"
-"      --base ADDR            the instance starts at ADDR\n"
+"      --base ADDR|SYMBOL     the instance starts at ADDR, or at the data\n"
+"                             symbol SYMBOL of FILE (a global object)\n"
 "      --line ADDR=N          the cache line holding ADDR is line N of the\n"
 "                             struct (repeatable)\n"
 "      --no-infer             never infer the base from the accesses\n"
@@ -103,6 +105,7 @@ static const struct option long_opts[] = {
 
 struct cfg {
 	const char *samples, *classes;
+	const char *base_symbol;   /* --base SYMBOL, resolved once FILE is known */
 	int sfmt;
 	struct slt_join_opts jopts;
 	struct slt_line_hint hints[MAX_HINTS];
@@ -120,6 +123,17 @@ static bool parse_ratio(const char *s, double *out)
 	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1)
 		return false;
 	*out = v;
+	return true;
+}
+
+/* A C identifier: what a --base SYMBOL looks like. */
+static bool is_identifier(const char *s)
+{
+	if (!(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	while (*++s)
+		if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.'))
+			return false;
 	return true;
 }
 
@@ -169,9 +183,12 @@ static int parse_args(int argc, char **argv, struct cfg *c)
 				return cli_usage_error("--samples-format '%s': want c2c, datatype, perf.data, perf-script or profile", optarg);
 			break;
 		case OPT_BASE:
-			if (!parse_addr(optarg, &c->jopts.base))
-				return cli_usage_error("--base '%s': want an address (0x... or decimal)", optarg);
-			c->jopts.has_base = true;
+			if (parse_addr(optarg, &c->jopts.base))
+				c->jopts.has_base = true;
+			else if (is_identifier(optarg))
+				c->base_symbol = optarg;
+			else
+				return cli_usage_error("--base '%s': want an address (0x... or decimal) or a data symbol of FILE", optarg);
 			break;
 		case OPT_LINE: {
 			char *eq = strchr(optarg, '=');
@@ -364,6 +381,14 @@ int cmd_report(int argc, char **argv)
 
 	struct slt_error err;
 	slt_error_clear(&err);
+	if (c.base_symbol) {
+		uint64_t size;
+		if (!file)
+			return cli_usage_error("--base %s: a symbol needs FILE (an ELF file with a symbol table)", c.base_symbol);
+		if (slt_symbol_address(file, c.base_symbol, &c.jopts.base, &size, &err) < 0)
+			return cli_fail(&err);
+		c.jopts.has_base = true;
+	}
 	struct slt_layout *l = NULL;
 	struct slt_classes *cl = NULL;
 	struct slt_access_profile **profiles = NULL;

@@ -658,3 +658,68 @@ int slt_elf_find_debug_file(struct slt_elf *e, const char *path,
 	}
 	return SLT_ENOTFOUND;
 }
+
+/* One symbol-table entry, read per the ELF gABI layout (Elf32_Sym /
+ * Elf64_Sym): name offset, type, value, size. */
+static void read_sym(const struct slt_elf *e, const uint8_t *p,
+		     uint32_t *name, unsigned *type, uint64_t *value,
+		     uint64_t *size)
+{
+	*name = rd32(p, e->le);
+	if (e->is64) {
+		*type = p[4] & 0xf;
+		*value = rd64(p + 8, e->le);
+		*size = rd64(p + 16, e->le);
+	} else {
+		*value = rd32(p + 4, e->le);
+		*size = rd32(p + 8, e->le);
+		*type = p[12] & 0xf;
+	}
+}
+
+int slt_elf_symbol(struct slt_elf *e, const char *name, uint64_t *addr,
+		   uint64_t *size, struct slt_error *err)
+{
+	const uint32_t kinds[2] = { SHT_SYMTAB, SHT_DYNSYM };
+	size_t ssz = e->is64 ? 24 : 16, nlen = strlen(name);
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 1; i < e->nsec; i++) {
+			const struct slt_elf_section *s = &e->sec[i];
+			if (s->type != kinds[k])
+				continue;
+			const uint8_t *sym, *str;
+			size_t nsym, nstr;
+			if (s->link == 0 || s->link >= e->nsec ||
+			    e->sec[s->link].type != SHT_STRTAB)
+				return slt_error_set(err, SLT_ECORRUPT, e->path,
+						     (int64_t)s->offset, NULL,
+						     "%s: bad string table link",
+						     s->name);
+			int rc = slt_elf_section_data(e, i, &sym, &nsym, err);
+			if (!rc)
+				rc = slt_elf_section_data(e, s->link, &str,
+							  &nstr, err);
+			if (rc)
+				return rc;
+			for (size_t off = ssz; off + ssz <= nsym; off += ssz) {
+				uint32_t no;
+				unsigned type;
+				uint64_t v, sz;
+				read_sym(e, sym + off, &no, &type, &v, &sz);
+				if ((type != STT_OBJECT && type != STT_TLS &&
+				     type != STT_NOTYPE) ||
+				    no >= nstr || nstr - no <= nlen ||
+				    memcmp(str + no, name, nlen + 1) != 0)
+					continue;
+				*addr = v;
+				*size = sz;
+				return 0;
+			}
+		}
+	}
+	return slt_error_set(err, SLT_ENOTFOUND, e->path, -1,
+			     "give the instance address with --base 0x... "
+			     "(e.g. from /proc/kallsyms) or use --line ADDR=N",
+			     "no data symbol named '%s' in the symbol table",
+			     name);
+}

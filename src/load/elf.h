@@ -91,6 +91,15 @@ int slt_elf_section_data(struct slt_elf *e, size_t idx, const uint8_t **data,
 bool slt_elf_section_compressed(const struct slt_elf *e, size_t idx);
 
 /*
+ * Address (st_value) and size in bytes (st_size) of the data symbol `name`
+ * (STT_OBJECT, STT_TLS or STT_NOTYPE) from .symtab, else .dynsym: the base of
+ * a global or static object for the join (ELF gABI, "Symbol Table").
+ * Returns 0, SLT_ENOTFOUND (err's hint names --base/--line), SLT_ECORRUPT.
+ */
+int slt_elf_symbol(struct slt_elf *e, const char *name, uint64_t *addr,
+		   uint64_t *size, struct slt_error *err);
+
+/*
  * The NT_GNU_BUILD_ID note (from an SHT_NOTE section): 0 with *id pointing
  * into e and *len bytes, or SLT_ENOTFOUND.
  */

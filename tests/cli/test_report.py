@@ -220,6 +220,32 @@ def case_c2c_real():
         assert m['a']['locations'][0]['symbol'].endswith('writer')
 
 
+def case_base_symbol():
+    # --base SYMBOL: the instance is the global `hot` of a linked program;
+    # its address comes from the ELF symbol table, checked against nm.
+    exe = os.path.join(TMP, 'hot_exe')
+    main = os.path.join(TMP, 'hot_main.c')
+    with open(main, 'w') as f:
+        f.write('int main(void) { return 0; }\n')
+    subprocess.run([CC, '-g', '-no-pie', '-o', exe, main,
+                    os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')], check=True)
+    nm = subprocess.run(['nm', exe], capture_output=True, text=True, check=True).stdout
+    addr = int(next(l.split()[0] for l in nm.splitlines() if l.endswith(' hot')), 16)
+    samples = [{'addr': hex(addr + off), 'cpu': cpu, kind: 100}
+               for off, cpu, kind in ((0, 0, 'stores'), (8, 0, 'stores'),
+                                      (16, 1, 'loads'), (24, 1, 'loads'))]
+    path = os.path.join(TMP, 'hot_profile.json')
+    with open(path, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'samples': samples}, f)
+    d, fs = findings(exe, 'hot', '--samples', path, '--base', 'hot', '--no-infer')
+    assert int(d['base']['address'], 16) == addr, (d['base'], hex(addr))
+    assert fs == [('collision', 0)], d['findings']
+    p = run('report', exe, 'hot', '--samples', path, '--base', 'no_such_object', rc=2)
+    assert "no data symbol named 'no_such_object'" in p.stderr and '--base 0x' in p.stderr, p.stderr
+    p = run('report', 'hot', '--samples', path, '--base', 'hot', rc=2)
+    assert 'needs FILE' in p.stderr, p.stderr
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':
