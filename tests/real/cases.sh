@@ -93,5 +93,13 @@ for k in "6.1:$v61" "6.12:$v612"; do
 	check "${k%%:*} zone" "${k#*:}" zone "$r/zone.classes" ""
 	check_true_sharing "${k%%:*} page_counter.usage" "${k#*:}"
 done
+# The kernel's net_cachelines table classes (fixtures/classes: an excerpt of
+# Documentation/networking/net_cachelines/tcp_sock.rst, both table forms):
+# the 6.8 reorganisation into cacheline groups holds on 6.12; the 6.1 layout
+# has the read-mostly/read-write collisions it removed.
+for t in tcp_sock-rst.rst tcp_sock-early.rst; do
+	check "6.12 tcp_sock ($t)" "$v612" tcp_sock "$c/$t" ""
+	check "6.1 tcp_sock ($t)" "$v61" tcp_sock "$c/$t" "collision:22 collision:27"
+done
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
