@@ -363,6 +363,36 @@ static const char PAHOLE_VF[] =
 	"\t/* last cacheline: 32 bytes */\n"
 	"};\n";
 
+/* pahole -E -C top (gcc 12 -g):
+ *   struct lh { struct lh *next, *prev; };
+ *   struct hn { struct hn *next, **pprev; };
+ *   struct lv { struct lh lists[5]; long cost; struct hn links[2][3]; };
+ *   struct top { int id; struct lv lv; };
+ * An expanded array of structs is one element's level: no "Force padding"
+ * for the other elements (issue 2 follow-up, mem_cgroup_per_node). */
+static const char EXPAND_TOP[] =
+	"struct top {\n"
+	"\tint                        id;                                                   /*     0     4 */\n"
+	"\n"
+	"\t/* XXX 4 bytes hole, try to pack */\n"
+	"\n"
+	"\tstruct lv {\n"
+	"\t\tstruct lh {\n"
+	"\t\t\tstruct lh * next;                                                /*     8     8 */\n"
+	"\t\t\tstruct lh * prev;                                                /*    16     8 */\n"
+	"\t\t} lists[5]; /*     8    80 */\n"
+	"\t\t/* --- cacheline 1 boundary (64 bytes) was 24 bytes ago --- */\n"
+	"\t\tlong int           cost;                                                 /*    88     8 */\n"
+	"\t\tstruct hn {\n"
+	"\t\t\tstruct hn * next;                                                /*    96     8 */\n"
+	"\t\t\tstruct hn * * pprev;                                             /*   104     8 */\n"
+	"\t\t} links[2][3]; /*    96    96 */\n"
+	"\t}lv; /*     8   184 */\n"
+	"\n"
+	"\t/* size: 192, cachelines: 3, members: 2 */\n"
+	"\t/* sum members: 188, holes: 1, sum holes: 4 */\n"
+	"};\n";
+
 struct base { struct slt_arena *a; struct slt_type *c, *s, *i, *l, *ui, *ul; };
 
 static void base_init(struct base *b)
@@ -870,6 +900,36 @@ static void test_qualified_inline(void **state)
 	slt_arena_free(b.a);
 }
 
+/* pahole -E on arrays of structs (one and two dimensions) inside an
+ * expanded struct: each prints one element, closed "} name[N]", and the
+ * level's tail padding is that of one element (none here), not the
+ * array's size minus one element. */
+static void test_expand_struct_array(void **state)
+{
+	struct base b;
+	struct slt_type *lh, *hn, *lv, *t;
+
+	base_init(&b);
+	lh = g_comp(b.a, SLT_T_STRUCT, "lh", 16, 2);
+	g_mem(lh, "next", G_PTR(b.a, lh), 0, 0, 0);
+	g_mem(lh, "prev", G_PTR(b.a, lh), 64, 0, 0);
+	hn = g_comp(b.a, SLT_T_STRUCT, "hn", 16, 2);
+	g_mem(hn, "next", G_PTR(b.a, hn), 0, 0, 0);
+	g_mem(hn, "pprev", G_PTR(b.a, G_PTR(b.a, hn)), 64, 0, 0);
+	lv = g_comp(b.a, SLT_T_STRUCT, "lv", 184, 3);
+	g_mem(lv, "lists", g_array(b.a, lh, 5, 16), 0, 0, 0);
+	g_mem(lv, "cost", b.l, 640, 0, 0);
+	g_mem(lv, "links", g_array(b.a, g_array(b.a, hn, 3, 16), 2, 48), 704, 0, 0);
+	t = g_comp(b.a, SLT_T_STRUCT, "top", 192, 2);
+	g_mem(t, "id", b.i, 0, 0, 0);
+	g_mem(t, "lv", lv, 64, 0, 0);
+	char *got = g_text(b.a, t, true, NULL, NULL);
+	assert_non_null(got);
+	assert_string_equal(got, EXPAND_TOP);
+	free(got);
+	slt_arena_free(b.a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -889,6 +949,7 @@ int main(void)
 		cmocka_unit_test(test_expand_typedef_chain),
 		cmocka_unit_test(test_struct_alignment),
 		cmocka_unit_test(test_qualified_inline),
+		cmocka_unit_test(test_expand_struct_array),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
