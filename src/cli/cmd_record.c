@@ -189,10 +189,24 @@ static void no_pmu(void)
 	fprintf(stderr,
 		"structlint: record: this machine's PMU offers no memory-access sampling "
 		"(none of cpu/events/mem-loads, ibs_op, arm_spe_0 in " PMU_DIR "; virtual machines "
-		"usually hide them); record on bare metal instead: `perf c2c record -- CMD` then "
-		"`perf c2c report --stdio > c2c.txt`, or `perf mem record -- CMD` / "
-		"`perf record -d -- CMD` for a perf.data, and give that file to structlint\n");
+		"usually hide them); record elsewhere and report offline: on bare metal "
+		"`perf c2c record -- CMD; perf c2c report --stdio > c2c.txt` or "
+		"`perf mem record -- CMD`, here `perf record -d -c 1 -e page-faults -- CMD` "
+		"(first touch of each page only), then "
+		"`structlint report FILE NAME --samples c2c.txt|perf.data [--base SYMBOL]`\n");
 }
+
+static const char record_usage[] =
+"usage: structlint record [-o FILE] -- CMD [ARGS...]\n"
+"\n"
+"Run CMD and sample its user-space memory accesses (Intel mem-loads and\n"
+"mem-stores, AMD IBS or Arm SPE, every 4000 events, all CPUs, children\n"
+"included) into a perf.data for `structlint report FILE NAME --samples`.\n"
+"Where the PMU has no memory sampling (most virtual machines), exits 2 and\n"
+"names the perf commands to use instead.\n"
+"\n"
+"  -o FILE     output file (default structlint.data)\n"
+"  -h, --help  this help\n";
 
 int cmd_record(int argc, char **argv)
 {
@@ -205,7 +219,7 @@ int cmd_record(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			out = argv[++i];
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: structlint record [-o FILE] -- CMD [ARGS...]\n");
+			fputs(record_usage, stdout);
 			return SLT_EXIT_OK;
 		} else {
 			return cli_usage_error("record: unknown option '%s'", argv[i]);
