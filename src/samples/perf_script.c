@@ -173,12 +173,13 @@ static int take_ip_sym(struct ps *st, int n, int i, struct slt_sample *s)
 		while (i < n && t[i].p[t[i].n - 1] != ')')
 			i++;
 		if (i < n) {
-			i++;
-			copy_toks(t, d, i, st->object, sizeof(st->object));
-			size_t k = strlen(st->object);   /* drop the parentheses */
-			memmove(st->object, st->object + 1, k - 2);
-			st->object[k - 2] = 0;
+			/* without the parentheses (at least 2 bytes: "(" starts
+			 * t[d], ")" ends t[i]) */
+			struct slt_span o = { t[d].p + 1,
+					      (size_t)(t[i].p + t[i].n - t[d].p) - 2 };
+			slt_span_copy(o, st->object, sizeof(st->object));
 			s->object = st->object;
+			i++;
 		}
 	}
 	return i;

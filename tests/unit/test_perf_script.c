@@ -471,6 +471,14 @@ static void test_errors(void **state)
 	assert_int_equal(g.n, 5);
 	free(g.v);
 
+	/* a NUL inside the dso parentheses (found by fuzz_perf_script) */
+	static const char nul[] = " 4242 [000]   ev:           404080           401126 f (a\0b)\n";
+	assert_int_equal(read_text(nul, sizeof(nul) - 1, &g, &info, &err), 0);
+	assert_int_equal(g.n, 1);
+	assert_string_equal(g.v[0].obj, "a");
+	assert_string_equal(g.v[0].sym, "f");
+	free(g.v);
+
 	/* empty input: nothing, no error */
 	assert_int_equal(read_text("", 0, &g, &info, &err), 0);
 	assert_int_equal(info.records, 0);
