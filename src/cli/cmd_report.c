@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,6 +296,21 @@ static int join_all(const struct cfg *c, const struct slt_layout *l,
 			if (rc && !err->file[0])
 				snprintf(err->file, sizeof(err->file), "%s", c->samples);
 		}
+	}
+	/* Samples that say nothing about the struct are an input error, not
+	 * a clean bill of health: a gate must not pass on them. */
+	for (size_t i = 0; i < f.n && !rc; i++) {
+		const struct slt_access_profile *p = profiles[i];
+		if (p->samples == 0)
+			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
+					   "record memory samples: perf c2c record, perf mem record, or perf record -d",
+					   "no memory-access samples in this input (%" PRIu64 " records skipped)",
+					   info.skipped);
+		else if (p->matched == 0)
+			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
+					   "check the instance base: --base ADDR|SYMBOL or --line ADDR=N",
+					   "none of the %" PRIu64 " samples fell on %s (%s)",
+					   p->samples, l->structs[i].name, p->base_note);
 	}
 	return rc;
 }

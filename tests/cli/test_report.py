@@ -246,6 +246,22 @@ def case_base_symbol():
     assert 'needs FILE' in p.stderr, p.stderr
 
 
+def case_nothing_matched():
+    # Samples that never touch the struct are an input error (exit 2), so a
+    # --fail-on-findings gate cannot pass on a wrong base or a wrong file.
+    path = os.path.join(TMP, 'far.json')
+    with open(path, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'samples': [
+            {'addr': hex(BASE + 0x100000), 'cpu': 0, 'stores': 5}]}, f)
+    p = run('report', obj(False), 'cgroup', '--samples', path, '--base', hex(BASE),
+            '--fail-on-findings', rc=2)
+    assert 'none of the 5 samples fell on cgroup' in p.stderr and '--base' in p.stderr, p.stderr
+    with open(path, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'samples': []}, f)
+    p = run('report', obj(False), 'cgroup', '--samples', path, '--base', hex(BASE), rc=2)
+    assert 'no memory-access samples' in p.stderr, p.stderr
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':
