@@ -5,7 +5,8 @@
  *
  * perf script prints a sample's fields in one fixed order whatever the
  * order given to -F (tools/perf/builtin-script.c, process_event() and
- * perf_sample__fprintf_start(), perf 5.x to 6.12):
+ * perf_sample__fprintf_start(); tested against Debian's perf 6.1, the
+ * order and widths read the same in later sources):
  *
  *   [comm] [pid/tid | tid | pid] [[cpu]] [sec.usec:] [period] [event:]
  *   [addr [addr-sym] [(addr-dso)]] [data_src |decoded|] [weight]
@@ -35,8 +36,9 @@
  * ("%16" PRIx64 " %s", data_src__fprintf()), so the raw value is decoded
  * with slt_data_src_decode(); page-fault samples carry none and are
  * counted as loads of unknown kind (info->detail says how many).
- * A single number before the cpu is the tid (perf prints the pid alone
- * only for -F pid without tid, which reads the same).
+ * A single number before the cpu, time and event is the tid (perf prints
+ * the pid alone only for -F pid without tid, and a period alone for
+ * -F period without cpu, time or event: both read as the tid).
  */
 #include <inttypes.h>
 #include <stdio.h>
