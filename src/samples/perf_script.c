@@ -22,10 +22,11 @@
  *   - the header numbers are narrower: tid "%5d", pid/tid "%5d/%-5d",
  *     cpu "[%03d]", time "%5lu.%06lu:", period "%10" after "time: ";
  *   - the event name ends with ':'; the data_src decode starts with "|OP".
- * Hence: the first 16-column number after the header is the data address
- * (perf script output without -F addr is not a memory-sample stream and
- * cannot be told apart from one: the first number would be taken as the
- * address); a 16-column number followed by "|..." is the raw data_src; a
+ * Hence: the first number after the header is the data address when it
+ * fills 16 columns after the header's trailing blank, and the ip (a line
+ * without -F addr: skipped and counted, and an input with no address at
+ * all is refused with advice) when it fills 17; then a 16-column number
+ * followed by "|..." is the raw data_src; a
  * number in at least 17 columns is the ip; a 16-column decimal before the
  * ip is the weight; a 16-column number after the ip (or after the address
  * or weight when there is no ip) is phys_addr.  One combination stays
