@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — the layout advisor: reorderings and CACHELINE_PADDING
+ * proposals with their cost, from a layout and its analysis.
+ *
+ * Units: offsets and sizes in bytes; scores in the unit of the analysis'
+ * score basis (include/structlint/analysis.h); slab figures in bytes,
+ * objects and page orders.
+ *
+ * Rules every proposal keeps (checked, not assumed): members with forced
+ * alignment, existing zero-size padding (CACHELINE_PADDING) and cacheline
+ * group markers stay anchored unless opts->move_anchors; pinned members keep
+ * their offset; --keep-together groups stay adjacent and in order;
+ * bitfields move as whole storage units; unions and nested structs move
+ * whole; a flexible array stays last; every offset is a multiple of the
+ * member's alignment; the size follows C rules (rounded up to the struct's
+ * alignment).
+ */
+#ifndef STRUCTLINT_ADVICE_H
+#define STRUCTLINT_ADVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "structlint/analysis.h"
+#include "structlint/error.h"
+#include "structlint/layout.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SLT_SCHEMA_ADVICE "structlint.advice/v1"
+
+enum slt_proposal_kind {
+	SLT_PROPOSAL_MINIMAL = 1,  /* relocate the fewest members */
+	SLT_PROPOSAL_REGROUP,      /* read-mostly group, per-writer hot
+				      groups, cold members filling holes */
+	SLT_PROPOSAL_PADDING,      /* CACHELINE_PADDING between groups, no
+				      reordering */
+	SLT_PROPOSAL_PARETO,       /* best layout within a byte budget
+				      (0, +64, +128, ...) */
+	SLT_PROPOSAL_SIZE,         /* smallest size, no sharing objective
+				      (pahole --reorganize's goal) */
+};
+
+struct slt_advice_opts {
+	unsigned cacheline_size;   /* bytes; 0 = the analysis' */
+	unsigned separation;       /* bytes two groups must be apart: the
+				      line size, or 128 for adjacent-line
+				      prefetch pairs; 0 = cacheline_size */
+	const char *const *pins;   /* member names that keep their offset
+				      (e.g. the first member, container_of) */
+	size_t n_pins;
+	const char *const *const *keep_together; /* NULL-terminated name
+				      lists that stay adjacent, in order */
+	size_t n_keep_together;
+	bool frozen;               /* ABI-frozen: findings only, no proposal */
+	bool move_anchors;         /* allow moving aligned members/markers */
+	bool size_only;            /* only SLT_PROPOSAL_SIZE */
+	size_t max_proposals;      /* 0 = 5 */
+	unsigned nr_cpus;          /* for the SLUB order (0 = this machine's) */
+	unsigned slub_max_order;   /* 0 = 3 (PAGE_ALLOC_COSTLY_ORDER) */
+	unsigned page_size;        /* 0 = 4096 */
+};
+
+/*
+ * Slab cost of an object size: the kmalloc size class it lands in
+ * (kmalloc-8 ... kmalloc-8k, with the 96 and 192 classes), and for a
+ * dedicated cache SLUB's objects per slab and slab order, computed as
+ * mm/slub.c calculate_order() does (min_objects = 4 * (fls(nr_cpus) + 1),
+ * fraction 16 -> 8 -> 4 of wasted space, capped at slub_max_order).
+ */
+struct slt_slab_cost {
+	uint64_t kmalloc_class;     /* bytes */
+	unsigned order;             /* pages = 1 << order */
+	unsigned objects_per_slab;
+	uint64_t waste_per_slab;    /* bytes */
+};
+int slt_slab_cost(uint64_t size, uint32_t align,
+		  const struct slt_advice_opts *opts, struct slt_slab_cost *out);
+
+/* One proposal.  Owned by the struct slt_advice it is part of. */
+struct slt_proposal {
+	enum slt_proposal_kind kind;
+	struct slt_struct layout;   /* the proposed layout, pahole-printable
+				       (members with new offsets, padding
+				       members inserted, holes recomputed) */
+	size_t *moved;              /* indices (into the original layout's
+				       members) of members whose offset changed */
+	size_t n_moved;
+	uint64_t size_before, size_after;          /* bytes */
+	uint64_t lines_before, lines_after;        /* cachelines */
+	int64_t bytes_added;                       /* size_after - size_before */
+	double score_before, score_after;          /* the findings' estimator */
+	double cost_before, cost_after;            /* the advisor's objective */
+	struct slt_slab_cost slab_before, slab_after;
+	const char *c_decl;         /* the new C declaration, with
+				       CACHELINE_PADDING(_padN_); lines and
+				       static_assert()s that lock it in */
+	const char *summary;        /* one line for humans */
+};
+
+struct slt_advice {
+	const struct slt_analysis *analysis;  /* borrowed */
+	struct slt_proposal *proposals;       /* best first */
+	size_t n_proposals;
+	const char *note;           /* why nothing is proposed, or "" */
+	void *priv_;
+};
+
+/*
+ * Propose layouts for a->layout that remove a's findings.  Returns 0 and
+ * *out (free with slt_advice_free()); no proposal (note says why) when the
+ * struct is frozen, nothing is fixable by layout (true sharing only), or it
+ * is already best.  SLT_EUSAGE for pins/keep-together naming unknown
+ * members or contradicting each other; SLT_ENOMEM.
+ */
+int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
+	       struct slt_advice **out, struct slt_error *err);
+void slt_advice_free(struct slt_advice *advice);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
