@@ -118,6 +118,14 @@ struct slt_member {
 	uint32_t n_enumerators;
 	uint32_t enum_size;    /* bytes of that enum type (pahole adds
 				  __packed__ when it is not 4) */
+	uint32_t natural_alignment; /* bytes: alignof() of the member's type
+				  as laid out: its natural alignment
+				  (pahole's tag__natural_alignment()) raised
+				  by any forced alignment on the type or
+				  inside it; not `alignment` above, which is
+				  the member's own forced alignment.  At
+				  least 1.  Used by the layout advisor to
+				  place members legally. */
 };
 
 /* slt_hole.flags */

@@ -359,6 +359,7 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 		m->bit_size = tm->bit_size;
 	}
 	m->alignment = tm->alignment ? tm->alignment : btf_align;
+	m->natural_alignment = (uint32_t)slt_lay_alignment(mt, 0);
 	m->flags = member_flags(tm, mt, m->size);
 	if (et->kind == SLT_T_ENUM && anon(et->name) && et->n_enumerators) {
 		/* pahole prints an anonymous enum inline with its values */
