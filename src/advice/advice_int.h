@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the layout advisor (src/advice): movable units, plans (an
+ * order of units plus inserted CACHELINE_PADDING), relayout, cost and
+ * search.  Internal to src/advice.
+ *
+ * Units: offsets and sizes in bytes; costs in the unit of the analysis'
+ * score basis (include/structlint/analysis.h) plus the line price.
+ */
+#ifndef SLT_ADVICE_INT_H
+#define SLT_ADVICE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "structlint/advice.h"
+#include "structlint/analysis.h"
+#include "structlint/layout.h"
+
+/* slt_adv_unit.flags */
+enum slt_adv_unit_flags {
+	SLT_ADV_ANCHORED = 1u << 0, /* keeps its original offset: forced
+				       alignment, zero-size padding member or
+				       group marker (unless move_anchors), or
+				       a pin */
+	SLT_ADV_PINNED = 1u << 1,   /* anchored by opts->pins */
+	SLT_ADV_LAST = 1u << 2,     /* flexible array: stays last */
+	SLT_ADV_BITS = 1u << 3,     /* holds bitfields: its members keep their
+				       relative offsets and bits; emit_c
+				       separates two such units with a
+				       zero-width bitfield of the next unit's
+				       storage type so the compiler does not
+				       pack them together */
+	SLT_ADV_MARKER = 1u << 4,   /* zero-size padding member or group
+				       marker */
+};
+
+/* Role of a unit for the grouping heuristics (from its leaves' classes). */
+enum slt_adv_role {
+	SLT_ADV_COLD = 0,      /* cold or unknown */
+	SLT_ADV_READ,          /* read-mostly */
+	SLT_ADV_WRITE,         /* hot-write, mixed or true-shared */
+};
+
+/*
+ * A unit: top-level members of the original layout that move together
+ * (one member; a bitfield run with whatever shares its storage; a union or
+ * nested struct whole; a --keep-together list).  Its members keep their
+ * offsets relative to the unit start, which is placed on a multiple of
+ * align.
+ */
+struct slt_adv_unit {
+	size_t *top;           /* indices into orig->members of its top-level
+				  members, in unit order */
+	size_t n_top;
+	uint64_t *rel;         /* parallel to top: offset of each from the
+				  unit start, bytes */
+	uint64_t size;         /* bytes from the unit start to the end of its
+				  last byte (bitfields: the last used byte,
+				  which is where the compiler puts the next
+				  member) */
+	uint32_t align;        /* bytes, >= 1 */
+	uint64_t orig_offset;  /* bytes, in the original layout */
+	uint32_t flags;        /* enum slt_adv_unit_flags */
+	enum slt_adv_role role;
+	uint32_t n_read, n_write; /* leaves classed read-mostly / written */
+	double loads, stores;  /* samples on its leaves (0 without a profile) */
+	struct slt_cpu_access *cpus; /* per-CPU sums over its leaves, sorted
+				  by cpu (NULL without per-CPU data) */
+	size_t n_cpus;
+	double self_cross;     /* the estimator's true-sharing term of its
+				  own members: sum over leaves of
+				  cross(leaf, leaf) */
+	uint64_t *paths;       /* bitmask words: the code paths (indices into
+				  slt_adv_units.paths) touching it */
+	const char *name;      /* first member's name, for messages */
+};
+
+/* The units of one layout and the code paths of its profile. */
+struct slt_adv_units {
+	const struct slt_analysis *a;  /* borrowed */
+	const struct slt_struct *orig; /* a->layout */
+	struct slt_adv_unit *u;        /* in original offset order */
+	size_t n;
+	size_t n_movable;              /* units without SLT_ADV_ANCHORED/LAST */
+	unsigned line;                 /* cacheline size, bytes */
+	unsigned separation;           /* bytes groups are kept apart */
+	size_t n_paths;                /* distinct code locations (symbol) */
+	size_t path_words;             /* uint64_t words per unit's paths */
+	double *path_weight;           /* share of accesses per path, 0..1 */
+	double total;                  /* accesses (samples), or leaves on the
+					  classes basis */
+	struct slt_arena *ar;          /* owns everything above */
+};
+
+/*
+ * Units of a->layout under opts (pins, keep-together, move_anchors).
+ * Returns 0, SLT_EUSAGE (unknown or contradictory names, err says which)
+ * or SLT_ENOMEM.  Free with slt_adv_units_free().
+ */
+int slt_adv_units_build(const struct slt_analysis *a,
+			const struct slt_advice_opts *opts,
+			struct slt_adv_units *out, struct slt_error *err);
+void slt_adv_units_free(struct slt_adv_units *us);
+
+/*
+ * A plan: every unit once, in the new order, and before each the number
+ * of CACHELINE_PADDING members to insert (0 or 1: one is
+ * `struct cacheline_padding _padN_;`, zero size, aligned to the line size,
+ * as include/linux/cache.h's CACHELINE_PADDING() expands on x86-64:
+ * ____cacheline_internodealigned_in_smp = L1_CACHE_BYTES there).
+ */
+struct slt_adv_plan {
+	size_t *order;          /* unit indices, n of them */
+	uint8_t *pad;           /* parallel to order */
+	size_t n;
+};
+
+/*
+ * Place a plan with C rules: each unit at the first multiple of its
+ * alignment at or after the end of the previous one (after a padding
+ * member aligned to the line size when pad[i]); anchored units must land
+ * exactly on their original offset, the SLT_ADV_LAST unit must be last.
+ * off[n] (parallel to order) get the unit offsets, *size the struct size
+ * rounded up to its alignment (the original's, or the line size when
+ * padding was inserted).  Returns true when legal.
+ */
+bool slt_adv_place(const struct slt_adv_units *us,
+		   const struct slt_adv_plan *p, uint64_t *off,
+		   uint64_t *size);
+
+/*
+ * The plan as a layout: members of orig at their new offsets (inline
+ * children follow their parent), padding members `_padN_` of type
+ * "struct cacheline_padding" inserted, holes, padding and pahole's
+ * summary recomputed (slt_struct_summarize()).  Allocated from ar.
+ * *moved gets the indices into orig->members of members whose offset
+ * changed.  Returns 0, SLT_EUSAGE (plan not legal) or SLT_ENOMEM.
+ */
+int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
+		     const struct slt_adv_plan *p, struct slt_struct *out,
+		     size_t **moved, size_t *n_moved);
+
+/* Weights of the objective (cost.c). */
+struct slt_adv_weights {
+	double coherence;   /* per unit of the estimator */
+	double locality;    /* per line a code path touches, x its share */
+	double line_price;  /* per cache line of struct size */
+};
+void slt_adv_weights_default(const struct slt_adv_units *us,
+			     struct slt_adv_weights *w);
+
+/* Parts of a layout's cost. */
+struct slt_adv_cost {
+	double coherence;   /* the findings' estimator summed over lines */
+	double locality;    /* sum over paths of share x lines touched */
+	uint64_t lines;     /* cache lines of the size */
+	uint64_t size;      /* bytes */
+	double total;       /* weighted sum */
+};
+
+/*
+ * Cost of units at offsets off (parallel to order) in a struct of size
+ * bytes.  Coherence per line L of the layout, on the analysis' basis:
+ * per-CPU: cross(all units on L) - sum of the units' self_cross, where
+ * cross is the findings' estimator (slt_cpu_cross(), analysis_int.h);
+ * counts: min(stores of written units on L, loads of read-mostly units);
+ * classes: read-mostly leaves x written leaves on L.  A unit counts on every
+ * line it overlaps.  Returns 0 or SLT_ENOMEM.
+ */
+int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
+		      const uint64_t *off, size_t n, uint64_t size,
+		      const struct slt_adv_weights *w, struct slt_adv_cost *out);
+
+/* Plan + cost in one: returns false when the plan is not legal or memory
+ * ran out (*rc then SLT_ENOMEM). */
+bool slt_adv_plan_cost(const struct slt_adv_units *us,
+		       const struct slt_adv_plan *p,
+		       const struct slt_adv_weights *w,
+		       struct slt_adv_cost *out, int *rc);
+
+/* Search modes (search.c). */
+struct slt_adv_search {
+	uint64_t max_size;      /* bytes; UINT64_MAX = no budget */
+	bool allow_padding;     /* may insert CACHELINE_PADDING */
+	bool keep_order;        /* padding only: order stays the original */
+	bool size_only;         /* objective = size, then original order */
+	size_t max_moves;       /* MINIMAL: at most this many units move
+				   (0 = unlimited) */
+};
+
+/* Greedy fill + local search.  *best gets a plan (malloc()ed arrays; free
+ * with slt_adv_plan_free()).  Returns 0, SLT_ENOMEM, or SLT_ENOTFOUND when
+ * no legal plan fits. */
+int slt_adv_search_heuristic(const struct slt_adv_units *us,
+			     const struct slt_adv_search *s,
+			     const struct slt_adv_weights *w,
+			     struct slt_adv_plan *best,
+			     struct slt_adv_cost *cost);
+
+/* Brute force over all orders of the movable units and all padding
+ * choices (up to 8 movable units; SLT_EUSAGE beyond): the test oracle. */
+int slt_adv_search_brute(const struct slt_adv_units *us,
+			 const struct slt_adv_search *s,
+			 const struct slt_adv_weights *w,
+			 struct slt_adv_plan *best, struct slt_adv_cost *cost);
+
+/* The original order, no padding. */
+int slt_adv_plan_identity(const struct slt_adv_units *us,
+			  struct slt_adv_plan *p);
+void slt_adv_plan_free(struct slt_adv_plan *p);
+
+/*
+ * Written by emit_c.c: the C declaration of proposal p (built from orig):
+ * members in p->layout's order with their original declarations,
+ * `CACHELINE_PADDING(_padN_);` for each inserted padding member, and
+ * static_assert()s (offsetof) that lock the proposal in.  *out is
+ * allocated from a.  Returns 0 or SLT_ENOMEM.
+ */
+int slt_advice_emit_c(const struct slt_proposal *p,
+		      const struct slt_struct *orig, struct slt_arena *a,
+		      const char **out);
+
+/* Name prefix and type of inserted padding members in proposals. */
+#define SLT_ADV_PAD_TYPE "struct cacheline_padding"
+#define SLT_ADV_PAD_PREFIX "_pad"
+
+#endif
