@@ -19,4 +19,10 @@ void slt_classify_members(const struct slt_struct *layout,
 /* Accesses (loads + stores) of member i in profile, 0 without one. */
 uint64_t slt_member_accesses(const struct slt_access_profile *p, size_t i);
 
+/* The false-sharing estimator's pair term: sum over CPUs c != d of
+ * min(stores by c in w[0..nw), loads + stores by d in a[0..na)), samples.
+ * Shared by findings.c and the advisor's cost (src/advice/cost.c). */
+double slt_cpu_cross(const struct slt_cpu_access *w, size_t nw,
+		     const struct slt_cpu_access *a, size_t na);
+
 #endif

@@ -74,8 +74,9 @@ static int cpuset_add(struct cpuset *cs, const struct slt_cpu_access *c, size_t 
 	return 0;
 }
 
-/* sum over c != d of min(stores by c in w, accesses by d in a) */
-static double cross(const struct slt_cpu_access *w, size_t nw,
+/* sum over c != d of min(stores by c in w, accesses by d in a); declared in
+ * analysis_int.h (the advisor's cost uses the same estimator) */
+double slt_cpu_cross(const struct slt_cpu_access *w, size_t nw,
 		    const struct slt_cpu_access *a, size_t na)
 {
 	double s = 0;
@@ -225,9 +226,9 @@ static void line_cpu(struct ctx *x, uint64_t L, size_t c0, size_t c1, size_t *bu
 		const struct slt_line_access *cell = &p->cells[c];
 		if (cpuset_add(&all, cell->cpus, cell->n_cpus))
 			x->rc = SLT_ENOMEM;
-		t += cross(cell->cpus, cell->n_cpus, cell->cpus, cell->n_cpus);
+		t += slt_cpu_cross(cell->cpus, cell->n_cpus, cell->cpus, cell->n_cpus);
 	}
-	double f = cross(all.v, all.n, all.v, all.n) - t;
+	double f = slt_cpu_cross(all.v, all.n, all.v, all.n) - t;
 	free(all.v);
 	if (x->rc || f <= 0 || f < x->min_score)
 		return;
@@ -302,7 +303,7 @@ static void members(struct ctx *x)
 			if (p && p->members && a->basis != SLT_BASIS_CLASSES) {
 				const struct slt_member_access *ma = &p->members[i];
 				sc = a->basis == SLT_BASIS_CPU ?
-				     cross(ma->cpus, ma->n_cpus, ma->cpus, ma->n_cpus) :
+				     slt_cpu_cross(ma->cpus, ma->n_cpus, ma->cpus, ma->n_cpus) :
 				     (double)ma->stores;
 			}
 			if (sc > 0)
@@ -358,7 +359,7 @@ static void adjacent(struct ctx *x, size_t *buf)
 				if (cell->line == L + 1 && cpuset_add(&c2, cell->cpus, cell->n_cpus))
 					x->rc = SLT_ENOMEM;
 			}
-			sc = cross(c1.v, c1.n, c2.v, c2.n) + cross(c2.v, c2.n, c1.v, c1.n);
+			sc = slt_cpu_cross(c1.v, c1.n, c2.v, c2.n) + slt_cpu_cross(c2.v, c2.n, c1.v, c1.n);
 			free(c1.v);
 			free(c2.v);
 		}

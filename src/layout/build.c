@@ -498,8 +498,9 @@ static int level(struct bctx *c, const struct slt_type *t, uint32_t depth,
 }
 
 /* Holes in offset order (levels push theirs after their nested levels'),
- * a bit hole before a byte hole at the same offset; stable. */
-static void sort_holes(struct slt_hole *h, size_t n)
+ * a bit hole before a byte hole at the same offset; stable.  Declared in
+ * build.h. */
+void slt_struct_sort_holes(struct slt_hole *h, size_t n)
 {
 	for (size_t i = 1; i < n; i++) {
 		struct slt_hole x = h[i];
@@ -516,8 +517,9 @@ static void sort_holes(struct slt_hole *h, size_t n)
 	}
 }
 
-/* __class__fprintf()'s closing figures, from the top-level members. */
-static void summarize(struct slt_struct *s)
+/* __class__fprintf()'s closing figures, from the top-level members
+ * (declared in build.h: the advisor recomputes them for its proposals). */
+void slt_struct_summarize(struct slt_struct *s)
 {
 	int64_t prev = -1;
 
@@ -596,7 +598,7 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 	}
 	if (c.n)
 		memcpy(out->members, c.m, c.n * sizeof(*c.m));
-	sort_holes(c.h, c.nh);
+	slt_struct_sort_holes(c.h, c.nh);
 	if (c.nh)
 		memcpy(out->holes, c.h, c.nh * sizeof(*c.h));
 	out->n_members = c.n;
@@ -619,7 +621,7 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 		out->padding = (uint64_t)o.padding;
 		out->bit_padding = (uint32_t)o.bit_padding;
 	}
-	summarize(out);
+	slt_struct_summarize(out);
 out:
 	if (o.hole)
 		slt_lay_holes_free(&o);

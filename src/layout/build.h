@@ -51,4 +51,17 @@ int slt_ctype_spell_decl(struct slt_arena *a, const struct slt_type *t,
 int slt_ctype_name(struct slt_arena *a, const struct slt_type *t,
 		   const char **name);
 
+/*
+ * pahole's closing summary of s (sum_members, holes, bit holes, paddings,
+ * forced alignments and forced holes; n_top_members), from s->members and
+ * s->holes, which must be sorted (slt_struct_sort_holes()).  The summary
+ * fields must be zero on entry.  Used by the builder and by the advisor
+ * for proposed layouts.
+ */
+void slt_struct_summarize(struct slt_struct *s);
+
+/* Sort holes into offset order, a bit hole before a byte hole at the same
+ * offset; stable. */
+void slt_struct_sort_holes(struct slt_hole *h, size_t n);
+
 #endif
