@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Options, operands, loading and analysis shared by `structlint report`
+ * and `structlint suggest` (see analysis_args.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/analysis_args.h"
+#include "cli/cli.h"
+#include "join/join_int.h"
+#include "structlint/samples.h"
+
+const char cli_analysis_usage[] =
+"inputs (at least one):\n"
+"  -s, --samples FILE         perf c2c report --stdio text, perf data-type\n"
+"                             profile, perf.data, perf script text or a\n"
+"                             structlint.profile/v1 JSON ('-' = stdin)\n"
+"      --samples-format FMT   c2c, datatype, perf.data, perf-script, profile\n"
+"                             (default: detected)\n"
+"  -C, --classes FILE         member classes: a classes file or a kernel\n"
+"                             net_cachelines .rst table (given classes win\n"
+"                             over measured ones)\n"
+"instance base (address samples), first that applies:\n"
+"      --base ADDR|SYMBOL     the instance starts at ADDR, or at the data\n"
+"                             symbol SYMBOL of FILE (a global object)\n"
+"      --line ADDR=N          the cache line holding ADDR is line N of the\n"
+"                             struct (repeatable)\n"
+"      --no-infer             never infer the base from the accesses\n"
+"classification (see structlint(1)):\n"
+"      --hot-write-ratio X    stores/accesses >= X: hot-write (0.3)\n"
+"      --read-mostly-ratio X  stores/accesses <= X: read-mostly (0.05)\n"
+"      --min-share X          members and lines under X of all accesses are\n"
+"                             cold / not flagged (0.01)\n"
+"      --true-share-cpus N    written by >= N CPUs: true-shared (2)\n"
+"      --adjacent             also flag interference in 128-byte line pairs\n";
+
+void cli_analysis_init(struct cli_analysis *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->ropts.cacheline_size = SLT_CACHELINE_DEFAULT;
+	slt_classify_opts_default(&c->aopts.classify);
+	c->jopts.hints = c->hints;
+}
+
+static bool parse_ratio(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* A C identifier: what a --base SYMBOL looks like. */
+static bool is_identifier(const char *s)
+{
+	if (!(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	while (*++s)
+		if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.'))
+			return false;
+	return true;
+}
+
+static bool parse_addr(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!*s || *s == '-')
+		return false;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int parse_formats(const char *arg, struct slt_load_opts *o)
+{
+	char buf[64];
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf))
+		return -1;
+	o->n_formats = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		enum slt_format f = slt_format_parse(t);
+		if (f == SLT_FORMAT_NONE || o->n_formats == 2 ||
+		    (o->n_formats && o->formats[0] == f))
+			return -1;
+		o->formats[o->n_formats++] = f;
+	}
+	return o->n_formats ? 0 : -1;
+}
+
+static int parse_line_hint(struct cli_analysis *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct slt_line_hint *h = &c->hints[c->jopts.n_hints];
+	char addr[64];
+	if (c->jopts.n_hints == CLI_MAX_HINTS)
+		return cli_usage_error("at most %d --line hints", CLI_MAX_HINTS);
+	if (!eq)
+		return cli_usage_error("--line '%s': want ADDR=N", arg);
+	if ((size_t)(eq - arg) >= sizeof(addr) ||
+	    snprintf(addr, sizeof(addr), "%.*s", (int)(eq - arg), arg) < 0 ||
+	    !parse_addr(addr, &h->addr) || !parse_addr(eq + 1, &h->line))
+		return cli_usage_error("--line '%s': want ADDR=N (address, line index from 0)", arg);
+	c->jopts.n_hints++;
+	return 0;
+}
+
+int cli_analysis_option(struct cli_analysis *c, int opt, const char *arg,
+			const char *optopt_arg)
+{
+	unsigned long v;
+	switch (opt) {
+	case 's': c->samples = arg; return 0;
+	case 'C': c->classes_path = arg; return 0;
+	case CLI_OPT_SFMT:
+		c->sfmt = slt_samples_format_parse(arg);
+		if (c->sfmt < 0)
+			return cli_usage_error("--samples-format '%s': want c2c, datatype, perf.data, perf-script or profile", arg);
+		return 0;
+	case CLI_OPT_BASE:
+		if (parse_addr(arg, &c->jopts.base))
+			c->jopts.has_base = true;
+		else if (is_identifier(arg))
+			c->base_symbol = arg;
+		else
+			return cli_usage_error("--base '%s': want an address (0x... or decimal) or a data symbol of FILE", arg);
+		return 0;
+	case CLI_OPT_LINE: return parse_line_hint(c, arg);
+	case CLI_OPT_NO_INFER: c->jopts.no_infer = true; return 0;
+	case CLI_OPT_HWR:
+		if (!parse_ratio(arg, &c->aopts.classify.hot_write_ratio))
+			return cli_usage_error("--hot-write-ratio '%s': want a fraction from 0 to 1", arg);
+		return 0;
+	case CLI_OPT_RMR:
+		if (!parse_ratio(arg, &c->aopts.classify.read_mostly_ratio))
+			return cli_usage_error("--read-mostly-ratio '%s': want a fraction from 0 to 1", arg);
+		return 0;
+	case CLI_OPT_MIN_SHARE:
+		if (!parse_ratio(arg, &c->aopts.classify.min_share))
+			return cli_usage_error("--min-share '%s': want a fraction from 0 to 1", arg);
+		return 0;
+	case CLI_OPT_TSC:
+		if (!cli_parse_uint(arg, 2, 1u << 20, &v))
+			return cli_usage_error("--true-share-cpus '%s': want a number of CPUs >= 2", arg);
+		c->aopts.classify.true_share_cpus = (unsigned)v;
+		return 0;
+	case CLI_OPT_ADJACENT: c->aopts.adjacent = true; return 0;
+	case 'j': c->json = true; return 0;
+	case 'p': c->ropts.pretty = true; return 0;
+	case CLI_OPT_FAIL: c->fail = true; return 0;
+	case 'c':
+		if (!cli_parse_uint(arg, 8, 4096, &v) || (v & (v - 1)))
+			return cli_usage_error("--cacheline '%s': want a power of two from 8 to 4096", arg);
+		c->ropts.cacheline_size = (unsigned)v;
+		return 0;
+	case 'E': c->lopts.expand = true; return 0;
+	case 'F':
+		if (parse_formats(arg, &c->lopts) < 0)
+			return cli_usage_error("--format-path '%s': want a comma-separated list of dwarf, btf", arg);
+		return 0;
+	case CLI_OPT_DEBUG_ROOT: c->lopts.debug_root = arg; return 0;
+	case 'D': return 0;
+	case 'K':
+		if (cli_parse_color(arg) < 0)
+			return cli_usage_error("--color '%s': want auto, always or never", arg);
+		return 0;
+	case 'h': return -1;
+	case ':':
+		return cli_usage_error("option '%s' needs an argument", optopt_arg);
+	case '?':
+		return cli_usage_error("unknown option '%s'", optopt_arg);
+	default:
+		return 1;
+	}
+}
+
+/* Feed one sample to every join (one per definition). */
+struct fan {
+	struct slt_join **joins;
+	size_t n;
+};
+
+static int fan_cb(void *ctx, const struct slt_sample *s)
+{
+	struct fan *f = ctx;
+	for (size_t i = 0; i < f->n; i++) {
+		int rc = slt_join_add(f->joins[i], s);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
+		    struct slt_access_profile **profiles, struct slt_error *err)
+{
+	struct slt_join *joins[l->n_structs];
+	struct fan f = { joins, 0 };
+	struct slt_samples_info info;
+	int rc = 0;
+	for (size_t i = 0; i < l->n_structs && !rc; i++)
+		if (!(rc = slt_join_new(&l->structs[i], &c->jopts, &joins[i], err)))
+			f.n++;
+	if (!rc)
+		rc = slt_samples_read(c->samples, (enum slt_samples_format)c->sfmt,
+				      fan_cb, &f, &info, err);
+	if (rc && !err->code)      /* the join stopped the parse: memory */
+		rc = slt_error_set(err, SLT_ENOMEM, c->samples, -1, NULL, "out of memory while joining samples");
+	for (size_t i = 0; i < f.n; i++) {
+		if (rc) {
+			slt_join_free(joins[i]);
+		} else {
+			rc = slt_join_finish(joins[i], &profiles[i], err);
+			if (rc && !err->file[0])
+				snprintf(err->file, sizeof(err->file), "%s", c->samples);
+		}
+	}
+	/* Samples that say nothing about the struct are an input error, not
+	 * a clean bill of health: a gate must not pass on them. */
+	for (size_t i = 0; i < f.n && !rc; i++) {
+		const struct slt_access_profile *p = profiles[i];
+		if (p->samples == 0)
+			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
+					   "record memory samples: perf c2c record, perf mem record, or perf record -d",
+					   "no memory-access samples in this input (%" PRIu64 " records skipped)",
+					   info.skipped);
+		else if (p->matched == 0)
+			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
+					   "check the instance base: --base ADDR|SYMBOL or --line ADDR=N",
+					   "none of the %" PRIu64 " samples fell on %s (%s)",
+					   p->samples, l->structs[i].name, p->base_note);
+	}
+	return rc;
+}
+
+enum slt_class *cli_given_classes(const struct slt_classes *cl,
+				  const struct slt_struct *s)
+{
+	enum slt_class *g = calloc(s->n_members + 1, sizeof(*g));
+	for (size_t i = 0; g && i < s->n_members; i++) {
+		char path[512];
+		if (!s->members[i].name[0])
+			continue;
+		g[i] = slt_classes_lookup(cl, s->name, slt_member_path(s, i, path, sizeof(path)),
+					  SLT_PATH_ANY);
+	}
+	return g;
+}
+
+static bool is_file_operand(const char *s)
+{
+	struct stat st;
+	return strchr(s, '/') || stat(s, &st) == 0;
+}
+
+int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
+		      struct slt_error *err)
+{
+	int rc;
+	if (!c->samples && !c->classes_path)
+		return cli_usage_error("give --samples FILE or --classes FILE");
+	if (n_ops > 0 && is_file_operand(ops[0])) {
+		c->file = ops[0];
+		ops++;
+		n_ops--;
+	}
+	if (n_ops != 1)
+		return cli_usage_error("name exactly one struct or union");
+	c->jopts.cacheline_size = c->aopts.cacheline_size = c->ropts.cacheline_size;
+	if (c->base_symbol) {
+		uint64_t size;
+		if (!c->file)
+			return cli_usage_error("--base %s: a symbol needs FILE (an ELF file with a symbol table)", c->base_symbol);
+		if ((rc = slt_symbol_address(c->file, c->base_symbol, &c->jopts.base, &size, err)) < 0)
+			return rc;
+		c->jopts.has_base = true;
+	}
+	rc = slt_layout_load(c->file, (const char *const *)ops, 1, &c->lopts, &c->layout, err);
+	if (!rc && c->classes_path)
+		rc = slt_classes_read(c->classes_path, SLT_CLASSES_AUTO, NULL, &c->classes, err);
+	if (!rc && !(c->profiles = calloc(c->layout->n_structs, sizeof(*c->profiles))))
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	if (!rc && c->samples)
+		rc = join_all(c, c->layout, c->profiles, err);
+	return rc;
+}
+
+int cli_analysis_run(const struct cli_analysis *c, size_t i,
+		     struct slt_analysis **out, enum slt_class **given,
+		     struct slt_error *err)
+{
+	const struct slt_struct *s = &c->layout->structs[i];
+	const struct slt_access_profile *p = c->profiles[i];
+	struct slt_analysis_opts ao = c->aopts;
+	enum slt_class *g = NULL;
+	*out = NULL;
+	*given = NULL;
+	if (c->classes) {
+		g = cli_given_classes(c->classes, s);
+		if (!g)
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		bool any = false;
+		for (size_t k = 0; k < s->n_members; k++)
+			any |= g[k] != SLT_CLASS_NONE;
+		if (!any && !p) {
+			free(g);
+			return slt_error_set(err, SLT_EUSAGE, c->classes_path, -1,
+					     "name the struct's members in the classes file (STRUCT.MEMBER CLASS or a [STRUCT] section)",
+					     "no class is given for any member of %s", s->name);
+		}
+		ao.given = g;
+	}
+	int rc = slt_analyze(s, p, &ao, out, err);
+	if (rc)
+		free(g);
+	else
+		*given = g;
+	return rc;
+}
+
+void cli_analysis_release(struct cli_analysis *c)
+{
+	for (size_t i = 0; c->layout && c->profiles && i < c->layout->n_structs; i++)
+		slt_access_profile_free(c->profiles[i]);
+	free(c->profiles);
+	slt_classes_free(c->classes);
+	slt_layout_free(c->layout);
+	c->profiles = NULL;
+	c->classes = NULL;
+	c->layout = NULL;
+}

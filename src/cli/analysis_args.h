@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The part of `structlint report` and `structlint suggest` they share: the
+ * input, instance-base, classification and output options, the FILE NAME
+ * operands, loading the layout, the classes file and the samples (joined
+ * per definition), and one analysis per definition.  Internal to src/cli.
+ */
+#ifndef SLT_CLI_ANALYSIS_ARGS_H
+#define SLT_CLI_ANALYSIS_ARGS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "structlint/analysis.h"
+#include "structlint/classes.h"
+#include "structlint/join.h"
+#include "structlint/layout.h"
+#include "structlint/report.h"
+
+#define CLI_MAX_HINTS 64
+
+/* Option values of the shared long options (a command's own start at
+ * CLI_OPT_OWN). */
+enum {
+	CLI_OPT_SFMT = 256, CLI_OPT_BASE, CLI_OPT_LINE, CLI_OPT_NO_INFER,
+	CLI_OPT_HWR, CLI_OPT_RMR, CLI_OPT_MIN_SHARE, CLI_OPT_TSC,
+	CLI_OPT_ADJACENT, CLI_OPT_FAIL, CLI_OPT_DEBUG_ROOT,
+	CLI_OPT_OWN = 320,
+};
+
+/* getopt short options of the shared part (append a command's own). */
+#define CLI_ANALYSIS_SHORTOPTS "s:C:jpc:EF:h"
+
+/* The shared entries of a command's struct option array (put the
+ * command's own after them, then the { NULL } terminator). */
+#define CLI_ANALYSIS_LONGOPTS \
+	{ "samples", required_argument, NULL, 's' }, \
+	{ "samples-format", required_argument, NULL, CLI_OPT_SFMT }, \
+	{ "classes", required_argument, NULL, 'C' }, \
+	{ "base", required_argument, NULL, CLI_OPT_BASE }, \
+	{ "line", required_argument, NULL, CLI_OPT_LINE }, \
+	{ "no-infer", no_argument, NULL, CLI_OPT_NO_INFER }, \
+	{ "hot-write-ratio", required_argument, NULL, CLI_OPT_HWR }, \
+	{ "read-mostly-ratio", required_argument, NULL, CLI_OPT_RMR }, \
+	{ "min-share", required_argument, NULL, CLI_OPT_MIN_SHARE }, \
+	{ "true-share-cpus", required_argument, NULL, CLI_OPT_TSC }, \
+	{ "adjacent", no_argument, NULL, CLI_OPT_ADJACENT }, \
+	{ "json", no_argument, NULL, 'j' }, \
+	{ "pretty", no_argument, NULL, 'p' }, \
+	{ "fail-on-findings", no_argument, NULL, CLI_OPT_FAIL }, \
+	{ "cacheline", required_argument, NULL, 'c' }, \
+	{ "expand", no_argument, NULL, 'E' }, \
+	{ "format-path", required_argument, NULL, 'F' }, \
+	{ "debug-root", required_argument, NULL, CLI_OPT_DEBUG_ROOT }, \
+	{ "decl", no_argument, NULL, 'D' }, \
+	{ "color", required_argument, NULL, 'K' }, \
+	{ "colour", required_argument, NULL, 'K' }, \
+	{ "help", no_argument, NULL, 'h' }
+
+/* Help text of the shared options: inputs, instance base, classification. */
+extern const char cli_analysis_usage[];
+
+struct cli_analysis {
+	/* options */
+	const char *samples, *classes_path;
+	const char *base_symbol;   /* --base SYMBOL, resolved once FILE is known */
+	int sfmt;
+	struct slt_join_opts jopts;
+	struct slt_line_hint hints[CLI_MAX_HINTS];
+	struct slt_analysis_opts aopts;
+	struct slt_load_opts lopts;
+	struct slt_report_opts ropts;
+	bool json, fail;
+	/* after cli_analysis_load(); released by cli_analysis_release() */
+	const char *file;          /* NULL: the running kernel's BTF */
+	struct slt_layout *layout;
+	struct slt_classes *classes;
+	struct slt_access_profile **profiles; /* parallel to layout->structs */
+};
+
+/* Defaults: cacheline 64, the classification defaults. */
+void cli_analysis_init(struct cli_analysis *c);
+
+/* Handle one getopt result opt (argument arg) if it is a shared option.
+ * Returns 0 when handled, 1 when it is not a shared option, -1 for --help
+ * (the caller prints its usage), SLT_EXIT_ERROR on a bad value (the
+ * message is printed).  optopt_arg: argv[optind - 1], for messages. */
+int cli_analysis_option(struct cli_analysis *c, int opt, const char *arg,
+			const char *optopt_arg);
+
+/* After option parsing: check the inputs, take [FILE] NAME from ops, load
+ * the layout, the classes and the samples.  Returns 0; SLT_EXIT_ERROR for
+ * a usage error (printed); or a negative SLT_E* code with err filled. */
+int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
+		      struct slt_error *err);
+
+/* Analyse definition i of the loaded layout.  *given (free() it after
+ * slt_analysis_free(*out)) holds the classes the classes file gives s's
+ * members, NULL without a classes file.  Returns 0 or SLT_E*. */
+int cli_analysis_run(const struct cli_analysis *c, size_t i,
+		     struct slt_analysis **out, enum slt_class **given,
+		     struct slt_error *err);
+
+/* The classes the classes file gives s's members (NONE where it names
+ * none), calloc'ed, for s = a loaded struct or a proposed relayout of
+ * it; NULL when out of memory.  cl must not be NULL. */
+enum slt_class *cli_given_classes(const struct slt_classes *cl,
+				  const struct slt_struct *s);
+
+void cli_analysis_release(struct cli_analysis *c);
+
+#endif

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slt_report_advice_json(): schema "structlint.advice/v1".
+ *
+ * {
+ *   "schema": "structlint.advice/v1",
+ *   "struct": NAME, "size": BYTES, "cacheline_size": BYTES,
+ *   "score_basis": "classes" | "counts" | "per-cpu",
+ *   "findings": N (findings of the analysis the advice started from),
+ *   "nr_cpus": N (CPU count of the SLUB figures; absent when not given),
+ *   "separation": BYTES (absent when not given),
+ *   "note": TEXT (why nothing is proposed, or ""),
+ *   "proposals": [ {                       (best first)
+ *     "rank": 1.., "kind": "minimal" | "regroup" | "padding" | "pareto" |
+ *             "size",
+ *     "summary": TEXT,
+ *     "size_before", "size_after": BYTES, "bytes_added": BYTES (signed),
+ *     "lines_before", "lines_after": cachelines,
+ *     "score_before", "score_after": the findings' estimator,
+ *     "cost_before", "cost_after": the advisor's objective,
+ *     "findings_after": N (findings when the proposal's layout is analysed
+ *             again with the same classes; absent when not re-checked),
+ *     "slab_before", "slab_after": { "kmalloc_class": BYTES (0: none),
+ *             "order", "objects_per_slab", "waste_per_slab": BYTES },
+ *     "tips_size_class": bool (a larger kmalloc class after than before),
+ *     "moved": [ NAME ] (members of the original layout whose offset
+ *             changed, "" when anonymous),
+ *     "layout": { "size", "alignment" (bytes), "members": [ { "name",
+ *             "type", "offset", "size" (bytes), "alignment" (bytes:
+ *             forced, else natural), "bit_offset", "bit_size" (bits,
+ *             bitfields only), "depth" } ] },
+ *     "c_decl": TEXT, "diff": TEXT (absent without --source-root) } ]
+ * }
+ * Any change that drops or renames a key bumps the version.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "structlint/advice_report.h"
+
+#define U(v) json_integer((json_int_t)(v))
+
+static void set(json_t *o, const char *k, json_t *v, bool *bad)
+{
+	if (!v || json_object_set_new(o, k, v))
+		*bad = true;
+}
+
+static void push(json_t *arr, json_t *v, bool *bad)
+{
+	if (!v || json_array_append_new(arr, v))
+		*bad = true;
+}
+
+static json_t *slab_json(const struct slt_slab_cost *s)
+{
+	return json_pack("{s:I,s:i,s:i,s:I}",
+			 "kmalloc_class", (json_int_t)s->kmalloc_class,
+			 "order", (int)s->order,
+			 "objects_per_slab", (int)s->objects_per_slab,
+			 "waste_per_slab", (json_int_t)s->waste_per_slab);
+}
+
+static json_t *layout_json(const struct slt_struct *s, bool *bad)
+{
+	json_t *o = json_object(), *ms = json_array();
+	if (!o || !ms) {
+		json_decref(o);
+		json_decref(ms);
+		*bad = true;
+		return NULL;
+	}
+	set(o, "size", U(s->size), bad);
+	set(o, "alignment", U(s->alignment), bad);
+	for (size_t i = 0; i < s->n_members && !*bad; i++) {
+		const struct slt_member *m = &s->members[i];
+		json_t *j = json_object();
+		if (!j) {
+			*bad = true;
+			break;
+		}
+		set(j, "name", json_string(m->name ? m->name : ""), bad);
+		set(j, "type", json_string(m->type ? m->type : ""), bad);
+		set(j, "offset", U(m->offset), bad);
+		set(j, "size", U(m->size), bad);
+		set(j, "alignment", U(m->alignment ? m->alignment : m->natural_alignment), bad);
+		if (m->flags & SLT_MEMBER_BITFIELD) {
+			set(j, "bit_offset", U(m->bit_offset), bad);
+			set(j, "bit_size", U(m->bit_size), bad);
+		}
+		set(j, "depth", U(m->depth), bad);
+		push(ms, j, bad);
+	}
+	set(o, "members", ms, bad);
+	return o;
+}
+
+static json_t *proposal_json(const struct slt_advice *adv, size_t i,
+			     const struct slt_advice_report_opts *r, bool *bad)
+{
+	const struct slt_proposal *p = &adv->proposals[i];
+	const struct slt_struct *orig = adv->analysis ? adv->analysis->layout : NULL;
+	json_t *o = json_object();
+	if (!o) {
+		*bad = true;
+		return NULL;
+	}
+	set(o, "rank", U(i + 1), bad);
+	set(o, "kind", json_string(slt_proposal_kind_name(p->kind)), bad);
+	set(o, "summary", json_string(p->summary ? p->summary : ""), bad);
+	set(o, "size_before", U(p->size_before), bad);
+	set(o, "size_after", U(p->size_after), bad);
+	set(o, "bytes_added", U(p->bytes_added), bad);
+	set(o, "lines_before", U(p->lines_before), bad);
+	set(o, "lines_after", U(p->lines_after), bad);
+	set(o, "score_before", json_real(p->score_before), bad);
+	set(o, "score_after", json_real(p->score_after), bad);
+	set(o, "cost_before", json_real(p->cost_before), bad);
+	set(o, "cost_after", json_real(p->cost_after), bad);
+	if (r->findings_after && r->findings_after[i] >= 0)
+		set(o, "findings_after", U(r->findings_after[i]), bad);
+	set(o, "slab_before", slab_json(&p->slab_before), bad);
+	set(o, "slab_after", slab_json(&p->slab_after), bad);
+	set(o, "tips_size_class",
+	    json_boolean(slt_slab_tips(&p->slab_before, &p->slab_after)), bad);
+	json_t *mv = json_array();
+	for (size_t k = 0; mv && k < p->n_moved; k++) {
+		size_t m = p->moved[k];
+		push(mv, json_string(orig && m < orig->n_members ? orig->members[m].name : ""), bad);
+	}
+	set(o, "moved", mv, bad);
+	set(o, "layout", layout_json(&p->layout, bad), bad);
+	set(o, "c_decl", json_string(p->c_decl ? p->c_decl : ""), bad);
+	if (r->diffs && r->diffs[i])
+		set(o, "diff", json_string(r->diffs[i]), bad);
+	return o;
+}
+
+int slt_report_advice_json(FILE *out, const struct slt_advice *advice,
+			   const struct slt_report_opts *opts,
+			   const struct slt_advice_report_opts *ropts,
+			   struct slt_error *err)
+{
+	static const struct slt_advice_report_opts no_ropts = { 0 };
+	const struct slt_advice_report_opts *r = ropts ? ropts : &no_ropts;
+	const struct slt_analysis *a = advice->analysis;
+	bool bad = false;
+	json_t *root = json_object(), *props = json_array();
+	if (!root || !props) {
+		json_decref(root);
+		json_decref(props);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	set(root, "schema", json_string(SLT_SCHEMA_ADVICE), &bad);
+	if (a) {
+		set(root, "struct", json_string(a->layout->name), &bad);
+		set(root, "size", U(a->layout->size), &bad);
+		set(root, "cacheline_size", U(a->cacheline_size), &bad);
+		set(root, "score_basis", json_string(slt_score_basis_name(a->basis)), &bad);
+		set(root, "findings", U(a->n_findings), &bad);
+	}
+	if (r->nr_cpus)
+		set(root, "nr_cpus", U(r->nr_cpus), &bad);
+	if (r->separation)
+		set(root, "separation", U(r->separation), &bad);
+	set(root, "note", json_string(advice->note ? advice->note : ""), &bad);
+	for (size_t i = 0; i < advice->n_proposals && !bad; i++)
+		push(props, proposal_json(advice, i, r, &bad), &bad);
+	set(root, "proposals", props, &bad);
+	char *text = bad ? NULL : json_dumps(root, JSON_PRESERVE_ORDER |
+					     (opts && opts->pretty ? JSON_INDENT(2) : JSON_COMPACT));
+	json_decref(root);
+	if (!text)
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory building the JSON advice");
+	int rc = 0;
+	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
+		rc = slt_error_set(err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
+	free(text);
+	return rc;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slt_report_advice_text(): the advisor's proposals for humans, best
+ * first.  Per proposal:
+ *
+ *   /" "* structlint: proposal 1 of 3: regroup: 2560 -> 2560 bytes (+0),
+ *      40 -> 40 cachelines, score 2 -> 0, cost 12.5 -> 3 *" "/
+ *   /" "* slab: kmalloc-4k -> kmalloc-4k; SLUB order 3, 12 objects/slab
+ *      -> order 3, 12 objects/slab (4 CPUs) [, tips into a larger size
+ *      class] *" "/
+ *   /" "* moved: a, b, c *" "/     /" "* SUMMARY *" "/
+ *   the new layout, exactly as slt_report_layout_text() prints it
+ *   /" "* C declaration: *" "/ and the declaration
+ *   the unified diff, when the caller gives one
+ *
+ * Units: bytes, cachelines of opts->cacheline_size, scores in the
+ * analysis' basis (include/structlint/analysis.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "structlint/advice_report.h"
+
+const char *slt_proposal_kind_name(enum slt_proposal_kind k)
+{
+	switch (k) {
+	case SLT_PROPOSAL_MINIMAL: return "minimal";
+	case SLT_PROPOSAL_REGROUP: return "regroup";
+	case SLT_PROPOSAL_PADDING: return "padding";
+	case SLT_PROPOSAL_PARETO: return "pareto";
+	case SLT_PROPOSAL_SIZE: return "size";
+	}
+	return "unknown";
+}
+
+/* "kmalloc-96", "kmalloc-4k", or "no kmalloc class" (over 8k: pages). */
+static const char *class_name(uint64_t bytes, char *buf, size_t n)
+{
+	if (!bytes)
+		snprintf(buf, n, "no kmalloc class");
+	else if (bytes >= 1024 && bytes % 1024 == 0)
+		snprintf(buf, n, "kmalloc-%" PRIu64 "k", bytes / 1024);
+	else
+		snprintf(buf, n, "kmalloc-%" PRIu64, bytes);
+	return buf;
+}
+
+static void slab_line(FILE *out, const struct slt_proposal *p,
+		      const struct slt_advice_report_opts *r)
+{
+	char b[32], a[32];
+	fprintf(out, "/* slab: %s -> %s; SLUB order %u, %u objects/slab -> order %u, %u objects/slab",
+		class_name(p->slab_before.kmalloc_class, b, sizeof(b)),
+		class_name(p->slab_after.kmalloc_class, a, sizeof(a)),
+		p->slab_before.order, p->slab_before.objects_per_slab,
+		p->slab_after.order, p->slab_after.objects_per_slab);
+	if (r->nr_cpus)
+		fprintf(out, " (%u CPUs)", r->nr_cpus);
+	if (slt_slab_tips(&p->slab_before, &p->slab_after))
+		fputs(", tips into a larger size class", out);
+	fputs(" */\n", out);
+}
+
+static void moved_line(FILE *out, const struct slt_advice *adv,
+		       const struct slt_proposal *p)
+{
+	const struct slt_struct *orig = adv->analysis ? adv->analysis->layout : NULL;
+	if (!p->n_moved || !orig)
+		return;
+	fputs("/* moved:", out);
+	for (size_t i = 0; i < p->n_moved; i++) {
+		size_t m = p->moved[i];
+		const char *name = m < orig->n_members ? orig->members[m].name : "?";
+		fprintf(out, "%s %s", i ? "," : "", name[0] ? name : "(anonymous)");
+	}
+	fputs(" */\n", out);
+}
+
+static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
+			 const struct slt_report_opts *opts,
+			 const struct slt_advice_report_opts *r,
+			 struct slt_error *err)
+{
+	const struct slt_proposal *p = &adv->proposals[i];
+	fprintf(out, "/* structlint: proposal %zu of %zu: %s: %" PRIu64 " -> %" PRIu64
+		" bytes (%+" PRId64 "), %" PRIu64 " -> %" PRIu64 " cachelines, score %g -> %g, cost %g -> %g",
+		i + 1, adv->n_proposals, slt_proposal_kind_name(p->kind),
+		p->size_before, p->size_after, p->bytes_added,
+		p->lines_before, p->lines_after, p->score_before, p->score_after,
+		p->cost_before, p->cost_after);
+	if (r->findings_after && r->findings_after[i] >= 0)
+		fprintf(out, ", %zd finding%s left", r->findings_after[i],
+			r->findings_after[i] == 1 ? "" : "s");
+	fputs(" */\n", out);
+	slab_line(out, p, r);
+	moved_line(out, adv, p);
+	if (p->summary && p->summary[0])
+		fprintf(out, "/* %s */\n", p->summary);
+	struct slt_layout one = {
+		.structs = (struct slt_struct *)&p->layout, .n_structs = 1,
+		.format = p->layout.format,
+	};
+	struct slt_report_opts lo = *opts;
+	lo.decl = false;
+	int rc = slt_report_layout_text(out, &one, &lo, err);
+	if (rc)
+		return rc;
+	if (p->c_decl && p->c_decl[0]) {
+		size_t n = strlen(p->c_decl);
+		fprintf(out, "\n/* C declaration: */\n%s%s", p->c_decl,
+			p->c_decl[n - 1] == '\n' ? "" : "\n");
+	}
+	const char *d = r->diffs ? r->diffs[i] : NULL;
+	if (d && d[0]) {
+		size_t n = strlen(d);
+		fprintf(out, "\n/* diff: */\n%s%s", d, d[n - 1] == '\n' ? "" : "\n");
+	}
+	return 0;
+}
+
+int slt_report_advice_text(FILE *out, const struct slt_advice *advice,
+			   const struct slt_report_opts *opts,
+			   const struct slt_advice_report_opts *ropts,
+			   struct slt_error *err)
+{
+	static const struct slt_report_opts no_opts = { 0 };
+	static const struct slt_advice_report_opts no_ropts = { 0 };
+	const struct slt_advice_report_opts *r = ropts ? ropts : &no_ropts;
+	if (!opts)
+		opts = &no_opts;
+	if (!advice->n_proposals)
+		fprintf(out, "/* structlint: no proposal%s%s */\n",
+			advice->note && advice->note[0] ? ": " : "",
+			advice->note ? advice->note : "");
+	for (size_t i = 0; i < advice->n_proposals; i++) {
+		if (i)
+			fputc('\n', out);
+		int rc = proposal_text(out, advice, i, opts, r, err);
+		if (rc)
+			return rc;
+	}
+	if (ferror(out))
+		return slt_error_set(err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
+	return 0;
+}
