@@ -63,6 +63,24 @@ struct slt_advice_opts {
 	unsigned nr_cpus;          /* for the SLUB order (0 = this machine's) */
 	unsigned slub_max_order;   /* 0 = 3 (PAGE_ALLOC_COSTLY_ORDER) */
 	unsigned page_size;        /* 0 = 4096 */
+	/* Added after v1 (additive): */
+	unsigned slub_rule;        /* enum slt_slub_rule: which kernel's
+				      calculate_order(); 0 = v6.1's */
+};
+
+/*
+ * The two calculate_order() rules of 6.x kernels (mm/slub.c).  They agree
+ * for most sizes and differ for objects above slab / 4 at slub_max_order:
+ *   SLT_SLUB_RULE_6_1: v6.1..v6.7: for min_objects down to 2, fractions
+ *     16, 8, 4 from get_order(min_objects * size); then one object with any
+ *     waste up to slub_max_order, then up to MAX_ORDER - 1 (10).
+ *   SLT_SLUB_RULE_6_8: v6.8+ ("attempt to find layouts up to 1/2 waste"):
+ *     min_order = get_order(min_objects * size), fractions 16, 8, 4, 2 from
+ *     it, then get_order(size) up to MAX_PAGE_ORDER (10).
+ */
+enum slt_slub_rule {
+	SLT_SLUB_RULE_6_1 = 0,
+	SLT_SLUB_RULE_6_8 = 1,
 };
 
 /*
@@ -76,7 +94,9 @@ struct slt_slab_cost {
 	uint64_t kmalloc_class;     /* bytes */
 	unsigned order;             /* pages = 1 << order */
 	unsigned objects_per_slab;
-	uint64_t waste_per_slab;    /* bytes */
+	uint64_t waste_per_slab;    /* bytes of the slab not holding object
+				       bytes: the leftover plus each
+				       object's alignment rounding */
 };
 int slt_slab_cost(uint64_t size, uint32_t align,
 		  const struct slt_advice_opts *opts, struct slt_slab_cost *out);

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The C declaration of a proposal (slt_advice_emit_c(), advice_int.h):
+ * members in the proposal's order with their declarators
+ * (slt_member.decl_head + name + decl_tail), bitfields, anonymous
+ * unions/structs re-emitted whole, CACHELINE_PADDING(_padN_); for padding
+ * members, __cacheline_group_begin/end(NAME) for group markers,
+ * ____cacheline_aligned_in_smp for members forced to the x86-64 line
+ * (SMP_CACHE_BYTES = 64), then static_assert(offsetof(...) == N) lines
+ * and, for members inside a group, CACHELINE_ASSERT_GROUP_MEMBER() in a
+ * check function, as the kernel writes them (include/linux/cache.h,
+ * v6.8+; net/ipv4/tcp.c tcp_struct_check()).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advice/advice_int.h"
+
+#define GROUP_BEGIN "__cacheline_group_begin__"
+#define GROUP_END "__cacheline_group_end__"
+#define SMP_CACHE_BYTES 64u
+
+struct emit {
+	FILE *f;
+	const struct slt_struct *s;     /* the proposal's layout */
+	const struct slt_struct *orig;
+};
+
+static void tabs(struct emit *e, unsigned n)
+{
+	while (n--)
+		fputc('\t', e->f);
+}
+
+static bool is_pad(const struct slt_member *m)
+{
+	return (m->flags & SLT_MEMBER_ZERO_SIZE) &&
+	       !strcmp(m->type, SLT_ADV_PAD_TYPE);
+}
+
+/* The member's type is an inline body we must spell out (anonymous
+ * struct/union, or a named member of an anonymous type). */
+static bool inline_body(const struct slt_member *m)
+{
+	const char *h = m->decl_head;
+
+	if (!(m->flags & SLT_MEMBER_INLINE))
+		return false;
+	if (!strncmp(h, "struct ", 7))
+		h += 7;
+	else if (!strncmp(h, "union ", 6))
+		h += 6;
+	else
+		return true;
+	return !*h || *h == '{';
+}
+
+static void attr_align(struct emit *e, uint32_t a)
+{
+	if (!a)
+		return;
+	if (a == SMP_CACHE_BYTES)
+		fputs(" ____cacheline_aligned_in_smp", e->f);
+	else
+		fprintf(e->f, " __attribute__((__aligned__(%u)))", a);
+}
+
+/* Index into orig of the member p->layout.members[i] was built from, or
+ * -1 for an inserted one.  Matched by parent, name, type and size; an
+ * anonymous member also by its first child's name. */
+static long orig_index(const struct emit *e, size_t i, long orig_parent)
+{
+	const struct slt_member *m = &e->s->members[i];
+
+	for (size_t k = 0; k < e->orig->n_members; k++) {
+		const struct slt_member *o = &e->orig->members[k];
+
+		if (o->parent != orig_parent || strcmp(o->name, m->name) ||
+		    strcmp(o->type, m->type) || o->size != m->size)
+			continue;
+		if (!*m->name && m->n_children && o->n_children) {
+			if (i + 1 >= e->s->n_members || k + 1 >= e->orig->n_members ||
+			    strcmp(e->s->members[i + 1].name,
+				   e->orig->members[k + 1].name))
+				continue;
+		}
+		if ((m->flags & SLT_MEMBER_BITFIELD) &&
+		    (o->bit_offset != m->bit_offset || o->bit_size != m->bit_size))
+			continue;
+		return (long)k;
+	}
+	return -1;
+}
+
+static void level(struct emit *e, int32_t parent, unsigned depth);
+
+/*
+ * The run of top-level members starting at orig->members[i] that move
+ * together because their bytes overlap (units.c's rule: bitfields sharing
+ * storage, a member the compiler put inside a storage unit): the index of
+ * its bitfield with the widest storage alignment, or -1 when it has none.
+ */
+static long run_bitfield(const struct slt_struct *o, size_t i)
+{
+	uint64_t end = o->members[i].offset + o->members[i].size;
+	long best = -1;
+
+	for (size_t k = i; k < o->n_members; k++) {
+		const struct slt_member *m = &o->members[k];
+
+		if (m->parent != -1)
+			continue;
+		if (k > i && m->offset >= end)
+			break;
+		if (m->offset + m->size > end)
+			end = m->offset + m->size;
+		if ((m->flags & SLT_MEMBER_BITFIELD) &&
+		    (best < 0 || m->natural_alignment >
+				 o->members[best].natural_alignment))
+			best = (long)k;
+	}
+	return best;
+}
+
+static void member(struct emit *e, size_t i, unsigned depth, long *prev_orig)
+{
+	const struct slt_member *m = &e->s->members[i];
+	long oi = depth == 0 ? orig_index(e, i, -1) : -2;
+
+	if (depth == 0) {
+		/* a bitfield run that no longer follows its original
+		 * predecessor starts a fresh storage unit of its type, as
+		 * slt_adv_place() assumes (SLT_ADV_BITS) */
+		long q = oi - 1, bf;
+
+		/* the original top-level predecessor */
+		while (q >= 0 && e->orig->members[q].parent != -1)
+			q--;
+		bf = oi >= 0 && i > 0 && (*prev_orig != q || q < 0) ?
+		     run_bitfield(e->orig, (size_t)oi) : -1;
+		if (bf >= 0) {
+			/* a run holding bitfields that no longer follows its
+			 * original predecessor starts on a fresh storage unit
+			 * (slt_adv_place(), SLT_ADV_BITS): a zero-width
+			 * bitfield of the widest storage type puts it there,
+			 * an unnamed one restores leading unused bits */
+			const struct slt_member *fb = &e->orig->members[bf];
+			tabs(e, depth + 1);
+			fprintf(e->f, "%s :0;\n", fb->decl_head);
+			if ((m->flags & SLT_MEMBER_BITFIELD) && m->bit_offset) {
+				tabs(e, depth + 1);
+				fprintf(e->f, "%s :%u;\n", m->decl_head,
+					m->bit_offset);
+			}
+		}
+		*prev_orig = oi;
+	}
+	tabs(e, depth + 1);
+	if (is_pad(m)) {
+		fprintf(e->f, "CACHELINE_PADDING(%s);\n", m->name);
+		return;
+	}
+	if ((m->flags & SLT_MEMBER_GROUP_BEGIN) &&
+	    !strncmp(m->name, GROUP_BEGIN, strlen(GROUP_BEGIN))) {
+		fprintf(e->f, "__cacheline_group_begin(%s)",
+			m->name + strlen(GROUP_BEGIN));
+		attr_align(e, m->alignment);
+		fputs(";\n", e->f);
+		return;
+	}
+	if ((m->flags & SLT_MEMBER_GROUP_END) &&
+	    !strncmp(m->name, GROUP_END, strlen(GROUP_END))) {
+		fprintf(e->f, "__cacheline_group_end(%s)",
+			m->name + strlen(GROUP_END));
+		attr_align(e, m->alignment);
+		fputs(";\n", e->f);
+		return;
+	}
+	if (inline_body(m)) {
+		bool is_union = m->flags & SLT_MEMBER_UNION;
+
+		fprintf(e->f, "%s {\n", is_union ? "union" : "struct");
+		level(e, (int32_t)i, depth + 1);
+		tabs(e, depth + 1);
+		fputc('}', e->f);
+		if (m->flags & SLT_MEMBER_PACKED)
+			fputs(" __attribute__((__packed__))", e->f);
+		if (m->type_alignment)
+			fprintf(e->f, " __attribute__((__aligned__(%u)))",
+				m->type_alignment);
+		if (*m->name)
+			fprintf(e->f, " %s%s", m->name,
+				*m->decl_tail == '[' ? m->decl_tail : "");
+		attr_align(e, m->alignment);
+		fputs(";\n", e->f);
+		return;
+	}
+	if (m->n_enumerators) {
+		fputs("enum {", e->f);
+		for (uint32_t k = 0; k < m->n_enumerators; k++) {
+			const struct slt_enumerator *en = &m->enumerators[k];
+			if (m->flags & SLT_MEMBER_ENUM_SIGNED)
+				fprintf(e->f, "%s %s = %lld", k ? "," : "",
+					en->name, (long long)en->value);
+			else
+				fprintf(e->f, "%s %s = %lluu", k ? "," : "",
+					en->name,
+					(unsigned long long)(uint64_t)en->value);
+		}
+		fprintf(e->f, " }%s %s%s", m->enum_size && m->enum_size != 4 ?
+			" __attribute__((__packed__))" : "", m->name,
+			m->decl_tail);
+	} else {
+		const char *h = m->decl_head;
+		size_t hl = strlen(h);
+		bool glue = hl && (h[hl - 1] == '*' || h[hl - 1] == '(' ||
+				   h[hl - 1] == ' ');
+		fprintf(e->f, "%s%s%s%s", h, glue ? "" : " ", m->name,
+			m->decl_tail);
+	}
+	if (m->flags & SLT_MEMBER_BITFIELD)
+		fprintf(e->f, ":%u", m->bit_size);
+	attr_align(e, m->alignment);
+	fputs(";\n", e->f);
+}
+
+static void level(struct emit *e, int32_t parent, unsigned depth)
+{
+	long prev_orig = -1;
+
+	for (size_t i = parent < 0 ? 0 : (size_t)parent + 1;
+	     i < e->s->n_members; i++) {
+		if (e->s->members[i].parent == parent)
+			member(e, i, depth, &prev_orig);
+		else if (parent >= 0 &&
+			 e->s->members[i].depth <= e->s->members[parent].depth)
+			break;
+	}
+}
+
+/* Members reachable by offsetof(TYPE, name): named, not bitfields, at top
+ * level or inside anonymous inline composites only. */
+static bool assertable(const struct slt_struct *s, size_t i)
+{
+	const struct slt_member *m = &s->members[i];
+
+	if (!*m->name || (m->flags & SLT_MEMBER_BITFIELD))
+		return false;
+	for (int32_t p = m->parent; p >= 0; p = s->members[p].parent)
+		if (*s->members[p].name)
+			return false;
+	return true;
+}
+
+static void asserts(struct emit *e, const char *tname)
+{
+	const struct slt_struct *s = e->s;
+	bool groups = false;
+
+	for (size_t i = 0; i < s->n_members; i++) {
+		if (!assertable(s, i))
+			continue;
+		fprintf(e->f, "static_assert(offsetof(%s, %s) == %llu);\n",
+			tname, s->members[i].name,
+			(unsigned long long)s->members[i].offset);
+		if (s->members[i].flags & SLT_MEMBER_GROUP_BEGIN)
+			groups = true;
+	}
+	fprintf(e->f, "static_assert(sizeof(%s) == %llu);\n", tname,
+		(unsigned long long)s->size);
+	if (!groups)
+		return;
+	fprintf(e->f, "\nstatic inline void %s_struct_check(void)\n{\n",
+		s->name);
+	for (size_t i = 0; i < s->n_members; i++) {
+		const struct slt_member *b = &s->members[i];
+		const char *g;
+
+		if (!(b->flags & SLT_MEMBER_GROUP_BEGIN) || b->parent != -1 ||
+		    strncmp(b->name, GROUP_BEGIN, strlen(GROUP_BEGIN)))
+			continue;
+		g = b->name + strlen(GROUP_BEGIN);
+		for (size_t k = i + 1; k < s->n_members; k++) {
+			const struct slt_member *m = &s->members[k];
+			if ((m->flags & SLT_MEMBER_GROUP_END) &&
+			    !strncmp(m->name, GROUP_END, strlen(GROUP_END)) &&
+			    !strcmp(m->name + strlen(GROUP_END), g))
+				break;
+			if (m->parent != -1 || !assertable(s, k) ||
+			    (m->flags & (SLT_MEMBER_GROUP_BEGIN |
+					 SLT_MEMBER_GROUP_END)) || is_pad(m))
+				continue;
+			fprintf(e->f, "\tCACHELINE_ASSERT_GROUP_MEMBER(%s, %s, %s);\n",
+				tname, g, m->name);
+		}
+	}
+	fputs("}\n", e->f);
+}
+
+int slt_advice_emit_c(const struct slt_proposal *p,
+		      const struct slt_struct *orig, struct slt_arena *a,
+		      const char **out)
+{
+	const struct slt_struct *s = &p->layout;
+	struct emit e = { .s = s, .orig = orig };
+	const char *kw = s->kind == SLT_KIND_UNION ? "union" : "struct";
+	char *buf = NULL, *tname;
+	size_t len = 0;
+	int rc = 0;
+
+	*out = NULL;
+	tname = s->typedef_named ? slt_arena_strdup(a, s->name)
+				 : slt_arena_printf(a, "%s %s", kw, s->name);
+	if (!tname)
+		return SLT_ENOMEM;
+	e.f = open_memstream(&buf, &len);
+	if (!e.f)
+		return SLT_ENOMEM;
+	if (s->typedef_named)
+		fprintf(e.f, "typedef %s {\n", kw);
+	else
+		fprintf(e.f, "%s {\n", tname);
+	level(&e, -1, 0);
+	fputc('}', e.f);
+	if (s->packed)
+		fputs(" __attribute__((__packed__))", e.f);
+	if (s->forced_alignment)
+		fprintf(e.f, " __attribute__((__aligned__(%u)))",
+			s->forced_alignment);
+	if (s->typedef_named)
+		fprintf(e.f, " %s", s->name);
+	fputs(";\n\n", e.f);
+	asserts(&e, tname);
+	if (ferror(e.f))
+		rc = SLT_ENOMEM;
+	if (fclose(e.f) || !buf)
+		rc = SLT_ENOMEM;
+	if (!rc) {
+		*out = slt_arena_strndup(a, buf, len);
+		if (!*out)
+			rc = SLT_ENOMEM;
+	}
+	free(buf);
+	return rc;
+}
