@@ -53,24 +53,177 @@ static bool hit_in(const struct hits *h, uint64_t lo, uint64_t hi)
 	return l < h->n && h->pos[l] < hi;
 }
 
+/*
+ * A set of names to find as "NAME\0" anywhere in a buffer, all in one pass
+ * (as many memmem() calls would, overlapping matches included): a match
+ * ends at the first NUL after its start, so at each NUL the bytes before
+ * it are looked up for each name length, after a check of the byte before
+ * the NUL and of the first byte for that length (bitmaps), in a hash table
+ * of the names.
+ */
+struct nameset {
+	const char *const *names;
+	size_t n;
+	size_t *len;        /* n: strlen(names[k]) */
+	size_t *lens;       /* the distinct lengths > 0, ascending */
+	size_t n_lens, max_len;
+	uint8_t (*first)[32]; /* per lens[]: bitmap of first bytes */
+	uint8_t last[32];   /* bitmap of last bytes */
+	bool empty;         /* "" is a name: every NUL matches */
+	uint32_t *slot;     /* name index + 1, 0: free; mask + 1 slots */
+	size_t mask;
+};
+
+static uint64_t ns_hash(const uint8_t *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void ns_free(struct nameset *ns)
+{
+	free(ns->len);
+	free(ns->lens);
+	free(ns->first);
+	free(ns->slot);
+	memset(ns, 0, sizeof(*ns));
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* 0 or SLT_ENOMEM (ns freed). */
+static int ns_init(struct nameset *ns, const char *const *names, size_t n)
+{
+	size_t cap = 16;
+	memset(ns, 0, sizeof(*ns));
+	ns->names = names;
+	ns->n = n;
+	while (cap < 2 * n)
+		cap *= 2;
+	ns->mask = cap - 1;
+	ns->len = malloc((n ? n : 1) * sizeof(*ns->len));
+	ns->lens = malloc((n ? n : 1) * sizeof(*ns->lens));
+	ns->first = calloc(n ? n : 1, sizeof(*ns->first));
+	ns->slot = calloc(cap, sizeof(*ns->slot));
+	if (!ns->len || !ns->lens || !ns->first || !ns->slot) {
+		ns_free(ns);
+		return SLT_ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t l = ns->len[k] = strlen(names[k]);
+		if (!l) {
+			ns->empty = true;
+			continue;
+		}
+		ns->lens[ns->n_lens++] = l;
+		uint8_t c = (uint8_t)names[k][l - 1];
+		ns->last[c >> 3] |= (uint8_t)(1u << (c & 7));
+		size_t i = (size_t)ns_hash((const uint8_t *)names[k], l) & ns->mask;
+		while (ns->slot[i])
+			i = (i + 1) & ns->mask;
+		ns->slot[i] = (uint32_t)k + 1;
+	}
+	qsort(ns->lens, ns->n_lens, sizeof(*ns->lens), cmp_size);
+	size_t u = 0;
+	for (size_t i = 0; i < ns->n_lens; i++)
+		if (!u || ns->lens[u - 1] != ns->lens[i])
+			ns->lens[u++] = ns->lens[i];
+	ns->n_lens = u;
+	ns->max_len = u ? ns->lens[u - 1] : 0;
+	for (size_t k = 0; k < n; k++) {
+		if (!ns->len[k])
+			continue;
+		size_t *lp = bsearch(&ns->len[k], ns->lens, u, sizeof(*lp), cmp_size);
+		uint8_t c = (uint8_t)names[k][0];
+		ns->first[lp - ns->lens][c >> 3] |= (uint8_t)(1u << (c & 7));
+	}
+	return 0;
+}
+
+/* The matches of the set that end at the NUL at buf[i] and start in
+ * [lo, hi): their start offsets are added to h.  0 or SLT_ENOMEM. */
+static int ns_at(const struct nameset *ns, const uint8_t *buf, size_t i,
+		 size_t lo, size_t hi, struct hits *h)
+{
+	if (ns->empty && i >= lo && i < hi && hit_add(h, i))
+		return SLT_ENOMEM;
+	if (i == 0)
+		return 0;
+	uint8_t c = buf[i - 1];
+	if (!(ns->last[c >> 3] >> (c & 7) & 1))
+		return 0;
+	for (size_t k = 0; k < ns->n_lens && ns->lens[k] <= i; k++) {
+		size_t l = ns->lens[k], st = i - l;
+		if (st < lo || st >= hi)
+			continue;
+		c = buf[st];
+		if (!(ns->first[k][c >> 3] >> (c & 7) & 1))
+			continue;
+		size_t j = (size_t)ns_hash(buf + st, l) & ns->mask;
+		for (; ns->slot[j]; j = (j + 1) & ns->mask) {
+			size_t x = ns->slot[j] - 1;
+			if (ns->len[x] == l && !memcmp(ns->names[x], buf + st, l)) {
+				if (hit_add(h, st))
+					return SLT_ENOMEM;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Every match of the set in buf[0, n) that starts in [lo, hi). */
+static int ns_scan(const struct nameset *ns, const uint8_t *buf, size_t n,
+		   size_t lo, size_t hi, struct hits *h)
+{
+	size_t end = hi + ns->max_len < n ? hi + ns->max_len + 1 : n;
+	const uint8_t *p = buf + lo, *stop = buf + end;
+	int rc = 0;
+	while (!rc && p < stop && (p = memchr(p, 0, (size_t)(stop - p)))) {
+		rc = ns_at(ns, buf, (size_t)(p - buf), lo, hi, h);
+		p++;
+	}
+	return rc;
+}
+
 /* What to look for in .debug_info, and where one part of the search
  * puts its hits (the matches that start in [lo, hi)). */
 struct scan_job {
 	const uint8_t *info;
 	size_t info_n, lo, hi;
-	const char *const *names; /* inline "NAME\0" */
-	size_t n_names;
+	const struct nameset *ns; /* inline "NAME\0" */
 	const uint32_t *ov;       /* sorted string offsets */
 	size_t n_ov;
-	const uint64_t *bits;     /* hash filter of ov (n_ov > 2) */
+	const uint64_t *bits;     /* hash filters of ov (n_ov > 2): */
+	unsigned shift;           /* OFF_L1 bits (L1-cache sized), then
+				     from bit OFF_L1 on, 1 << (32 - shift) */
 	bool le;
 	struct hits h;
 	int rc;
 };
 
-static uint32_t hash_off(uint32_t v)
+/* log2 of the first filter's size in bits (32 KB) */
+#define OFF_L1 18
+
+static uint32_t hash_off(uint32_t v, unsigned shift)
 {
-	return (v * 0x9E3779B1u) >> 16;
+	return (v * 0x9E3779B1u) >> shift;
+}
+
+static uint32_t hash_off2(uint32_t v, unsigned shift)
+{
+	return ((v ^ (v >> 15)) * 0x2C1B3C6Du) >> shift;
+}
+
+static bool bit_at(const uint64_t *b, uint32_t i)
+{
+	return b[i >> 6] >> (i & 63) & 1;
 }
 
 /* Every start in [lo, hi) of the len-byte pattern pat. */
@@ -91,27 +244,49 @@ static int find_all(struct scan_job *j, const void *pat, size_t len)
 static void *scan_part(void *arg)
 {
 	struct scan_job *j = arg;
-	for (size_t k = 0; k < j->n_names && !j->rc; k++)
-		j->rc = find_all(j, j->names[k], strlen(j->names[k]) + 1);
+	const struct nameset *ns = j->ns;
 	if (j->n_ov > 2) {
 		/* One pass: a 64 Kbit hash filter, then a binary search of
-		 * the sorted offsets. */
+		 * the sorted offsets; at each NUL, the inline names. */
+		const uint8_t *info = j->info;
+		const uint64_t *bits = j->bits;
+		const unsigned shift = j->shift;
+		const bool le = j->le;
+		const size_t lo = j->lo, hi = j->hi;
 		size_t last = j->info_n >= 4 ? j->info_n - 3 : 0;
-		for (size_t i = j->lo; i < j->hi && i < last && !j->rc; i++) {
-			const uint8_t *p = j->info + i;
-			uint32_t v = j->le ? (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-						     (uint32_t)p[2] << 16 |
-						     (uint32_t)p[3] << 24
-					   : (uint32_t)p[3] | (uint32_t)p[2] << 8 |
-						     (uint32_t)p[1] << 16 |
-						     (uint32_t)p[0] << 24;
-			uint32_t hv = hash_off(v);
-			if ((j->bits[hv >> 6] >> (hv & 63) & 1) &&
+		size_t end = hi + ns->max_len < j->info_n ? hi + ns->max_len + 1
+							  : j->info_n;
+		int rc = 0;
+		const uint64_t *bits2 = bits + ((size_t)1 << (OFF_L1 - 6));
+		uint8_t lastf[256];
+		for (unsigned c = 0; c < 256; c++)
+			lastf[c] = ns->empty || (ns->last[c >> 3] >> (c & 7) & 1);
+		for (size_t i = lo; i < end && !rc; i++) {
+			const uint8_t *p = info + i;
+			/* one rarely taken branch: NULs are frequent */
+			if (((*p == 0) & (i ? lastf[p[-1]] : 1)) &&
+			    (rc = ns_at(ns, info, i, lo, hi, &j->h)))
+				break;
+			if (i >= hi || i >= last)
+				continue;
+			uint32_t v = le ? (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+						  (uint32_t)p[2] << 16 |
+						  (uint32_t)p[3] << 24
+					: (uint32_t)p[3] | (uint32_t)p[2] << 8 |
+						  (uint32_t)p[1] << 16 |
+						  (uint32_t)p[0] << 24;
+			if (bit_at(bits, hash_off(v, 32 - OFF_L1)) &&
+			    bit_at(bits2, hash_off2(v, shift)) &&
 			    bsearch(&v, j->ov, j->n_ov, sizeof(*j->ov), cmp_u32))
-				j->rc = hit_add(&j->h, i);
+				rc = hit_add(&j->h, i);
 		}
+		j->rc = rc;
 		return NULL;
 	}
+	if (ns->n == 1)
+		j->rc = find_all(j, ns->names[0], ns->len[0] + 1);
+	else
+		j->rc = ns_scan(ns, j->info, j->info_n, j->lo, j->hi, &j->h);
 	for (size_t i = 0; i < j->n_ov && !j->rc; i++) {
 		uint8_t pat[4];
 		for (int b = 0; b < 4; b++)
@@ -128,47 +303,52 @@ static void *scan_part(void *arg)
  * Record in h where .debug_info may name one of names[0..n): inline
  * "NAME\0" and the 4-byte encoding of the offset of every "NAME\0" in
  * .debug_str and .debug_line_str.  *any is false when neither appears.
- * A large .debug_info is searched in two halves by two threads (pure
- * memory reads, no libdwarf); the result is the same sorted list.
+ * Each section is read once for all the names (struct nameset).  A large
+ * .debug_info is searched in two halves by two threads (pure memory
+ * reads, no libdwarf); the result is the same sorted list.
  */
 int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
 		struct hits *h, bool *any)
 {
-	struct vec offs = { .elt = sizeof(uint32_t) };
-	int rc = 0;
+	struct nameset ns;
+	struct hits so = { 0 };
+	uint32_t *ov = NULL;
+	size_t n_ov = 0;
 	*any = false;
-	for (size_t k = 0; k < n && !rc; k++) {
-		size_t len = strlen(names[k]) + 1;
-		const uint8_t *secs[2] = { d->str, d->lstr };
-		size_t ns[2] = { d->str_n, d->lstr_n };
-		for (int s = 0; s < 2 && !rc; s++) {
-			const uint8_t *p = secs[s], *end = p ? p + ns[s] : p;
-			while (p && p < end &&
-			       (p = memmem(p, (size_t)(end - p), names[k], len))) {
-				uint32_t *o = slt_dw_vec_push(d, &offs);
-				if (!o) {
-					rc = d->rc;
-					break;
-				}
-				*o = (uint32_t)(p - secs[s]);
-				p++;
-			}
+	int rc = ns_init(&ns, names, n);
+	const uint8_t *secs[2] = { d->str, d->lstr };
+	size_t sn[2] = { d->str_n, d->lstr_n };
+	for (int s = 0; s < 2 && !rc; s++)
+		if (secs[s])
+			rc = ns_scan(&ns, secs[s], sn[s], 0, sn[s], &so);
+	if (!rc && so.n && !(ov = malloc(so.n * sizeof(*ov))))
+		rc = SLT_ENOMEM;
+	/* the low half of a DWARF64 offset too */
+	for (size_t i = 0; !rc && i < so.n; i++)
+		ov[n_ov++] = (uint32_t)so.pos[i];
+	free(so.pos);
+	/* The filters: 256 Kbit, then about 256 bits per offset (64 Kbit
+	 * to 8 Mbit), so few positions cost a binary search. */
+	uint64_t *bits = NULL;
+	unsigned lg = 16;
+	while (lg < 23 && (1ull << lg) < 256ull * n_ov)
+		lg++;
+	if (!rc && n_ov > 2) {
+		size_t w1 = (size_t)1 << (OFF_L1 - 6), w2 = (size_t)1 << (lg - 6);
+		if (!(bits = calloc(w1 + w2, sizeof(*bits))))
+			rc = SLT_ENOMEM;
+		for (size_t i = 0; i < n_ov && !rc; i++) {
+			uint32_t h1 = hash_off(ov[i], 32 - OFF_L1);
+			uint32_t h2 = hash_off2(ov[i], 32 - lg);
+			bits[h1 >> 6] |= 1ull << (h1 & 63);
+			bits[w1 + (h2 >> 6)] |= 1ull << (h2 & 63);
 		}
-	}
-	uint32_t *ov = offs.v;
-	uint64_t bits[1024];
-	if (offs.n > 2) {
-		memset(bits, 0, sizeof(bits));
-		for (size_t i = 0; i < offs.n; i++) {
-			uint32_t hv = hash_off(ov[i]);
-			bits[hv >> 6] |= 1ull << (hv & 63);
-		}
-		qsort(ov, offs.n, sizeof(*ov), cmp_u32);
+		qsort(ov, n_ov, sizeof(*ov), cmp_u32);
 	}
 	struct scan_job job[2] = { {
 		.info = d->info, .info_n = d->info_n, .lo = 0, .hi = d->info_n,
-		.names = names, .n_names = n, .ov = ov, .n_ov = offs.n,
-		.bits = bits, .le = slt_elf_is_le(d->elf), .h = *h,
+		.ns = &ns, .ov = ov, .n_ov = n_ov,
+		.bits = bits, .shift = 32 - lg, .le = slt_elf_is_le(d->elf), .h = *h,
 	} };
 	*h = (struct hits){ 0 };
 	size_t parts = 1;
@@ -196,7 +376,9 @@ int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
 			rc = hit_add(h, job[1].h.pos[i]);
 		free(job[1].h.pos);
 	}
-	free(offs.v);
+	free(ov);
+	free(bits);
+	ns_free(&ns);
 	if (rc)
 		return slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path, -1,
 				     NULL, "out of memory");

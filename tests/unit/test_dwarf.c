@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <elf.h>
 
+#include "load/dwarf_int.h"
 #include "load/source.h"
 
 static char dir[] = "/tmp/slt-dwarf-XXXXXX";
@@ -631,6 +632,140 @@ static void test_rela_link_cycle(void **st)
 	assert_non_null(strstr(err.message, "symbol table"));
 }
 
+/* Every start of "NAME\0" in buf[0, n). */
+static void ref_find(const uint8_t *buf, size_t n, const void *pat, size_t len,
+		     uint64_t *out, size_t *k, size_t cap)
+{
+	const uint8_t *p = buf, *end = buf + n;
+	while (p && p < end && (p = memmem(p, (size_t)(end - p), pat, len))) {
+		assert_true(*k < cap);
+		out[(*k)++] = (uint64_t)(p - buf);
+		p++;
+	}
+}
+
+static int cmp_pos(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static size_t uniq(uint64_t *v, size_t n)
+{
+	size_t u = 0;
+	qsort(v, n, sizeof(*v), cmp_pos);
+	for (size_t i = 0; i < n; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	return u;
+}
+
+/* slt_dw_scan() reads each section once for all the names: its hits must
+ * be those of one memmem() per name and pattern (inline "NAME\0", and the
+ * 4-byte offset of each "NAME\0" in .debug_str/.debug_line_str), for
+ * names of several lengths sharing first and last bytes, overlapping,
+ * the empty name, and a name repeated in .debug_str (its offsets
+ * searched through the hash filters). */
+static void test_scan_many(void **st)
+{
+	static const char *const sets[][8] = {
+		{ "node", NULL },
+		{ "a", NULL },
+		{ "i", "a", "node", "S", "inner", "ode", "prev", NULL },
+		{ "", "c", "bits", "anon_t", "fp", "next", "no_such", NULL },
+	};
+	char p[700];
+	snprintf(p, sizeof(p), "%s/t-0-5", dir);
+	struct slt_source *s;
+	struct slt_error err;
+	slt_error_clear(&err);
+	assert_int_equal(slt_source_open_dwarf(p, NULL, &s, &err), 0);
+	struct dw *d = (struct dw *)s;
+	assert_true(d->can_filter);
+	size_t cap = 4 * d->info_n + 64;
+	uint64_t *ref = malloc(cap * sizeof(*ref)), *offs = malloc(cap * sizeof(*offs));
+	assert_non_null(ref);
+	assert_non_null(offs);
+	for (size_t t = 0; t < sizeof(sets) / sizeof(sets[0]); t++) {
+		size_t n = 0, k = 0, n_ov = 0;
+		while (n < 8 && sets[t][n])
+			n++;
+		for (size_t i = 0; i < n; i++) {
+			size_t len = strlen(sets[t][i]) + 1, no = 0;
+			ref_find(d->info, d->info_n, sets[t][i], len, ref, &k, cap);
+			ref_find(d->str, d->str_n, sets[t][i], len, offs, &no, cap);
+			if (d->lstr)
+				ref_find(d->lstr, d->lstr_n, sets[t][i], len, offs,
+					 &no, cap);
+			n_ov += no;
+			for (size_t o = 0; o < no; o++) {
+				uint8_t pat[4];
+				for (int b = 0; b < 4; b++)
+					pat[b] = (uint8_t)(offs[o] >> (8 * b));
+				ref_find(d->info, d->info_n, pat, 4, ref, &k, cap);
+			}
+		}
+		k = uniq(ref, k);
+		struct hits h = { 0 };
+		bool any;
+		d->err = &err;
+		assert_int_equal(slt_dw_scan(d, sets[t], n, &h, &any), 0);
+		d->err = NULL;
+		size_t u = uniq(h.pos, h.n);
+		assert_int_equal(u, k);
+		assert_true(any == (k > 0));
+		for (size_t i = 0; i < k; i++)
+			assert_int_equal(h.pos[i], ref[i]);
+		if (t == 2) /* more than 2 offsets: the hash-filter path */
+			assert_true(n_ov > 2);
+		free(h.pos);
+	}
+	free(ref);
+	free(offs);
+	s->ops->close(s);
+}
+
+int main(void) { return it.cgroup != 0; }\n", f);
+	fclose(f);
+	assert_int_equal(sh("%s -g -gdwarf-5 %s -o %s", cc(0), c, bin), 0);
+	static unsigned char img[1 << 20];
+	size_t len = slurp(bin, img, sizeof(img)), off, size;
+	assert_true(len < sizeof(img));
+	assert_int_equal(sec_off(img, len, ".debug_str", &off, &size), 0);
+	assert_true(off + size <= len);
+	const unsigned char *str = img + off, *q = str;
+	size_t starts = 0, tails = 0;
+	while ((q = memmem(q, size - (size_t)(q - str), "cgroup", 7))) {
+		if (q == str || q[-1] == 0)
+			starts++;
+		else
+			tails++;
+		q++;
+	}
+	if (starts || !tails)
+		skip(); /* this linker did not tail-merge: nothing to test */
+	struct slt_source *s;
+	struct slt_error err;
+	struct slt_type **out;
+	size_t n;
+	char **names;
+	slt_error_clear(&err);
+	assert_int_equal(slt_source_open_dwarf(bin, NULL, &s, &err), 0);
+	assert_int_equal(s->ops->find(s, "cgroup", &out, &n, &err), 0);
+	assert_int_equal(n, 1);
+	free(out);
+	slt_error_clear(&err);
+	assert_int_equal(s->ops->find(s, "cgroupp", &out, &n, &err),
+			 SLT_ENOTFOUND);
+	int k = s->ops->suggest(s, "cgroupp", 3, &names, &err);
+	assert_true(k >= 1);
+	assert_string_equal(names[0], "cgroup");
+	for (int i = 0; i < k; i++)
+		free(names[i]);
+	free(names);
+	s->ops->close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_debuglink),
 		cmocka_unit_test(test_filter_same),
+		cmocka_unit_test(test_scan_many),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_abbrev_offset),
 		cmocka_unit_test(test_bad_name_form),
