@@ -386,9 +386,26 @@ int slt_dw_list(struct slt_source *s, slt_source_list_cb cb, void *ctx,
 	return rc;
 }
 
-/* Candidates ranked by distance: every string in .debug_str within the
- * limit, then verified in one filtered walk.  Without the filter, a full
- * walk ranks every struct name. */
+/* Whether p is one of the n candidates in v. */
+static bool has_str(const char *const *v, size_t n, const char *p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], p))
+			return true;
+	return false;
+}
+
+/* Candidates verified per edit distance: each one's hits widen the walk. */
+#define SUGGEST_PER_DIST 64
+
+/*
+ * Candidates ranked by distance: every string in .debug_str within the
+ * limit, then verified in one filtered walk.  A linker tail-merges
+ * .debug_str (the kernel's "cgroup" is the end of "bpf_iter__cgroup"), so
+ * every suffix whose length could be within the limit is a candidate.
+ * NAME itself is not one (the caller looked for it).  Without the filter,
+ * a full walk ranks every struct name.
+ */
 int slt_dw_suggest(struct slt_source *s, const char *name, size_t max,
 		      char ***out, struct slt_error *err)
 {
@@ -406,25 +423,39 @@ int slt_dw_suggest(struct slt_source *s, const char *name, size_t max,
 		rc = slt_dw_walk(d, NULL, list_cb, &l);
 		goto out;
 	}
-	/* Rank .debug_str strings by distance, keep up to 8 per distance: each
-	 * candidate costs one pattern search over .debug_info. */
+	/* Rank the strings of .debug_str, then their suffixes, by distance;
+	 * keep up to SUGGEST_PER_DIST distinct ones per distance. */
 	struct vec cand = { .elt = sizeof(char *) };
 	unsigned per[16] = { 0 };
-	for (size_t i = 0; i < d->str_n && !rc;) {
-		const char *p = (const char *)d->str + i;
-		size_t len = strnlen(p, d->str_n - i);
-		if (slt_suggest_could(&sg, len)) {
-			unsigned dist = slt_strdist(name, p, sg.limit);
-			if (dist <= sg.limit && dist < 16 && per[dist]++ < 8) {
+	size_t ql = strlen(name);
+	size_t lmin = ql > sg.limit ? ql - sg.limit : 1, lmax = ql + sg.limit;
+	for (int suffixes = 0; suffixes < 2; suffixes++)
+		for (size_t i = 0; i < d->str_n && !rc;) {
+			const char *str = (const char *)d->str + i;
+			size_t len = strnlen(str, d->str_n - i);
+			size_t sl = len < lmax ? len : lmax;
+			if (!suffixes && sl != len)
+				sl = 0;
+			else if (suffixes && sl == len)
+				sl--;
+			for (; sl >= lmin && !rc; sl = suffixes ? sl - 1 : 0) {
+				const char *p = str + len - sl;
+				if (!slt_suggest_could(&sg, sl))
+					continue;
+				unsigned dist = slt_strdist(name, p, sg.limit);
+				if (!dist || dist > sg.limit || dist >= 16 ||
+				    per[dist] >= SUGGEST_PER_DIST ||
+				    has_str(cand.v, cand.n, p))
+					continue;
 				const char **c = slt_dw_vec_push(d, &cand);
 				if (!c)
 					rc = d->rc;
 				else
 					*c = p;
+				per[dist]++;
 			}
+			i += len + 1;
 		}
-		i += len + 1;
-	}
 	const char **cv = cand.v;
 	bool *found = calloc(cand.n ? cand.n : 1, 1);
 	struct hits h = { 0 };

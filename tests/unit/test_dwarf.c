@@ -725,7 +725,20 @@ static void test_scan_many(void **st)
 	s->ops->close(s);
 }
 
-int main(void) { return it.cgroup != 0; }\n", f);
+/* A linker tail-merges .debug_str: "cgroup\0" only ends
+ * "bpf_iter__cgroup\0", never starts after a NUL.  Did-you-mean must still
+ * rank struct cgroup (found as a suffix) first, as on the kernel. */
+static void test_suggest_tail_merged(void **st)
+{
+	char c[700], bin[700];
+	snprintf(c, sizeof(c), "%s/tm.c", dir);
+	snprintf(bin, sizeof(bin), "%s/tm", dir);
+	FILE *f = fopen(c, "w");
+	assert_non_null(f);
+	fputs("struct cgroup { int id; long flags; };\n"
+	      "struct bpf_iter__cgroup { struct cgroup *cgroup; };\n"
+	      "struct bpf_iter__cgroup it;\n"
+	      "int main(void) { return it.cgroup != 0; }\n", f);
 	fclose(f);
 	assert_int_equal(sh("%s -g -gdwarf-5 %s -o %s", cc(0), c, bin), 0);
 	static unsigned char img[1 << 20];
@@ -778,6 +791,7 @@ int main(void)
 		cmocka_unit_test(test_debuglink),
 		cmocka_unit_test(test_filter_same),
 		cmocka_unit_test(test_scan_many),
+		cmocka_unit_test(test_suggest_tail_merged),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_abbrev_offset),
 		cmocka_unit_test(test_bad_name_form),
