@@ -22,7 +22,7 @@
 /* slt_adv_unit.flags */
 enum slt_adv_unit_flags {
 	SLT_ADV_ANCHORED = 1u << 0, /* keeps its original offset: forced
-				       alignment, zero-size padding member or
+				       alignment above 8 bytes, zero-size padding member or
 				       group marker (unless move_anchors), or
 				       a pin */
 	SLT_ADV_PINNED = 1u << 1,   /* anchored by opts->pins */
@@ -42,6 +42,17 @@ enum slt_adv_role {
 	SLT_ADV_COLD = 0,      /* cold or unknown */
 	SLT_ADV_READ,          /* read-mostly */
 	SLT_ADV_WRITE,         /* hot-write, mixed or true-shared */
+};
+
+/* A leaf member of a unit, for the per-line cost. */
+struct slt_adv_leaf {
+	uint64_t rel;          /* bytes from the unit start */
+	uint64_t size;         /* bytes, >= 1 */
+	bool read, write;      /* classed read-mostly / written */
+	double loads, stores;  /* samples */
+	const struct slt_cpu_access *cpus; /* borrowed from the profile */
+	size_t n_cpus;
+	double self_cross;     /* slt_cpu_cross(cpus, cpus) */
 };
 
 /*
@@ -76,6 +87,8 @@ struct slt_adv_unit {
 	uint64_t *paths;       /* bitmask words: the code paths (indices into
 				  slt_adv_units.paths) touching it */
 	const char *name;      /* first member's name, for messages */
+	struct slt_adv_leaf *leaves; /* its classed or sampled leaves */
+	size_t n_leaves;
 };
 
 /* The units of one layout and the code paths of its profile. */
@@ -148,6 +161,8 @@ struct slt_adv_weights {
 	double coherence;   /* per unit of the estimator */
 	double locality;    /* per line a code path touches, x its share */
 	double line_price;  /* per cache line of struct size */
+	double byte_price;  /* per byte of struct size (tie-breaker between
+			       layouts of as many lines) */
 };
 void slt_adv_weights_default(const struct slt_adv_units *us,
 			     struct slt_adv_weights *w);
@@ -189,7 +204,21 @@ struct slt_adv_search {
 	bool size_only;         /* objective = size, then original order */
 	size_t max_moves;       /* MINIMAL: at most this many units move
 				   (0 = unlimited) */
+	size_t max_pads;        /* at most this many padding members
+				   (0 = unlimited) */
+	size_t max_evals;       /* local search budget in cost evaluations
+				   (0 = 200000) */
 };
+
+/* Objective of a plan under s: w's total cost, or in size_only mode the
+ * size in bytes (then the number of displaced units / 1000 as a
+ * tie-breaker).  Returns false when the plan is illegal, too big, or
+ * memory ran out (*rc = SLT_ENOMEM). */
+bool slt_adv_objective(const struct slt_adv_units *us,
+		       const struct slt_adv_search *s,
+		       const struct slt_adv_weights *w,
+		       const struct slt_adv_plan *p, double *obj,
+		       struct slt_adv_cost *cost, int *rc);
 
 /* Greedy fill + local search.  *best gets a plan (malloc()ed arrays; free
  * with slt_adv_plan_free()).  Returns 0, SLT_ENOMEM, or SLT_ENOTFOUND when

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slt_advise(): the proposals for one analysed layout, best first.
+ *
+ *   REGROUP  greedy fill + local search, padding allowed, no byte budget;
+ *   MINIMAL  local search from the original order, one move (a unit to
+ *            another position, or one CACHELINE_PADDING) at a time, best
+ *            move first, so few members relocate;
+ *   PADDING  the original order, CACHELINE_PADDING members only;
+ *   PARETO   the best layout within +0, +64, +128, ... bytes (one line
+ *            size per step) up to REGROUP's size, each kept when it beats
+ *            the smaller budget;
+ *   SIZE     smallest size, alignment kept (pahole --reorganize's goal).
+ * Proposals that do not lower the objective (SIZE: the size) are dropped,
+ * and so are duplicates of a better one.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advice/advice_int.h"
+
+struct ctx {
+	const struct slt_analysis *a;
+	const struct slt_advice_opts *o;
+	struct slt_adv_units us;
+	struct slt_adv_weights w;
+	struct slt_adv_cost before;
+	struct slt_advice *adv;
+	struct slt_arena *ar;
+	size_t cap;
+};
+
+static const char *kind_name(enum slt_proposal_kind k)
+{
+	switch (k) {
+	case SLT_PROPOSAL_MINIMAL: return "minimal move";
+	case SLT_PROPOSAL_REGROUP: return "regroup";
+	case SLT_PROPOSAL_PADDING: return "padding only";
+	case SLT_PROPOSAL_PARETO: return "pareto";
+	case SLT_PROPOSAL_SIZE: return "size";
+	}
+	return "proposal";
+}
+
+static bool same_plan_layout(const struct slt_proposal *x,
+			     const struct slt_struct *l)
+{
+	if (x->layout.n_members != l->n_members || x->layout.size != l->size)
+		return false;
+	for (size_t i = 0; i < l->n_members; i++)
+		if (x->layout.members[i].offset != l->members[i].offset ||
+		    strcmp(x->layout.members[i].name, l->members[i].name))
+			return false;
+	return true;
+}
+
+/* Units that must be relocated to turn the original order into p's:
+ * all but a longest increasing subsequence of p->order.  Returns SIZE_MAX
+ * without memory. */
+static size_t relocations(const struct slt_adv_plan *p)
+{
+	size_t *tail = calloc(p->n ? p->n : 1, sizeof(*tail)), len = 0;
+	if (!tail)
+		return SIZE_MAX;
+	for (size_t i = 0; i < p->n; i++) {
+		size_t lo = 0, hi = len;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (tail[mid] < p->order[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		tail[lo] = p->order[i];
+		if (lo == len)
+			len++;
+	}
+	free(tail);
+	return p->n - len;
+}
+
+/* Add the proposal of plan p (cost c) unless it is no better or a
+ * duplicate. */
+static int add(struct ctx *x, enum slt_proposal_kind k,
+	       const struct slt_adv_plan *p, const struct slt_adv_cost *c)
+{
+	struct slt_advice *adv = x->adv;
+	const struct slt_struct *orig = x->a->layout;
+	struct slt_proposal *pr;
+	struct slt_struct l;
+	size_t *moved, n_moved;
+	int rc;
+
+	if (k == SLT_PROPOSAL_SIZE ? c->size >= orig->size :
+	    c->total >= x->before.total - 1e-9 ||
+	    c->coherence >= x->before.coherence - 1e-9)
+		return 0;
+	rc = slt_adv_relayout(x->ar, &x->us, p, &l, &moved, &n_moved);
+	if (rc)
+		return rc;
+	if (!n_moved && l.size == orig->size)
+		return 0;
+	for (size_t i = 0; i < adv->n_proposals; i++)
+		if (same_plan_layout(&adv->proposals[i], &l))
+			return 0;
+	if (adv->n_proposals == x->cap) {
+		size_t nc = x->cap ? x->cap * 2 : 8;
+		void *q = realloc(adv->proposals, nc * sizeof(*adv->proposals));
+		if (!q)
+			return SLT_ENOMEM;
+		adv->proposals = q;
+		x->cap = nc;
+	}
+	pr = &adv->proposals[adv->n_proposals];
+	memset(pr, 0, sizeof(*pr));
+	pr->kind = k;
+	pr->layout = l;
+	pr->moved = moved;
+	pr->n_moved = n_moved;
+	pr->size_before = orig->size;
+	pr->size_after = l.size;
+	pr->lines_before = slt_cachelines(orig->size, x->us.line);
+	pr->lines_after = slt_cachelines(l.size, x->us.line);
+	pr->bytes_added = (int64_t)l.size - (int64_t)orig->size;
+	pr->score_before = x->before.coherence;
+	pr->score_after = c->coherence;
+	pr->cost_before = x->before.total;
+	pr->cost_after = c->total;
+	rc = slt_slab_cost(orig->size, orig->alignment, x->o, &pr->slab_before);
+	if (!rc)
+		rc = slt_slab_cost(l.size, l.alignment, x->o, &pr->slab_after);
+	if (rc)
+		return rc;
+	adv->n_proposals++;
+	rc = slt_advice_emit_c(pr, orig, x->ar, &pr->c_decl);
+	if (rc)
+		return rc;
+	size_t pads = 0, rel = relocations(p);
+	for (size_t i = 0; i < p->n; i++)
+		pads += p->pad[i] != 0;
+	if (rel == SIZE_MAX)
+		return SLT_ENOMEM;
+	pr->summary = slt_arena_printf(x->ar,
+		"%s: %zu member%s relocated, %zu padding member%s, %zu offset%s "
+		"changed, %+lld bytes (%llu -> %llu), "
+		"%llu -> %llu cachelines, sharing estimate %.4g -> %.4g",
+		kind_name(k), rel, rel == 1 ? "" : "s", pads, pads == 1 ? "" : "s",
+		n_moved, n_moved == 1 ? "" : "s",
+		(long long)pr->bytes_added, (unsigned long long)orig->size,
+		(unsigned long long)l.size, (unsigned long long)pr->lines_before,
+		(unsigned long long)pr->lines_after, pr->score_before,
+		pr->score_after);
+	return pr->summary ? 0 : SLT_ENOMEM;
+}
+
+static int run(struct ctx *x, enum slt_proposal_kind k,
+	       const struct slt_adv_search *s)
+{
+	struct slt_adv_plan p;
+	struct slt_adv_cost c;
+	int rc = slt_adv_search_heuristic(&x->us, s, &x->w, &p, &c);
+
+	if (rc == SLT_ENOTFOUND)
+		return 0;
+	if (rc)
+		return rc;
+	rc = add(x, k, &p, &c);
+	slt_adv_plan_free(&p);
+	return rc;
+}
+
+static int cmp_prop(const void *a, const void *b)
+{
+	const struct slt_proposal *x = a, *y = b;
+	if (x->kind == SLT_PROPOSAL_SIZE || y->kind == SLT_PROPOSAL_SIZE)
+		return (x->kind == SLT_PROPOSAL_SIZE) - (y->kind == SLT_PROPOSAL_SIZE);
+	if (fabs(x->cost_after - y->cost_after) > 1e-9)
+		return x->cost_after < y->cost_after ? -1 : 1;
+	if (x->bytes_added != y->bytes_added)
+		return x->bytes_added < y->bytes_added ? -1 : 1;
+	return x->n_moved < y->n_moved ? -1 : x->n_moved > y->n_moved;
+}
+
+static bool only_true_sharing(const struct slt_analysis *a)
+{
+	bool any = false;
+	for (size_t i = 0; i < a->n_findings; i++) {
+		if (a->findings[i].layout_fixable)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+static int advise(struct ctx *x)
+{
+	const struct slt_advice_opts *o = x->o;
+	struct slt_adv_search s = { .max_size = UINT64_MAX, .allow_padding = true };
+	struct slt_adv_plan id;
+	int rc;
+
+	slt_adv_weights_default(&x->us, &x->w);
+	rc = slt_adv_plan_identity(&x->us, &id);
+	if (rc)
+		return rc;
+	if (!slt_adv_plan_cost(&x->us, &id, &x->w, &x->before, &rc)) {
+		slt_adv_plan_free(&id);
+		return rc ? rc : SLT_EUSAGE;
+	}
+	slt_adv_plan_free(&id);
+	if (!o->size_only && x->before.coherence > 0) {
+		uint64_t top;
+		rc = run(x, SLT_PROPOSAL_REGROUP, &s);
+		if (!rc) {
+			struct slt_adv_search m = s;
+			m.max_moves = x->us.n;
+			rc = run(x, SLT_PROPOSAL_MINIMAL, &m);
+		}
+		if (!rc) {
+			struct slt_adv_search p = s;
+			p.keep_order = true;
+			rc = run(x, SLT_PROPOSAL_PADDING, &p);
+		}
+		top = x->a->layout->size;
+		for (size_t i = 0; i < x->adv->n_proposals; i++)
+			if (x->adv->proposals[i].size_after > top)
+				top = x->adv->proposals[i].size_after;
+		double prev = x->before.total;
+		for (uint64_t b = 0; !rc && x->a->layout->size + b <= top;
+		     b += x->us.line) {
+			struct slt_adv_search p = s;
+			struct slt_adv_plan pl;
+			struct slt_adv_cost c;
+			p.max_size = x->a->layout->size + b;
+			rc = slt_adv_search_heuristic(&x->us, &p, &x->w, &pl, &c);
+			if (rc == SLT_ENOTFOUND) {
+				rc = 0;
+				continue;
+			}
+			if (!rc && c.total < prev - 1e-9) {
+				prev = c.total;
+				rc = add(x, SLT_PROPOSAL_PARETO, &pl, &c);
+			}
+			slt_adv_plan_free(&pl);
+		}
+	}
+	if (!rc) {
+		struct slt_adv_search z = s;
+		z.size_only = true;
+		z.allow_padding = false;
+		rc = run(x, SLT_PROPOSAL_SIZE, &z);
+	}
+	return rc;
+}
+
+int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
+	       struct slt_advice **out, struct slt_error *err)
+{
+	static const struct slt_advice_opts none;
+	struct ctx x = { .a = a, .o = opts ? opts : &none };
+	size_t maxp = x.o->max_proposals ? x.o->max_proposals : 5;
+	int rc;
+
+	*out = NULL;
+	x.adv = calloc(1, sizeof(*x.adv));
+	x.ar = slt_arena_new();
+	if (!x.adv || !x.ar) {
+		free(x.adv);
+		slt_arena_free(x.ar);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	x.adv->analysis = a;
+	x.adv->priv_ = x.ar;
+	x.adv->note = "";
+	if (x.o->frozen) {
+		x.adv->note = "the struct is ABI-frozen (--frozen): findings only, no reordering";
+		*out = x.adv;
+		return 0;
+	}
+	if (!x.o->size_only && only_true_sharing(a)) {
+		x.adv->note = "only true sharing (CPUs contend on the same member): no layout "
+			      "change helps; use per-CPU data or batch the updates";
+		*out = x.adv;
+		return 0;
+	}
+	rc = slt_adv_units_build(a, x.o, &x.us, err);
+	if (rc) {
+		slt_advice_free(x.adv);
+		return rc;
+	}
+	rc = advise(&x);
+	slt_adv_units_free(&x.us);
+	if (rc) {
+		slt_advice_free(x.adv);
+		if (rc == SLT_ENOMEM)
+			return slt_error_set(err, rc, NULL, -1, NULL, "out of memory");
+		return slt_error_set(err, rc, NULL, -1, NULL,
+				     "no legal layout for %s", a->layout->name);
+	}
+	if (x.adv->n_proposals)
+		qsort(x.adv->proposals, x.adv->n_proposals,
+		      sizeof(*x.adv->proposals), cmp_prop);
+	if (x.adv->n_proposals > maxp)
+		x.adv->n_proposals = maxp;
+	if (!x.adv->n_proposals)
+		x.adv->note = x.o->size_only ?
+			"no smaller legal layout found" :
+			"no layout with less sharing found: the layout is already the "
+			"best this model finds";
+	*out = x.adv;
+	return 0;
+}
+
+void slt_advice_free(struct slt_advice *advice)
+{
+	if (!advice)
+		return;
+	free(advice->proposals);
+	slt_arena_free(advice->priv_);
+	free(advice);
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The advisor's objective: an additive per-line cost.
+ *
+ *   cost = coherence_weight x sum over lines L of F(L)
+ *        + locality_weight  x sum over code paths P of share(P) x lines P touches
+ *        + line_price       x cache lines of the struct's size
+ *        + byte_price       x bytes of the struct's size
+ *
+ * F(L) is the findings' estimator on the analysis' basis
+ * (include/structlint/analysis.h): per-CPU counts: the cross-CPU pair term
+ * slt_cpu_cross() of everything on L minus that of each leaf member on L
+ * (true sharing, which no layout removes); counts: min(stores of written
+ * leaves, loads of read-mostly leaves) on L; classes: read-mostly leaves x
+ * written leaves on L.  A leaf member that spans k lines is charged on
+ * each, with 1/k of its samples (where in a moved member the accesses fall
+ * is unknown).  The instance is taken to start on a line boundary, as
+ * pahole draws it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "advice/advice_int.h"
+#include "analysis/analysis_int.h"
+
+void slt_adv_weights_default(const struct slt_adv_units *us,
+			     struct slt_adv_weights *w)
+{
+	w->coherence = 1;
+	if (us->a->basis == SLT_BASIS_CLASSES) {
+		w->locality = 0;
+		w->line_price = 0.05;   /* 20 lines = one colliding pair */
+		w->byte_price = 1e-6;
+	} else {
+		double t = us->total > 1 ? us->total : 1;
+		/* one more line on a path that carries all accesses costs as
+		 * much as 5% of the accesses colliding; a line of size as
+		 * much as 0.1% */
+		w->locality = 0.05 * t;
+		w->line_price = 1e-3 * t;
+		w->byte_price = 1e-8 * t;
+	}
+}
+
+/* Add scale x the CPUs of c to the per-line list v (sorted by cpu). */
+static int cpus_add(struct slt_cpu_access **v, size_t *n, size_t *cap,
+		    const struct slt_cpu_access *c, size_t nc, double scale)
+{
+	for (size_t i = 0; i < nc; i++) {
+		size_t k = 0;
+		while (k < *n && (*v)[k].cpu != c[i].cpu)
+			k++;
+		if (k == *n) {
+			if (*n == *cap) {
+				size_t nn = *cap ? *cap * 2 : 16;
+				void *p = realloc(*v, nn * sizeof(**v));
+				if (!p)
+					return SLT_ENOMEM;
+				*v = p;
+				*cap = nn;
+			}
+			(*v)[(*n)++] = (struct slt_cpu_access){ c[i].cpu, 0, 0 };
+		}
+		(*v)[k].loads += (uint64_t)((double)c[i].loads * scale + 0.5);
+		(*v)[k].stores += (uint64_t)((double)c[i].stores * scale + 0.5);
+	}
+	return 0;
+}
+
+struct line_acc {
+	double rd, wr;          /* classes: leaves; counts: loads / stores */
+	double self;            /* per-CPU: leaves' own pair terms */
+	struct slt_cpu_access *cpus;
+	size_t n_cpus, cap;
+	uint64_t *paths;        /* path bitmask */
+};
+
+int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
+		      const uint64_t *off, size_t n, uint64_t size,
+		      const struct slt_adv_weights *w, struct slt_adv_cost *out)
+{
+	const enum slt_score_basis basis = us->a->basis;
+	const uint64_t lsz = us->line;
+	uint64_t nl = size ? (size + lsz - 1) / lsz : 1;
+	struct line_acc *la;
+	uint64_t *pbits = NULL;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->size = size;
+	out->lines = size ? nl : 0;
+	/* units past the size (zero-size tails) land on the last line */
+	for (size_t i = 0; i < n; i++) {
+		const struct slt_adv_unit *u = &us->u[order[i]];
+		uint64_t e = off[i] + (u->size ? u->size : 1);
+		if ((e + lsz - 1) / lsz > nl)
+			nl = (e + lsz - 1) / lsz;
+	}
+	la = calloc(nl, sizeof(*la));
+	if (us->path_words)
+		pbits = calloc(nl * us->path_words, sizeof(*pbits));
+	if (!la || (us->path_words && !pbits)) {
+		free(la);
+		free(pbits);
+		return SLT_ENOMEM;
+	}
+	for (uint64_t L = 0; pbits && L < nl; L++)
+		la[L].paths = pbits + L * us->path_words;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct slt_adv_unit *u = &us->u[order[i]];
+		for (size_t j = 0; j < u->n_leaves && !rc; j++) {
+			const struct slt_adv_leaf *lf = &u->leaves[j];
+			uint64_t b = off[i] + lf->rel;
+			uint64_t f = b / lsz, l = (b + lf->size - 1) / lsz;
+			double k = (double)(l - f + 1);
+			for (uint64_t L = f; L <= l && !rc; L++) {
+				struct line_acc *x = &la[L];
+				if (basis == SLT_BASIS_CLASSES) {
+					x->rd += lf->read;
+					x->wr += lf->write;
+				} else if (basis == SLT_BASIS_COUNTS) {
+					if (lf->read)
+						x->rd += lf->loads / k;
+					if (lf->write)
+						x->wr += lf->stores / k;
+				} else {
+					x->self += lf->self_cross / k;
+					rc = cpus_add(&x->cpus, &x->n_cpus, &x->cap,
+						      lf->cpus, lf->n_cpus, 1 / k);
+				}
+			}
+		}
+		if (u->paths && u->size) {
+			uint64_t f = off[i] / lsz, l = (off[i] + u->size - 1) / lsz;
+			for (uint64_t L = f; L <= l; L++)
+				for (size_t wd = 0; wd < us->path_words; wd++)
+					la[L].paths[wd] |= u->paths[wd];
+		}
+	}
+	for (uint64_t L = 0; L < nl && !rc; L++) {
+		struct line_acc *x = &la[L];
+		double f;
+		if (basis == SLT_BASIS_CLASSES)
+			f = x->rd * x->wr;
+		else if (basis == SLT_BASIS_COUNTS)
+			f = x->rd < x->wr ? x->rd : x->wr;
+		else
+			f = slt_cpu_cross(x->cpus, x->n_cpus, x->cpus, x->n_cpus) -
+			    x->self;
+		if (f > 0)
+			out->coherence += f;
+		for (size_t wd = 0; x->paths && wd < us->path_words; wd++)
+			for (uint64_t b = x->paths[wd]; b; b &= b - 1)
+				out->locality += us->path_weight[wd * 64 +
+					(size_t)__builtin_ctzll(b)];
+	}
+	for (uint64_t L = 0; L < nl; L++)
+		free(la[L].cpus);
+	free(la);
+	free(pbits);
+	out->total = w->coherence * out->coherence + w->locality * out->locality +
+		     w->line_price * (double)out->lines +
+		     w->byte_price * (double)out->size;
+	return rc;
+}
+
+bool slt_adv_plan_cost(const struct slt_adv_units *us,
+		       const struct slt_adv_plan *p,
+		       const struct slt_adv_weights *w,
+		       struct slt_adv_cost *out, int *rc)
+{
+	uint64_t *off = malloc((p->n ? p->n : 1) * sizeof(*off)), size;
+	bool ok;
+
+	*rc = 0;
+	if (!off) {
+		*rc = SLT_ENOMEM;
+		return false;
+	}
+	ok = slt_adv_place(us, p, off, &size);
+	if (ok) {
+		*rc = slt_adv_cost_eval(us, p->order, off, p->n, size, w, out);
+		ok = !*rc;
+	}
+	free(off);
+	return ok;
+}

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A plan (an order of units plus inserted CACHELINE_PADDING) placed with C
+ * layout rules (C17 6.7.2.1: members in declaration order, each at an
+ * offset its alignment divides; sizeof a multiple of the struct's
+ * alignment), and turned into a struct slt_struct.
+ *
+ * Holes inside a unit (nested levels, bit holes, gaps inside a
+ * keep-together unit) move with it; the top-level byte holes between
+ * units, the tail padding and pahole's summary are recomputed
+ * (slt_struct_summarize(), the builder's own code).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "advice/advice_int.h"
+#include "layout/build.h"
+
+static uint64_t align_up(uint64_t x, uint64_t a)
+{
+	return a > 1 ? (x + a - 1) / a * a : x;
+}
+
+bool slt_adv_place(const struct slt_adv_units *us,
+		   const struct slt_adv_plan *p, uint64_t *off,
+		   uint64_t *size)
+{
+	uint64_t cur = 0, salign = us->orig->alignment ? us->orig->alignment : 1;
+
+	if (p->n != us->n)
+		return false;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct slt_adv_unit *u;
+		uint64_t o;
+
+		if (p->order[i] >= us->n)
+			return false;
+		u = &us->u[p->order[i]];
+		if (p->pad[i]) {
+			cur = align_up(cur, us->line);
+			if (us->line > salign)
+				salign = us->line;
+		}
+		o = align_up(cur, u->align);
+		if (u->flags & SLT_ADV_ANCHORED) {
+			if (o > u->orig_offset)
+				return false;
+			o = u->orig_offset;
+		}
+		if ((u->flags & SLT_ADV_LAST) && i + 1 != p->n)
+			return false;
+		off[i] = o;
+		cur = o + u->size;
+	}
+	*size = align_up(cur, salign);
+	/* a struct with forced alignment or a flexible tail keeps at least
+	 * the room the compiler gave it when nothing else changed */
+	return true;
+}
+
+static uint64_t top_end(const struct slt_member *m)
+{
+	return m->offset + m->size;
+}
+
+int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
+		     const struct slt_adv_plan *p, struct slt_struct *out,
+		     size_t **moved, size_t *n_moved)
+{
+	const struct slt_struct *s = us->orig;
+	uint64_t *off = NULL, size;
+	int64_t *delta = NULL;       /* per original member */
+	size_t *newidx = NULL;       /* per original member */
+	size_t n_pad = 0, nm, k = 0, nh = 0, pad_no = 1;
+	struct slt_member *m;
+	struct slt_hole *h;
+	int rc = 0;
+
+	*moved = NULL;
+	*n_moved = 0;
+	off = calloc(p->n ? p->n : 1, sizeof(*off));
+	delta = calloc(s->n_members ? s->n_members : 1, sizeof(*delta));
+	newidx = calloc(s->n_members ? s->n_members : 1, sizeof(*newidx));
+	if (!off || !delta || !newidx) {
+		rc = SLT_ENOMEM;
+		goto out;
+	}
+	if (!slt_adv_place(us, p, off, &size)) {
+		rc = SLT_EUSAGE;
+		goto out;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		n_pad += p->pad[i] != 0;
+	nm = s->n_members + n_pad;
+	m = slt_arena_calloc(ar, nm ? nm : 1, sizeof(*m));
+	/* original holes plus at most one gap before each top-level member */
+	h = slt_arena_calloc(ar, s->n_holes + nm + 1, sizeof(*h));
+	if (!m || !h) {
+		rc = SLT_ENOMEM;
+		goto out;
+	}
+	*out = *s;
+	out->members = m;
+	out->holes = h;
+	out->n_members = nm;
+	out->size = size;
+	out->alignment = s->alignment;
+	if (n_pad && us->line > out->alignment)
+		out->alignment = us->line;
+	/* summary: recomputed below */
+	out->n_top_members = 0;
+	out->sum_members = 0;
+	out->n_byte_holes = 0;
+	out->sum_byte_holes = 0;
+	out->sum_bitfield_bits = 0;
+	out->n_bit_holes = 0;
+	out->sum_bit_holes = 0;
+	out->n_paddings = 0;
+	out->sum_paddings = 0;
+	out->n_forced_alignments = 0;
+	out->n_forced_holes = 0;
+	out->sum_forced_holes = 0;
+
+	uint64_t cur = 0;
+	for (size_t i = 0; i < p->n && !rc; i++) {
+		const struct slt_adv_unit *u = &us->u[p->order[i]];
+		if (p->pad[i]) {
+			struct slt_member *pm = &m[k++];
+			char *name;
+			uint64_t po = align_up(cur, us->line);
+			/* a name the struct does not use yet */
+			for (;; pad_no++) {
+				bool clash = false;
+				name = slt_arena_printf(ar, SLT_ADV_PAD_PREFIX "%zu_", pad_no);
+				if (!name)
+					break;
+				for (size_t j = 0; j < s->n_members && !clash; j++)
+					clash = !strcmp(s->members[j].name, name);
+				if (!clash)
+					break;
+			}
+			pad_no++;
+			if (!name) {
+				rc = SLT_ENOMEM;
+				break;
+			}
+			memset(pm, 0, sizeof(*pm));
+			pm->name = name;
+			pm->type = SLT_ADV_PAD_TYPE;
+			pm->decl_head = SLT_ADV_PAD_TYPE " ";
+			pm->decl_tail = "";
+			pm->offset = po;
+			pm->flags = SLT_MEMBER_ZERO_SIZE | SLT_MEMBER_COMPOSITE;
+			pm->parent = -1;
+			pm->natural_alignment = us->line;
+			if (po > cur)
+				h[nh++] = (struct slt_hole){ cur, po - cur,
+					k >= 2 ? (uint32_t)(k - 2) : UINT32_MAX, -1, 0 };
+			cur = po;
+		}
+		for (size_t t = 0; t < u->n_top; t++) {
+			size_t i0 = u->top[t], e = i0 + 1;
+			const struct slt_member *om = &s->members[i0];
+			uint64_t no = off[i] + u->rel[t];
+			while (e < s->n_members && s->members[e].depth > 0)
+				e++;
+			if (no > cur && k)
+				h[nh++] = (struct slt_hole){ cur, no - cur,
+					(uint32_t)(k - 1), -1, 0 };
+			else if (no > cur)
+				h[nh++] = (struct slt_hole){ cur, no - cur,
+					UINT32_MAX, -1, 0 };
+			for (size_t j = i0; j < e; j++) {
+				newidx[j] = k;
+				delta[j] = (int64_t)no - (int64_t)om->offset;
+				m[k] = s->members[j];
+				m[k].offset = (uint64_t)((int64_t)s->members[j].offset + delta[j]);
+				if (m[k].parent >= 0)
+					m[k].parent = (int32_t)newidx[m[k].parent];
+				k++;
+			}
+			if (top_end(om) + delta[i0] > cur ||
+			    (om->flags & SLT_MEMBER_ZERO_SIZE))
+				cur = no + om->size > cur ? no + om->size : cur;
+		}
+	}
+	if (rc)
+		goto out;
+	/* holes that move with their unit: nested ones, bit holes, and byte
+	 * holes between two members of one unit */
+	for (size_t j = 0; j < s->n_holes; j++) {
+		const struct slt_hole *oh = &s->holes[j];
+		size_t a = oh->after;
+		if (a == UINT32_MAX || a >= s->n_members)
+			continue;
+		bool keep = oh->parent >= 0 || (oh->flags & SLT_HOLE_BITS);
+		if (!keep) /* top-level byte hole inside a unit? */
+			for (size_t u = 0; u < us->n && !keep; u++)
+				for (size_t t = 0; t + 1 < us->u[u].n_top; t++)
+					keep |= us->u[u].top[t] == a;
+		if (!keep)
+			continue;
+		h[nh] = *oh;
+		h[nh].offset = (uint64_t)((int64_t)oh->offset + delta[a]);
+		h[nh].after = (uint32_t)newidx[a];
+		if (oh->parent >= 0)
+			h[nh].parent = (int32_t)newidx[oh->parent];
+		nh++;
+	}
+	/* top-level gaps already added above may duplicate a kept in-unit
+	 * byte hole: drop top-level byte holes of a unit's inner gap twice */
+	for (size_t a = 0; a < nh; a++)
+		for (size_t b = a + 1; b < nh; b++)
+			if (h[a].offset == h[b].offset && h[a].parent == h[b].parent &&
+			    h[a].flags == h[b].flags) {
+				h[b] = h[--nh];
+				b--;
+			}
+	slt_struct_sort_holes(h, nh);
+	out->n_holes = nh;
+	out->padding = size > cur ? size - cur : 0;
+	out->bit_padding = p->n && p->order[p->n - 1] == us->n - 1 ? s->bit_padding : 0;
+	slt_struct_summarize(out);
+	/* moved: original members whose offset changed */
+	size_t nmv = 0;
+	for (size_t j = 0; j < s->n_members; j++)
+		nmv += delta[j] != 0;
+	if (nmv) {
+		*moved = slt_arena_calloc(ar, nmv, sizeof(**moved));
+		if (!*moved) {
+			rc = SLT_ENOMEM;
+			goto out;
+		}
+		for (size_t j = 0; j < s->n_members; j++)
+			if (delta[j])
+				(*moved)[(*n_moved)++] = j;
+	}
+out:
+	free(off);
+	free(delta);
+	free(newidx);
+	return rc;
+}

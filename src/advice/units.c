@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The advisor's movable units (advice_int.h): top-level members grouped so
+ * that what must move together does.
+ *
+ *   - a member whose bytes overlap the previous one's storage joins it:
+ *     bitfields that share a storage unit, and a member the compiler put
+ *     inside the last storage unit's bytes (`u32 a:3; char c;` puts c at 1);
+ *   - unions and nested structs are one top-level member, so they move whole
+ *     with their inline children;
+ *   - anchored (keep their offset): members with a forced alignment above
+ *     8 bytes (____cacheline_aligned and the like), zero-size
+ *     padding members (CACHELINE_PADDING) and __cacheline_group_* markers,
+ *     unless opts->move_anchors; and every --pin;
+ *   - a flexible array stays last;
+ *   - a --keep-together list becomes one unit, its members in list order,
+ *     each at the first multiple of its alignment after the previous one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "advice/advice_int.h"
+#include "analysis/analysis_int.h"
+
+/* First byte after a top-level member, as the compiler sees it: for a
+ * bitfield the byte after its last bit (little-endian bit numbering, as
+ * pahole prints DWARF 4/5 data_bit_offset), else offset + size. */
+static uint64_t used_end(const struct slt_member *m)
+{
+	if (m->flags & SLT_MEMBER_BITFIELD)
+		return m->offset + (m->bit_offset + m->bit_size + 7) / 8;
+	return m->offset + m->size;
+}
+
+static uint32_t member_align(const struct slt_member *m)
+{
+	uint32_t a = m->natural_alignment ? m->natural_alignment : 1;
+	if (m->alignment > a)
+		a = m->alignment;
+	if (m->flags & SLT_MEMBER_PACKED)
+		a = m->alignment ? m->alignment : 1;
+	return a;
+}
+
+static uint64_t align_up(uint64_t x, uint64_t a)
+{
+	return a > 1 ? (x + a - 1) / a * a : x;
+}
+
+/* Index one past member i's inline descendants. */
+static size_t subtree_end(const struct slt_struct *s, size_t i)
+{
+	size_t k = i + 1;
+	while (k < s->n_members && s->members[k].depth > s->members[i].depth)
+		k++;
+	return k;
+}
+
+static int find_top(const struct slt_struct *s, const char *name, size_t *out)
+{
+	for (size_t i = 0; i < s->n_members; i++)
+		if (!s->members[i].depth && !strcmp(s->members[i].name, name)) {
+			*out = i;
+			return 0;
+		}
+	return -1;
+}
+
+/* Merge sorted per-CPU lists: dst (n) += src (ns), into a new array. */
+static int cpus_merge(struct slt_arena *ar, struct slt_cpu_access **dst,
+		      size_t *n, const struct slt_cpu_access *src, size_t ns)
+{
+	struct slt_cpu_access *r;
+	size_t i = 0, k = 0, o = 0;
+
+	if (!ns)
+		return 0;
+	r = slt_arena_calloc(ar, *n + ns, sizeof(*r));
+	if (!r)
+		return SLT_ENOMEM;
+	while (i < *n || k < ns) {
+		if (k == ns || (i < *n && (*dst)[i].cpu < src[k].cpu)) {
+			r[o++] = (*dst)[i++];
+		} else if (i == *n || src[k].cpu < (*dst)[i].cpu) {
+			r[o++] = src[k++];
+		} else {
+			r[o] = (*dst)[i++];
+			r[o].loads += src[k].loads;
+			r[o++].stores += src[k++].stores;
+		}
+	}
+	*dst = r;
+	*n = o;
+	return 0;
+}
+
+static bool is_write(enum slt_class c)
+{
+	return c == SLT_CLASS_HOT_WRITE || c == SLT_CLASS_MIXED ||
+	       c == SLT_CLASS_TRUE_SHARED;
+}
+
+/* Code path index of a location (symbol, else source), added if new. */
+static int path_index(struct slt_adv_units *us, const char ***names,
+		      size_t *cap, const struct slt_code_location *l, size_t *out)
+{
+	const char *key = l->symbol && *l->symbol ? l->symbol :
+			  l->source && *l->source ? l->source : NULL;
+	if (!key)
+		return 1;
+	for (size_t i = 0; i < us->n_paths; i++)
+		if (!strcmp((*names)[i], key)) {
+			*out = i;
+			return 0;
+		}
+	if (us->n_paths == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		const char **p = realloc(*names, nc * sizeof(*p));
+		double *w = realloc(us->path_weight, nc * sizeof(*w));
+		if (w)
+			us->path_weight = w;
+		if (!p || !w) {
+			if (p)
+				*names = p;
+			return SLT_ENOMEM;
+		}
+		*names = p;
+		*cap = nc;
+	}
+	(*names)[us->n_paths] = key;
+	us->path_weight[us->n_paths] = 0;
+	*out = us->n_paths++;
+	return 0;
+}
+
+/* Access statistics, roles and code paths of every unit. */
+static int unit_stats(struct slt_adv_units *us)
+{
+	const struct slt_analysis *a = us->a;
+	const struct slt_struct *s = us->orig;
+	const struct slt_access_profile *p = a->profile;
+	const char **names = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	us->total = 0;
+	/* paths first, to size the masks */
+	for (size_t u = 0; p && u < us->n && !rc; u++)
+		for (size_t t = 0; t < us->u[u].n_top && !rc; t++) {
+			const struct slt_member_access *ma = &p->members[us->u[u].top[t]];
+			for (size_t l = 0; l < ma->n_locations && !rc; l++) {
+				size_t pi;
+				int r = path_index(us, &names, &cap, &ma->locations[l], &pi);
+				if (r < 0)
+					rc = r;
+				else if (!r)
+					us->path_weight[pi] += (double)(ma->locations[l].loads +
+									ma->locations[l].stores);
+			}
+		}
+	us->path_words = (us->n_paths + 63) / 64;
+	for (size_t u = 0; u < us->n && !rc; u++) {
+		struct slt_adv_unit *x = &us->u[u];
+		if (us->path_words) {
+			x->paths = slt_arena_calloc(us->ar, us->path_words, sizeof(uint64_t));
+			if (!x->paths) {
+				rc = SLT_ENOMEM;
+				break;
+			}
+		}
+		size_t nl = 0;
+		for (size_t t = 0; t < x->n_top; t++)
+			nl += subtree_end(s, x->top[t]) - x->top[t];
+		x->leaves = slt_arena_calloc(us->ar, nl ? nl : 1, sizeof(*x->leaves));
+		if (!x->leaves) {
+			rc = SLT_ENOMEM;
+			break;
+		}
+		for (size_t t = 0; t < x->n_top && !rc; t++) {
+			size_t i = x->top[t], e = subtree_end(s, i);
+			for (size_t k = i; k < e && !rc; k++) {
+				const struct slt_member *m = &s->members[k];
+				if (m->n_children || !m->size)
+					continue;
+				enum slt_class c = a->classes[k].cls;
+				struct slt_adv_leaf *lf = &x->leaves[x->n_leaves];
+				memset(lf, 0, sizeof(*lf));
+				lf->rel = x->rel[t] + (m->offset - s->members[i].offset);
+				lf->size = m->size;
+				lf->read = c == SLT_CLASS_READ_MOSTLY;
+				lf->write = is_write(c);
+				x->n_read += lf->read;
+				x->n_write += lf->write;
+				if (p) {
+					const struct slt_member_access *ma = &p->members[k];
+					lf->loads = (double)ma->loads;
+					lf->stores = (double)ma->stores;
+					lf->cpus = ma->cpus;
+					lf->n_cpus = ma->n_cpus;
+					lf->self_cross = slt_cpu_cross(ma->cpus, ma->n_cpus,
+								       ma->cpus, ma->n_cpus);
+					x->loads += lf->loads;
+					x->stores += lf->stores;
+					x->self_cross += lf->self_cross;
+					rc = cpus_merge(us->ar, &x->cpus, &x->n_cpus,
+							ma->cpus, ma->n_cpus);
+				}
+				if (lf->read || lf->write || lf->loads || lf->stores)
+					x->n_leaves++;
+			}
+			if (p && !rc) {
+				const struct slt_member_access *ma = &p->members[i];
+				for (size_t l = 0; l < ma->n_locations && !rc; l++) {
+					size_t pi;
+					int r = path_index(us, &names, &cap,
+							   &ma->locations[l], &pi);
+					if (r < 0)
+						rc = r;
+					else if (!r)
+						x->paths[pi / 64] |= 1ull << (pi % 64);
+				}
+			}
+		}
+		x->role = x->n_write ? SLT_ADV_WRITE : x->n_read ? SLT_ADV_READ :
+			  SLT_ADV_COLD;
+		us->total += p ? x->loads + x->stores : (double)(x->n_read + x->n_write);
+	}
+	if (!rc && us->total > 0)
+		for (size_t i = 0; i < us->n_paths; i++)
+			us->path_weight[i] /= us->total;
+	free(names);
+	return rc;
+}
+
+/* A new unit of one top-level member range [i0, i1) (top-level indices
+ * tops[i0..i1)). */
+static int unit_of(struct slt_adv_units *us, const size_t *tops, size_t i0,
+		   size_t i1, struct slt_adv_unit *x)
+{
+	const struct slt_struct *s = us->orig;
+	uint64_t start = s->members[tops[i0]].offset, end = start;
+
+	memset(x, 0, sizeof(*x));
+	x->n_top = i1 - i0;
+	x->top = slt_arena_calloc(us->ar, x->n_top, sizeof(*x->top));
+	x->rel = slt_arena_calloc(us->ar, x->n_top, sizeof(*x->rel));
+	if (!x->top || !x->rel)
+		return SLT_ENOMEM;
+	x->align = 1;
+	x->orig_offset = start;
+	x->name = s->members[tops[i0]].name;
+	for (size_t k = i0; k < i1; k++) {
+		const struct slt_member *m = &s->members[tops[k]];
+		uint32_t al = member_align(m);
+		x->top[k - i0] = tops[k];
+		x->rel[k - i0] = m->offset - start;
+		if (al > x->align)
+			x->align = al;
+		if (used_end(m) > end)
+			end = used_end(m);
+		if (m->flags & SLT_MEMBER_BITFIELD)
+			x->flags |= SLT_ADV_BITS;
+		if (m->flags & SLT_MEMBER_FLEX)
+			x->flags |= SLT_ADV_LAST;
+		else if ((m->flags & SLT_MEMBER_ZERO_SIZE) && !(m->flags & SLT_MEMBER_INLINE))
+			x->flags |= SLT_ADV_MARKER;
+		/* a forced alignment above a scalar's (8 bytes on LP64: the
+		 * widest C scalar but long double) marks a purpose, e.g.
+		 * ____cacheline_aligned; __aligned__(8) on an rb_node does not,
+		 * and placement keeps every alignment anyway */
+		if (m->alignment > 8 || (m->flags & (SLT_MEMBER_GROUP_BEGIN |
+						     SLT_MEMBER_GROUP_END)))
+			x->flags |= SLT_ADV_ANCHORED;
+	}
+	if (x->flags & SLT_ADV_MARKER)
+		x->flags |= SLT_ADV_ANCHORED;
+	/* the start must keep the members' alignment: a unit that starts on
+	 * an offset its own alignment does not divide cannot move */
+	if (start % x->align)
+		x->flags |= SLT_ADV_ANCHORED;
+	x->size = end - start;
+	return 0;
+}
+
+/* Merge units listed by one keep-together list into the first of them. */
+static int keep_together(struct slt_adv_units *us, const char *const *names,
+			 struct slt_error *err)
+{
+	const struct slt_struct *s = us->orig;
+	size_t n = 0, *which, at = SIZE_MAX;
+	struct slt_adv_unit m = { 0 };
+	uint64_t cur = 0;
+	int rc = 0;
+
+	while (names[n])
+		n++;
+	if (n < 2)
+		return 0;
+	which = calloc(n, sizeof(*which));
+	if (!which)
+		return SLT_ENOMEM;
+	for (size_t i = 0; i < n && !rc; i++) {
+		size_t top;
+		if (find_top(s, names[i], &top)) {
+			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1,
+					   "name top-level members of the struct",
+					   "--keep-together: %s has no member %s",
+					   s->name, names[i]);
+			break;
+		}
+		for (size_t u = 0; u < us->n; u++)
+			for (size_t t = 0; t < us->u[u].n_top; t++)
+				if (us->u[u].top[t] == top)
+					which[i] = u;
+		for (size_t k = 0; k < i && !rc; k++)
+			if (which[k] == which[i] && us->u[which[i]].n_top == 1)
+				rc = slt_error_set(err, SLT_EUSAGE, NULL, -1, NULL,
+						   "--keep-together names %s twice", names[i]);
+		if (!rc && (us->u[which[i]].flags & (SLT_ADV_ANCHORED | SLT_ADV_LAST)))
+			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1,
+					   "drop the pin, or leave anchored members out of --keep-together",
+					   "--keep-together: %s is anchored (pinned, forced alignment, "
+					   "padding or marker) or a flexible array", names[i]);
+	}
+	/* list units once, in list order */
+	size_t nu = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < i; k++)
+			seen |= which[k] == which[i];
+		if (!seen)
+			which[nu++] = which[i];
+	}
+	if (!rc && nu > 1) {
+		size_t tot = 0;
+		for (size_t i = 0; i < nu; i++)
+			tot += us->u[which[i]].n_top;
+		m.top = slt_arena_calloc(us->ar, tot, sizeof(*m.top));
+		m.rel = slt_arena_calloc(us->ar, tot, sizeof(*m.rel));
+		if (!m.top || !m.rel)
+			rc = SLT_ENOMEM;
+		m.align = 1;
+		for (size_t i = 0; i < nu && !rc; i++) {
+			const struct slt_adv_unit *x = &us->u[which[i]];
+			uint64_t o = align_up(cur, x->align);
+			for (size_t t = 0; t < x->n_top; t++) {
+				m.top[m.n_top] = x->top[t];
+				m.rel[m.n_top++] = o + x->rel[t];
+			}
+			m.flags |= x->flags;
+			if (x->align > m.align)
+				m.align = x->align;
+			cur = o + x->size;
+			if (which[i] < at)
+				at = which[i];
+		}
+		if (!rc) {
+			m.size = cur;
+			m.name = us->u[which[0]].name;
+			m.orig_offset = us->u[at].orig_offset;
+			us->u[at] = m;
+			/* drop the others, keep offset order */
+			size_t o = 0;
+			for (size_t u = 0; u < us->n; u++) {
+				bool drop = false;
+				for (size_t i = 0; i < nu; i++)
+					drop |= which[i] == u && u != at;
+				if (!drop)
+					us->u[o++] = us->u[u];
+			}
+			us->n = o;
+		}
+	}
+	(void)s;
+	free(which);
+	return rc;
+}
+
+int slt_adv_units_build(const struct slt_analysis *a,
+			const struct slt_advice_opts *opts,
+			struct slt_adv_units *out, struct slt_error *err)
+{
+	const struct slt_struct *s = a->layout;
+	size_t *tops = NULL, nt = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->a = a;
+	out->orig = s;
+	out->line = opts && opts->cacheline_size ? opts->cacheline_size :
+		    a->cacheline_size ? a->cacheline_size : SLT_CACHELINE_DEFAULT;
+	out->separation = opts && opts->separation ? opts->separation : out->line;
+	out->ar = slt_arena_new();
+	tops = calloc(s->n_members ? s->n_members : 1, sizeof(*tops));
+	out->u = calloc(s->n_members ? s->n_members : 1, sizeof(*out->u));
+	if (!out->ar || !tops || !out->u) {
+		rc = SLT_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < s->n_members; i++)
+		if (!s->members[i].depth)
+			tops[nt++] = i;
+	if (s->kind != SLT_KIND_STRUCT) {
+		rc = slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				   "ask for a struct; a union's members all start at 0",
+				   "%s is a union: nothing to reorder", s->name);
+		goto out;
+	}
+	for (size_t i = 0; i < nt && !rc;) {
+		const struct slt_member *m = &s->members[tops[i]];
+		uint64_t end = m->offset + m->size;
+		size_t j = i + 1;
+		/* members that start inside the run's bytes join it */
+		while (j < nt && s->members[tops[j]].offset < end &&
+		       !(s->members[tops[j]].flags & SLT_MEMBER_ZERO_SIZE)) {
+			const struct slt_member *n = &s->members[tops[j]];
+			if (n->offset + n->size > end)
+				end = n->offset + n->size;
+			j++;
+		}
+		rc = unit_of(out, tops, i, j, &out->u[out->n++]);
+		i = j;
+	}
+	if (rc)
+		goto out;
+	if (opts && opts->move_anchors)
+		for (size_t u = 0; u < out->n; u++)
+			if (out->u[u].orig_offset % out->u[u].align == 0)
+				out->u[u].flags &= ~SLT_ADV_ANCHORED;
+	for (size_t p = 0; opts && p < opts->n_pins && !rc; p++) {
+		size_t top;
+		if (find_top(s, opts->pins[p], &top)) {
+			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1,
+					   "name a top-level member of the struct",
+					   "--pin: %s has no member %s", s->name,
+					   opts->pins[p]);
+			break;
+		}
+		for (size_t u = 0; u < out->n; u++)
+			for (size_t t = 0; t < out->u[u].n_top; t++)
+				if (out->u[u].top[t] == top)
+					out->u[u].flags |= SLT_ADV_ANCHORED | SLT_ADV_PINNED;
+	}
+	for (size_t k = 0; opts && k < opts->n_keep_together && !rc; k++)
+		rc = keep_together(out, opts->keep_together[k], err);
+	if (!rc)
+		rc = unit_stats(out);
+	for (size_t u = 0; !rc && u < out->n; u++)
+		if (!(out->u[u].flags & (SLT_ADV_ANCHORED | SLT_ADV_LAST)))
+			out->n_movable++;
+out:
+	free(tops);
+	if (rc) {
+		if (rc == SLT_ENOMEM)
+			slt_error_set(err, rc, NULL, -1, NULL, "out of memory");
+		slt_adv_units_free(out);
+	}
+	return rc;
+}
+
+void slt_adv_units_free(struct slt_adv_units *us)
+{
+	if (!us)
+		return;
+	free(us->u);
+	free(us->path_weight);
+	slt_arena_free(us->ar);
+	memset(us, 0, sizeof(*us));
+}
