@@ -152,6 +152,26 @@ int slt_analyze(const struct slt_struct *layout,
 		struct slt_analysis **out, struct slt_error *err);
 void slt_analysis_free(struct slt_analysis *a);
 
+/* Called by slt_classes_check() for an entry naming a member its struct
+ * lacks; suggestion is the closest member path (edit distance,
+ * src/common/strdist.h), NULL when none is close.  Both are valid only
+ * during the call. */
+typedef void (*slt_unknown_member_cb)(void *ctx,
+				      const struct slt_class_entry *entry,
+				      const char *suggestion);
+
+/*
+ * Check the entries of cl that name struct s (by tag) against s's members
+ * (added after v1, additive): cb is called once, in file order, for each
+ * entry whose member path (array indices ignored) is neither a member of s
+ * nor inside a member shown folded.  Such entries give no class; one
+ * classes file may serve several versions of a struct, so this is for a
+ * warning, not an error, unless the caller decides otherwise.  Returns the
+ * number of unknown entries, or SLT_ENOMEM.
+ */
+int slt_classes_check(const struct slt_classes *cl, const struct slt_struct *s,
+		      slt_unknown_member_cb cb, void *ctx);
+
 /* "collision", "write-write", "true-sharing", "straddle", "adjacent";
  * "classes", "counts", "per-cpu". */
 const char *slt_finding_kind_name(enum slt_finding_kind k);

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Member access classes: the rules are at the top of
- * include/structlint/analysis.h. */
+ * include/structlint/analysis.h; and the check of a classes file's member
+ * names against a struct (slt_classes_check). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis_int.h"
+#include "common/strdist.h"
+#include "join/join_int.h"
 
 void slt_classify_opts_default(struct slt_classify_opts *o)
 {
@@ -76,4 +80,56 @@ void slt_classify_members(const struct slt_struct *s,
 			mc->given = true;
 		}
 	}
+}
+
+/* Does path (indices stripped) name a member of s, or lie inside a member
+ * shown folded (its members exist in the type, -E shows them)? */
+static bool known_path(const struct slt_struct *s, const char *path)
+{
+	char have[512];
+	size_t len = strlen(path);
+	for (size_t i = 0; i < s->n_members; i++) {
+		const struct slt_member *m = &s->members[i];
+		if (!m->name[0])
+			continue;
+		slt_member_path(s, i, have, sizeof(have));
+		size_t hl = strlen(have);
+		if (!strcmp(have, path))
+			return true;
+		if ((m->flags & SLT_MEMBER_COMPOSITE) && !(m->flags & SLT_MEMBER_INLINE) &&
+		    hl < len && !strncmp(have, path, hl) && path[hl] == '.')
+			return true;
+	}
+	return false;
+}
+
+int slt_classes_check(const struct slt_classes *cl, const struct slt_struct *s,
+		      slt_unknown_member_cb cb, void *ctx)
+{
+	int n = 0;
+	for (size_t e = 0; cl && s && s->name && e < cl->n; e++) {
+		const struct slt_class_entry *en = &cl->entries[e];
+		if (!en->struct_name || !en->member || strcmp(en->struct_name, s->name) ||
+		    known_path(s, en->member))
+			continue;
+		struct slt_suggest sg;
+		char have[512], **names = NULL;
+		slt_suggest_init(&sg, en->member, 1);
+		for (size_t i = 0; i < s->n_members; i++) {
+			if (!s->members[i].name[0])
+				continue;
+			slt_member_path(s, i, have, sizeof(have));
+			if (slt_suggest_could(&sg, strlen(have)) && slt_suggest_add(&sg, have)) {
+				slt_suggest_release(&sg);
+				return SLT_ENOMEM;
+			}
+		}
+		size_t k = slt_suggest_take(&sg, &names);
+		cb(ctx, en, k ? names[0] : NULL);
+		for (size_t i = 0; i < k; i++)
+			free(names[i]);
+		free(names);
+		n++;
+	}
+	return n;
 }

@@ -27,6 +27,8 @@ const char cli_analysis_usage[] =
 "  -C, --classes FILE         member classes: a classes file or a kernel\n"
 "                             net_cachelines .rst table (given classes win\n"
 "                             over measured ones)\n"
+"      --strict-classes       a member the struct lacks in the classes file\n"
+"                             is an error (default: a warning)\n"
 "instance base (address samples), first that applies:\n"
 "      --base ADDR|SYMBOL     the instance starts at ADDR, or at the data\n"
 "                             symbol SYMBOL of FILE (a global object)\n"
@@ -172,6 +174,7 @@ int cli_analysis_option(struct cli_analysis *c, int opt, const char *arg,
 			return cli_usage_error("--format-path '%s': want a comma-separated list of dwarf, btf", arg);
 		return 0;
 	case CLI_OPT_DEBUG_ROOT: c->lopts.debug_root = arg; return 0;
+	case CLI_OPT_STRICT_CLASSES: c->strict_classes = true; return 0;
 	case 'D': return 0;
 	case 'K':
 		if (cli_parse_color(arg) < 0)
@@ -260,6 +263,61 @@ enum slt_class *cli_given_classes(const struct slt_classes *cl,
 	return g;
 }
 
+/* Entries of the classes file that name a member no definition of the
+ * struct has: counted per entry over all definitions, then warned about
+ * (or, with --strict-classes, the first is the error). */
+struct unknown_ctx {
+	const struct cli_analysis *c;
+	size_t *count;             /* per entry: definitions lacking it */
+	size_t want;               /* warn when count == want */
+	int n;
+	struct slt_error *err;
+};
+
+static void unknown_count(void *ctx, const struct slt_class_entry *e,
+			  const char *suggestion)
+{
+	struct unknown_ctx *u = ctx;
+	(void)suggestion;
+	u->count[e - u->c->classes->entries]++;
+}
+
+static void unknown_report(void *ctx, const struct slt_class_entry *e,
+			   const char *suggestion)
+{
+	struct unknown_ctx *u = ctx;
+	char hint[300];
+	if (u->count[e - u->c->classes->entries] != u->want)
+		return;
+	snprintf(hint, sizeof(hint), "did you mean %s?", suggestion ? suggestion : "");
+	if (u->c->strict_classes) {
+		if (!u->n++)
+			slt_error_set_line(u->err, SLT_EUSAGE, u->c->classes_path, e->line,
+					   suggestion ? hint : "without --strict-classes this is a warning",
+					   "%s has no member '%s'", e->struct_name, e->member);
+		return;
+	}
+	u->n++;
+	fprintf(stderr, "structlint: warning: %s:%u: %s has no member '%s'%s%s%s\n",
+		u->c->classes_path, e->line, e->struct_name, e->member,
+		suggestion ? " (" : "", suggestion ? hint : "", suggestion ? ")" : "");
+}
+
+static int check_classes(const struct cli_analysis *c, struct slt_error *err)
+{
+	const struct slt_layout *l = c->layout;
+	struct unknown_ctx u = { c, calloc(c->classes->n + 1, sizeof(size_t)), l->n_structs, 0, err };
+	int rc = u.count ? 0 : SLT_ENOMEM;
+	for (size_t i = 0; !rc && i < l->n_structs; i++)
+		rc = slt_classes_check(c->classes, &l->structs[i], unknown_count, &u);
+	if (rc >= 0 && l->n_structs)
+		rc = slt_classes_check(c->classes, &l->structs[0], unknown_report, &u);
+	free(u.count);
+	if (rc < 0)
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	return c->strict_classes && u.n ? SLT_EUSAGE : 0;
+}
+
 static bool is_file_operand(const char *s)
 {
 	struct stat st;
@@ -291,6 +349,8 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	rc = slt_layout_load(c->file, (const char *const *)ops, 1, &c->lopts, &c->layout, err);
 	if (!rc && c->classes_path)
 		rc = slt_classes_read(c->classes_path, SLT_CLASSES_AUTO, NULL, &c->classes, err);
+	if (!rc && c->classes)
+		rc = check_classes(c, err);
 	if (!rc && !(c->profiles = calloc(c->layout->n_structs, sizeof(*c->profiles))))
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc && c->samples)

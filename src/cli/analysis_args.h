@@ -26,6 +26,7 @@ enum {
 	CLI_OPT_SFMT = 256, CLI_OPT_BASE, CLI_OPT_LINE, CLI_OPT_NO_INFER,
 	CLI_OPT_HWR, CLI_OPT_RMR, CLI_OPT_MIN_SHARE, CLI_OPT_TSC,
 	CLI_OPT_ADJACENT, CLI_OPT_FAIL, CLI_OPT_DEBUG_ROOT,
+	CLI_OPT_STRICT_CLASSES,
 	CLI_OPT_OWN = 320,
 };
 
@@ -53,6 +54,7 @@ enum {
 	{ "expand", no_argument, NULL, 'E' }, \
 	{ "format-path", required_argument, NULL, 'F' }, \
 	{ "debug-root", required_argument, NULL, CLI_OPT_DEBUG_ROOT }, \
+	{ "strict-classes", no_argument, NULL, CLI_OPT_STRICT_CLASSES }, \
 	{ "decl", no_argument, NULL, 'D' }, \
 	{ "color", required_argument, NULL, 'K' }, \
 	{ "colour", required_argument, NULL, 'K' }, \
@@ -72,6 +74,9 @@ struct cli_analysis {
 	struct slt_load_opts lopts;
 	struct slt_report_opts ropts;
 	bool json, fail;
+	bool strict_classes;       /* a classes entry naming a member the
+				      struct lacks is an error, not a
+				      warning */
 	/* after cli_analysis_load(); released by cli_analysis_release() */
 	const char *file;          /* NULL: the running kernel's BTF */
 	struct slt_layout *layout;

@@ -262,6 +262,27 @@ def case_nothing_matched():
     assert 'no memory-access samples' in p.stderr, p.stderr
 
 
+def case_unknown_members():
+    # A classes entry naming a member the struct lacks is a warning naming
+    # the line and the closest member, and the run goes on (one file serves
+    # several kernel versions: rstat_flush_next is absent in 6.1);
+    # --strict-classes makes it an error.
+    typo = os.path.join(TMP, 'typo.classes')
+    with open(typo, 'w') as f:
+        f.write('cgroup.rstat_cpu read-mostly\ncgroup.last_bsta hot-write\n')
+    p = run('report', obj(False), 'cgroup', '--classes', typo, '--fail-on-findings', rc=0)
+    assert p.stderr == ("structlint: warning: %s:2: cgroup has no member 'last_bsta' "
+                        "(did you mean last_bstat?)\n" % typo), p.stderr
+    p = run('report', obj(False), 'cgroup', '--classes', typo, '--strict-classes', rc=2)
+    assert p.stderr.count('\n') == 1 and "%s:2: cgroup has no member 'last_bsta'" % typo in p.stderr \
+        and 'last_bstat' in p.stderr, p.stderr
+    c = os.path.join(CLASSES, 'cgroup.classes')
+    p = run('report', obj(False), 'cgroup', '--classes', c, rc=0)
+    assert p.stderr.count('warning') == 1 and "no member 'rstat_flush_next'" in p.stderr, p.stderr
+    p = run('report', obj(True), 'cgroup', '--classes', c, '--strict-classes', rc=0)
+    assert p.stderr == '', p.stderr
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':

@@ -247,6 +247,45 @@ static void test_classes(void **state)
 	slt_arena_free(ar);
 }
 
+/* Classes entries naming members the struct lacks: reported once each, in
+ * file order, with the closest member path; known members, other structs
+ * and members of other structs are not. */
+struct unk { unsigned line[4]; char sugg[4][32]; size_t n; };
+
+static void on_unknown(void *ctx, const struct slt_class_entry *e, const char *s)
+{
+	struct unk *u = ctx;
+	assert_true(u->n < 4);
+	u->line[u->n] = e->line;
+	snprintf(u->sugg[u->n++], 32, "%s", s ? s : "-");
+}
+
+static void test_classes_check(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	static const char text[] =
+		"an.w hot-write\n"          /* 1: known */
+		"an.rfe read-mostly\n"      /* 2: unknown, like ref */
+		"other.nope cold\n"         /* 3: another struct */
+		"[struct an]\n"
+		"pk[3] cold\n"              /* 5: known (index ignored) */
+		"zzzzqqqq cold\n";          /* 6: unknown, nothing close */
+	struct slt_classes *c;
+	struct slt_error err;
+	assert_int_equal(slt_classes_read_mem(text, sizeof(text) - 1, "t.classes",
+					      SLT_CLASSES_FILE, NULL, &c, &err), 0);
+	struct unk u = { 0 };
+	assert_int_equal(slt_classes_check(c, s, on_unknown, &u), 2);
+	assert_int_equal(u.n, 2);
+	assert_int_equal(u.line[0], 2);
+	assert_string_equal(u.sugg[0], "ref");
+	assert_int_equal(u.line[1], 6);
+	assert_string_equal(u.sugg[1], "-");
+	slt_classes_free(c);
+	slt_arena_free(ar);
+}
+
 /* The annotated text keeps pahole's lines and the JSON has the schema. */
 static void test_reports(void **state)
 {
@@ -325,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_single_cpu_nothing),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_classes_check),
 		cmocka_unit_test(test_reports),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
