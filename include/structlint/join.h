@@ -150,7 +150,9 @@ int slt_join_finish(struct slt_join *join, struct slt_access_profile **out,
  * link-time virtual address, as perf reports kernel and non-PIE data
  * addresses) and size in bytes of the data symbol `symbol` in the ELF file at
  * path (.symtab, else .dynsym).  Returns 0, SLT_ENOTFOUND (the hint says how
- * to give the base otherwise), SLT_EIO, SLT_ENOTELF or SLT_ECORRUPT.
+ * to give the base otherwise), SLT_EUSAGE for a relocatable file (ET_REL:
+ * symbol values are section offsets there), SLT_EIO, SLT_ENOTELF or
+ * SLT_ECORRUPT.
  */
 int slt_symbol_address(const char *path, const char *symbol, uint64_t *addr,
 		       uint64_t *size, struct slt_error *err);

@@ -245,6 +245,11 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 					   "check the instance base: --base ADDR|SYMBOL or --line ADDR=N",
 					   "none of the %" PRIu64 " samples fell on %s (%s)",
 					   p->samples, l->structs[i].name, p->base_note);
+		else if (p->base_method == SLT_BASE_EXPLICIT && p->outside_samples > p->matched)
+			fprintf(stderr, "structlint: warning: %s: %" PRIu64 " of the %" PRIu64
+				" samples fall outside %s's members, %" PRIu64 " on them: check the base (%s)\n",
+				c->samples, p->outside_samples, p->samples, l->structs[i].name,
+				p->matched, p->base_note);
 	}
 	return rc;
 }
@@ -338,8 +343,8 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	if (n_ops != 1)
 		return cli_usage_error("name exactly one struct or union");
 	c->jopts.cacheline_size = c->aopts.cacheline_size = c->ropts.cacheline_size;
+	uint64_t size = 0;
 	if (c->base_symbol) {
-		uint64_t size;
 		if (!c->file)
 			return cli_usage_error("--base %s: a symbol needs FILE (an ELF file with a symbol table)", c->base_symbol);
 		if ((rc = slt_symbol_address(c->file, c->base_symbol, &c->jopts.base, &size, err)) < 0)
@@ -347,6 +352,13 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 		c->jopts.has_base = true;
 	}
 	rc = slt_layout_load(c->file, (const char *const *)ops, 1, &c->lopts, &c->layout, err);
+	/* st_size 0: the symbol's size is not recorded (assembler labels). */
+	for (size_t i = 0; !rc && c->base_symbol && size && i < c->layout->n_structs; i++)
+		if (size < c->layout->structs[i].size)
+			fprintf(stderr, "structlint: warning: --base %s: the symbol is %" PRIu64
+				" bytes, smaller than %s (%" PRIu64 " bytes): is it an instance of %s?\n",
+				c->base_symbol, size, c->layout->structs[i].name,
+				c->layout->structs[i].size, c->layout->structs[i].name);
 	if (!rc && c->classes_path)
 		rc = slt_classes_read(c->classes_path, SLT_CLASSES_AUTO, NULL, &c->classes, err);
 	if (!rc && c->classes)

@@ -228,6 +228,24 @@ int slt_join_resolve_base(const struct slt_struct *s,
 			  struct slt_access_profile *p, struct slt_error *err)
 {
 	if (opts->has_base) {
+		/* --line hints given with --base must agree with it: the line
+		 * holding h->addr counts from the line holding the base. */
+		for (size_t i = 0; i < opts->n_hints; i++) {
+			const struct slt_line_hint *h = &opts->hints[i];
+			if (h->addr / cl < opts->base / cl)
+				return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+					"drop the --line hints or correct --base",
+					"--line 0x%" PRIx64 "=%" PRIu64 " disagrees with --base 0x%" PRIx64
+					": 0x%" PRIx64 " lies before that instance",
+					h->addr, h->line, opts->base, h->addr);
+			uint64_t l = h->addr / cl - opts->base / cl;
+			if (l != h->line)
+				return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+					"drop the --line hints or correct --base",
+					"--line 0x%" PRIx64 "=%" PRIu64 " disagrees with --base 0x%" PRIx64
+					": with that base 0x%" PRIx64 " is on line %" PRIu64,
+					h->addr, h->line, opts->base, h->addr, l);
+		}
 		p->base = opts->base;
 		p->base_method = SLT_BASE_EXPLICIT;
 		p->confidence = 1;

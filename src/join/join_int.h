@@ -40,7 +40,8 @@ long slt_join_member_at(const struct slt_struct *s, uint64_t off);
 
 /*
  * Resolve the base of the SLT_POINT_ADDR points pts[0..n) (n > 0): from
- * opts (--base, then --line hints) or by inference.  Fills p->base,
+ * opts (--base, checked against any --line hints, then --line hints) or by
+ * inference.  Fills p->base,
  * p->base_method, p->confidence and p->base_note.  Returns 0, or
  * SLT_EUSAGE (hints disagree, inference refused or ambiguous: the hint
  * names the option that resolves it) with err filled.

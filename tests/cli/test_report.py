@@ -244,6 +244,35 @@ def case_base_symbol():
     assert "no data symbol named 'no_such_object'" in p.stderr and '--base 0x' in p.stderr, p.stderr
     p = run('report', 'hot', '--samples', path, '--base', 'hot', rc=2)
     assert 'needs FILE' in p.stderr, p.stderr
+    # In a relocatable object st_value is a section offset: refused.
+    obj_o = os.path.join(TMP, 'c2c_hot_rel.o')
+    subprocess.run([CC, '-g', '-c', '-o', obj_o, os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')],
+                   check=True)
+    p = run('report', obj_o, 'hot', '--samples', path, '--base', 'hot', rc=2)
+    assert 'relocatable' in p.stderr and 'link the program, or give --base ADDR' in p.stderr, p.stderr
+    # --line agreeing with the symbol's base is accepted; disagreeing, refused.
+    run('report', exe, 'hot', '--samples', path, '--base', 'hot', '--line', '%s=0' % hex(addr + 16))
+    p = run('report', exe, 'hot', '--samples', path, '--base', 'hot',
+            '--line', '%s=1' % hex(addr + 16), rc=2)
+    assert 'disagrees with --base' in p.stderr, p.stderr
+    # A symbol smaller than the struct: a warning, the report goes on.
+    small = os.path.join(TMP, 'small_main.c')
+    with open(small, 'w') as f:
+        f.write('long tiny;\nint main(void) { return 0; }\n')
+    exe2 = os.path.join(TMP, 'small_exe')
+    subprocess.run([CC, '-g', '-no-pie', '-o', exe2, small,
+                    os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')], check=True)
+    p = run('report', exe2, 'hot', '--samples', path, '--base', 'tiny')
+    assert "warning: --base tiny: the symbol is 8 bytes, smaller than hot (32 bytes)" in p.stderr, p.stderr
+    # Most samples outside the struct with an explicit base: one warning line.
+    far = os.path.join(TMP, 'mostly_far.json')
+    with open(far, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'samples': samples + [
+            {'addr': hex(addr + 4096), 'cpu': 0, 'loads': 1000}]}, f)
+    p = run('report', exe, 'hot', '--samples', far, '--base', 'hot')
+    assert p.stderr.count('\n') == 1 and \
+        'warning: %s: 1000 of the 1400 samples fall outside hot\'s members, 400 on them' % far in p.stderr, p.stderr
+    assert run('report', exe, 'hot', '--samples', path, '--base', 'hot').stderr == ''
 
 
 def case_nothing_matched():

@@ -189,6 +189,25 @@ static void test_hints(void **state)
 	o.n_hints = 1;
 	p = run(s, &o, v, 1, SLT_EUSAGE, &err);
 	assert_null(p);
+	/* --line hints with --base: checked against it.  Base 0x10010 (16
+	 * bytes into its line): 0x10050 is on line 1, 0x10008 on line 0
+	 * (the line holding the base), 0x10000 too; 0xfff0 lies before. */
+	struct slt_line_hint ok[] = { { 0x10050, 1 }, { 0x10008, 0 }, { 0x10000, 0 } };
+	o = (struct slt_join_opts){ .has_base = true, .base = 0x10010, .hints = ok, .n_hints = 3 };
+	p = run(s, &o, v, 1, 0, &err);
+	assert_int_equal(p->base_method, SLT_BASE_EXPLICIT);
+	assert_int_equal(p->base, 0x10010);
+	slt_access_profile_free(p);
+	struct slt_line_hint off1 = { 0x10050, 0 }, before = { 0xfff0, 0 };
+	o.hints = &off1;
+	o.n_hints = 1;
+	p = run(s, &o, v, 1, SLT_EUSAGE, &err);
+	assert_null(p);
+	assert_non_null(strstr(err.message, "disagrees with --base 0x10010"));
+	assert_non_null(strstr(err.message, "is on line 1"));
+	o.hints = &before;
+	p = run(s, &o, v, 1, SLT_EUSAGE, &err);
+	assert_non_null(strstr(err.message, "before that instance"));
 	slt_arena_free(a);
 }
 
