@@ -201,15 +201,28 @@ static int advise(struct ctx *x)
 	struct slt_adv_plan id;
 	int rc;
 
+	struct slt_adv_units plain, *orig = &x->us;
+	struct slt_advice_opts po = *o;
+
 	slt_adv_weights_default(&x->us, &x->w);
-	rc = slt_adv_plan_identity(&x->us, &id);
+	/* the original layout's cost: its units without keep-together
+	 * merges, which need not be adjacent there */
+	if (o->n_keep_together) {
+		po.keep_together = NULL;
+		po.n_keep_together = 0;
+		rc = slt_adv_units_build(x->a, &po, &plain, NULL);
+		if (rc)
+			return rc;
+		orig = &plain;
+	}
+	rc = slt_adv_plan_identity(orig, &id);
+	if (!rc && !slt_adv_plan_cost(orig, &id, &x->w, &x->before, &rc) && !rc)
+		rc = SLT_EUSAGE;
+	slt_adv_plan_free(&id);
+	if (orig == &plain)
+		slt_adv_units_free(&plain);
 	if (rc)
 		return rc;
-	if (!slt_adv_plan_cost(&x->us, &id, &x->w, &x->before, &rc)) {
-		slt_adv_plan_free(&id);
-		return rc ? rc : SLT_EUSAGE;
-	}
-	slt_adv_plan_free(&id);
 	if (!o->size_only && x->before.coherence > 0) {
 		uint64_t top;
 		rc = run(x, SLT_PROPOSAL_REGROUP, &s);

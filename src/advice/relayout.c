@@ -58,11 +58,6 @@ bool slt_adv_place(const struct slt_adv_units *us,
 	return true;
 }
 
-static uint64_t top_end(const struct slt_member *m)
-{
-	return m->offset + m->size;
-}
-
 int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 		     const struct slt_adv_plan *p, struct slt_struct *out,
 		     size_t **moved, size_t *n_moved)
@@ -122,6 +117,7 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 	out->sum_forced_holes = 0;
 
 	uint64_t cur = 0;
+	uint32_t last_top = UINT32_MAX; /* new index of the last top-level member */
 	for (size_t i = 0; i < p->n && !rc; i++) {
 		const struct slt_adv_unit *u = &us->u[p->order[i]];
 		if (p->pad[i]) {
@@ -155,8 +151,9 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 			pm->natural_alignment = us->line;
 			if (po > cur)
 				h[nh++] = (struct slt_hole){ cur, po - cur,
-					k >= 2 ? (uint32_t)(k - 2) : UINT32_MAX, -1, 0 };
+							     last_top, -1, 0 };
 			cur = po;
+			last_top = (uint32_t)(k - 1);
 		}
 		for (size_t t = 0; t < u->n_top; t++) {
 			size_t i0 = u->top[t], e = i0 + 1;
@@ -164,12 +161,10 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 			uint64_t no = off[i] + u->rel[t];
 			while (e < s->n_members && s->members[e].depth > 0)
 				e++;
-			if (no > cur && k)
+			if (no > cur)
 				h[nh++] = (struct slt_hole){ cur, no - cur,
-					(uint32_t)(k - 1), -1, 0 };
-			else if (no > cur)
-				h[nh++] = (struct slt_hole){ cur, no - cur,
-					UINT32_MAX, -1, 0 };
+							     last_top, -1, 0 };
+			last_top = (uint32_t)k;
 			for (size_t j = i0; j < e; j++) {
 				newidx[j] = k;
 				delta[j] = (int64_t)no - (int64_t)om->offset;
@@ -179,9 +174,8 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 					m[k].parent = (int32_t)newidx[m[k].parent];
 				k++;
 			}
-			if (top_end(om) + delta[i0] > cur ||
-			    (om->flags & SLT_MEMBER_ZERO_SIZE))
-				cur = no + om->size > cur ? no + om->size : cur;
+			if (no + om->size > cur)
+				cur = no + om->size;
 		}
 	}
 	if (rc)

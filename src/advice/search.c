@@ -221,7 +221,7 @@ static int local(const struct slt_adv_units *us, const struct slt_adv_search *s,
 		/* best move in this pass (first improvement per unit) */
 		double best = *obj;
 		size_t bi = 0, bj = 0;
-		int kind = 0; /* 1 move, 2 toggle pad */
+		int kind = 0; /* 1 move, 2 toggle pad(s), 3 swap */
 		for (size_t i = 0; i < p->n && !rc && !s->keep_order; i++) {
 			if (us->u[p->order[i]].flags & SLT_ADV_LAST)
 				continue;
@@ -245,6 +245,23 @@ static int local(const struct slt_adv_units *us, const struct slt_adv_search *s,
 					bi = i;
 					bj = j;
 					kind = 1;
+				}
+			}
+			/* swap with a later unit */
+			for (size_t j = i + 1; j < p->n && !rc; j++) {
+				double o;
+				if (us->u[p->order[j]].flags & SLT_ADV_LAST)
+					continue;
+				plan_copy(&c, p);
+				c.order[i] = p->order[j];
+				c.order[j] = p->order[i];
+				evals++;
+				if (slt_adv_objective(us, s, w, &c, &o, &cost, &rc) &&
+				    o < best - 1e-9) {
+					best = o;
+					bi = i;
+					bj = j;
+					kind = 3;
 				}
 			}
 			if (evals > max_evals || now_ns() - t0 > TIME_BUDGET_NS)
@@ -276,7 +293,11 @@ static int local(const struct slt_adv_units *us, const struct slt_adv_search *s,
 		}
 		if (rc || !kind)
 			break;
-		if (kind == 1) {
+		if (kind == 3) {
+			size_t t = p->order[bi];
+			p->order[bi] = p->order[bj];
+			p->order[bj] = t;
+		} else if (kind == 1) {
 			size_t x = p->order[bi];
 			if (bj < bi)
 				memmove(p->order + bj + 1, p->order + bj,
@@ -360,6 +381,15 @@ int slt_adv_search_heuristic(const struct slt_adv_units *us,
 		goto out;
 	}
 	rc = local(us, s, w, best, &bobj, s->max_moves, &moves);
+	/* a second start from the original order, kept when better */
+	if (!rc && !s->max_moves && !s->keep_order &&
+	    slt_adv_objective(us, s, w, &id, &obj, cost, &rc)) {
+		rc = local(us, s, w, &id, &obj, 0, &moves);
+		if (!rc && obj < bobj - 1e-9) {
+			plan_copy(best, &id);
+			bobj = obj;
+		}
+	}
 	if (!rc && !slt_adv_objective(us, s, w, best, &obj, cost, &rc) && !rc)
 		rc = SLT_ENOTFOUND;
 out:
