@@ -38,7 +38,9 @@
  *     a finding on this basis (the same CPU may write both).
  * Kinds: read-mostly/hot-write collision, write-write false sharing
  * (different members stored to by different CPUs), true sharing (one
- * member, advice: per-CPU data or batching, never padding), a hot member
+ * member, advice: per-CPU data or batching, never padding; measured: one
+ * finding per line the member was accessed on, scored on that line's
+ * cell, so an array spanning many lines is charged where the CPUs met), a hot member
  * of at most one line straddling two lines, and (opts.adjacent) adjacent
  * line interference within an aligned 128-byte pair (the spatial
  * prefetcher pulls line pairs on Intel parts: Intel 64 and IA-32

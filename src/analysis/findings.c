@@ -298,16 +298,22 @@ static void members(struct ctx *x)
 			continue;
 		uint64_t f = (a->line_origin + m->offset) / cl;
 		uint64_t l = (a->line_origin + m->offset + m->size - 1) / cl;
-		if (k == SLT_CLASS_TRUE_SHARED) {
-			double sc = 1;
-			if (p && p->members && a->basis != SLT_BASIS_CLASSES) {
-				const struct slt_member_access *ma = &p->members[i];
-				sc = a->basis == SLT_BASIS_CPU ?
-				     slt_cpu_cross(ma->cpus, ma->n_cpus, ma->cpus, ma->n_cpus) :
-				     (double)ma->stores;
+		if (k == SLT_CLASS_TRUE_SHARED && a->basis == SLT_BASIS_CLASSES) {
+			add(x, SLT_FIND_TRUE_SHARING, f, 1, &i, 1, 1);
+		} else if (k == SLT_CLASS_TRUE_SHARED) {
+			/* Measured: on each line the member was accessed on
+			 * (its cells), so that a member spanning many lines,
+			 * an array, is charged where the CPUs met. */
+			for (size_t c = 0; c < p->n_cells && !x->rc; c++) {
+				const struct slt_line_access *cell = &p->cells[c];
+				if (cell->member != i)
+					continue;
+				double sc = a->basis == SLT_BASIS_CPU ?
+					    slt_cpu_cross(cell->cpus, cell->n_cpus, cell->cpus, cell->n_cpus) :
+					    (double)cell->stores;
+				if (sc > 0)
+					add(x, SLT_FIND_TRUE_SHARING, cell->line, sc, &i, 1, 1);
 			}
-			if (sc > 0)
-				add(x, SLT_FIND_TRUE_SHARING, f, sc, &i, 1, 1);
 		}
 		if (f == l || m->size > cl)
 			continue;

@@ -247,6 +247,48 @@ static void test_classes(void **state)
 	slt_arena_free(ar);
 }
 
+/*
+ * A member spanning many lines, struct big { long head; char body[256]; }
+ * (body at 64: lines 1..4), true-shared: stored by CPUs 0 and 1.  Each
+ * line the CPUs met on gets its own finding, scored on that line's cell:
+ *   line 1 (body + 10): CPUs 0, 1 store 10 each: min(10,10) x 2 = 20;
+ *   line 3 (body + 130): CPUs 0, 1 store 5 each: 10;
+ *   line 4 (body + 200): CPU 2 loads 40 alone: nothing.
+ * Before, one finding on body's first line (1) carried all of it.
+ */
+static void test_true_sharing_per_line(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_type *l = G_INT(ar, "long int", 8), *ch = G_INT(ar, "char", 1);
+	struct slt_type *t = g_comp(ar, SLT_T_STRUCT, "an", 320, 2);
+	g_mem(t, "head", l, 0, 0, 0);
+	g_mem(t, "body", g_array(ar, ch, 256, 1), 512, 0, 0);
+	struct slt_struct *s = slt_arena_alloc(ar, sizeof(*s));
+	struct slt_error err;
+	assert_int_equal(slt_build_struct(ar, t, SLT_FORMAT_DWARF, false, "big.o", s, &err), 0);
+	struct slt_sample v[] = {
+		ts(74, 0, 0, 10), ts(74, 1, 0, 10), ts(194, 0, 0, 5), ts(194, 1, 0, 5),
+		ts(264, 2, 40, 0),
+	};
+	struct slt_access_profile *p = join(s, v, 5);
+	struct slt_analysis *a;
+	struct slt_analysis_opts o = { 0 };
+	slt_classify_opts_default(&o.classify);
+	assert_int_equal(slt_analyze(s, p, &o, &a, &err), 0);
+	assert_int_equal(a->classes[idx(s, "body")].cls, SLT_CLASS_TRUE_SHARED);
+	assert_int_equal(a->n_findings, 2);
+	const struct slt_finding *f = find(a, SLT_FIND_TRUE_SHARING, 1);
+	assert_non_null(f);
+	assert_true(f->score == 20);
+	f = find(a, SLT_FIND_TRUE_SHARING, 3);
+	assert_non_null(f);
+	assert_true(f->score == 10);
+	assert_int_equal(f->members[0], idx(s, "body"));
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
 /* Classes entries naming members the struct lacks: reported once each, in
  * file order, with the closest member path; known members, other structs
  * and members of other structs are not. */
@@ -365,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_classes_check),
+		cmocka_unit_test(test_true_sharing_per_line),
 		cmocka_unit_test(test_reports),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
