@@ -38,6 +38,9 @@ enum slt_samples_format {
 				     perf.data-file-format.txt) */
 	SLT_SAMPLES_PERF_SCRIPT,  /* `perf script -F ...` text with addr */
 	SLT_SAMPLES_PROFILE,      /* JSON "structlint.profile/v1" */
+	SLT_SAMPLES_PERF_MEM,     /* `perf mem report --stdio`, `perf report
+				     --mem-mode --stdio` tables (added after
+				     v1, additive) */
 };
 
 /* slt_sample.flags: which fields hold data. */
@@ -56,6 +59,9 @@ enum slt_sample_flags {
 					   perf_mem_data_src value */
 	SLT_SAMPLE_CPUS = 1u << 9,      /* cpus/n_cpus list which CPUs
 					   touched it (c2c node{cpus}) */
+	SLT_SAMPLE_DSYM = 1u << 10,     /* data_symbol/data_symbol_offset
+					   (perf mem report "Data Symbol"
+					   column; added after v1) */
 };
 
 /*
@@ -96,6 +102,13 @@ struct slt_sample {
 				     c2c Object column) or NULL */
 	uint32_t cpu_count;       /* distinct CPUs that made these accesses
 				     (c2c "cpu cnt"), 0 when unknown */
+	/* Added after v1 (additive), SLT_SAMPLE_DSYM: the data object the
+	 * access fell in, by ELF symbol name as perf resolved it ("g_hot"
+	 * of perf's "[.] g_hot+0x18"), and the byte offset of the access
+	 * from that symbol's start (for the symbol of a struct instance:
+	 * the offset inside the struct). */
+	const char *data_symbol;
+	uint64_t data_symbol_offset;  /* bytes */
 };
 
 /* What a parser saw, for the user and for tests.  Counts are records or
@@ -137,7 +150,7 @@ int slt_samples_read_mem(const void *data, size_t size, const char *name,
 			 struct slt_error *err);
 
 /* Format names as used by --samples-format and in JSON: "c2c", "datatype",
- * "perf.data", "perf-script", "profile".  parse returns -1 when unknown. */
+ * "perf.data", "perf-script", "profile", "perf-mem".  parse returns -1 when unknown. */
 const char *slt_samples_format_name(enum slt_samples_format f);
 int slt_samples_format_parse(const char *name);
 

@@ -96,15 +96,15 @@ static bool parse_scaled(struct slt_span t, uint64_t *v)
 	return true;
 }
 
-/* "# Samples: 26K of event 'cpu/mem-loads,ldlat=1/P'" */
-static void parse_samples_line(struct dt *d, struct slt_span body)
+void slt_perf_samples_header(struct slt_span body, uint64_t *total, char *event,
+			     size_t event_size)
 {
 	struct slt_span r = body, t;
 	slt_tok_next(&r, &t);  /* "Samples:" */
-	d->total = 0;
+	*total = 0;
 	if (slt_tok_next(&r, &t))
-		parse_scaled(t, &d->total);
-	d->event[0] = '\0';
+		parse_scaled(t, total);
+	event[0] = '\0';
 	const char *q = memchr(r.p, '\'', r.n);
 	if (q) {
 		size_t left = r.n - (size_t)(q + 1 - r.p);
@@ -114,9 +114,20 @@ static void parse_samples_line(struct dt *d, struct slt_span body)
 		while (n < left && e[n] != '\'' && !(e[n] == ',' && n + 1 < left &&
 						   e[n + 1] == ' '))
 			n++;
-		slt_span_copy((struct slt_span){ e, n }, d->event, sizeof(d->event));
+		slt_span_copy((struct slt_span){ e, n }, event, event_size);
 	}
-	d->stores = strstr(d->event, "stores") != NULL;
+}
+
+bool slt_perf_event_is_store(const char *event)
+{
+	return strstr(event, "stores") != NULL;
+}
+
+/* "# Samples: 26K of event 'cpu/mem-loads,ldlat=1/P'" */
+static void parse_samples_line(struct dt *d, struct slt_span body)
+{
+	slt_perf_samples_header(body, &d->total, d->event, sizeof(d->event));
+	d->stores = slt_perf_event_is_store(d->event);
 	d->annot = false;
 }
 

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "samples/text.h"
 #include "structlint/samples.h"
 
 /* What every parse function gets: where to deliver, where to report. */
@@ -103,6 +104,26 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 int slt_datatype_detect(const unsigned char *head, size_t head_len);
 int slt_datatype_parse(const struct slt_parse_ctx *pc,
 		       const unsigned char *data, size_t size);
+
+/*
+ * datatype.c, shared with perfmem.c: the "Samples: 26K of event 'E'" header
+ * of a perf report block (body = the text after '#', trimmed).  *total gets
+ * the sample count (perf's convert_unit() abbreviation "26K" read as the
+ * middle of its range, 26500; 0 when unreadable), event the event name (the
+ * group leader's with --group), NUL-terminated, truncated to event_size.
+ */
+void slt_perf_samples_header(struct slt_span body, uint64_t *total, char *event,
+			     size_t event_size);
+/* Does the event name count stores ("cpu/mem-stores/P", "mem-stores")?
+ * perf's report tables do not say per row; everything else is loads. */
+bool slt_perf_event_is_store(const char *event);
+
+/* perfmem.c: `perf mem report --stdio`, `perf report --mem-mode --stdio`
+ * tables (and perf report --header-only of a perf mem recording, which is
+ * read and refused: no samples in it) */
+int slt_perfmem_detect(const unsigned char *head, size_t head_len);
+int slt_perfmem_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
+		      size_t size);
 
 /* perf_data.c: perf.data, file or pipe mode (pipe mode also streamed) */
 int slt_perf_data_detect_head(const unsigned char *head, size_t head_len);

@@ -25,6 +25,8 @@ const struct slt_samples_parser slt_samples_parsers[] = {
 	  slt_perf_script_parse, NULL, NULL },
 	{ SLT_SAMPLES_PROFILE, "profile", slt_profile_detect_head,
 	  slt_profile_parse_entry, NULL, NULL },
+	{ SLT_SAMPLES_PERF_MEM, "perf-mem", slt_perfmem_detect,
+	  slt_perfmem_parse, NULL, NULL },
 };
 const size_t slt_samples_n_parsers =
 	sizeof(slt_samples_parsers) / sizeof(slt_samples_parsers[0]);
@@ -37,6 +39,7 @@ static const char *const format_names[] = {
 	[SLT_SAMPLES_PERF_DATA] = "perf.data",
 	[SLT_SAMPLES_PERF_SCRIPT] = "perf-script",
 	[SLT_SAMPLES_PROFILE] = "profile",
+	[SLT_SAMPLES_PERF_MEM] = "perf-mem",
 };
 #define N_FORMATS (sizeof(format_names) / sizeof(format_names[0]))
 
@@ -58,9 +61,9 @@ int slt_samples_format_parse(const char *name)
 }
 
 static const char accepted_hint[] =
-	"accepted: perf c2c report --stdio, perf report -s type,typeoff / "
-	"perf annotate --data-type, perf.data, perf script, structlint.profile/v1 "
-	"JSON; name one with --samples-format";
+	"accepted: perf c2c report --stdio, perf mem report --stdio, "
+	"perf report -s type,typeoff / perf annotate --data-type, perf.data, "
+	"perf script, structlint.profile/v1 JSON; name one with --samples-format";
 
 static const struct slt_samples_parser *find_parser(enum slt_samples_format f)
 {
