@@ -34,11 +34,17 @@
  *  - Pid/Tid ("4242:comm") -> pid/tid, Code address -> ip.
  * Rows that cannot be read (or come before any header/block) are counted
  * in info->skipped; nothing else fails, so excerpts read fine.
+ *
+ * perf prints one Pareto block per cacheline.  A second block for a line
+ * address already read is a copy (a mail or paste artifact; reading it
+ * would count its samples twice): its rows are skipped, counted in
+ * info->skipped, and info->detail says how many blocks were repeats.
  */
 #include "samples/parsers.h"
 #include "samples/text.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum col {
@@ -67,7 +73,14 @@ struct c2c {
 	bool have_header;
 	/* current block */
 	bool have_block;
+	bool repeat_block;      /* a line address read before: skip rows */
 	uint64_t line_addr;
+	/* line addresses of the blocks read (open addressing, 0 = free,
+	 * address 0 kept aside) */
+	uint64_t *seen;
+	size_t seen_cap, seen_n;
+	bool seen_zero;
+	unsigned repeat_blocks;
 	uint64_t totals[MAX_COLS];
 	/* summary */
 	bool seen_c2c;
@@ -452,6 +465,43 @@ static int parse_row(struct c2c *c, struct slt_span line, bool *stop)
 	return 1;
 }
 
+/* Remember addr; true when it was seen before.  -1: out of memory (then
+ * repeats are not detected, nothing else changes). */
+static int seen_before(struct c2c *c, uint64_t addr)
+{
+	if (addr == 0) {
+		bool was = c->seen_zero;
+		c->seen_zero = true;
+		return was;
+	}
+	if (c->seen_n * 2 >= c->seen_cap) {
+		size_t ncap = c->seen_cap ? c->seen_cap * 2 : 256;
+		uint64_t *n = calloc(ncap, sizeof(*n));
+		if (!n)
+			return -1;
+		for (size_t i = 0; i < c->seen_cap; i++) {
+			if (!c->seen[i])
+				continue;
+			size_t k = (size_t)((c->seen[i] >> 6) * 0x9e3779b97f4a7c15ULL) & (ncap - 1);
+			while (n[k])
+				k = (k + 1) & (ncap - 1);
+			n[k] = c->seen[i];
+		}
+		free(c->seen);
+		c->seen = n;
+		c->seen_cap = ncap;
+	}
+	size_t k = (size_t)((addr >> 6) * 0x9e3779b97f4a7c15ULL) & (c->seen_cap - 1);
+	while (c->seen[k]) {
+		if (c->seen[k] == addr)
+			return 1;
+		k = (k + 1) & (c->seen_cap - 1);
+	}
+	c->seen[k] = addr;
+	c->seen_n++;
+	return 0;
+}
+
 /* "Num <totals...> 0xADDR" */
 static bool parse_block_header(struct c2c *c, struct slt_span line)
 {
@@ -591,7 +641,11 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 		    c.have_header && !memchr(tl.p, '%', tl.n) && !memchr(tl.p, ':', tl.n)) {
 			if (parse_block_header(&c, tl)) {
 				c.have_block = true;
-				c.blocks++;
+				c.repeat_block = seen_before(&c, c.line_addr) == 1;
+				if (c.repeat_block)
+					c.repeat_blocks++;
+				else
+					c.blocks++;
 				continue;
 			}
 		}
@@ -599,7 +653,7 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 		struct slt_span r = tl, t;
 		uint32_t centi;
 		if (slt_tok_next(&r, &t) && slt_parse_pct(t, true, &centi)) {
-			if (!c.have_header || !c.have_block) {
+			if (!c.have_header || !c.have_block || c.repeat_block) {
 				pc->info->skipped++;
 				continue;
 			}
@@ -617,11 +671,14 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 		info->cacheline_size = 128;
 	else if (c.any_unaligned128)
 		info->cacheline_size = 64;
+	free(c.seen);
+	c.seen = NULL;
 	snprintf(info->detail, sizeof(info->detail),
-		 "perf c2c: %u table lines, %u Pareto blocks; records %llu, loads %llu, "
+		 "perf c2c: %u table lines, %u Pareto blocks (%u repeated blocks "
+		 "skipped); records %llu, loads %llu, "
 		 "stores %llu, HITM lcl %llu rmt %llu, peer lcl %llu rmt %llu; "
 		 "events %s; sort %s; grouping %s",
-		 c.table_lines, c.blocks, (unsigned long long)c.t_records,
+		 c.table_lines, c.blocks, c.repeat_blocks, (unsigned long long)c.t_records,
 		 (unsigned long long)c.t_loads, (unsigned long long)c.t_stores,
 		 (unsigned long long)c.t_lhitm, (unsigned long long)c.t_rhitm,
 		 (unsigned long long)c.t_lpeer, (unsigned long long)c.t_rpeer,

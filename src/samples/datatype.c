@@ -29,7 +29,8 @@
  * annotate header's "(N samples)".  perf report's Overhead is a share of
  * the event's period, not of samples, so such counts are estimates.  With
  * --group the first (leader) percentage is used.  Without any total the
- * row is skipped and counted.
+ * row is skipped and counted; when no row at all could be counted for that
+ * reason the parse fails (SLT_EUSAGE) saying so and how to get the count.
  *
  * loads/stores: an event whose name contains "mem-stores" (or "stores")
  * makes stores, anything else loads (the data-type profile does not say).
@@ -53,6 +54,7 @@ struct dt {
 	char type[256];
 	char rtype[256];         /* type of the current report row */
 	unsigned annotated, report_rows;
+	unsigned no_total;       /* rows not counted: percentages, no total */
 };
 
 static int emit(struct dt *d, const char *type, uint64_t off, uint64_t n,
@@ -213,6 +215,7 @@ static int annotate_row(struct dt *d, struct slt_span tl, bool *handled)
 		if (centi == 0)
 			return 0;
 		if (!d->annot_total || !d->type[0]) {
+			d->no_total += !d->annot_total;
 			d->pc->info->skipped++;
 			return 0;
 		}
@@ -303,6 +306,7 @@ static int report_row(struct dt *d, struct slt_span tl)
 	}
 	if (!have_cnt) {
 		if (!d->total) {
+			d->no_total++;
 			d->pc->info->skipped++;
 			return 0;
 		}
@@ -395,10 +399,21 @@ int slt_datatype_parse(const struct slt_parse_ctx *pc, const unsigned char *data
 		rc = report_row(&d, tl);
 	}
 	snprintf(pc->info->detail, sizeof(pc->info->detail),
-		 "perf data-type profile: %u report rows, %u annotate fields",
-		 d.report_rows, d.annotated);
+		 "perf data-type profile: %u report rows, %u annotate fields, %u rows "
+		 "with percentages but no sample count",
+		 d.report_rows, d.annotated, d.no_total);
 	if (rc)
 		return rc;
+	if (d.no_total && !pc->info->records)
+		return slt_error_set_line(pc->err, SLT_EUSAGE, pc->name, tx.line ? 1 : 0,
+					  "give the sample count: perf report --stdio -s "
+					  "type,typeoff -F overhead,sample,type,typeoff (a "
+					  "Samples column), or keep perf's '# Samples: N of "
+					  "event' header lines (perf annotate --data-type: its "
+					  "'(N samples)' header)",
+					  "perf data-type profile gives percentages without a "
+					  "sample count: %u rows cannot be turned into counts",
+					  d.no_total);
 	if (!d.seen)
 		return slt_error_set_line(pc->err, SLT_EUSAGE, pc->name, tx.line ? 1 : 0,
 					  "pass perf report -s type,typeoff --stdio or "

@@ -74,11 +74,16 @@ static void test_rfc_annotate(void **state)
 static void test_hex(void **state)
 {
 	struct coll c; struct slt_samples_info in; struct slt_error e;
-	assert_int_equal(read_fx(FX "published/datatype-hex-offsets-and-typecln.txt", 0, &c, &in, &e), 0);
+	assert_int_equal(read_fx(FX "published/datatype-hex-offsets-and-typecln.txt", 0, &c, &in, &e),
+			 SLT_EUSAGE);
 	assert_int_equal(in.format, SLT_SAMPLES_DATATYPE);
-	/* percentages only, no sample count anywhere: nothing to count */
+	/* percentages only, no sample count anywhere: nothing to count, and
+	 * the error says so and how to get the count */
 	assert_int_equal(c.n, 0);
 	assert_int_equal(in.skipped, 3);
+	assert_non_null(strstr(e.message, "percentages without a sample count: 3 rows"));
+	assert_non_null(strstr(e.hint, "-F overhead,sample"));
+	assert_non_null(strstr(e.hint, "# Samples: N of event"));
 	/* the same lines with a sample count: hex offsets */
 	const char *t =
 		"Annotate type: 'struct cfs_rq' in vmlinux (1000 samples):\n"
