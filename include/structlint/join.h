@@ -93,6 +93,9 @@ struct slt_line_access {
 	size_t n_cpus;
 };
 
+/* Other types kept in slt_access_profile.other_types. */
+#define SLT_JOIN_TOP_TYPES 3
+
 /* The result of a join.  Owns everything; free with
  * slt_access_profile_free().  `layout` is borrowed and must outlive it. */
 struct slt_access_profile {
@@ -125,6 +128,14 @@ struct slt_access_profile {
 	uint32_t line_origin;              /* bytes, see cells */
 	uint64_t skipped_other_type;       /* typed samples of another type */
 	uint64_t outside_samples;          /* loads+stores not on a member */
+	/* Added after the cells (additive): the types the skipped typed
+	 * samples named most, most samples first (names as the samples
+	 * wrote them, owned by the profile), n_other_types of them. */
+	struct slt_type_count {
+		const char *name;
+		uint64_t samples;          /* loads + stores */
+	} other_types[SLT_JOIN_TOP_TYPES];
+	size_t n_other_types;
 };
 
 struct slt_join;

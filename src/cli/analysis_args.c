@@ -207,6 +207,27 @@ static int fan_cb(void *ctx, const struct slt_sample *s)
 	return 0;
 }
 
+/* Typed samples that all name other types: the base is not the problem;
+ * say which types they name. */
+static int other_types_error(const struct slt_access_profile *p,
+			     const char *name, const char *path,
+			     struct slt_error *err)
+{
+	char types[300] = "";
+	size_t h = 0;
+	for (size_t k = 0; k < p->n_other_types && h < sizeof(types); k++) {
+		int r = snprintf(types + h, sizeof(types) - h, "%s%s (%" PRIu64 ")",
+				 k ? ", " : "", p->other_types[k].name, p->other_types[k].samples);
+		if (r < 0)
+			break;
+		h += (size_t)r;
+	}
+	return slt_error_set(err, SLT_EUSAGE, path, -1,
+			     "name one of the profiled types, or profile a workload that touches this one",
+			     "none of the %" PRIu64 " samples is of %s: they name other types, most %s; none is %s",
+			     p->samples, name, types, name);
+}
+
 static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 		    struct slt_access_profile **profiles, struct slt_error *err)
 {
@@ -240,6 +261,9 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 					   "record memory samples: perf c2c record, perf mem record, or perf record -d",
 					   "no memory-access samples in this input (%" PRIu64 " records skipped)",
 					   info.skipped);
+		else if (p->matched == 0 && p->n_other_types &&
+			 p->skipped_other_type == p->samples)
+			rc = other_types_error(p, l->structs[i].name, c->samples, err);
 		else if (p->matched == 0)
 			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
 					   "check the instance base: --base ADDR|SYMBOL or --line ADDR=N",

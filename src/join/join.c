@@ -31,6 +31,9 @@ struct slt_join {
 	const char **strs;             /* intern table (open addressing) */
 	size_t scap, sused;
 	uint64_t samples, skipped_type, records;
+	struct slt_type_count *types;  /* other types named: interned name
+					  (compared by pointer) -> samples */
+	size_t tcap, tused;
 	int failed;                    /* SLT_ENOMEM seen in add */
 };
 
@@ -85,6 +88,62 @@ static const char *intern(struct slt_join *j, const char *s)
 	j->strs[k] = c;
 	j->sused++;
 	return c;
+}
+
+/* Count n samples of another type (name interned).  Returns 0 or
+ * SLT_ENOMEM. */
+static int other_type(struct slt_join *j, const char *name, uint64_t n)
+{
+	if (j->tused * 2 >= j->tcap) {
+		size_t ncap = j->tcap ? j->tcap * 2 : 64;
+		struct slt_type_count *v = calloc(ncap, sizeof(*v));
+		if (!v)
+			return SLT_ENOMEM;
+		for (size_t i = 0; i < j->tcap; i++) {
+			if (!j->types[i].name)
+				continue;
+			size_t k = mix((uintptr_t)j->types[i].name) & (ncap - 1);
+			while (v[k].name)
+				k = (k + 1) & (ncap - 1);
+			v[k] = j->types[i];
+		}
+		free(j->types);
+		j->types = v;
+		j->tcap = ncap;
+	}
+	size_t k = mix((uintptr_t)name) & (j->tcap - 1);
+	while (j->types[k].name && j->types[k].name != name)
+		k = (k + 1) & (j->tcap - 1);
+	if (!j->types[k].name) {
+		j->types[k].name = name;
+		j->tused++;
+	}
+	j->types[k].samples += n;
+	return 0;
+}
+
+/* The SLT_JOIN_TOP_TYPES most named other types into p (ties: by name). */
+static void top_types(const struct slt_join *j, struct slt_access_profile *p)
+{
+	for (size_t i = 0; i < j->tcap; i++) {
+		const struct slt_type_count *t = &j->types[i];
+		if (!t->name)
+			continue;
+		size_t k = p->n_other_types;
+		while (k > 0 && (t->samples > p->other_types[k - 1].samples ||
+				 (t->samples == p->other_types[k - 1].samples &&
+				  strcmp(t->name, p->other_types[k - 1].name) < 0)))
+			k--;
+		if (k >= SLT_JOIN_TOP_TYPES)
+			continue;
+		size_t last = p->n_other_types < SLT_JOIN_TOP_TYPES ? p->n_other_types
+								      : SLT_JOIN_TOP_TYPES - 1;
+		memmove(&p->other_types[k + 1], &p->other_types[k],
+			(last - k) * sizeof(*p->other_types));
+		p->other_types[k] = *t;
+		if (p->n_other_types < SLT_JOIN_TOP_TYPES)
+			p->n_other_types++;
+	}
 }
 
 static struct slt_join_point *point(struct slt_join *j, uint32_t kind,
@@ -220,7 +279,10 @@ int slt_join_add(void *ctx, const struct slt_sample *s)
 	j->samples += s->loads + s->stores;
 	if ((s->flags & (SLT_SAMPLE_TYPE | SLT_SAMPLE_MEMBER)) && s->type_name &&
 	    !same_type(j->layout, s->type_name)) {
+		const char *name = intern(j, s->type_name);
 		j->skipped_type += s->loads + s->stores;
+		if (!name || other_type(j, name, s->loads + s->stores))
+			goto nomem;
 		return 0;
 	}
 	if (s->flags & SLT_SAMPLE_MEMBER && s->member) {
@@ -502,6 +564,7 @@ int slt_join_finish(struct slt_join *j, struct slt_access_profile **out,
 	p->cacheline_size = j->cl;
 	p->samples = j->samples;
 	p->skipped_other_type = j->skipped_type;
+	top_types(j, p);
 	int rc = build(j, p, err);
 	p->priv_ = j->arena;           /* the profile owns the strings now */
 	j->arena = NULL;
@@ -524,6 +587,7 @@ void slt_join_free(struct slt_join *j)
 		slt_acc_release(&j->pts[i].acc);
 	free(j->pts);
 	free(j->strs);
+	free(j->types);
 	free(j->hints);
 	slt_arena_free(j->arena);
 	free(j);

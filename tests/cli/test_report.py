@@ -312,6 +312,20 @@ def case_unknown_members():
     assert p.stderr == '', p.stderr
 
 
+def case_other_types():
+    # Typed samples that all name other types: the error names the types
+    # (top 3 by samples) and says none is NAME, not "check the base".
+    path = os.path.join(TMP, 'other_types.json')
+    with open(path, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'structs': [
+            {'type': t, 'members': [{'offset': 0, 'loads': n}]}
+            for t, n in (('task_struct', 50), ('sock', 30), ('page', 20), ('inode', 1))]}, f)
+    p = run('report', obj(False), 'cgroup', '--samples', path, rc=2)
+    assert 'none of the 101 samples is of cgroup' in p.stderr and \
+        'task_struct (50), sock (30), page (20); none is cgroup' in p.stderr and \
+        'inode' not in p.stderr and 'base' not in p.stderr, p.stderr
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':

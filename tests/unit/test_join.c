@@ -121,6 +121,26 @@ static void test_typed(void **state)
 			assert_int_equal(p->cells[i].member, idx(s, "y"));
 		}
 	assert_int_equal(line1, 1);
+	assert_int_equal(p->n_other_types, 1);
+	assert_string_equal(p->other_types[0].name, "struct other");
+	assert_int_equal(p->other_types[0].samples, 200);
+	slt_access_profile_free(p);
+
+	/* Only other types: the three most named, most samples first (ties
+	 * by name), the rest only counted. */
+	struct slt_sample o[] = {
+		typed("struct a", 0, 1, 0), typed("struct b", 8, 5, 0), typed("struct c", 0, 2, 0),
+		typed("struct d", 0, 9, 0), typed("struct b", 0, 5, 0), typed("struct e", 0, 2, 0),
+	};
+	p = run(s, NULL, o, 6, 0, &err);
+	assert_int_equal(p->matched, 0);
+	assert_int_equal(p->skipped_other_type, 24);
+	assert_int_equal(p->n_other_types, 3);
+	assert_string_equal(p->other_types[0].name, "struct b");
+	assert_int_equal(p->other_types[0].samples, 10);
+	assert_string_equal(p->other_types[1].name, "struct d");
+	assert_string_equal(p->other_types[2].name, "struct c");
+	assert_int_equal(p->other_types[2].samples, 2);
 	slt_access_profile_free(p);
 	slt_arena_free(a);
 }
