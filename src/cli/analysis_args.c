@@ -357,7 +357,7 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 		      struct slt_error *err)
 {
 	int rc;
-	if (!c->samples && !c->classes_path)
+	if (!c->samples && !c->classes_path && !c->classes_optional)
 		return cli_usage_error("give --samples FILE or --classes FILE");
 	if (n_ops > 0 && is_file_operand(ops[0])) {
 		c->file = ops[0];
@@ -374,6 +374,7 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 		if ((rc = slt_symbol_address(c->file, c->base_symbol, &c->jopts.base, &size, err)) < 0)
 			return rc;
 		c->jopts.has_base = true;
+		c->jopts.base_symbol = c->base_symbol;  /* perf mem Data Symbol samples */
 	}
 	rc = slt_layout_load(c->file, (const char *const *)ops, 1, &c->lopts, &c->layout, err);
 	/* st_size 0: the symbol's size is not recorded (assembler labels). */
@@ -417,6 +418,14 @@ int cli_analysis_run(const struct cli_analysis *c, size_t i,
 					     "name the struct's members in the classes file (STRUCT.MEMBER CLASS or a [STRUCT] section)",
 					     "no class is given for any member of %s", s->name);
 		}
+		ao.given = g;
+	} else if (!p) {
+		/* classes_optional without inputs: no access data, so every
+		 * member is cold (no sharing objective, no finding) */
+		if (!(g = calloc(s->n_members + 1, sizeof(*g))))
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		for (size_t k = 0; k < s->n_members; k++)
+			g[k] = SLT_CLASS_COLD;
 		ao.given = g;
 	}
 	int rc = slt_analyze(s, p, &ao, out, err);

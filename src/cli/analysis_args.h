@@ -77,6 +77,9 @@ struct cli_analysis {
 	bool strict_classes;       /* a classes entry naming a member the
 				      struct lacks is an error, not a
 				      warning */
+	bool classes_optional;     /* neither --samples nor --classes is
+				      needed (suggest --size-only): without
+				      them every member is given cold */
 	/* after cli_analysis_load(); released by cli_analysis_release() */
 	const char *file;          /* NULL: the running kernel's BTF */
 	struct slt_layout *layout;

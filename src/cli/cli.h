@@ -37,5 +37,13 @@ int cmd_layout(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 /* `report`; also reached from `layout` with --samples or --classes. */
 int cmd_report(int argc, char **argv);
+/* `suggest`: the layout advisor's proposals (cmd_suggest.c). */
+int cmd_suggest(int argc, char **argv);
+struct cli_analysis;
+struct slt_analysis;
+/* report --suggest: the advisor's proposals for a, default advice options,
+ * as suggest's text on stdout.  Returns 0 or SLT_E* (err filled). */
+int cli_suggest_text(const struct cli_analysis *c, const struct slt_analysis *a,
+		     struct slt_error *err);
 
 #endif

@@ -31,6 +31,8 @@ static const char usage_tail[] =
 "  -j, --json                 JSON (schema structlint.report/v1)\n"
 "  -p, --pretty               indent the JSON\n"
 "      --fail-on-findings     exit 1 when anything is flagged\n"
+"      --suggest              also print the layout advisor's proposals\n"
+"                             (structlint suggest's text; not with --json)\n"
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -E, --expand               annotate members of nested structs inline\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
@@ -44,6 +46,7 @@ enum { OPT_SUGGEST = CLI_OPT_OWN };
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
+	{ "suggest", no_argument, NULL, OPT_SUGGEST },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -55,6 +58,10 @@ static int parse_args(int argc, char **argv, struct cli_analysis *c,
 	optind = 1;
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
+		if (o == OPT_SUGGEST) {
+			*suggest = true;
+			continue;
+		}
 		int rc = cli_analysis_option(c, o, optarg, argv[optind - 1]);
 		if (rc == 1)
 			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
@@ -81,6 +88,10 @@ static int report_one(const struct cli_analysis *c, size_t i, bool suggest,
 		*n_findings += a->n_findings;
 		rc = c->json ? slt_report_analysis_json(stdout, a, &c->ropts, err)
 			     : slt_report_analysis_text(stdout, a, &c->ropts, err);
+	}
+	if (!rc && suggest) {
+		fputc('\n', stdout);
+		rc = cli_suggest_text(c, a, err);
 	}
 	slt_analysis_free(a);
 	free(g);

@@ -73,6 +73,7 @@ static const struct {
 	{ "layout", cmd_layout },
 	{ "record", cmd_record },
 	{ "report", cmd_report },
+	{ "suggest", cmd_suggest },
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `structlint suggest [OPTIONS] [FILE] STRUCT --samples S | --classes C`:
+ * the layout advisor's proposals (include/structlint/advice.h), best first,
+ * as text (src/report/advice_text.c) or structlint.advice/v1 JSON
+ * (src/report/advice_json.c).  Inputs, loading and the analysis are
+ * report's (analysis_args.c).  Each proposal is checked again: with a
+ * classes file and no samples, its layout is analysed with the same
+ * classes and the findings left are printed with it.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "cli/analysis_args.h"
+#include "cli/cli.h"
+#include "structlint/advice.h"
+#include "structlint/advice_report.h"
+
+static const char usage_head[] =
+"usage: structlint suggest [OPTIONS] [FILE] STRUCT --samples S | --classes C\n"
+"       structlint report --suggest [OPTIONS] [FILE] STRUCT ...\n"
+"\n"
+"Propose layouts of STRUCT that remove its sharing findings, best first:\n"
+"minimal moves, a full regroup, CACHELINE_PADDING only, the best layout per\n"
+"added-bytes budget, or (--size-only) the smallest legal layout.  Each comes\n"
+"with its cost (bytes, cachelines, score, kmalloc class, SLUB order), the\n"
+"new layout pahole-style and the C declaration that locks it in.\n"
+"\n";
+
+static const char usage_tail[] =
+"advice:\n"
+"      --pin MEMBER           MEMBER keeps its offset (repeatable; e.g. the\n"
+"                             member container_of() uses)\n"
+"      --keep-together A,B..  these members stay adjacent, in this order\n"
+"                             (repeatable)\n"
+"      --move-anchors         allow moving forced-aligned members, existing\n"
+"                             padding and cacheline-group markers\n"
+"      --frozen               ABI-frozen struct: findings, no reordering\n"
+"      --separation N         bytes between groups: 64 or 128 for adjacent-\n"
+"                             line prefetch pairs (default: the line size)\n"
+"      --line-size N          cache line size in bytes (as --cacheline)\n"
+"      --size-only            only the smallest layout (pahole --reorganize's\n"
+"                             goal, never breaking alignment); needs no\n"
+"                             --samples or --classes\n"
+"      --max-proposals N      at most N proposals (default 5)\n"
+"      --nr-cpus N            CPUs for SLUB's slab order (default: this\n"
+"                             machine's configured CPUs)\n"
+"      --slub-max-order N     slub_max_order (default 3)\n"
+"      --slub-rule 6.1|6.8    which kernel's calculate_order() (default 6.1)\n"
+"output:\n"
+"  -j, --json                 JSON (schema structlint.advice/v1)\n"
+"  -p, --pretty               indent the JSON\n"
+"      --fail-on-findings     exit 1 when the analysis has findings\n"
+"  -c, --cacheline N          cache line size in bytes (default 64)\n"
+"  -E, --expand               nested structs inline (they still move whole)\n"
+"  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
+"      --debug-root DIR       where separate debug files live\n"
+"  -h, --help                 this help\n"
+"\n"
+"exit status: 0 ok, 1 findings with --fail-on-findings, 2 usage or input\n"
+"error (one line on stderr).\n";
+
+enum {
+	OPT_PIN = CLI_OPT_OWN, OPT_KEEP, OPT_MOVE_ANCHORS, OPT_FROZEN, OPT_SEP,
+	OPT_LINE_SIZE, OPT_SIZE_ONLY, OPT_MAX, OPT_NR_CPUS, OPT_SLUB_MAX,
+	OPT_SLUB_RULE,
+};
+
+static const struct option long_opts[] = {
+	CLI_ANALYSIS_LONGOPTS,
+	{ "pin", required_argument, NULL, OPT_PIN },
+	{ "keep-together", required_argument, NULL, OPT_KEEP },
+	{ "move-anchors", no_argument, NULL, OPT_MOVE_ANCHORS },
+	{ "frozen", no_argument, NULL, OPT_FROZEN },
+	{ "separation", required_argument, NULL, OPT_SEP },
+	{ "line-size", required_argument, NULL, OPT_LINE_SIZE },
+	{ "size-only", no_argument, NULL, OPT_SIZE_ONLY },
+	{ "max-proposals", required_argument, NULL, OPT_MAX },
+	{ "nr-cpus", required_argument, NULL, OPT_NR_CPUS },
+	{ "slub-max-order", required_argument, NULL, OPT_SLUB_MAX },
+	{ "slub-rule", required_argument, NULL, OPT_SLUB_RULE },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define MAX_LISTS 64
+
+/* The advice options and the storage behind their name lists. */
+struct sugg {
+	struct slt_advice_opts o;
+	const char *pins[MAX_LISTS];
+	const char *const *keep[MAX_LISTS];
+	char *keep_buf[MAX_LISTS];      /* strdup'ed argument, split in place */
+	const char **keep_names[MAX_LISTS];
+};
+
+static void sugg_free(struct sugg *s)
+{
+	for (size_t i = 0; i < s->o.n_keep_together; i++) {
+		free(s->keep_buf[i]);
+		free(s->keep_names[i]);
+	}
+}
+
+/* "A,B,C" -> a NULL-terminated list of names. */
+static int add_keep(struct sugg *s, const char *arg)
+{
+	size_t k = s->o.n_keep_together, n = 1;
+	if (k == MAX_LISTS)
+		return cli_usage_error("at most %d --keep-together lists", MAX_LISTS);
+	for (const char *p = arg; *p; p++)
+		n += *p == ',';
+	char *buf = strdup(arg);
+	const char **names = calloc(n + 1, sizeof(*names));
+	if (!buf || !names) {
+		free(buf);
+		free(names);
+		return cli_usage_error("out of memory");
+	}
+	n = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save))
+		names[n++] = t;
+	s->keep_buf[k] = buf;
+	s->keep_names[k] = names;
+	s->keep[k] = names;
+	s->o.n_keep_together++;
+	if (n < 2)
+		return cli_usage_error("--keep-together '%s': want two or more members, A,B", arg);
+	return 0;
+}
+
+static int sugg_option(struct sugg *s, struct cli_analysis *c, int o,
+		       const char *arg)
+{
+	unsigned long v;
+	switch (o) {
+	case OPT_PIN:
+		if (s->o.n_pins == MAX_LISTS)
+			return cli_usage_error("at most %d --pin members", MAX_LISTS);
+		if (!arg[0])
+			return cli_usage_error("--pin: want a member name");
+		s->pins[s->o.n_pins++] = arg;
+		return 0;
+	case OPT_KEEP: return add_keep(s, arg);
+	case OPT_MOVE_ANCHORS: s->o.move_anchors = true; return 0;
+	case OPT_FROZEN: s->o.frozen = true; return 0;
+	case OPT_SEP:
+		if (!cli_parse_uint(arg, 8, 4096, &v) || (v & (v - 1)))
+			return cli_usage_error("--separation '%s': want a power of two from 8 to 4096 (64, or 128 for line pairs)", arg);
+		s->o.separation = (unsigned)v;
+		return 0;
+	case OPT_LINE_SIZE:
+		return cli_analysis_option(c, 'c', arg, "--line-size");
+	case OPT_SIZE_ONLY: s->o.size_only = true; return 0;
+	case OPT_MAX:
+		if (!cli_parse_uint(arg, 1, 1000, &v))
+			return cli_usage_error("--max-proposals '%s': want a number from 1 to 1000", arg);
+		s->o.max_proposals = v;
+		return 0;
+	case OPT_NR_CPUS:
+		if (!cli_parse_uint(arg, 1, 1u << 16, &v))
+			return cli_usage_error("--nr-cpus '%s': want a number of CPUs from 1 to 65536", arg);
+		s->o.nr_cpus = (unsigned)v;
+		return 0;
+	case OPT_SLUB_MAX:
+		if (!cli_parse_uint(arg, 0, 10, &v))
+			return cli_usage_error("--slub-max-order '%s': want an order from 0 to 10", arg);
+		/* 0 means "the default" in the options: order 0 is asked as
+		 * such by nothing else, so keep it apart. */
+		if (v == 0)
+			return cli_usage_error("--slub-max-order 0: not supported (the advisor's 0 means the default, 3)");
+		s->o.slub_max_order = (unsigned)v;
+		return 0;
+	case OPT_SLUB_RULE:
+		if (!strcmp(arg, "6.1"))
+			s->o.slub_rule = SLT_SLUB_RULE_6_1;
+		else if (!strcmp(arg, "6.8"))
+			s->o.slub_rule = SLT_SLUB_RULE_6_8;
+		else
+			return cli_usage_error("--slub-rule '%s': want 6.1 or 6.8", arg);
+		return 0;
+	}
+	return 1;
+}
+
+static int parse_args(int argc, char **argv, struct cli_analysis *c,
+		      struct sugg *s)
+{
+	int o;
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
+		int rc = sugg_option(s, c, o, optarg);
+		if (rc == 1)
+			rc = cli_analysis_option(c, o, optarg, argv[optind - 1]);
+		if (rc == 1)
+			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		if (rc < 0) {
+			fputs(usage_head, stdout);
+			fputs(cli_analysis_usage, stdout);
+			fputs(usage_tail, stdout);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Fill in what the CLI decides for the advisor: the line size, and the CPU
+ * count (this machine's configured CPUs) so the output can name it. */
+static void sugg_finish(struct sugg *s, const struct cli_analysis *c)
+{
+	s->o.pins = s->pins;
+	s->o.keep_together = s->keep;
+	s->o.cacheline_size = c->ropts.cacheline_size;
+	if (!s->o.nr_cpus) {
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+		s->o.nr_cpus = n > 0 ? (unsigned)n : 1;
+	}
+}
+
+/* Findings left in each proposal, by analysing its layout again with the
+ * same classes: possible when the classes file is the only input (a
+ * profile is joined against the original offsets).  -1: not checked. */
+static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
+		   ssize_t *left, struct slt_error *err)
+{
+	for (size_t i = 0; i < adv->n_proposals; i++) {
+		left[i] = -1;
+		if (!c->classes || c->samples)
+			continue;
+		const struct slt_struct *s = &adv->proposals[i].layout;
+		struct slt_analysis_opts ao = c->aopts;
+		struct slt_analysis *a = NULL;
+		enum slt_class *g = cli_given_classes(c->classes, s);
+		if (!g)
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		ao.given = g;
+		int rc = slt_analyze(s, NULL, &ao, &a, err);
+		if (!rc)
+			left[i] = (ssize_t)a->n_findings;
+		slt_analysis_free(a);
+		free(g);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a,
+		      const struct sugg *s, bool json, struct slt_error *err)
+{
+	struct slt_advice *adv = NULL;
+	int rc = slt_advise(a, &s->o, &adv, err);
+	if (rc)
+		return rc;
+	ssize_t *left = calloc(adv->n_proposals + 1, sizeof(*left));
+	if (!left)
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	if (!rc)
+		rc = recheck(c, adv, left, err);
+	struct slt_advice_report_opts r = {
+		.nr_cpus = s->o.nr_cpus,
+		.separation = s->o.separation ? s->o.separation : c->ropts.cacheline_size,
+		.findings_after = left,
+	};
+	if (!rc)
+		rc = json ? slt_report_advice_json(stdout, adv, &c->ropts, &r, err)
+			  : slt_report_advice_text(stdout, adv, &c->ropts, &r, err);
+	free(left);
+	slt_advice_free(adv);
+	return rc;
+}
+
+int cli_suggest_text(const struct cli_analysis *c, const struct slt_analysis *a,
+		     struct slt_error *err)
+{
+	struct sugg s;
+	memset(&s, 0, sizeof(s));
+	sugg_finish(&s, c);
+	return advise_one(c, a, &s, false, err);
+}
+
+int cmd_suggest(int argc, char **argv)
+{
+	struct cli_analysis c;
+	struct sugg s;
+	cli_analysis_init(&c);
+	memset(&s, 0, sizeof(s));
+	int rc = parse_args(argc, argv, &c, &s);
+	if (rc) {
+		sugg_free(&s);
+		return rc < 0 ? SLT_EXIT_OK : rc;   /* --help, or usage error */
+	}
+	sugg_finish(&s, &c);
+	c.classes_optional = s.o.size_only;
+	struct slt_error err;
+	slt_error_clear(&err);
+	size_t n_findings = 0;
+	rc = cli_analysis_load(&c, argv + optind, argc - optind, &err);
+	for (size_t i = 0; !rc && i < c.layout->n_structs; i++) {
+		struct slt_analysis *a = NULL;
+		enum slt_class *g = NULL;
+		if (i && !c.json)
+			fputc('\n', stdout);
+		rc = cli_analysis_run(&c, i, &a, &g, &err);
+		if (!rc) {
+			n_findings += a->n_findings;
+			rc = advise_one(&c, a, &s, c.json, &err);
+		}
+		slt_analysis_free(a);
+		free(g);
+	}
+	cli_analysis_release(&c);
+	sugg_free(&s);
+	if (rc > 0)
+		return rc;                          /* usage error, printed */
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
+	if (rc < 0)
+		return cli_fail(&err);
+	return c.fail && n_findings ? SLT_EXIT_FINDINGS : SLT_EXIT_OK;
+}

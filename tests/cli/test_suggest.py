@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of `structlint suggest` and `structlint report --suggest`
+on the seed cases of /work/shared/cases/README.md as miniatures
+(fixtures/report/seed.c, 6.1 and 6.12 offsets) with fixtures/classes:
+every proposal is checked here, not trusted: legal offsets (each member on a
+multiple of its alignment, size a multiple of the struct's alignment, no
+overlap), no finding left when its layout is analysed again (the CLI's
+findings_after, and a gcc rebuild of the emitted declaration is the
+compile-check test's job), no more added cachelines than the kernel's own
+fix added,
+pins kept, keep-together adjacent, frozen and size-only honoured, errors
+exit 2 with one line.
+
+    test_suggest.py --list          case names
+    test_suggest.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC (compiler).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CC = os.environ.get('CC_GCC', 'gcc')
+CLASSES = os.path.join(ROOT, 'fixtures', 'classes')
+MEMCG61 = os.path.join(CLASSES, 'mem_cgroup_per_node-6.1.classes')
+MEMCG = os.path.join(CLASSES, 'mem_cgroup_per_node.classes')
+CGROUP = os.path.join(CLASSES, 'cgroup.classes')
+TMP = tempfile.mkdtemp(prefix='slt-suggest-')
+
+
+def obj(v612):
+    out = os.path.join(TMP, 'seed612.o' if v612 else 'seed61.o')
+    if not os.path.exists(out):
+        subprocess.run([CC, '-g', '-c', '-o', out] + (['-DV612'] if v612 else []) +
+                       [os.path.join(ROOT, 'fixtures', 'report', 'seed.c')], check=True)
+    return out
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    if rc == 2:
+        # one error line (after any classes-file warnings)
+        errs = [l for l in p.stderr.strip().split('\n') if not l.startswith('structlint: warning: ')]
+        assert p.stdout == '' and len(errs) == 1, (p.stdout, p.stderr)
+    return p
+
+
+def advice(*args):
+    d = json.loads(run('suggest', '--json', *args).stdout)
+    assert d['schema'] == 'structlint.advice/v1', d
+    return d
+
+
+def layout(o, name):
+    return json.loads(run('--json', o, name).stdout)['structs'][0]
+
+
+def legal(p, name):
+    """Offsets on multiples of the alignment, no overlap at top level, the
+    size rounded to the struct's alignment and covering the members."""
+    lay = p['layout']
+    al = lay['alignment']
+    assert lay['size'] % al == 0, (name, lay['size'], al)
+    assert lay['size'] == p['size_after'], p
+    end = 0
+    for m in lay['members']:
+        assert m['alignment'] >= 1 and m['offset'] % m['alignment'] == 0, (name, m)
+        if m['depth'] == 0 and 'bit_size' not in m:
+            assert m['offset'] >= end, (name, 'overlap', m, end)
+            end = m['offset'] + m['size']
+    assert end <= lay['size'], (name, end, lay['size'])
+    assert p['bytes_added'] == p['size_after'] - p['size_before'], p
+    assert p['lines_after'] == -(-p['size_after'] // 64), p
+
+
+def top_names(p):
+    return [m['name'] for m in p['layout']['members'] if m['depth'] == 0]
+
+
+def offsets(p):
+    return {m['name']: m['offset'] for m in p['layout']['members'] if m['depth'] == 0}
+
+
+def fixed_case(o, name, classes, kernel_fix_obj):
+    d = advice(o, name, '--classes', classes)
+    assert d['findings'] >= 1 and d['proposals'], d
+    # The kernel's fix (the 6.12 layout) also changed members (6.1's
+    # embedded lruvec_stats became a pointer), so compare what each adds:
+    # the fix's cachelines over those its members need packed, against the
+    # proposal's cachelines over the 6.1 layout's.
+    fix = layout(kernel_fix_obj, name)
+    fix_added = fix['cachelines'] - -(-fix['summary']['sum_members'] // 64)
+    best = d['proposals'][0]
+    for p in d['proposals']:
+        legal(p, name)
+        # the same members, each once (padding members may be added)
+        orig = [m['name'] for m in layout(o, name)['members'] if m['depth'] == 0]
+        names = top_names(p)
+        assert sorted(n for n in names if n in orig) == sorted(orig), (orig, names)
+        assert p['c_decl'].startswith('struct %s {' % name) or ('struct %s' % name) in p['c_decl'], p['c_decl']
+    assert best['findings_after'] == 0, best
+    assert best['score_after'] < best['score_before'], best
+    assert best['lines_after'] - best['lines_before'] <= fix_added, (best, fix_added)
+    return d
+
+
+def case_memcg61():
+    d = fixed_case(obj(False), 'mem_cgroup_per_node', MEMCG61, obj(True))
+    best = d['proposals'][0]
+    off = offsets(best)
+    # the read-mostly pointers do not share a line with the written members
+    ro = {off[n] // 64 for n in ('memcg', 'lruvec_stats_percpu', 'shrinker_info')}
+    lay = {m['name']: m for m in best['layout']['members'] if m['depth'] == 0}
+    for w in ('lruvec', 'lru_zone_size', 'iter', 'lruvec_stats'):
+        m = lay[w]
+        lines = set(range(m['offset'] // 64, (m['offset'] + m['size'] - 1) // 64 + 1))
+        assert not (lines & ro), (w, lines, ro)
+
+
+def case_cgroup61():
+    d = fixed_case(obj(False), 'cgroup', CGROUP, obj(True))
+    off = offsets(d['proposals'][0])
+    assert off['rstat_css_list'] // 64 != off['last_bstat'] // 64, off
+    assert off['rstat_cpu'] // 64 != off['last_bstat'] // 64, off
+
+
+def case_fixed_already():
+    for name, cls in (('mem_cgroup_per_node', MEMCG), ('cgroup', CGROUP)):
+        d = advice(obj(True), name, '--classes', cls)
+        assert d['findings'] == 0, d
+        assert d['proposals'] == [] and d['note'], d
+
+
+def case_text():
+    t = run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--nr-cpus', '16').stdout
+    assert t.startswith('/* structlint: proposal 1 of '), t[:300]
+    assert ' -> ' in t.split('\n')[0] and 'cachelines' in t.split('\n')[0], t[:300]
+    assert '/* slab: kmalloc-2k -> ' in t and '(16 CPUs)' in t, t[:600]
+    assert '\nstruct cgroup {\n' in t and '/* size: ' in t, t
+    assert '\n/* C declaration: */\n' in t, t
+    d = advice(obj(False), 'cgroup', '--classes', CGROUP, '--nr-cpus', '16')
+    assert t.count('/* structlint: proposal ') == len(d['proposals'])
+    assert d['nr_cpus'] == 16
+
+
+def case_report_suggest():
+    o = obj(False)
+    r = run('report', o, 'cgroup', '--classes', CGROUP).stdout
+    t = run('report', '--suggest', o, 'cgroup', '--classes', CGROUP).stdout
+    s = run('suggest', o, 'cgroup', '--classes', CGROUP).stdout
+    assert t.startswith(r), (t[:200], r[:200])
+    assert 'finding 1: collision' in t and '/* structlint: proposal 1 of ' in t, t
+    run('report', '--suggest', '--json', o, 'cgroup', '--classes', CGROUP, rc=2)
+    # suggest's own text follows the report: the same proposals
+    assert t[len(r):].lstrip('\n').split('/* slab')[0] == s.split('/* slab')[0], (t[len(r):][:300], s[:300])
+
+
+def case_frozen():
+    d = advice(obj(False), 'cgroup', '--classes', CGROUP, '--frozen')
+    assert d['findings'] >= 1 and d['proposals'] == [] and d['note'], d
+    t = run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--frozen').stdout
+    assert t.startswith('/* structlint: no proposal: '), t
+
+
+def case_pin():
+    o = obj(False)
+    orig = {m['name']: m['offset'] for m in layout(o, 'mem_cgroup_per_node')['members'] if m['depth'] == 0}
+    for pin in ('lruvec', 'memcg'):
+        d = advice(o, 'mem_cgroup_per_node', '--classes', MEMCG61, '--pin', pin)
+        for p in d['proposals']:
+            legal(p, pin)
+            assert offsets(p)[pin] == orig[pin], (pin, offsets(p)[pin], orig[pin])
+    run('suggest', o, 'cgroup', '--classes', CGROUP, '--pin', 'no_such_member', rc=2)
+
+
+def case_keep_together():
+    d = advice(obj(False), 'cgroup', '--classes', CGROUP, '--keep-together', 'rstat_css_list,last_bstat')
+    for p in d['proposals']:
+        legal(p, 'keep')
+        n = top_names(p)
+        i = n.index('rstat_css_list')
+        assert n[i + 1] == 'last_bstat', n
+    run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--keep-together', 'bstat', rc=2)
+
+
+def case_size_only():
+    for v612 in (False, True):
+        o = obj(v612)
+        for name, cls in (('mem_cgroup_per_node', MEMCG61 if not v612 else MEMCG), ('cgroup', CGROUP)):
+            d = advice(o, name, '--classes', cls, '--size-only')
+            size = layout(o, name)['size']
+            for p in d['proposals']:
+                legal(p, name)
+                assert p['kind'] == 'size' and p['size_after'] <= size, p
+            if not d['proposals']:
+                assert d['note'], d
+
+
+def case_separation():
+    d = advice(obj(False), 'cgroup', '--classes', CGROUP, '--separation', '128')
+    assert d['separation'] == 128, d
+    for p in d['proposals']:
+        legal(p, 'sep128')
+    best = d['proposals'][0]
+    off = offsets(best)
+    assert off['rstat_css_list'] // 128 != off['last_bstat'] // 128, off
+
+
+def case_gate():
+    run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=1)
+    run('suggest', obj(True), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=0)
+
+
+def case_usage():
+    o = obj(False)
+    for bad in (['--separation', '100'], ['--slub-rule', '5.4'], ['--nr-cpus', '0'],
+                ['--max-proposals', 'x'], ['--bogus']):
+        run('suggest', o, 'cgroup', '--classes', CGROUP, *bad, rc=2)
+    run('suggest', o, 'cgroup', rc=2)
+    run('suggest', o, 'no_such_struct', '--classes', CGROUP, rc=2)
+    h = run('suggest', '--help').stdout
+    assert '--keep-together' in h and '--classes' in h and 'structlint.advice/v1' in h
+
+
+CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        sys.exit('usage: test_suggest.py --list | CASE')
+    try:
+        CASES[sys.argv[1]]()
+    except AssertionError as e:
+        print('FAIL %s: %s' % (sys.argv[1], e), file=sys.stderr)
+        sys.exit(1)
+    print('ok', sys.argv[1])
