@@ -47,6 +47,16 @@ struct slt_join_opts {
 	bool no_infer;                 /* refuse inference (strict mode) */
 	size_t max_locations;          /* code locations kept per member;
 					  0 = 8 */
+	/* Added after v1 (additive): the ELF symbol of the instance (the
+	 * caller's --base SYMBOL), or NULL.  A sample with SLT_SAMPLE_DSYM
+	 * naming this symbol is placed at data_symbol_offset bytes into the
+	 * struct; one naming another symbol is not this instance and is
+	 * counted in skipped_other_type.  NULL: when every SLT_SAMPLE_DSYM
+	 * sample names one symbol, that one is taken (base method TYPED);
+	 * when they name several, slt_join_finish() fails with SLT_EUSAGE
+	 * asking for --base SYMBOL.  Borrowed until slt_join_new() returns
+	 * (copied). */
+	const char *base_symbol;
 };
 
 /* How the base address was found (enum order = resolution order). */

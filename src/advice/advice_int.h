@@ -89,6 +89,11 @@ struct slt_adv_unit {
 	const char *name;      /* first member's name, for messages */
 	struct slt_adv_leaf *leaves; /* its classed or sampled leaves */
 	size_t n_leaves;
+	uint32_t seg;          /* anchored units before it in the original:
+				  a unit stays between the same two anchors
+				  (an anchor is a group boundary; moving
+				  members across CACHELINE_PADDING is what
+				  pahole --reorganize gets wrong) */
 };
 
 /* The units of one layout and the code paths of its profile. */
@@ -135,7 +140,9 @@ struct slt_adv_plan {
  * Place a plan with C rules: each unit at the first multiple of its
  * alignment at or after the end of the previous one (after a padding
  * member aligned to the line size when pad[i]); anchored units must land
- * exactly on their original offset, the SLT_ADV_LAST unit must be last.
+ * exactly on their original offset, in their original order, every other
+ * unit between the same two anchors as originally (slt_adv_unit.seg), the
+ * SLT_ADV_LAST unit last.
  * off[n] (parallel to order) get the unit offsets, *size the struct size
  * rounded up to its alignment (the original's, or the line size when
  * padding was inserted).  Returns true when legal.

@@ -26,6 +26,7 @@ bool slt_adv_place(const struct slt_adv_units *us,
 		   uint64_t *size)
 {
 	uint64_t cur = 0, salign = us->orig->alignment ? us->orig->alignment : 1;
+	uint32_t seg = 0;
 
 	if (p->n != us->n)
 		return false;
@@ -43,9 +44,12 @@ bool slt_adv_place(const struct slt_adv_units *us,
 		}
 		o = align_up(cur, u->align);
 		if (u->flags & SLT_ADV_ANCHORED) {
-			if (o > u->orig_offset)
+			if (o > u->orig_offset || u->seg != seg + 1)
 				return false;
 			o = u->orig_offset;
+			seg++;
+		} else if (u->seg != seg && !(u->flags & SLT_ADV_LAST)) {
+			return false;
 		}
 		if ((u->flags & SLT_ADV_LAST) && i + 1 != p->n)
 			return false;

@@ -22,7 +22,8 @@
 #define BRUTE_MAX 8
 #define MAX_BOUNDARIES 6
 #define PAIR_MAX 64      /* padding pairs tried up to this many units */
-#define TIME_BUDGET_NS 400000000LL /* local search stops after 0.4 s */
+#define TIME_BUDGET_NS 120000000LL /* one local search stops after 0.12 s */
+#define ALL_MOVE_MAX 64 /* beyond this many units only hot units move */
 
 static int plan_alloc(struct slt_adv_plan *p, size_t n)
 {
@@ -80,8 +81,20 @@ bool slt_adv_objective(const struct slt_adv_units *us,
 		return false;
 	if ((s->size_only || !s->allow_padding) && pads)
 		return false;
-	if (!slt_adv_plan_cost(us, p, w, cost, rc))
+	if (s->size_only) {
+		/* placement only: the size is the objective */
+		uint64_t *off = malloc((p->n ? p->n : 1) * sizeof(*off));
+		memset(cost, 0, sizeof(*cost));
+		bool ok = off && slt_adv_place(us, p, off, &cost->size);
+		free(off);
+		if (!off)
+			*rc = SLT_ENOMEM;
+		if (!ok)
+			return false;
+		cost->lines = slt_cachelines(cost->size, us->line);
+	} else if (!slt_adv_plan_cost(us, p, w, cost, rc)) {
 		return false;
+	}
 	if (cost->size > s->max_size)
 		return false;
 	/* half a byte's price per padding member: of two equal layouts the
@@ -162,16 +175,15 @@ static void greedy_order(const struct slt_adv_units *us, bool size_only,
 	struct sort_ctx sc = { us, size_only };
 	qsort_r(seq, nseq, sizeof(*seq), cmp_units, &sc);
 	memset(p->pad, 0, p->n * sizeof(*p->pad));
+	uint32_t sg = 0;
 	for (size_t a = 0; a <= us->n; a++) {
-		uint64_t limit = UINT64_MAX;
 		if (a < us->n && !(us->u[a].flags & SLT_ADV_ANCHORED))
 			continue;
-		if (a < us->n)
-			limit = us->u[a].orig_offset;
+		/* the units of this segment, in group order */
 		for (size_t q = 0; q < nseq; q++) {
 			const struct slt_adv_unit *u = &us->u[seq[q]];
 			uint64_t o = align_up(cur, u->align);
-			if ((used && used[seq[q]]) || o + u->size > limit)
+			if ((used && used[seq[q]]) || u->seg != sg)
 				continue;
 			if (used)
 				used[seq[q]] = true;
@@ -179,6 +191,7 @@ static void greedy_order(const struct slt_adv_units *us, bool size_only,
 			cur = o + u->size;
 		}
 		if (a < us->n) {
+			sg++;
 			p->order[k++] = a;
 			if (cur < us->u[a].orig_offset + us->u[a].size)
 				cur = us->u[a].orig_offset + us->u[a].size;
@@ -223,7 +236,12 @@ static int local(const struct slt_adv_units *us, const struct slt_adv_search *s,
 		size_t bi = 0, bj = 0;
 		int kind = 0; /* 1 move, 2 toggle pad(s), 3 swap */
 		for (size_t i = 0; i < p->n && !rc && !s->keep_order; i++) {
-			if (us->u[p->order[i]].flags & SLT_ADV_LAST)
+			const struct slt_adv_unit *ui = &us->u[p->order[i]];
+			if (ui->flags & SLT_ADV_LAST)
+				continue;
+			/* large structs: only units the objective sees move
+			 * (cold ones still move by swaps with them) */
+			if (!s->size_only && p->n > ALL_MOVE_MAX && !ui->n_leaves)
 				continue;
 			for (size_t j = 0; j < p->n && !rc; j++) {
 				double o;
@@ -391,6 +409,9 @@ int slt_adv_search_heuristic(const struct slt_adv_units *us,
 		}
 	}
 	if (!rc && !slt_adv_objective(us, s, w, best, &obj, cost, &rc) && !rc)
+		rc = SLT_ENOTFOUND;
+	/* the full cost of the result (size mode evaluated the size only) */
+	if (!rc && s->size_only && !slt_adv_plan_cost(us, best, w, cost, &rc) && !rc)
 		rc = SLT_ENOTFOUND;
 out:
 	free(seq);

@@ -238,7 +238,12 @@ static int unit_of(struct slt_adv_units *us, const size_t *tops, size_t i0,
 		   size_t i1, struct slt_adv_unit *x)
 {
 	const struct slt_struct *s = us->orig;
-	uint64_t start = s->members[tops[i0]].offset, end = start;
+	uint64_t start = s->members[tops[i0]].offset, end;
+
+	for (size_t k = i0; k < i1; k++)
+		if (s->members[tops[k]].offset < start)
+			start = s->members[tops[k]].offset;
+	end = start;
 
 	memset(x, 0, sizeof(*x));
 	x->n_top = i1 - i0;
@@ -406,21 +411,37 @@ int slt_adv_units_build(const struct slt_analysis *a,
 				   "%s is a union: nothing to reorder", s->name);
 		goto out;
 	}
-	for (size_t i = 0; i < nt && !rc;) {
+	/* runs of top-level members whose bytes overlap: a stack of
+	 * [first, last) ranges over tops; a member whose bytes (a bitfield's
+	 * storage unit) start inside an earlier run merges back to it, as
+	 * `u8 a; bool b; enum e c:16;` whose storage starts at a */
+	size_t *first = calloc(nt ? nt : 1, sizeof(*first));
+	uint64_t *lo = calloc(nt ? nt : 1, sizeof(*lo));
+	uint64_t *hi = calloc(nt ? nt : 1, sizeof(*hi));
+	size_t ns = 0;
+	if (!first || !lo || !hi)
+		rc = SLT_ENOMEM;
+	for (size_t i = 0; i < nt && !rc; i++) {
 		const struct slt_member *m = &s->members[tops[i]];
-		uint64_t end = m->offset + m->size;
-		size_t j = i + 1;
-		/* members that start inside the run's bytes join it */
-		while (j < nt && s->members[tops[j]].offset < end &&
-		       !(s->members[tops[j]].flags & SLT_MEMBER_ZERO_SIZE)) {
-			const struct slt_member *n = &s->members[tops[j]];
-			if (n->offset + n->size > end)
-				end = n->offset + n->size;
-			j++;
+		first[ns] = i;
+		lo[ns] = m->offset;
+		hi[ns] = m->offset + m->size;
+		ns++;
+		while (ns >= 2 && m->size && lo[ns - 1] < hi[ns - 2] &&
+		       hi[ns - 2] > lo[ns - 2]) {
+			if (lo[ns - 1] < lo[ns - 2])
+				lo[ns - 2] = lo[ns - 1];
+			if (hi[ns - 1] > hi[ns - 2])
+				hi[ns - 2] = hi[ns - 1];
+			ns--;
 		}
-		rc = unit_of(out, tops, i, j, &out->u[out->n++]);
-		i = j;
 	}
+	for (size_t k = 0; k < ns && !rc; k++)
+		rc = unit_of(out, tops, first[k], k + 1 < ns ? first[k + 1] : nt,
+			     &out->u[out->n++]);
+	free(first);
+	free(lo);
+	free(hi);
 	if (rc)
 		goto out;
 	if (opts && opts->move_anchors)
@@ -445,9 +466,14 @@ int slt_adv_units_build(const struct slt_analysis *a,
 		rc = keep_together(out, opts->keep_together[k], err);
 	if (!rc)
 		rc = unit_stats(out);
-	for (size_t u = 0; !rc && u < out->n; u++)
+	uint32_t seg = 0;
+	for (size_t u = 0; !rc && u < out->n; u++) {
+		if (out->u[u].flags & SLT_ADV_ANCHORED)
+			seg++;
+		out->u[u].seg = seg;
 		if (!(out->u[u].flags & (SLT_ADV_ANCHORED | SLT_ADV_LAST)))
 			out->n_movable++;
+	}
 out:
 	free(tops);
 	if (rc) {

@@ -7,6 +7,10 @@
  * base (base.c), maps every point to its innermost member and to the cache
  * line it fell on, and sums members into their inline parents.
  *
+ * Samples that name a data symbol and an offset (perf mem report's "Data
+ * Symbol", SLT_SAMPLE_DSYM) are typed by that offset when the symbol is the
+ * instance's (opts.base_symbol, or the one symbol all of them name).
+ *
  * Samples that list the CPUs that touched a line (c2c node{cpus}, no
  * single CPU) have their loads and stores spread evenly over those CPUs
  * (the remainder to the first ones): perf c2c does not print per-CPU
@@ -35,6 +39,11 @@ struct slt_join {
 					  (compared by pointer) -> samples */
 	size_t tcap, tused;
 	int failed;                    /* SLT_ENOMEM seen in add */
+	/* data-symbol samples (SLT_SAMPLE_DSYM), see slt_join_opts.base_symbol */
+	const char *dsym, *dsym_second; /* without base_symbol: the first two
+					   distinct symbols named (interned) */
+	uint64_t dsym_samples;          /* placed by their symbol offset */
+	uint64_t dsym_other;            /* on another symbol: not this instance */
 };
 
 static uint64_t mix(uint64_t x)
@@ -198,6 +207,9 @@ int slt_join_new(const struct slt_struct *layout,
 	j->cl = cl;
 	if (!j->opts.max_locations)
 		j->opts.max_locations = 8;
+	if (j->opts.base_symbol &&
+	    !(j->opts.base_symbol = slt_arena_strdup(j->arena, j->opts.base_symbol)))
+		goto nomem;
 	if (j->opts.n_hints) {
 		j->hints = calloc(j->opts.n_hints, sizeof(*j->hints));
 		if (!j->hints)
@@ -270,6 +282,38 @@ static long member_by_path(const struct slt_struct *s, const char *path)
 	return -1;
 }
 
+/*
+ * A data-symbol sample: 1 and *key (offset into the struct) when it is
+ * placed by its symbol, 0 when it is to be placed otherwise (it also has an
+ * address), -1 when it is another object's (counted), SLT_ENOMEM.
+ */
+static int dsym_key(struct slt_join *j, const struct slt_sample *s, uint64_t *key)
+{
+	uint64_t n = s->loads + s->stores;
+	if (j->opts.base_symbol) {
+		if (!strcmp(s->data_symbol, j->opts.base_symbol)) {
+			*key = s->data_symbol_offset;
+			j->dsym_samples += n;
+			return 1;
+		}
+		if (s->flags & (SLT_SAMPLE_ADDR | SLT_SAMPLE_LINE))
+			return 0;
+		j->dsym_other += n;
+		j->skipped_type += n;
+		return -1;
+	}
+	if (!j->dsym) {
+		if (!(j->dsym = intern(j, s->data_symbol)))
+			return SLT_ENOMEM;
+	} else if (strcmp(j->dsym, s->data_symbol) && !j->dsym_second) {
+		if (!(j->dsym_second = intern(j, s->data_symbol)))
+			return SLT_ENOMEM;
+	}
+	*key = s->data_symbol_offset;
+	j->dsym_samples += n;
+	return 1;
+}
+
 int slt_join_add(void *ctx, const struct slt_sample *s)
 {
 	struct slt_join *j = ctx;
@@ -277,7 +321,12 @@ int slt_join_add(void *ctx, const struct slt_sample *s)
 	uint64_t key;
 	j->records++;
 	j->samples += s->loads + s->stores;
-	if ((s->flags & (SLT_SAMPLE_TYPE | SLT_SAMPLE_MEMBER)) && s->type_name &&
+	int d = (s->flags & SLT_SAMPLE_DSYM) && s->data_symbol ? dsym_key(j, s, &key) : 0;
+	if (d == SLT_ENOMEM)
+		goto nomem;
+	if (d < 0)
+		return 0;
+	if (d == 0 && (s->flags & (SLT_SAMPLE_TYPE | SLT_SAMPLE_MEMBER)) && s->type_name &&
 	    !same_type(j->layout, s->type_name)) {
 		const char *name = intern(j, s->type_name);
 		j->skipped_type += s->loads + s->stores;
@@ -285,7 +334,9 @@ int slt_join_add(void *ctx, const struct slt_sample *s)
 			goto nomem;
 		return 0;
 	}
-	if (s->flags & SLT_SAMPLE_MEMBER && s->member) {
+	if (d == 1) {
+		kind = SLT_POINT_OFFSET;  /* key: the offset from the data symbol */
+	} else if (s->flags & SLT_SAMPLE_MEMBER && s->member) {
 		long m = member_by_path(j->layout, s->member);
 		kind = m < 0 ? SLT_POINT_NOMEMBER : SLT_POINT_MEMBER;
 		key = m < 0 ? 0 : (uint64_t)m;
@@ -462,6 +513,12 @@ static int build(struct slt_join *j, struct slt_access_profile *p,
 	const struct slt_struct *s = j->layout;
 	struct slt_arena *ar = j->arena;
 	size_t n_addr = 0;
+	if (j->dsym_second)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     "name the instance's symbol: --base SYMBOL",
+				     "the samples name several data symbols (%s, %s, ...): "
+				     "which one is this %s is not known",
+				     j->dsym, j->dsym_second, s->name);
 	for (size_t i = 0; i < j->cap; i++)
 		n_addr += j->pts[i].kind == SLT_POINT_ADDR;
 	int rc = 0;
@@ -478,12 +535,30 @@ static int build(struct slt_join *j, struct slt_access_profile *p,
 		if (rc)
 			return rc;
 		p->line_origin = (uint32_t)(p->base & (j->cl - 1));
+	} else if (j->used && j->dsym_samples && j->opts.base_symbol && j->opts.has_base) {
+		p->base_method = SLT_BASE_EXPLICIT;
+		p->base = j->opts.base;
+		p->line_origin = (uint32_t)(p->base & (j->cl - 1));
+		snprintf(p->base_note, sizeof(p->base_note),
+			 "data symbol %s at 0x%" PRIx64 ": samples give offsets from it",
+			 j->opts.base_symbol, p->base);
+	} else if (j->used && j->dsym_samples) {
+		p->base_method = SLT_BASE_TYPED;
+		snprintf(p->base_note, sizeof(p->base_note),
+			 j->opts.base_symbol ? "data symbol %s (--base): samples give offsets from it"
+					     : "every data-symbol sample names %s: offsets from it",
+			 j->opts.base_symbol ? j->opts.base_symbol : j->dsym);
 	} else if (j->used) {
 		p->base_method = SLT_BASE_TYPED;
 		snprintf(p->base_note, sizeof(p->base_note),
 			 "samples name the type and offset");
 	} else {
 		snprintf(p->base_note, sizeof(p->base_note), "no samples");
+	}
+	if (j->dsym_other) {
+		size_t l = strlen(p->base_note);
+		snprintf(p->base_note + l, sizeof(p->base_note) - l,
+			 "; %" PRIu64 " samples on other data symbols left out", j->dsym_other);
 	}
 
 	struct slt_acc *own = calloc(s->n_members + 1, sizeof(*own));

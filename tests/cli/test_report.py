@@ -220,6 +220,46 @@ def case_c2c_real():
         assert m['a']['locations'][0]['symbol'].endswith('writer')
 
 
+def case_perf_mem_real():
+    # `perf mem report --stdio` of the same perf 6.1 recording as the c2c
+    # case: its Data Symbol column ("[.] g_hot+0x18") places each access by
+    # its offset from the instance's symbol.  Linked with a data object of
+    # that name (the recording's), --base g_hot (and, without --base, the
+    # one symbol every sample names) gives the member counts of the c2c
+    # report of that recording.
+    exe = os.path.join(TMP, 'g_hot_exe')
+    src = os.path.join(TMP, 'g_hot.c')
+    with open(src, 'w') as f:
+        f.write('#include "%s"\nstruct hot g_hot;\nint main(void) { return 0; }\n' %
+                os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c'))
+    subprocess.run([CC, '-g', '-no-pie', '-o', exe, src], check=True)
+    local = os.path.join(ROOT, 'fixtures', 'samples', 'c2c', 'perf6.1-local')
+    keys = ('loads', 'stores', 'hitm_local', 'hitm_remote')
+
+    def counts(d):
+        return {m['path']: tuple(m[k] for k in keys) for m in d['members']}
+
+    c2c, _ = findings(exe, 'hot', '--samples', os.path.join(local, 'c2c_stdio.txt'))
+    want = counts(c2c)
+    assert want == {'a': (0, 200, 0, 0), 'b': (0, 200, 0, 0),
+                    'c': (200, 0, 133, 0), 'd': (200, 0, 160, 40)}, want
+    mem = os.path.join(local, 'perf_mem_report.txt')
+    d, fs = findings(exe, 'hot', '--samples', mem, '--base', 'g_hot')
+    assert counts(d) == want, (counts(d), want)
+    assert d['base']['method'] == 'explicit' and 'g_hot' in d['base']['note'], d['base']
+    assert fs == [('collision', 0)], d['findings']
+    d, fs = findings(exe, 'hot', '--samples', mem)
+    assert counts(d) == want, (counts(d), want)
+    assert d['base']['method'] == 'typed' and 'g_hot' in d['base']['note'], d['base']
+    # --base naming another object: none of these samples are on it
+    p = run('report', exe, 'hot', '--samples', mem, '--base', 'hot', rc=2)
+    assert 'none of the 800 samples fell on hot' in p.stderr, p.stderr
+    # perf mem report -s mem (levels only): refused, saying what to run
+    p = run('report', exe, 'hot', '--samples', os.path.join(
+        ROOT, 'fixtures', 'samples', 'c2c', 'published', 'perf-mem-amd-ibs-zen5.txt'), rc=2)
+    assert 'no per-address data' in p.stderr and 'perf mem report --stdio' in p.stderr, p.stderr
+
+
 def case_base_symbol():
     # --base SYMBOL: the instance is the global `hot` of a linked program;
     # its address comes from the ELF symbol table, checked against nm.

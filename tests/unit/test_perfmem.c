@@ -3,6 +3,8 @@
  * on the real perf 6.1 outputs of fixtures/samples/c2c and hand-made edge
  * cases. */
 #include "samples_helpers.h"
+#include "graph_helpers.h"
+#include "structlint/join.h"
 
 struct dsym_rec {
 	char name[64];
@@ -220,6 +222,84 @@ static void test_truncated(void **state)
 	assert_true(ok > 0);
 }
 
+/* The join's data-symbol hook (src/join/join.c): struct two { long a, b; } */
+static struct slt_struct *two(struct slt_arena *a)
+{
+	struct slt_type *l = G_INT(a, "long int", 8);
+	struct slt_type *t = g_comp(a, SLT_T_STRUCT, "two", 16, 2);
+	g_mem(t, "a", l, 0, 0, 0);
+	g_mem(t, "b", l, 64, 0, 0);
+	struct slt_struct *s = slt_arena_alloc(a, sizeof(*s));
+	struct slt_error err;
+	assert_int_equal(slt_build_struct(a, t, SLT_FORMAT_DWARF, true, "two.o", s, &err), 0);
+	return s;
+}
+
+static int join_dsyms(const struct slt_struct *s, const struct slt_join_opts *o,
+		      const char *const *syms, const uint64_t *offs, size_t n,
+		      struct slt_access_profile **p, struct slt_error *e)
+{
+	struct slt_join *j;
+	assert_int_equal(slt_join_new(s, o, &j, e), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct slt_sample x = { .flags = SLT_SAMPLE_DSYM, .cpu = -1, .pid = -1,
+					.tid = -1, .node = -1, .data_symbol = syms[i],
+					.data_symbol_offset = offs[i], .stores = 10 };
+		assert_int_equal(slt_join_add(j, &x), 0);
+	}
+	slt_error_clear(e);
+	return slt_join_finish(j, p, e);
+}
+
+static void test_join_dsym(void **state)
+{
+	(void)state;
+	struct slt_arena *a = slt_arena_new();
+	struct slt_struct *s = two(a);
+	struct slt_access_profile *p;
+	struct slt_error e;
+	const char *one[] = { "obj", "obj", "obj" };
+	const char *mixed[] = { "obj", "other", "obj" };
+	const uint64_t offs[] = { 0, 8, 12 };
+	struct slt_join_opts o = { 0 };
+	/* one symbol named: taken, typed by the offsets */
+	assert_int_equal(join_dsyms(s, &o, one, offs, 3, &p, &e), 0);
+	assert_int_equal(p->base_method, SLT_BASE_TYPED);
+	assert_non_null(strstr(p->base_note, "obj"));
+	assert_int_equal(p->members[0].stores, 10);
+	assert_int_equal(p->members[1].stores, 20);   /* 8 and 12 are in b */
+	assert_int_equal(p->matched, 30);
+	slt_access_profile_free(p);
+	/* several symbols and no base symbol: refused, asking for --base */
+	assert_int_equal(join_dsyms(s, &o, mixed, offs, 3, &p, &e), SLT_EUSAGE);
+	assert_non_null(strstr(e.message, "obj, other"));
+	assert_non_null(strstr(e.hint, "--base SYMBOL"));
+	/* the base symbol picks its samples; the others are another object's */
+	char sym[] = "obj";
+	o.base_symbol = sym;
+	assert_int_equal(join_dsyms(s, &o, mixed, offs, 3, &p, &e), 0);
+	assert_int_equal(p->base_method, SLT_BASE_TYPED);
+	assert_int_equal(p->matched, 20);
+	assert_int_equal(p->samples, 30);
+	assert_int_equal(p->skipped_other_type, 10);
+	assert_int_equal(p->members[0].stores, 10);
+	assert_int_equal(p->members[1].stores, 10);
+	assert_non_null(strstr(p->base_note, "10 samples on other data symbols"));
+	slt_access_profile_free(p);
+	/* with its address known (--base SYMBOL resolved): explicit, and the
+	 * lines start where the symbol does */
+	o.base_symbol = "obj";
+	o.has_base = true;
+	o.base = 0x1038;
+	assert_int_equal(join_dsyms(s, &o, one, offs, 3, &p, &e), 0);
+	assert_int_equal(p->base_method, SLT_BASE_EXPLICIT);
+	assert_int_equal(p->base, 0x1038);
+	assert_int_equal(p->line_origin, 0x38);
+	assert_int_equal(p->n_cells, 2);  /* a on line 0, b on line 1 (0x1040) */
+	slt_access_profile_free(p);
+	slt_arena_free(a);
+}
+
 int main(void)
 {
 	(void)read_fx;  /* samples_helpers.h: not used here */
@@ -228,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_perf_mem_report), cmocka_unit_test(test_mem_mode),
 		cmocka_unit_test(test_levels_only), cmocka_unit_test(test_header_only),
 		cmocka_unit_test(test_edge_rows), cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_join_dsym),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
