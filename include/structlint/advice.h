@@ -141,6 +141,33 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 	       struct slt_advice **out, struct slt_error *err);
 void slt_advice_free(struct slt_advice *advice);
 
+/*
+ * Added after v1 (additive): proposal p of orig as a unified diff (diff -u /
+ * git format, 3 lines of context, `--- a/PATH` / `+++ b/PATH` with PATH
+ * relative to source_root, so `patch -p1` or `git apply` applies it there)
+ * of the header that defines orig.  The header is orig->decl_file tried
+ * under source_root as is, then without its leading components one by one
+ * (kernel DWARF names "debian/build/.../include/linux/x.h" or
+ * "./include/..."); the definition starts on orig->decl_line.  Each member
+ * declaration keeps its own lines (comments and blank lines above it, a
+ * multi-line or nested anonymous struct/union declaration whole); they are
+ * put in the proposal's order with `CACHELINE_PADDING(_padN_);` lines where
+ * padding was inserted (the file's indentation), and a zero-width bitfield
+ * before a bitfield run that no longer follows its original predecessor,
+ * as slt_advice_emit_c() does.
+ *
+ * *out: malloc()ed, free() it; "" when the source already has the
+ * proposal's order.  Returns 0 or: SLT_EUSAGE (no decl_file/decl_line, e.g.
+ * a BTF layout; the source does not match the layout: no `struct NAME {`
+ * on decl_line, a member missing, extra or renamed; preprocessor
+ * conditionals inside the body; members declared together, as in
+ * `int a, b;`, that the proposal separates; err names file:line and what
+ * differs), SLT_EIO (the header is not found or unreadable),
+ * SLT_EUNSUPPORTED (a body too large to diff), SLT_ENOMEM.
+ */
+int slt_advice_diff(const struct slt_proposal *p, const struct slt_struct *orig,
+		    const char *source_root, char **out, struct slt_error *err);
+
 #ifdef __cplusplus
 }
 #endif
