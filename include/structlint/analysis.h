@@ -183,7 +183,10 @@ const char *slt_score_basis_name(enum slt_score_basis b);
  * Annotated pahole-style text: the layout lines exactly as
  * slt_report_layout_text() writes them (colour off), each member line
  * followed by a TAB and one comment "/" "* CLASS ld=N st=N hitm=N HEAT *" "/"
- * (HEAT: one '#' per fifth of the busiest member's accesses), then the
+ * (HEAT: one '#' per fifth of the busiest member's accesses; CLASS is
+ * followed by " (given)" when the class was given, and HEAT preceded by
+ * " cpus=N", N distinct CPUs, when the profile names CPUs; the closing
+ * line of an inline struct or union carries its comment), then the
  * base resolution and the ranked findings with their members, offsets,
  * counts and code locations.  Returns 0, SLT_EIO or SLT_ENOMEM.
  */

@@ -120,7 +120,9 @@ struct slt_access_profile {
 	enum slt_base_method base_method;
 	uint64_t base;                     /* resolved base, when
 					      base_method >= EXPLICIT */
-	double confidence;                 /* 0..1, inference only */
+	double confidence;                 /* 0..1 for inference; 1 for
+					      typed, explicit and hinted
+					      bases */
 	char base_note[256];               /* how it was resolved, for
 					      humans */
 	uint64_t samples, matched;         /* samples seen / mapped */

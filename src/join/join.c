@@ -561,6 +561,10 @@ static int build(struct slt_join *j, struct slt_access_profile *p,
 			 "; %" PRIu64 " samples on other data symbols left out", j->dsym_other);
 	}
 
+	/* A typed or given base is certain: confidence measures inference. */
+	if (p->base_method == SLT_BASE_TYPED || p->base_method == SLT_BASE_EXPLICIT)
+		p->confidence = 1;
+
 	struct slt_acc *own = calloc(s->n_members + 1, sizeof(*own));
 	struct slt_acc outside = { 0 };
 	struct cell_acc *cells = NULL;

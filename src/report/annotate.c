@@ -5,7 +5,8 @@
  * The layout is written by the layout text writer (text.c, colour off) into
  * memory, and each line that ends in a member's offset comment
  * "/" "* OFFSET SIZE *" "/" (or "OFFSET: BIT SIZE" for bitfields) gets
- * "\t/" "* CLASS ld=N st=N hitm=N HEAT *" "/" appended.  Member comments
+ * "\t/" "* CLASS [(given)] ld=N st=N hitm=N [cpus=N] HEAT *" "/" appended
+ * (cpus: distinct CPUs, when the samples name them).  Member comments
  * come in the writer's order: pre-order, except that an inline composite's
  * comment is on its closing brace, after its members.  Every matched line's
  * offset is checked against the member's; if the text does not line up
@@ -94,15 +95,18 @@ static void note(FILE *f, const struct slt_analysis *a, size_t i)
 {
 	const struct slt_member_access *m = a->profile && a->profile->members ?
 					    &a->profile->members[i] : NULL;
-	fprintf(f, "/* %s", slt_class_name(a->classes[i].cls));
+	fprintf(f, "/* %s%s", slt_class_name(a->classes[i].cls),
+		a->classes[i].given ? " (given)" : "");
 	if (m) {
 		char bar[8];
 		uint64_t acc = m->loads + m->stores;
 		heat_bar(a->classes[i].heat, acc, bar);
-		fprintf(f, " ld=%" PRIu64 " st=%" PRIu64 " hitm=%" PRIu64 "%s%s",
+		fprintf(f, " ld=%" PRIu64 " st=%" PRIu64 " hitm=%" PRIu64,
 			m->loads, m->stores,
-			m->hitm_local + m->hitm_remote + m->peer_local + m->peer_remote,
-			bar[0] ? " " : "", bar);
+			m->hitm_local + m->hitm_remote + m->peer_local + m->peer_remote);
+		if (m->n_cpus)
+			fprintf(f, " cpus=%zu", m->n_cpus);
+		fprintf(f, "%s%s", bar[0] ? " " : "", bar);
 	}
 	fputs(" */", f);
 }

@@ -12,7 +12,8 @@
  *                   "true_share_cpus" },
  *   "base": { "method": "none"|"typed"|"explicit"|"hint"|"inferred",
  *             "address": "0x..." (explicit, hint, inferred only),
- *             "confidence": 0..1, "note": TEXT },      (absent: no samples)
+ *             "confidence": 0..1 (inferred; 1 for typed, explicit, hint),
+ *             "note": TEXT },                          (absent: no samples)
  *   "samples": { "seen", "matched", "outside", "other_type" } (absent: no
  *             samples; counts of samples = loads + stores),
  *   "members": [ { "index", "path" (dotted, "" if anonymous), "name",

@@ -86,12 +86,15 @@ def case_gate():
 
 
 def strip(text):
-    """The annotated text without structlint's additions."""
+    """The annotated text without structlint's additions, removed with the
+    sed recipe of structlint(1) "ANNOTATED TEXT" (up to the summary)."""
+    sed = subprocess.run(['sed', r's|\(\*/\)\t/\*.*|\1|'], input=text, capture_output=True,
+                         text=True, check=True).stdout
     out = []
-    for line in text.split('\n'):
+    for line in sed.split('\n'):
         if line.startswith('/* structlint:'):
             break
-        out.append(re.sub(r'\t/\* (none|cold|read-mostly|mixed|hot-write|true-shared)( ld=.*)? \*/$', '', line))
+        out.append(line)
     return '\n'.join(out).rstrip('\n') + '\n'
 
 
@@ -103,7 +106,7 @@ def case_text_compat():
     assert a == b
     plain = run(o, 'mem_cgroup_per_node').stdout
     assert strip(a) == plain, (strip(a), plain)
-    assert '\t/* read-mostly */' in a and 'finding 1: collision, line 39' in a, a
+    assert '\t/* read-mostly (given) */' in a and 'finding 1: collision, line 39' in a, a
     assert a.count('finding ') == 2
 
 
@@ -329,6 +332,43 @@ def case_nothing_matched():
         json.dump({'schema': 'structlint.profile/v1', 'samples': []}, f)
     p = run('report', obj(False), 'cgroup', '--samples', path, '--base', hex(BASE), rc=2)
     assert 'no memory-access samples' in p.stderr, p.stderr
+
+
+def case_annotation_docs():
+    # As structlint(1) "ANNOTATED TEXT" says: "(given)" after a given class,
+    # cpus=N (distinct CPUs) when the samples name CPUs, and the closing
+    # "};" line of an inline (anonymous) struct carries its composite's
+    # comment; the man page's sed recipe gives the plain layout back.
+    src = os.path.join(TMP, 'anon.c')
+    with open(src, 'w') as f:
+        f.write('struct anon_t { long a; union { long b; int c; }; '
+                'struct { long d; long e; }; long f; };\nstruct anon_t g_anon;\n')
+    o = os.path.join(TMP, 'anon.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(TMP, 'anon.classes')
+    with open(cls, 'w') as f:
+        f.write('anon_t.a hot-write\n')
+    prof = profile({0: [(0, 0, 50, 'w'), (1, 0, 30, 'w')], 16: [(2, 40, 0, 'r')]}, struct='anon_t')
+    t = run('report', o, 'anon_t', '--classes', cls, '--samples', prof, '--base', hex(BASE)).stdout
+    lines = t.split('\n')
+    a = next(l for l in lines if re.search(r'\ba;', l))
+    assert a.endswith('\t/* hot-write (given) ld=0 st=80 hitm=0 cpus=2 ##### */'), a
+    d = next(l for l in lines if re.search(r'\bd;', l))
+    assert d.endswith('\t/* read-mostly ld=40 st=0 hitm=0 cpus=1 ### */'), d
+    close = [l for l in lines if l.lstrip('\t').startswith('};') and '\t/*' in l.lstrip('\t')]
+    # the union (8 bytes at 8, no samples: cold) and the struct (16 at 16)
+    assert len(close) == 2 and close[0].endswith('/*     8     8 */\t/* cold ld=0 st=0 hitm=0 */') \
+        and 'ld=40' in close[1], close
+    assert strip(t) == run(o, 'anon_t').stdout, (strip(t), run(o, 'anon_t').stdout)
+    # Without CPUs (typed counts), no cpus=.
+    typed = os.path.join(TMP, 'anon_typed.json')
+    with open(typed, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'structs': [
+            {'type': 'anon_t', 'members': [{'offset': 0, 'stores': 5}, {'offset': 16, 'loads': 5}]}]}, f)
+    t = run('report', o, 'anon_t', '--samples', typed).stdout
+    assert 'cpus=' not in t and '(given)' not in t, t
+    d = json.loads(run('report', '--json', o, 'anon_t', '--samples', typed).stdout)
+    assert d['base']['method'] == 'typed' and d['base']['confidence'] == 1, d['base']
 
 
 def case_unknown_members():

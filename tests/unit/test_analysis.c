@@ -370,8 +370,8 @@ static void test_reports(void **state)
 		c += n + (nl != NULL);
 	}
 	assert_true(strncmp(cut, plain, plen) == 0);
-	assert_non_null(strstr(buf, "/* hot-write ld=0 st=100 hitm=0 ##### */"));
-	assert_non_null(strstr(buf, "/* read-mostly ld=80 st=0 hitm=0 #### */"));
+	assert_non_null(strstr(buf, "/* hot-write ld=0 st=100 hitm=0 cpus=1 ##### */"));
+	assert_non_null(strstr(buf, "/* read-mostly ld=80 st=0 hitm=0 cpus=2 #### */"));
 	assert_non_null(strstr(buf, "finding 1: collision, line 0 (bytes 0..63), score 80"));
 	assert_non_null(strstr(buf, "at bump_w an.c:12 (ld=0 st=100 hitm=0)"));
 	free(buf);
