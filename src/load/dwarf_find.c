@@ -424,26 +424,29 @@ int slt_dw_suggest(struct slt_source *s, const char *name, size_t max,
 		goto out;
 	}
 	/* Rank the strings of .debug_str, then their suffixes, by distance;
-	 * keep up to SUGGEST_PER_DIST distinct ones per distance. */
+	 * keep up to SUGGEST_PER_DIST distinct ones per distance.  A suffix
+	 * counts up to half the limit (a typo is a few edits; a long name has
+	 * hundreds of suffixes within its full limit, each widening the
+	 * walk). */
 	struct vec cand = { .elt = sizeof(char *) };
 	unsigned per[16] = { 0 };
 	size_t ql = strlen(name);
-	size_t lmin = ql > sg.limit ? ql - sg.limit : 1, lmax = ql + sg.limit;
-	for (int suffixes = 0; suffixes < 2; suffixes++)
+	for (int suffixes = 0; suffixes < 2; suffixes++) {
+		unsigned lim = suffixes ? (sg.limit + 1) / 2 : sg.limit;
+		size_t lmin = ql > lim ? ql - lim : 1, lmax = ql + lim;
 		for (size_t i = 0; i < d->str_n && !rc;) {
 			const char *str = (const char *)d->str + i;
 			size_t len = strnlen(str, d->str_n - i);
-			size_t sl = len < lmax ? len : lmax;
-			if (!suffixes && sl != len)
-				sl = 0;
-			else if (suffixes && sl == len)
-				sl--;
-			for (; sl >= lmin && !rc; sl = suffixes ? sl - 1 : 0) {
+			/* whole strings: len; suffixes: lmax down to lmin */
+			size_t sl = suffixes ? (len - 1 < lmax ? len - 1 : lmax)
+					     : (len <= lmax ? len : 0);
+			for (; sl >= lmin && sl < len + !suffixes && !rc;
+			     sl = suffixes ? sl - 1 : 0) {
 				const char *p = str + len - sl;
 				if (!slt_suggest_could(&sg, sl))
 					continue;
-				unsigned dist = slt_strdist(name, p, sg.limit);
-				if (!dist || dist > sg.limit || dist >= 16 ||
+				unsigned dist = slt_strdist(name, p, lim);
+				if (!dist || dist > lim || dist >= 16 ||
 				    per[dist] >= SUGGEST_PER_DIST ||
 				    has_str(cand.v, cand.n, p))
 					continue;
@@ -456,6 +459,7 @@ int slt_dw_suggest(struct slt_source *s, const char *name, size_t max,
 			}
 			i += len + 1;
 		}
+	}
 	const char **cv = cand.v;
 	bool *found = calloc(cand.n ? cand.n : 1, 1);
 	struct hits h = { 0 };
