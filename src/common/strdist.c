@@ -11,7 +11,7 @@
 
 #include "structlint/error.h"
 
-#define STRDIST_MAXLEN 256u
+#define STRDIST_MAXLEN SLT_STRDIST_MAX
 
 static unsigned min3(unsigned a, unsigned b, unsigned c)
 {
@@ -83,6 +83,10 @@ void slt_suggest_init(struct slt_suggest *s, const char *query, size_t max)
 	s->query = query;
 	s->limit = (unsigned)(strlen(query) / 3 + 1);
 	s->max = max > 8 ? 8 : max;
+	/* slt_strdist() counts names over SLT_STRDIST_MAX bytes as too far:
+	 * no candidate can be kept, so take none (and cost nothing). */
+	if (strlen(query) > SLT_STRDIST_MAX)
+		s->max = 0;
 }
 
 /* The largest distance a new name may have and still be kept. */

@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+/* Longest name, in bytes, slt_strdist() compares; longer ones are never
+ * close to anything. */
+#define SLT_STRDIST_MAX 256
+
 /*
  * Optimal string alignment (Damerau-Levenshtein with adjacent
  * transpositions) distance between a and b, or limit + 1 when it exceeds
@@ -26,6 +30,8 @@ struct slt_suggest {
 	unsigned dist[8];
 };
 
+/* Start a list for query; a query over SLT_STRDIST_MAX bytes keeps
+ * nothing (max becomes 0). */
 void slt_suggest_init(struct slt_suggest *s, const char *query, size_t max);
 /* Consider name (copied when kept).  Duplicates are ignored.  Returns 0 or
  * SLT_ENOMEM. */

@@ -162,6 +162,28 @@ static void test_suggest(void **state)
 	assert_int_equal(s.n, 0);
 }
 
+/* A query longer than slt_strdist() compares keeps nothing and lets callers
+ * skip all work (fuzz_dwarf found suggest() spending minutes on suffixes of
+ * a corrupt .debug_str for such a name). */
+static void test_suggest_long_query(void **state)
+{
+	(void)state;
+	char q[SLT_STRDIST_MAX + 2];
+	memset(q, 'a', sizeof(q) - 1);
+	q[sizeof(q) - 1] = '\0';
+	struct slt_suggest sg;
+	slt_suggest_init(&sg, q, 5);
+	assert_false(slt_suggest_could(&sg, strlen(q)));
+	assert_int_equal(slt_suggest_add(&sg, q), 0);
+	char **out = NULL;
+	assert_int_equal(slt_suggest_take(&sg, &out), 0);
+	free(out);
+	q[SLT_STRDIST_MAX] = '\0'; /* at the limit: still considered */
+	slt_suggest_init(&sg, q, 5);
+	assert_true(slt_suggest_could(&sg, strlen(q)));
+	slt_suggest_release(&sg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_long_strings),
 		cmocka_unit_test(test_against_reference),
 		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_suggest_long_query),
 	};
 	return cmocka_run_group_tests_name("strdist", tests, NULL, NULL);
 }
