@@ -51,6 +51,11 @@ static const char usage_tail[] =
 "                             machine's configured CPUs)\n"
 "      --slub-max-order N     slub_max_order (default 3)\n"
 "      --slub-rule 6.1|6.8    which kernel's calculate_order() (default 6.1)\n"
+"      --source-root DIR      also a unified diff of each proposal against\n"
+"                             the header under DIR that defines STRUCT\n"
+"                             (found by DW_AT_decl_file/decl_line; apply\n"
+"                             with patch -p1 in DIR); exit 2 where the\n"
+"                             source differs from the debug info\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.advice/v1)\n"
 "  -p, --pretty               indent the JSON\n"
@@ -67,7 +72,7 @@ static const char usage_tail[] =
 enum {
 	OPT_PIN = CLI_OPT_OWN, OPT_KEEP, OPT_MOVE_ANCHORS, OPT_FROZEN, OPT_SEP,
 	OPT_LINE_SIZE, OPT_SIZE_ONLY, OPT_MAX, OPT_NR_CPUS, OPT_SLUB_MAX,
-	OPT_SLUB_RULE,
+	OPT_SLUB_RULE, OPT_SOURCE_ROOT,
 };
 
 static const struct option long_opts[] = {
@@ -83,6 +88,7 @@ static const struct option long_opts[] = {
 	{ "nr-cpus", required_argument, NULL, OPT_NR_CPUS },
 	{ "slub-max-order", required_argument, NULL, OPT_SLUB_MAX },
 	{ "slub-rule", required_argument, NULL, OPT_SLUB_RULE },
+	{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -95,6 +101,7 @@ struct sugg {
 	const char *const *keep[MAX_LISTS];
 	char *keep_buf[MAX_LISTS];      /* strdup'ed argument, split in place */
 	const char **keep_names[MAX_LISTS];
+	const char *source_root;        /* --source-root: diff each proposal */
 };
 
 static void sugg_free(struct sugg *s)
@@ -174,6 +181,11 @@ static int sugg_option(struct sugg *s, struct cli_analysis *c, int o,
 		if (v == 0)
 			return cli_usage_error("--slub-max-order 0: not supported (the advisor's 0 means the default, 3)");
 		s->o.slub_max_order = (unsigned)v;
+		return 0;
+	case OPT_SOURCE_ROOT:
+		if (!arg[0])
+			return cli_usage_error("--source-root: want a directory");
+		s->source_root = arg;
 		return 0;
 	case OPT_SLUB_RULE:
 		if (!strcmp(arg, "6.1"))
@@ -259,18 +271,26 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 	if (rc)
 		return rc;
 	ssize_t *left = calloc(adv->n_proposals + 1, sizeof(*left));
-	if (!left)
+	char **diffs = calloc(adv->n_proposals + 1, sizeof(*diffs));
+	if (!left || !diffs)
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc)
 		rc = recheck(c, adv, left, err);
+	for (size_t i = 0; !rc && s->source_root && i < adv->n_proposals; i++)
+		rc = slt_advice_diff(&adv->proposals[i], a->layout, s->source_root,
+				     &diffs[i], err);
 	struct slt_advice_report_opts r = {
 		.nr_cpus = s->o.nr_cpus,
 		.separation = s->o.separation ? s->o.separation : c->ropts.cacheline_size,
+		.diffs = (const char *const *)diffs,
 		.findings_after = left,
 	};
 	if (!rc)
 		rc = json ? slt_report_advice_json(stdout, adv, &c->ropts, &r, err)
 			  : slt_report_advice_text(stdout, adv, &c->ropts, &r, err);
+	for (size_t i = 0; diffs && i < adv->n_proposals; i++)
+		free(diffs[i]);
+	free(diffs);
 	free(left);
 	slt_advice_free(adv);
 	return rc;

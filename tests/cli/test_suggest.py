@@ -227,6 +227,45 @@ def case_usage():
     assert '--keep-together' in h and '--classes' in h and 'structlint.advice/v1' in h
 
 
+def case_source_root():
+    """--source-root: the diff applies with patch -p1 to the real source,
+    and the patched source, compiled, has the proposal's offsets; a source
+    that differs from the DWARF is refused (exit 2, one line)."""
+    import shutil
+    src = os.path.join(TMP, 'src')
+    os.makedirs(src, exist_ok=True)
+    shutil.copy(os.path.join(ROOT, 'fixtures', 'report', 'seed.c'), src)
+    o = os.path.join(src, 'seed.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, 'seed.c'], cwd=src, check=True)
+    d = advice(o, 'cgroup', '--classes', CGROUP, '--source-root', src)
+    assert d['proposals'], d
+    for i, p in enumerate(d['proposals']):
+        assert p['diff'].startswith('--- a/seed.c\n+++ b/seed.c\n@@ '), p['diff'][:200]
+        work = os.path.join(TMP, 'patched%d' % i)
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(src, work)
+        subprocess.run(['patch', '-p1', '--quiet', '--no-backup-if-mismatch'], cwd=work,
+                       input=p['diff'], text=True, check=True)
+        po = os.path.join(work, 'seed.o')
+        # include/linux/cache.h's definition (seed.c spells the struct out)
+        subprocess.run([CC, '-g', '-c', '-o', po,
+                        '-DCACHELINE_PADDING(name)=struct cacheline_padding name', 'seed.c'],
+                       cwd=work, check=True)
+        got = [(m['name'], m['offset']) for m in layout(po, 'cgroup')['members'] if m['depth'] == 0]
+        want = [(m['name'], m['offset']) for m in p['layout']['members'] if m['depth'] == 0]
+        assert got == want, (p['kind'], got, want)
+    t = run('suggest', o, 'cgroup', '--classes', CGROUP, '--source-root', src).stdout
+    assert '\n/* diff: */\n--- a/seed.c\n' in t, t
+    # the source no longer matches the debug info: refused
+    with open(os.path.join(src, 'seed.c')) as f:
+        text = f.read()
+    with open(os.path.join(src, 'seed.c'), 'w') as f:
+        f.write(text.replace('struct list_head rstat_css_list;', 'struct list_head rstat_css_lst;'))
+    p = run('suggest', o, 'cgroup', '--classes', CGROUP, '--source-root', src, rc=2)
+    assert 'seed.c' in p.stderr, p.stderr
+    run('suggest', o, 'cgroup', '--classes', CGROUP, '--source-root', os.path.join(TMP, 'nowhere'), rc=2)
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':
