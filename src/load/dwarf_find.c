@@ -431,18 +431,45 @@ int slt_dw_suggest(struct slt_source *s, const char *name, size_t max,
 	struct vec cand = { .elt = sizeof(char *) };
 	unsigned per[16] = { 0 };
 	size_t ql = strlen(name);
+	/* Suffixes grow by one byte at a time; the byte-count difference to
+	 * NAME bounds the distance from below (an edit changes one count, a
+	 * substitution one up and one down), so most skip slt_strdist(). */
+	int diff[256] = { 0 };
+	for (size_t i = 0; i < ql; i++)
+		diff[(unsigned char)name[i]]--;
 	for (int suffixes = 0; suffixes < 2; suffixes++) {
 		unsigned lim = suffixes ? (sg.limit + 1) / 2 : sg.limit;
 		size_t lmin = ql > lim ? ql - lim : 1, lmax = ql + lim;
 		for (size_t i = 0; i < d->str_n && !rc;) {
 			const char *str = (const char *)d->str + i;
 			size_t len = strnlen(str, d->str_n - i);
-			/* whole strings: len; suffixes: lmax down to lmin */
-			size_t sl = suffixes ? (len - 1 < lmax ? len - 1 : lmax)
-					     : (len <= lmax ? len : 0);
-			for (; sl >= lmin && sl < len + !suffixes && !rc;
-			     sl = suffixes ? sl - 1 : 0) {
+			/* whole strings: len; suffixes: lmin up to lmax */
+			size_t first = suffixes ? lmin : len, last = 0;
+			if (suffixes && len > 1)
+				last = len - 1 < lmax ? len - 1 : lmax;
+			else if (!suffixes && len && len <= lmax)
+				last = len;
+			size_t pos = 0, neg = ql, added = 0, sl;
+			/* counts of the last added bytes of str (suffixes) */
+			for (; suffixes && added + 1 < first && added < last; added++) {
+				unsigned char c = (unsigned char)str[len - added - 1];
+				if (diff[c]++ >= 0)
+					pos++;
+				else
+					neg--;
+			}
+			for (sl = first; sl <= last && !rc; sl++) {
 				const char *p = str + len - sl;
+				if (suffixes) {
+					unsigned char c = (unsigned char)*p;
+					added++;
+					if (diff[c]++ >= 0)
+						pos++;
+					else
+						neg--;
+					if ((pos > neg ? pos : neg) > lim)
+						continue;
+				}
 				if (!slt_suggest_could(&sg, sl))
 					continue;
 				unsigned dist = slt_strdist(name, p, lim);
@@ -457,6 +484,9 @@ int slt_dw_suggest(struct slt_source *s, const char *name, size_t max,
 					*c = p;
 				per[dist]++;
 			}
+			/* undo the counts of the suffix bytes added */
+			for (size_t k = 0; k < added; k++)
+				diff[(unsigned char)str[len - k - 1]]--;
 			i += len + 1;
 		}
 	}
