@@ -53,7 +53,10 @@ static const char usage[] =
 "Access profiles: `structlint report [FILE] NAME --samples PROFILE` (or\n"
 "--classes) annotates the layout with loads, stores and member classes and\n"
 "ranks false sharing per cache line; `structlint record -- CMD` samples\n"
-"memory accesses.  See `structlint report --help`, `structlint record --help`.\n"
+"memory accesses; `structlint suggest [FILE] NAME --classes C` proposes\n"
+"layouts (reorderings, CACHELINE_PADDING) that remove the findings.\n"
+"See `structlint report --help`, `structlint suggest --help` and\n"
+"`structlint record --help`.\n"
 "\n"
 "exit status: 0 ok, 2 usage or input error (one line on stderr).\n"
 "See structlint(1) for the JSON schema and the rules for choosing inputs.\n";

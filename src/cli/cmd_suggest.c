@@ -67,7 +67,9 @@ static const char usage_tail[] =
 "  -h, --help                 this help\n"
 "\n"
 "exit status: 0 ok, 1 findings with --fail-on-findings, 2 usage or input\n"
-"error (one line on stderr).\n";
+"error (one line on stderr).\n"
+"See structlint(1), SUGGEST OPTIONS and ADVICE: the kinds of proposal, the\n"
+"rules they keep, the cost model, the search and the slab figures.\n";
 
 enum {
 	OPT_PIN = CLI_OPT_OWN, OPT_KEEP, OPT_MOVE_ANCHORS, OPT_FROZEN, OPT_SEP,
