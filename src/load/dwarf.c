@@ -182,9 +182,9 @@ static bool has_dwarf(struct slt_elf *e)
 	       slt_elf_find_section(e, ".zdebug_info");
 }
 
-/* Takes ownership of elf. */
-static int open_elf(struct slt_elf *elf, struct slt_source **out,
-		    struct slt_error *err)
+/* Takes ownership of elf.  track_allocs: see dwarf_set_de_alloc_flag below. */
+static int open_elf(struct slt_elf *elf, bool track_allocs,
+		    struct slt_source **out, struct slt_error *err)
 {
 	struct dw *d = calloc(1, sizeof(*d));
 	if (!d || !(d->arena = slt_arena_new()) ||
@@ -235,9 +235,13 @@ static int open_elf(struct slt_elf *elf, struct slt_source **out,
 	 * dwarf_finish() can free what callers forgot (libdwarf.h,
 	 * dwarf_set_de_alloc_flag, 2020): a third of the time of a kernel
 	 * lookup.  This loader frees every DIE, attribute, list, block,
-	 * string and error it gets, so the tree is turned off.  The flag is
-	 * process-wide and read at init; every source sets the same value. */
-	dwarf_set_de_alloc_flag(0);
+	 * string and error it gets, so for files the tree is off.  But
+	 * libdwarf 20210528's own error paths (dwarf_srcfiles on a corrupt
+	 * line table) drop objects that only the tree would free: in-memory
+	 * images -- the fuzz targets and tests, where inputs are hostile and
+	 * many run in one process -- keep it on, so nothing leaks there.  The
+	 * flag is process-wide and read at init. */
+	dwarf_set_de_alloc_flag(track_allocs ? 1 : 0);
 	int res = dwarf_object_init_b(&d->iface, NULL, NULL, DW_GROUPNUMBER_ANY,
 				      &d->dbg, &e);
 	if (res != DW_DLV_OK) {
@@ -295,7 +299,7 @@ int slt_source_open_dwarf(const char *path, const struct slt_load_opts *opts,
 					     "separate debug file)");
 		}
 	}
-	return open_elf(elf, out, err);
+	return open_elf(elf, false, out, err);
 }
 
 int slt_source_open_dwarf_mem(const void *data, size_t size, const char *name,
@@ -304,5 +308,5 @@ int slt_source_open_dwarf_mem(const void *data, size_t size, const char *name,
 	struct slt_elf *elf;
 	*out = NULL;
 	int rc = slt_elf_open_mem(data, size, name, &elf, err);
-	return rc ? rc : open_elf(elf, out, err);
+	return rc ? rc : open_elf(elf, true, out, err);
 }
