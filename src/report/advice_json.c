@@ -38,21 +38,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "report/json_out.h"
 #include "structlint/advice_report.h"
 
 #define U(v) json_integer((json_int_t)(v))
 
-static void set(json_t *o, const char *k, json_t *v, bool *bad)
-{
-	if (!v || json_object_set_new(o, k, v))
-		*bad = true;
-}
 
-static void push(json_t *arr, json_t *v, bool *bad)
-{
-	if (!v || json_array_append_new(arr, v))
-		*bad = true;
-}
 
 static json_t *slab_json(const struct slt_slab_cost *s)
 {
@@ -72,8 +63,8 @@ static json_t *layout_json(const struct slt_struct *s, bool *bad)
 		*bad = true;
 		return NULL;
 	}
-	set(o, "size", U(s->size), bad);
-	set(o, "alignment", U(s->alignment), bad);
+	slt_json_set(o, "size", U(s->size), bad);
+	slt_json_set(o, "alignment", U(s->alignment), bad);
 	for (size_t i = 0; i < s->n_members && !*bad; i++) {
 		const struct slt_member *m = &s->members[i];
 		json_t *j = json_object();
@@ -81,19 +72,19 @@ static json_t *layout_json(const struct slt_struct *s, bool *bad)
 			*bad = true;
 			break;
 		}
-		set(j, "name", json_string(m->name ? m->name : ""), bad);
-		set(j, "type", json_string(m->type ? m->type : ""), bad);
-		set(j, "offset", U(m->offset), bad);
-		set(j, "size", U(m->size), bad);
-		set(j, "alignment", U(m->alignment ? m->alignment : m->natural_alignment), bad);
+		slt_json_set(j, "name", json_string(m->name ? m->name : ""), bad);
+		slt_json_set(j, "type", json_string(m->type ? m->type : ""), bad);
+		slt_json_set(j, "offset", U(m->offset), bad);
+		slt_json_set(j, "size", U(m->size), bad);
+		slt_json_set(j, "alignment", U(m->alignment ? m->alignment : m->natural_alignment), bad);
 		if (m->flags & SLT_MEMBER_BITFIELD) {
-			set(j, "bit_offset", U(m->bit_offset), bad);
-			set(j, "bit_size", U(m->bit_size), bad);
+			slt_json_set(j, "bit_offset", U(m->bit_offset), bad);
+			slt_json_set(j, "bit_size", U(m->bit_size), bad);
 		}
-		set(j, "depth", U(m->depth), bad);
-		push(ms, j, bad);
+		slt_json_set(j, "depth", U(m->depth), bad);
+		slt_json_push(ms, j, bad);
 	}
-	set(o, "members", ms, bad);
+	slt_json_set(o, "members", ms, bad);
 	return o;
 }
 
@@ -107,34 +98,34 @@ static json_t *proposal_json(const struct slt_advice *adv, size_t i,
 		*bad = true;
 		return NULL;
 	}
-	set(o, "rank", U(i + 1), bad);
-	set(o, "kind", json_string(slt_proposal_kind_name(p->kind)), bad);
-	set(o, "summary", json_string(p->summary ? p->summary : ""), bad);
-	set(o, "size_before", U(p->size_before), bad);
-	set(o, "size_after", U(p->size_after), bad);
-	set(o, "bytes_added", U(p->bytes_added), bad);
-	set(o, "lines_before", U(p->lines_before), bad);
-	set(o, "lines_after", U(p->lines_after), bad);
-	set(o, "score_before", json_real(p->score_before), bad);
-	set(o, "score_after", json_real(p->score_after), bad);
-	set(o, "cost_before", json_real(p->cost_before), bad);
-	set(o, "cost_after", json_real(p->cost_after), bad);
+	slt_json_set(o, "rank", U(i + 1), bad);
+	slt_json_set(o, "kind", json_string(slt_proposal_kind_name(p->kind)), bad);
+	slt_json_set(o, "summary", json_string(p->summary ? p->summary : ""), bad);
+	slt_json_set(o, "size_before", U(p->size_before), bad);
+	slt_json_set(o, "size_after", U(p->size_after), bad);
+	slt_json_set(o, "bytes_added", U(p->bytes_added), bad);
+	slt_json_set(o, "lines_before", U(p->lines_before), bad);
+	slt_json_set(o, "lines_after", U(p->lines_after), bad);
+	slt_json_set(o, "score_before", json_real(p->score_before), bad);
+	slt_json_set(o, "score_after", json_real(p->score_after), bad);
+	slt_json_set(o, "cost_before", json_real(p->cost_before), bad);
+	slt_json_set(o, "cost_after", json_real(p->cost_after), bad);
 	if (r->findings_after && r->findings_after[i] >= 0)
-		set(o, "findings_after", U(r->findings_after[i]), bad);
-	set(o, "slab_before", slab_json(&p->slab_before), bad);
-	set(o, "slab_after", slab_json(&p->slab_after), bad);
-	set(o, "tips_size_class",
+		slt_json_set(o, "findings_after", U(r->findings_after[i]), bad);
+	slt_json_set(o, "slab_before", slab_json(&p->slab_before), bad);
+	slt_json_set(o, "slab_after", slab_json(&p->slab_after), bad);
+	slt_json_set(o, "tips_size_class",
 	    json_boolean(slt_slab_tips(&p->slab_before, &p->slab_after)), bad);
 	json_t *mv = json_array();
 	for (size_t k = 0; mv && k < p->n_moved; k++) {
 		size_t m = p->moved[k];
-		push(mv, json_string(orig && m < orig->n_members ? orig->members[m].name : ""), bad);
+		slt_json_push(mv, json_string(orig && m < orig->n_members ? orig->members[m].name : ""), bad);
 	}
-	set(o, "moved", mv, bad);
-	set(o, "layout", layout_json(&p->layout, bad), bad);
-	set(o, "c_decl", json_string(p->c_decl ? p->c_decl : ""), bad);
+	slt_json_set(o, "moved", mv, bad);
+	slt_json_set(o, "layout", layout_json(&p->layout, bad), bad);
+	slt_json_set(o, "c_decl", json_string(p->c_decl ? p->c_decl : ""), bad);
 	if (r->diffs && r->diffs[i])
-		set(o, "diff", json_string(r->diffs[i]), bad);
+		slt_json_set(o, "diff", json_string(r->diffs[i]), bad);
 	return o;
 }
 
@@ -153,30 +144,22 @@ int slt_report_advice_json(FILE *out, const struct slt_advice *advice,
 		json_decref(props);
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	}
-	set(root, "schema", json_string(SLT_SCHEMA_ADVICE), &bad);
+	slt_json_set(root, "schema", json_string(SLT_SCHEMA_ADVICE), &bad);
 	if (a) {
-		set(root, "struct", json_string(a->layout->name), &bad);
-		set(root, "size", U(a->layout->size), &bad);
-		set(root, "cacheline_size", U(a->cacheline_size), &bad);
-		set(root, "score_basis", json_string(slt_score_basis_name(a->basis)), &bad);
-		set(root, "findings", U(a->n_findings), &bad);
+		slt_json_set(root, "struct", json_string(a->layout->name), &bad);
+		slt_json_set(root, "size", U(a->layout->size), &bad);
+		slt_json_set(root, "cacheline_size", U(a->cacheline_size), &bad);
+		slt_json_set(root, "score_basis", json_string(slt_score_basis_name(a->basis)), &bad);
+		slt_json_set(root, "findings", U(a->n_findings), &bad);
 	}
 	if (r->nr_cpus)
-		set(root, "nr_cpus", U(r->nr_cpus), &bad);
+		slt_json_set(root, "nr_cpus", U(r->nr_cpus), &bad);
 	if (r->separation)
-		set(root, "separation", U(r->separation), &bad);
-	set(root, "note", json_string(advice->note ? advice->note : ""), &bad);
+		slt_json_set(root, "separation", U(r->separation), &bad);
+	slt_json_set(root, "note", json_string(advice->note ? advice->note : ""), &bad);
 	for (size_t i = 0; i < advice->n_proposals && !bad; i++)
-		push(props, proposal_json(advice, i, r, &bad), &bad);
-	set(root, "proposals", props, &bad);
-	char *text = bad ? NULL : json_dumps(root, JSON_PRESERVE_ORDER |
-					     (opts && opts->pretty ? JSON_INDENT(2) : JSON_COMPACT));
-	json_decref(root);
-	if (!text)
-		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory building the JSON advice");
-	int rc = 0;
-	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
-		rc = slt_error_set(err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
-	free(text);
-	return rc;
+		slt_json_push(props, proposal_json(advice, i, r, &bad), &bad);
+	slt_json_set(root, "proposals", props, &bad);
+	return slt_json_write(out, root, bad, opts && opts->pretty,
+			      "the JSON advice", err);
 }

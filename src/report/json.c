@@ -37,6 +37,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "report/json_out.h"
 #include "structlint/report.h"
 
 static int set(json_t *o, const char *k, json_t *v)
@@ -180,21 +181,8 @@ fail:
 static int dump(FILE *out, json_t *doc, const struct slt_report_opts *opts,
 		struct slt_error *err)
 {
-	size_t flags = JSON_PRESERVE_ORDER |
-		       (opts && opts->pretty ? JSON_INDENT(2) : JSON_COMPACT);
-	char *text = json_dumps(doc, flags);
-
-	json_decref(doc);
-	if (!text)
-		return slt_error_set(err, SLT_ENOMEM, "", -1, NULL, "out of memory");
-	if (fputs(text, out) < 0 || fputc('\n', out) == EOF || fflush(out)) {
-		free(text);
-		return slt_error_set(err, SLT_EIO, "", -1,
-				     "check the output device or pipe",
-				     "writing JSON failed");
-	}
-	free(text);
-	return 0;
+	return slt_json_write(out, doc, false, opts && opts->pretty, "JSON",
+			      err);
 }
 
 int slt_report_layout_json(FILE *out, const struct slt_layout *layout,

@@ -41,6 +41,7 @@
 #include <stdio.h>
 
 #include "join/join_int.h"
+#include "report/json_out.h"
 #include "structlint/analysis.h"
 
 static const char *method_name(enum slt_base_method m)
@@ -56,55 +57,36 @@ static const char *method_name(enum slt_base_method m)
 
 #define U(v) json_integer((json_int_t)(v))
 
-/* Addresses as "0x..." strings: kernel addresses do not fit a JSON
- * integer (jansson's are signed 64-bit). */
-static json_t *hex(uint64_t v)
-{
-	char buf[24];
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return json_string(buf);
-}
 
-/* json_object_set_new that remembers a failure in *bad. */
-static void set(json_t *o, const char *k, json_t *v, bool *bad)
-{
-	if (!v || json_object_set_new(o, k, v))
-		*bad = true;
-}
 
-static void push(json_t *arr, json_t *v, bool *bad)
-{
-	if (!v || json_array_append_new(arr, v))
-		*bad = true;
-}
 
 static json_t *access_json(json_t *o, const struct slt_member_access *m, bool *bad)
 {
-	set(o, "loads", U(m->loads), bad);
-	set(o, "stores", U(m->stores), bad);
-	set(o, "hitm_local", U(m->hitm_local), bad);
-	set(o, "hitm_remote", U(m->hitm_remote), bad);
-	set(o, "peer_local", U(m->peer_local), bad);
-	set(o, "peer_remote", U(m->peer_remote), bad);
-	set(o, "cycles", U(m->cycles), bad);
+	slt_json_set(o, "loads", U(m->loads), bad);
+	slt_json_set(o, "stores", U(m->stores), bad);
+	slt_json_set(o, "hitm_local", U(m->hitm_local), bad);
+	slt_json_set(o, "hitm_remote", U(m->hitm_remote), bad);
+	slt_json_set(o, "peer_local", U(m->peer_local), bad);
+	slt_json_set(o, "peer_remote", U(m->peer_remote), bad);
+	slt_json_set(o, "cycles", U(m->cycles), bad);
 	json_t *cpus = json_array();
 	for (size_t c = 0; cpus && c < m->n_cpus; c++)
-		push(cpus, json_pack("{s:i,s:I,s:I}", "cpu", (int)m->cpus[c].cpu,
+		slt_json_push(cpus, json_pack("{s:i,s:I,s:I}", "cpu", (int)m->cpus[c].cpu,
 				     "loads", (json_int_t)m->cpus[c].loads,
 				     "stores", (json_int_t)m->cpus[c].stores), bad);
-	set(o, "cpus", cpus, bad);
+	slt_json_set(o, "cpus", cpus, bad);
 	json_t *locs = json_array();
 	for (size_t l = 0; locs && l < m->n_locations; l++) {
 		const struct slt_code_location *cl = &m->locations[l];
-		push(locs, json_pack("{s:s,s:s,s:o,s:I,s:I,s:I}",
+		slt_json_push(locs, json_pack("{s:s,s:s,s:o,s:I,s:I,s:I}",
 				     "symbol", cl->symbol ? cl->symbol : "",
 				     "source", cl->source ? cl->source : "",
-				     "ip", hex(cl->ip),
+				     "ip", slt_json_hex(cl->ip),
 				     "loads", (json_int_t)cl->loads,
 				     "stores", (json_int_t)cl->stores,
 				     "hitm", (json_int_t)cl->hitm), bad);
 	}
-	set(o, "locations", locs, bad);
+	slt_json_set(o, "locations", locs, bad);
 	return o;
 }
 
@@ -123,24 +105,24 @@ static json_t *members_json(const struct slt_analysis *a, bool *bad)
 			*bad = true;
 			break;
 		}
-		set(o, "index", U(i), bad);
-		set(o, "path", json_string(slt_member_path(s, i, path, sizeof(path))), bad);
-		set(o, "name", json_string(m->name), bad);
-		set(o, "offset", U(m->offset), bad);
-		set(o, "size", U(m->size), bad);
+		slt_json_set(o, "index", U(i), bad);
+		slt_json_set(o, "path", json_string(slt_member_path(s, i, path, sizeof(path))), bad);
+		slt_json_set(o, "name", json_string(m->name), bad);
+		slt_json_set(o, "offset", U(m->offset), bad);
+		slt_json_set(o, "size", U(m->size), bad);
 		if (m->flags & SLT_MEMBER_BITFIELD) {
-			set(o, "bit_offset", U(m->bit_offset), bad);
-			set(o, "bit_size", U(m->bit_size), bad);
+			slt_json_set(o, "bit_offset", U(m->bit_offset), bad);
+			slt_json_set(o, "bit_size", U(m->bit_size), bad);
 		}
-		set(o, "depth", U(m->depth), bad);
-		set(o, "parent", json_integer(m->parent), bad);
-		set(o, "lines", json_pack("[I,I]", (json_int_t)f, (json_int_t)l), bad);
-		set(o, "class", json_string(slt_class_name(a->classes[i].cls)), bad);
-		set(o, "class_given", json_boolean(a->classes[i].given), bad);
-		set(o, "heat", json_real(a->classes[i].heat), bad);
+		slt_json_set(o, "depth", U(m->depth), bad);
+		slt_json_set(o, "parent", json_integer(m->parent), bad);
+		slt_json_set(o, "lines", json_pack("[I,I]", (json_int_t)f, (json_int_t)l), bad);
+		slt_json_set(o, "class", json_string(slt_class_name(a->classes[i].cls)), bad);
+		slt_json_set(o, "class_given", json_boolean(a->classes[i].given), bad);
+		slt_json_set(o, "heat", json_real(a->classes[i].heat), bad);
 		if (a->profile && a->profile->members)
 			access_json(o, &a->profile->members[i], bad);
-		push(arr, o, bad);
+		slt_json_push(arr, o, bad);
 	}
 	return arr;
 }
@@ -155,7 +137,7 @@ static json_t *findings_json(const struct slt_analysis *a, bool *bad)
 		for (size_t k = 0; ms && k < f->n_members; k++) {
 			size_t mi = f->members[k];
 			char path[512];
-			push(ms, json_pack("{s:I,s:s,s:I,s:I,s:s,s:b}",
+			slt_json_push(ms, json_pack("{s:I,s:s,s:I,s:I,s:s,s:b}",
 					   "index", (json_int_t)mi,
 					   "path", slt_member_path(s, mi, path, sizeof(path)),
 					   "offset", (json_int_t)s->members[mi].offset,
@@ -172,10 +154,10 @@ static json_t *findings_json(const struct slt_analysis *a, bool *bad)
 				      "layout_fixable", f->layout_fixable,
 				      "advice", f->advice);
 		if (o)
-			set(o, "members", ms, bad);
+			slt_json_set(o, "members", ms, bad);
 		else
 			json_decref(ms);
-		push(arr, o, bad);
+		slt_json_push(arr, o, bad);
 	}
 	return arr;
 }
@@ -190,13 +172,13 @@ int slt_report_analysis_json(FILE *out, const struct slt_analysis *a,
 	json_t *root = json_object();
 	if (!root)
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-	set(root, "schema", json_string(SLT_SCHEMA_REPORT), &bad);
-	set(root, "struct", json_string(s->name), &bad);
-	set(root, "size", U(s->size), &bad);
-	set(root, "cacheline_size", U(a->cacheline_size), &bad);
-	set(root, "line_origin", U(a->line_origin), &bad);
-	set(root, "score_basis", json_string(slt_score_basis_name(a->basis)), &bad);
-	set(root, "thresholds", json_pack("{s:f,s:f,s:f,s:i}",
+	slt_json_set(root, "schema", json_string(SLT_SCHEMA_REPORT), &bad);
+	slt_json_set(root, "struct", json_string(s->name), &bad);
+	slt_json_set(root, "size", U(s->size), &bad);
+	slt_json_set(root, "cacheline_size", U(a->cacheline_size), &bad);
+	slt_json_set(root, "line_origin", U(a->line_origin), &bad);
+	slt_json_set(root, "score_basis", json_string(slt_score_basis_name(a->basis)), &bad);
+	slt_json_set(root, "thresholds", json_pack("{s:f,s:f,s:f,s:i}",
 		"hot_write_ratio", a->classify.hot_write_ratio,
 		"read_mostly_ratio", a->classify.read_mostly_ratio,
 		"min_share", a->classify.min_share,
@@ -205,23 +187,15 @@ int slt_report_analysis_json(FILE *out, const struct slt_analysis *a,
 		json_t *b = json_pack("{s:s,s:f,s:s}", "method", method_name(p->base_method),
 				      "confidence", p->confidence, "note", p->base_note);
 		if (b && p->base_method >= SLT_BASE_EXPLICIT)
-			set(b, "address", hex(p->base), &bad);
-		set(root, "base", b, &bad);
-		set(root, "samples", json_pack("{s:I,s:I,s:I,s:I}",
+			slt_json_set(b, "address", slt_json_hex(p->base), &bad);
+		slt_json_set(root, "base", b, &bad);
+		slt_json_set(root, "samples", json_pack("{s:I,s:I,s:I,s:I}",
 			"seen", (json_int_t)p->samples, "matched", (json_int_t)p->matched,
 			"outside", (json_int_t)p->outside_samples,
 			"other_type", (json_int_t)p->skipped_other_type), &bad);
 	}
-	set(root, "members", members_json(a, &bad), &bad);
-	set(root, "findings", findings_json(a, &bad), &bad);
-	char *text = bad ? NULL : json_dumps(root, JSON_PRESERVE_ORDER |
-					     (opts && opts->pretty ? JSON_INDENT(2) : JSON_COMPACT));
-	json_decref(root);
-	if (!text)
-		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory building the JSON report");
-	int rc = 0;
-	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
-		rc = slt_error_set(err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
-	free(text);
-	return rc;
+	slt_json_set(root, "members", members_json(a, &bad), &bad);
+	slt_json_set(root, "findings", findings_json(a, &bad), &bad);
+	return slt_json_write(out, root, bad, opts && opts->pretty,
+			      "the JSON report", err);
 }
