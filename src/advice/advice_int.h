@@ -196,6 +196,18 @@ int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
 		      const uint64_t *off, size_t n, uint64_t size,
 		      const struct slt_adv_weights *w, struct slt_adv_cost *out);
 
+/*
+ * One line's part of the objective: F(line) of cost.c (0 when negative)
+ * into *coherence and the locality term (sum of the weights of the code
+ * paths touching the line) into *locality, of units[n] at offsets off[n]
+ * (bytes), counting only their parts on cache line `line` (offset
+ * line x us->line).  slt_adv_cost_eval()'s coherence and locality are the
+ * sums of this over the lines.  Returns 0 or SLT_ENOMEM.
+ */
+int slt_adv_cost_line(const struct slt_adv_units *us, const size_t *units,
+		      const uint64_t *off, size_t n, uint64_t line,
+		      double *coherence, double *locality);
+
 /* Plan + cost in one: returns false when the plan is not legal or memory
  * ran out (*rc then SLT_ENOMEM). */
 bool slt_adv_plan_cost(const struct slt_adv_units *us,
@@ -241,6 +253,27 @@ int slt_adv_search_heuristic(const struct slt_adv_units *us,
 int slt_adv_search_brute(const struct slt_adv_units *us,
 			 const struct slt_adv_search *s,
 			 const struct slt_adv_weights *w,
+			 struct slt_adv_plan *best, struct slt_adv_cost *cost);
+
+/*
+ * Exact optimum of s's objective (slt_adv_objective(), not size_only,
+ * keep_order, max_moves or max_pads) over every order of the units and
+ * every CACHELINE_PADDING choice, by a dynamic program over subsets of the
+ * units (exact.c; at most SLT_ADV_EXACT_MAX units before the flexible
+ * tail).  hint (may be NULL): a plan whose objective bounds the optimum,
+ * so states that cannot beat it are dropped.  Gives up when it would keep more than max_states states
+ * (0 = 4,000,000) or run longer than max_ns nanoseconds (0 = 0.5 s).
+ * *best gets the plan (free with slt_adv_plan_free()), *cost its cost.
+ * Returns 0, SLT_ENOMEM, SLT_ENOTFOUND (no legal plan fits), SLT_EUSAGE
+ * (mode not handled, too many units) or SLT_EUNSUPPORTED (gave up: use
+ * the heuristic).
+ */
+#define SLT_ADV_EXACT_MAX 18
+int slt_adv_search_exact(const struct slt_adv_units *us,
+			 const struct slt_adv_search *s,
+			 const struct slt_adv_weights *w,
+			 const struct slt_adv_plan *hint,
+			 size_t max_states, int64_t max_ns,
 			 struct slt_adv_plan *best, struct slt_adv_cost *cost);
 
 /* The original order, no padding. */

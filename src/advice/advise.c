@@ -2,7 +2,9 @@
 /*
  * slt_advise(): the proposals for one analysed layout, best first.
  *
- *   REGROUP  greedy fill + local search, padding allowed, no byte budget;
+ *   REGROUP  the exact optimum (exact.c) up to SLT_ADV_EXACT_MAX units within
+ *            its budget, else greedy fill + local search; padding allowed,
+ *            no byte budget;
  *   MINIMAL  local search from the original order, one move (a unit to
  *            another position, or one CACHELINE_PADDING) at a time, best
  *            move first, so few members relocate;
@@ -30,7 +32,39 @@ struct ctx {
 	struct slt_advice *adv;
 	struct slt_arena *ar;
 	size_t cap;
+	bool exact_gave_up;    /* the exact search ran out of budget once */
 };
+
+/* Budget of one exact search in slt_advise(): states and time. */
+#define EXACT_STATES 100000
+#define EXACT_NS 50000000LL
+
+/* Greedy fill + local search, then the exact optimum (exact.c) bounded by
+ * its result where that applies and fits its budget. */
+static int search(struct ctx *x, const struct slt_adv_search *s,
+		  struct slt_adv_plan *p, struct slt_adv_cost *c)
+{
+	struct slt_adv_plan e;
+	struct slt_adv_cost ec;
+	int rc = slt_adv_search_heuristic(&x->us, s, &x->w, p, c);
+
+	if (rc || x->exact_gave_up)
+		return rc;
+	rc = slt_adv_search_exact(&x->us, s, &x->w, p, EXACT_STATES, EXACT_NS,
+				  &e, &ec);
+	if (rc == SLT_EUSAGE || rc == SLT_EUNSUPPORTED) {
+		x->exact_gave_up |= rc == SLT_EUNSUPPORTED;
+		return 0;
+	}
+	if (rc) {
+		slt_adv_plan_free(p);
+		return rc;
+	}
+	slt_adv_plan_free(p);
+	*p = e;
+	*c = ec;
+	return 0;
+}
 
 static const char *kind_name(enum slt_proposal_kind k)
 {
@@ -160,7 +194,7 @@ static int run(struct ctx *x, enum slt_proposal_kind k,
 {
 	struct slt_adv_plan p;
 	struct slt_adv_cost c;
-	int rc = slt_adv_search_heuristic(&x->us, s, &x->w, &p, &c);
+	int rc = search(x, s, &p, &c);
 
 	if (rc == SLT_ENOTFOUND)
 		return 0;
@@ -247,7 +281,7 @@ static int advise(struct ctx *x)
 			struct slt_adv_plan pl;
 			struct slt_adv_cost c;
 			p.max_size = x->a->layout->size + b;
-			rc = slt_adv_search_heuristic(&x->us, &p, &x->w, &pl, &c);
+			rc = search(x, &p, &pl, &c);
 			if (rc == SLT_ENOTFOUND) {
 				rc = 0;
 				continue;

@@ -75,11 +75,78 @@ struct line_acc {
 	uint64_t *paths;        /* path bitmask */
 };
 
+/* Add unit u at offset o to the accumulators of lines [L0, L0 + nl) (la[0]
+ * is line L0); its parts on other lines are left out. */
+static int line_add(const struct slt_adv_units *us,
+		    const struct slt_adv_unit *u, uint64_t o,
+		    struct line_acc *la, uint64_t L0, uint64_t nl)
+{
+	const enum slt_score_basis basis = us->a->basis;
+	const uint64_t lsz = us->line;
+	int rc = 0;
+
+	for (size_t j = 0; j < u->n_leaves && !rc; j++) {
+		const struct slt_adv_leaf *lf = &u->leaves[j];
+		uint64_t b = o + lf->rel;
+		uint64_t f = b / lsz, l = (b + lf->size - 1) / lsz;
+		double k = (double)(l - f + 1);
+		for (uint64_t L = f; L <= l && !rc; L++) {
+			struct line_acc *x;
+			if (L < L0 || L - L0 >= nl)
+				continue;
+			x = &la[L - L0];
+			if (basis == SLT_BASIS_CLASSES) {
+				x->rd += lf->read;
+				x->wr += lf->write;
+			} else if (basis == SLT_BASIS_COUNTS) {
+				if (lf->read)
+					x->rd += lf->loads / k;
+				if (lf->write)
+					x->wr += lf->stores / k;
+			} else {
+				x->self += lf->self_cross / k;
+				rc = cpus_add(&x->cpus, &x->n_cpus, &x->cap,
+					      lf->cpus, lf->n_cpus, 1 / k);
+			}
+		}
+	}
+	if (u->paths && u->size) {
+		uint64_t f = o / lsz, l = (o + u->size - 1) / lsz;
+		for (uint64_t L = f; L <= l; L++)
+			for (size_t wd = 0; L >= L0 && L - L0 < nl &&
+			     wd < us->path_words; wd++)
+				la[L - L0].paths[wd] |= u->paths[wd];
+	}
+	return rc;
+}
+
+/* F(L) (0 when negative) and the locality term of one line's
+ * accumulator. */
+static void line_value(const struct slt_adv_units *us,
+		       const struct line_acc *x, double *coh, double *loc)
+{
+	const enum slt_score_basis basis = us->a->basis;
+	double f;
+
+	if (basis == SLT_BASIS_CLASSES)
+		f = x->rd * x->wr;
+	else if (basis == SLT_BASIS_COUNTS)
+		f = x->rd < x->wr ? x->rd : x->wr;
+	else
+		f = slt_cpu_cross(x->cpus, x->n_cpus, x->cpus, x->n_cpus) -
+		    x->self;
+	*coh = f > 0 ? f : 0;
+	*loc = 0;
+	for (size_t wd = 0; x->paths && wd < us->path_words; wd++)
+		for (uint64_t b = x->paths[wd]; b; b &= b - 1)
+			*loc += us->path_weight[wd * 64 +
+						(size_t)__builtin_ctzll(b)];
+}
+
 int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
 		      const uint64_t *off, size_t n, uint64_t size,
 		      const struct slt_adv_weights *w, struct slt_adv_cost *out)
 {
-	const enum slt_score_basis basis = us->a->basis;
 	const uint64_t lsz = us->line;
 	uint64_t nl = size ? (size + lsz - 1) / lsz : 1;
 	struct line_acc *la;
@@ -106,53 +173,13 @@ int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
 	}
 	for (uint64_t L = 0; pbits && L < nl; L++)
 		la[L].paths = pbits + L * us->path_words;
-	for (size_t i = 0; i < n && !rc; i++) {
-		const struct slt_adv_unit *u = &us->u[order[i]];
-		for (size_t j = 0; j < u->n_leaves && !rc; j++) {
-			const struct slt_adv_leaf *lf = &u->leaves[j];
-			uint64_t b = off[i] + lf->rel;
-			uint64_t f = b / lsz, l = (b + lf->size - 1) / lsz;
-			double k = (double)(l - f + 1);
-			for (uint64_t L = f; L <= l && !rc; L++) {
-				struct line_acc *x = &la[L];
-				if (basis == SLT_BASIS_CLASSES) {
-					x->rd += lf->read;
-					x->wr += lf->write;
-				} else if (basis == SLT_BASIS_COUNTS) {
-					if (lf->read)
-						x->rd += lf->loads / k;
-					if (lf->write)
-						x->wr += lf->stores / k;
-				} else {
-					x->self += lf->self_cross / k;
-					rc = cpus_add(&x->cpus, &x->n_cpus, &x->cap,
-						      lf->cpus, lf->n_cpus, 1 / k);
-				}
-			}
-		}
-		if (u->paths && u->size) {
-			uint64_t f = off[i] / lsz, l = (off[i] + u->size - 1) / lsz;
-			for (uint64_t L = f; L <= l; L++)
-				for (size_t wd = 0; wd < us->path_words; wd++)
-					la[L].paths[wd] |= u->paths[wd];
-		}
-	}
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = line_add(us, &us->u[order[i]], off[i], la, 0, nl);
 	for (uint64_t L = 0; L < nl && !rc; L++) {
-		struct line_acc *x = &la[L];
-		double f;
-		if (basis == SLT_BASIS_CLASSES)
-			f = x->rd * x->wr;
-		else if (basis == SLT_BASIS_COUNTS)
-			f = x->rd < x->wr ? x->rd : x->wr;
-		else
-			f = slt_cpu_cross(x->cpus, x->n_cpus, x->cpus, x->n_cpus) -
-			    x->self;
-		if (f > 0)
-			out->coherence += f;
-		for (size_t wd = 0; x->paths && wd < us->path_words; wd++)
-			for (uint64_t b = x->paths[wd]; b; b &= b - 1)
-				out->locality += us->path_weight[wd * 64 +
-					(size_t)__builtin_ctzll(b)];
+		double f, loc;
+		line_value(us, &la[L], &f, &loc);
+		out->coherence += f;
+		out->locality += loc;
 	}
 	for (uint64_t L = 0; L < nl; L++)
 		free(la[L].cpus);
@@ -161,6 +188,35 @@ int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
 	out->total = w->coherence * out->coherence + w->locality * out->locality +
 		     w->line_price * (double)out->lines +
 		     w->byte_price * (double)out->size;
+	return rc;
+}
+
+int slt_adv_cost_line(const struct slt_adv_units *us, const size_t *units,
+		      const uint64_t *off, size_t n, uint64_t line,
+		      double *coherence, double *locality)
+{
+	struct line_acc x = { 0 };
+	uint64_t stack[8], *pbits = stack;
+	int rc = 0;
+
+	*coherence = 0;
+	*locality = 0;
+	if (us->path_words > 8) {
+		pbits = calloc(us->path_words, sizeof(*pbits));
+		if (!pbits)
+			return SLT_ENOMEM;
+	} else {
+		memset(stack, 0, sizeof(stack));
+	}
+	if (us->path_words)
+		x.paths = pbits;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = line_add(us, &us->u[units[i]], off[i], &x, line, 1);
+	if (!rc)
+		line_value(us, &x, coherence, locality);
+	free(x.cpus);
+	if (pbits != stack)
+		free(pbits);
 	return rc;
 }
 
