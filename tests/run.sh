@@ -2,18 +2,20 @@
 # SPDX-License-Identifier: MIT
 # THE test command.  Builds structlint with ASan+UBSan into a build dir, runs
 # the whole meson test suite, then (when clang's libFuzzer is available)
-# builds the fuzz targets with clang and runs each for FUZZ_SECONDS, and ends
+# builds the fuzz targets with clang and runs each on FUZZ_RUNS inputs from a
+# fixed seed (at most FUZZ_SECONDS), and ends
 # with one line "N passed, N failed" counted from meson's own results
 # (BUILD/meson-logs/testlog.json).  Exit status 0 only when nothing failed.
 #
 # Environment: BUILD_DIR (default ./build-test), FUZZ_BUILD_DIR (default
-# BUILD_DIR-fuzz), FUZZ_SECONDS (default 20; 0 skips fuzzing),
+# BUILD_DIR-fuzz), FUZZ_SECONDS (default 60; 0 skips fuzzing), FUZZ_RUNS
+# (default 50000),
 # MESON_TEST_ARGS (extra `meson test` arguments, e.g. "--suite golden").
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$src/build-test}
 fuzz_build=${FUZZ_BUILD_DIR:-$build-fuzz}
-fuzz_seconds=${FUZZ_SECONDS:-20}
+fuzz_seconds=${FUZZ_SECONDS:-60}
 jobs=$(nproc 2>/dev/null || echo 2)
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
