@@ -296,4 +296,14 @@ int slt_advice_emit_c(const struct slt_proposal *p,
 #define SLT_ADV_PAD_TYPE "struct cacheline_padding"
 #define SLT_ADV_PAD_PREFIX "_pad"
 
+/*
+ * The run of top-level members starting at orig->members[i] that move
+ * together because their bytes overlap (units.c's rule: bitfields sharing
+ * storage, a member the compiler put inside a storage unit): the index of
+ * its bitfield with the widest storage alignment, or -1 when it has none.
+ * The emitter and the source diff both start a moved run on a fresh storage
+ * unit with it (emit_c.c).
+ */
+long slt_adv_run_bitfield(const struct slt_struct *orig, size_t i);
+
 #endif

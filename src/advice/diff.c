@@ -425,29 +425,6 @@ static long orig_top(const struct slt_struct *ps, size_t i,
 	return -1;
 }
 
-/* The run of top-level members of o from i that overlap (bitfields sharing
- * storage): its bitfield of the widest storage alignment, or -1 — the
- * rule emit_c.c applies to start a moved run on a fresh storage unit. */
-static long run_bitfield(const struct slt_struct *o, size_t i)
-{
-	uint64_t end = o->members[i].offset + o->members[i].size;
-	long best = -1;
-
-	for (size_t k = i; k < o->n_members; k++) {
-		const struct slt_member *m = &o->members[k];
-		if (m->parent != -1)
-			continue;
-		if (k > i && m->offset >= end)
-			break;
-		if (m->offset + m->size > end)
-			end = m->offset + m->size;
-		if ((m->flags & SLT_MEMBER_BITFIELD) &&
-		    (best < 0 || m->natural_alignment > o->members[best].natural_alignment))
-			best = (long)k;
-	}
-	return best;
-}
-
 struct build {
 	struct slt_arena *a;
 	const struct slt_dsrc *s;
@@ -525,7 +502,7 @@ static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 		 * a fresh storage unit, as the proposal was placed */
 		for (q = oi - 1; q >= 0 && o->members[q].parent != -1; q--)
 			;
-		bf = !first && (prev_orig != q || q < 0) ? run_bitfield(o, (size_t)oi) : -1;
+		bf = !first && (prev_orig != q || q < 0) ? slt_adv_run_bitfield(o, (size_t)oi) : -1;
 		if (bf >= 0) {
 			l = slt_arena_printf(bd->a, "%s%s :0;%s", bd->indent,
 					     o->members[bf].decl_head, bd->eol);

@@ -95,13 +95,8 @@ static long orig_index(const struct emit *e, size_t i, long orig_parent)
 
 static void level(struct emit *e, int32_t parent, unsigned depth);
 
-/*
- * The run of top-level members starting at orig->members[i] that move
- * together because their bytes overlap (units.c's rule: bitfields sharing
- * storage, a member the compiler put inside a storage unit): the index of
- * its bitfield with the widest storage alignment, or -1 when it has none.
- */
-static long run_bitfield(const struct slt_struct *o, size_t i)
+/* See advice_int.h. */
+long slt_adv_run_bitfield(const struct slt_struct *o, size_t i)
 {
 	uint64_t end = o->members[i].offset + o->members[i].size;
 	long best = -1;
@@ -138,7 +133,7 @@ static void member(struct emit *e, size_t i, unsigned depth, long *prev_orig)
 		while (q >= 0 && e->orig->members[q].parent != -1)
 			q--;
 		bf = oi >= 0 && i > 0 && (*prev_orig != q || q < 0) ?
-		     run_bitfield(e->orig, (size_t)oi) : -1;
+		     slt_adv_run_bitfield(e->orig, (size_t)oi) : -1;
 		if (bf >= 0) {
 			/* a run holding bitfields that no longer follows its
 			 * original predecessor starts on a fresh storage unit
