@@ -159,6 +159,22 @@ static int open_source(const char *path, const struct slt_load_opts *opts,
 	return first.code ? first.code : rc;
 }
 
+/*
+ * The input both entry points read: path, or the running kernel's BTF when
+ * path is NULL (*path is set to what is read), checked and opened.
+ */
+static int open_input(const char **path, const struct slt_load_opts *opts,
+		      struct slt_source **src, struct slt_error *err)
+{
+	const char *hint = NULL;
+	if (!*path) {
+		*path = SLT_KERNEL_BTF_PATH;
+		hint = kernel_btf_hint;
+	}
+	int rc = check_file(*path, hint, err);
+	return rc < 0 ? rc : open_source(*path, opts, src, err);
+}
+
 static int not_found(struct slt_source *src, const char *name,
 		     struct slt_error *err)
 {
@@ -244,21 +260,12 @@ int slt_layout_load(const char *path, const char *const *names,
 		    struct slt_layout **out, struct slt_error *err)
 {
 	*out = NULL;
-	const char *hint = NULL;
-	if (!path) {
-		path = SLT_KERNEL_BTF_PATH;
-		hint = kernel_btf_hint;
-	}
 	if (n_names == 0)
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
 				     "name at least one struct or union",
 				     "no type name given");
-	int rc = check_file(path, hint, err);
-	if (rc < 0)
-		return rc;
-
 	struct slt_source *src = NULL;
-	rc = open_source(path, opts, &src, err);
+	int rc = open_input(&path, opts, &src, err);
 	if (rc < 0)
 		return rc;
 
@@ -359,16 +366,8 @@ int slt_layout_list(const char *path, const char *pattern,
 		    struct slt_type_list **out, struct slt_error *err)
 {
 	*out = NULL;
-	const char *hint = NULL;
-	if (!path) {
-		path = SLT_KERNEL_BTF_PATH;
-		hint = kernel_btf_hint;
-	}
-	int rc = check_file(path, hint, err);
-	if (rc < 0)
-		return rc;
 	struct slt_source *src = NULL;
-	rc = open_source(path, opts, &src, err);
+	int rc = open_input(&path, opts, &src, err);
 	if (rc < 0)
 		return rc;
 	struct lister l = { .pattern = pattern, .arena = slt_arena_new() };
