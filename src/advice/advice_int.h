@@ -185,7 +185,8 @@ struct slt_adv_cost {
 
 /*
  * Cost of units at offsets off (parallel to order) in a struct of size
- * bytes.  Coherence per line L of the layout, on the analysis' basis:
+ * bytes.  Coherence per block L of us->separation bytes (the line unless
+ * a wider separation was asked), on the analysis' basis:
  * per-CPU: cross(all units on L) - sum of the units' self_cross, where
  * cross is the findings' estimator (slt_cpu_cross(), analysis_int.h);
  * counts: min(stores of written units on L, loads of read-mostly units);
@@ -202,7 +203,9 @@ int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
  * paths touching the line) into *locality, of units[n] at offsets off[n]
  * (bytes), counting only their parts on cache line `line` (offset
  * line x us->line).  slt_adv_cost_eval()'s coherence and locality are the
- * sums of this over the lines.  Returns 0 or SLT_ENOMEM.
+ * sums of this over the lines when us->separation is the line size (with a
+ * wider separation the coherence is summed over blocks of that size, and
+ * this function is not used: exact.c refuses it).  Returns 0 or SLT_ENOMEM.
  */
 int slt_adv_cost_line(const struct slt_adv_units *us, const size_t *units,
 		      const uint64_t *off, size_t n, uint64_t line,

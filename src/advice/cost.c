@@ -16,6 +16,12 @@
  * each, with 1/k of its samples (where in a moved member the accesses fall
  * is unknown).  The instance is taken to start on a line boundary, as
  * pahole draws it.
+ *
+ * Separation (slt_advice_opts.separation, --separation / --adjacent): the
+ * coherence term is summed over aligned blocks of us->separation bytes
+ * instead of lines, so with 128 two groups on the two lines of one aligned
+ * 128-byte pair (which the adjacent-line prefetcher fetches together) still
+ * collide; locality and the line price stay per cache line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -79,13 +85,13 @@ struct line_acc {
  * is line L0); its parts on other lines are left out. */
 static int line_add(const struct slt_adv_units *us,
 		    const struct slt_adv_unit *u, uint64_t o,
-		    struct line_acc *la, uint64_t L0, uint64_t nl)
+		    struct line_acc *la, uint64_t L0, uint64_t nl,
+		    uint64_t lsz, bool coherence, bool locality)
 {
 	const enum slt_score_basis basis = us->a->basis;
-	const uint64_t lsz = us->line;
 	int rc = 0;
 
-	for (size_t j = 0; j < u->n_leaves && !rc; j++) {
+	for (size_t j = 0; coherence && j < u->n_leaves && !rc; j++) {
 		const struct slt_adv_leaf *lf = &u->leaves[j];
 		uint64_t b = o + lf->rel;
 		uint64_t f = b / lsz, l = (b + lf->size - 1) / lsz;
@@ -110,7 +116,7 @@ static int line_add(const struct slt_adv_units *us,
 			}
 		}
 	}
-	if (u->paths && u->size) {
+	if (locality && u->paths && u->size) {
 		uint64_t f = o / lsz, l = (o + u->size - 1) / lsz;
 		for (uint64_t L = f; L <= l; L++)
 			for (size_t wd = 0; L >= L0 && L - L0 < nl &&
@@ -143,20 +149,20 @@ static void line_value(const struct slt_adv_units *us,
 						(size_t)__builtin_ctzll(b)];
 }
 
-int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
-		      const uint64_t *off, size_t n, uint64_t size,
-		      const struct slt_adv_weights *w, struct slt_adv_cost *out)
+/* Coherence (coh) or locality (loc) of units at off over blocks of lsz
+ * bytes, added to *coh_out / *loc_out. */
+static int blocks_eval(const struct slt_adv_units *us, const size_t *order,
+		       const uint64_t *off, size_t n, uint64_t size,
+		       uint64_t lsz, bool coh, bool loc, double *coh_out,
+		       double *loc_out)
 {
-	const uint64_t lsz = us->line;
 	uint64_t nl = size ? (size + lsz - 1) / lsz : 1;
 	struct line_acc *la;
 	uint64_t *pbits = NULL;
+	size_t pw = loc ? us->path_words : 0;
 	int rc = 0;
 
-	memset(out, 0, sizeof(*out));
-	out->size = size;
-	out->lines = size ? nl : 0;
-	/* units past the size (zero-size tails) land on the last line */
+	/* units past the size (zero-size tails) land on the last block */
 	for (size_t i = 0; i < n; i++) {
 		const struct slt_adv_unit *u = &us->u[order[i]];
 		uint64_t e = off[i] + (u->size ? u->size : 1);
@@ -164,27 +170,47 @@ int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
 			nl = (e + lsz - 1) / lsz;
 	}
 	la = calloc(nl, sizeof(*la));
-	if (us->path_words)
-		pbits = calloc(nl * us->path_words, sizeof(*pbits));
-	if (!la || (us->path_words && !pbits)) {
+	if (pw)
+		pbits = calloc(nl * pw, sizeof(*pbits));
+	if (!la || (pw && !pbits)) {
 		free(la);
 		free(pbits);
 		return SLT_ENOMEM;
 	}
 	for (uint64_t L = 0; pbits && L < nl; L++)
-		la[L].paths = pbits + L * us->path_words;
+		la[L].paths = pbits + L * pw;
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = line_add(us, &us->u[order[i]], off[i], la, 0, nl);
+		rc = line_add(us, &us->u[order[i]], off[i], la, 0, nl, lsz,
+			      coh, loc);
 	for (uint64_t L = 0; L < nl && !rc; L++) {
-		double f, loc;
-		line_value(us, &la[L], &f, &loc);
-		out->coherence += f;
-		out->locality += loc;
+		double f, l;
+		line_value(us, &la[L], &f, &l);
+		*coh_out += coh ? f : 0;
+		*loc_out += loc ? l : 0;
 	}
 	for (uint64_t L = 0; L < nl; L++)
 		free(la[L].cpus);
 	free(la);
 	free(pbits);
+	return rc;
+}
+
+int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
+		      const uint64_t *off, size_t n, uint64_t size,
+		      const struct slt_adv_weights *w, struct slt_adv_cost *out)
+{
+	const uint64_t lsz = us->line;
+	const uint64_t sep = us->separation > lsz ? us->separation : lsz;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->size = size;
+	out->lines = size ? (size + lsz - 1) / lsz : 0;
+	rc = blocks_eval(us, order, off, n, size, sep, true, sep == lsz,
+			 &out->coherence, &out->locality);
+	if (!rc && sep != lsz)
+		rc = blocks_eval(us, order, off, n, size, lsz, false, true,
+				 &out->coherence, &out->locality);
 	out->total = w->coherence * out->coherence + w->locality * out->locality +
 		     w->line_price * (double)out->lines +
 		     w->byte_price * (double)out->size;
@@ -211,7 +237,8 @@ int slt_adv_cost_line(const struct slt_adv_units *us, const size_t *units,
 	if (us->path_words)
 		x.paths = pbits;
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = line_add(us, &us->u[units[i]], off[i], &x, line, 1);
+		rc = line_add(us, &us->u[units[i]], off[i], &x, line, 1, us->line,
+			      true, true);
 	if (!rc)
 		line_value(us, &x, coherence, locality);
 	free(x.cpus);

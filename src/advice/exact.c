@@ -43,7 +43,8 @@
  *   floating-point rounding (1e-9 relative in the tests).
  *
  * Not handled (SLT_EUSAGE, the caller keeps the heuristic): size-only,
- * keep-order, minimal-move and padding-count limits, more than
+ * keep-order, minimal-move and padding-count limits, a separation wider
+ * than the line (its coherence blocks span lines the state closes apart), more than
  * SLT_ADV_EXACT_MAX units, and units with a leaf past their end (bitfield
  * storage past the last used byte): such a leaf reaches a line after the
  * unit's own, which this state does not describe.
@@ -413,7 +414,7 @@ int slt_adv_search_exact(const struct slt_adv_units *us,
 
 	memset(best, 0, sizeof(*best));
 	if (s->size_only || s->keep_order || s->max_moves || s->max_pads ||
-	    !us->line)
+	    !us->line || us->separation > us->line)
 		return SLT_EUSAGE;
 	d.max_states = max_states ? max_states : DEF_STATES;
 	if (d.max_states > UINT32_MAX - 1)

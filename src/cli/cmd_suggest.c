@@ -41,7 +41,9 @@ static const char usage_tail[] =
 "                             padding and cacheline-group markers\n"
 "      --frozen               ABI-frozen struct: findings, no reordering\n"
 "      --separation N         bytes between groups: 64 or 128 for adjacent-\n"
-"                             line prefetch pairs (default: the line size)\n"
+"                             line prefetch pairs: groups kept apart never\n"
+"                             share an aligned N-byte block (default: the\n"
+"                             line size; two lines with --adjacent)\n"
 "      --line-size N          cache line size in bytes (as --cacheline)\n"
 "      --size-only            only the smallest layout (pahole --reorganize's\n"
 "                             goal, never breaking alignment); needs no\n"
@@ -231,6 +233,11 @@ static void sugg_finish(struct sugg *s, const struct cli_analysis *c)
 	s->o.pins = s->pins;
 	s->o.keep_together = s->keep;
 	s->o.cacheline_size = c->ropts.cacheline_size;
+	/* --adjacent: the analysis looks at aligned 128-byte line pairs, so
+	 * the proposals keep the groups a pair apart too */
+	if (!s->o.separation && c->aopts.adjacent &&
+	    2 * c->ropts.cacheline_size > s->o.cacheline_size)
+		s->o.separation = 2 * c->ropts.cacheline_size;
 	if (!s->o.nr_cpus) {
 		long n = sysconf(_SC_NPROCESSORS_CONF);
 		s->o.nr_cpus = n > 0 ? (unsigned)n : 1;
@@ -241,7 +248,7 @@ static void sugg_finish(struct sugg *s, const struct cli_analysis *c)
  * same classes: possible when the classes file is the only input (a
  * profile is joined against the original offsets).  -1: not checked. */
 static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
-		   ssize_t *left, struct slt_error *err)
+		   unsigned sep, ssize_t *left, struct slt_error *err)
 {
 	for (size_t i = 0; i < adv->n_proposals; i++) {
 		left[i] = -1;
@@ -250,6 +257,9 @@ static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
 		const struct slt_struct *s = &adv->proposals[i].layout;
 		struct slt_analysis_opts ao = c->aopts;
 		struct slt_analysis *a = NULL;
+		/* a separation of a line pair is checked as --adjacent does */
+		if (sep >= 2 * c->ropts.cacheline_size)
+			ao.adjacent = true;
 		enum slt_class *g = cli_given_classes(c->classes, s);
 		if (!g)
 			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
@@ -277,7 +287,7 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 	if (!left || !diffs)
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc)
-		rc = recheck(c, adv, left, err);
+		rc = recheck(c, adv, s->o.separation, left, err);
 	for (size_t i = 0; !rc && s->source_root && i < adv->n_proposals; i++)
 		rc = slt_advice_diff(&adv->proposals[i], a->layout, s->source_root,
 				     &diffs[i], err);

@@ -211,6 +211,58 @@ def case_separation():
     assert off['rstat_css_list'] // 128 != off['last_bstat'] // 128, off
 
 
+def read_class(path, struct):
+    """member -> class of a classes file (both of its forms)."""
+    cls, sect = {}, None
+    with open(path) as f:
+        for line in f:
+            line = line.split('#')[0].strip()
+            if not line:
+                continue
+            if line.startswith('['):
+                sect = line.strip('[]').split()[-1]
+            elif '=' in line and sect == struct:
+                k, v = (t.strip() for t in line.split('='))
+                cls[k] = v
+            elif ' ' in line and line.startswith(struct + '.'):
+                k, v = line.split(None, 1)
+                cls[k.split('.', 1)[1]] = v.strip()
+    return cls
+
+
+def apart(p, cls, block):
+    """No aligned block of `block` bytes holds a read-mostly and a written
+    member of the classes (the adjacent-line prefetcher's pair for 128)."""
+    for rm in (n for n, c in cls.items() if c == 'read-mostly'):
+        for w in (n for n, c in cls.items() if c == 'hot-write'):
+            a = [m for m in p['layout']['members'] if m['depth'] == 0 and m['name'] in (rm, w)]
+            if len(a) < 2:
+                continue
+            ra = {(m['offset'] // block, (m['offset'] + max(m['size'], 1) - 1) // block) for m in a[:1]}
+            (f0, l0), = ra
+            f1 = a[1]['offset'] // block
+            l1 = (a[1]['offset'] + max(a[1]['size'], 1) - 1) // block
+            assert l0 < f1 or l1 < f0, (p['kind'], rm, w, block, a)
+
+
+def case_adjacent():
+    """--adjacent (and --separation 128): the best proposal keeps the
+    read-mostly and the written members out of each other's aligned
+    128-byte line pair and leaves no --adjacent finding."""
+    cls = read_class(MEMCG61, 'mem_cgroup_per_node')
+    for extra in (['--adjacent'], ['--separation', '128'], ['--adjacent', '--separation', '128']):
+        d = advice(obj(False), 'mem_cgroup_per_node', '--classes', MEMCG61, *extra)
+        assert d['proposals'], d
+        assert d['separation'] == 128, d
+        best = d['proposals'][0]
+        legal(best, 'adjacent')
+        assert best['findings_after'] == 0, (extra, best['summary'])
+        apart(best, cls, 128)
+    # the same search with the line as the separation may share a pair
+    d = advice(obj(False), 'mem_cgroup_per_node', '--classes', MEMCG61)
+    apart(d['proposals'][0], cls, 64)
+
+
 def case_gate():
     run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=1)
     run('suggest', obj(True), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=0)
