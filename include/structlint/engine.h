@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — the reference stats engine: a user-space reimplementation of
+ * the kernel's hierarchical per-CPU statistics machinery (memcg's
+ * __mod_memcg_lruvec_state() update path and cgroup rstat's
+ * cgroup_rstat_updated() / cgroup_rstat_flush(), Linux 6.1 .. 6.12,
+ * mm/memcontrol.c and kernel/cgroup/rstat.c), run on objects laid out by a
+ * real struct layout (struct slt_struct: the original from DWARF/BTF or an
+ * advisor proposal), so any layout can be measured without recompiling.
+ *
+ * Three steps:
+ *   1. a spec: which members play which role, by member NAME
+ *      (slt_engine_spec_builtin() for mem_cgroup_per_node and cgroup rstat,
+ *      slt_engine_spec_replay() / slt_engine_spec_from_analysis() for any
+ *      struct);
+ *   2. slt_engine_bind(spec, struct): the roles' offsets and sizes (bytes)
+ *      in that layout, or SLT_EUSAGE naming the member that is missing or
+ *      too small;
+ *   3. slt_engine_run(bound, opts): threads, for opts.seconds; the result
+ *      holds ops/s, update latency percentiles (ns), lock hold-time
+ *      histograms (us buckets), flush counts, the exact per-member access
+ *      counts and the tree's exact totals.
+ *
+ * Two modes (struct slt_engine_spec.mode):
+ *
+ * SLT_ENGINE_STATS, the stats machinery.  A tree of groups (opts.depth
+ * levels, opts.fanout children per group).  Per group one object: a byte
+ * buffer of the struct's size, aligned to the cacheline size, whose role
+ * members are real storage at the layout's offsets (the back pointer
+ * member holds the group's address, the per-CPU pointer member holds the
+ * address of the group's per-CPU counter deltas), and per-CPU deltas in
+ * separate per-CPU memory.  Updater threads pick a leaf group (per-thread
+ * PRNG seeded from opts.seed) and run the update path: load the
+ * read-mostly roles (following the back pointer and the per-CPU pointer),
+ * add a value to this CPU's delta, mark the group and its ancestors
+ * updated on this CPU's updated list under the per-CPU lock (as
+ * cgroup_rstat_updated() does), store to the hot-write roles on every
+ * opts.write_every-th update (one store in every cacheline the member
+ * touches, LRU-style), and every opts.batch updates (MEMCG_CHARGE_BATCH,
+ * 64 in the kernel) wake the asynchronous flusher thread.  The flush
+ * (cgroup_rstat_flush()) takes the global flush lock, then per CPU the
+ * per-CPU lock: SLT_FLUSH_POP aggregates while holding it (older kernels),
+ * SLT_FLUSH_LIST detaches the list under it and aggregates after releasing
+ * it; aggregation moves each group's deltas into its total and its
+ * parent's pending deltas (child to parent, as rstat propagates), and
+ * performs the flush roles' loads and stores on each flushed group's
+ * object.  A final flush after the threads stop makes every group's total
+ * exactly the sum of all values added in its subtree.
+ *
+ * SLT_ENGINE_REPLAY, generic replay of member rates on ONE shared object
+ * (no tree, no flush): every thread loads every SLT_ROLE_READ member, and
+ * each SLT_ROLE_HOT_WRITE member has exactly one writer thread (the k-th
+ * hot-write role is written by thread k % threads), at the roles' relative
+ * rates (loads for read roles, stores for hot-write roles), so false
+ * sharing appears exactly where the layout puts it.
+ *
+ * Threads: opts.threads updaters (0 = online CPUs), pinned to CPU
+ * i % online CPUs when opts.pin (threads may exceed CPUs), plus, in STATS
+ * mode, one flusher thread (unpinned; on a 2-CPU machine it shares CPUs
+ * with the updaters, as the kernel's flush worker does).  A start barrier,
+ * opts.seconds of running, a stop flag, join.
+ *
+ * Nothing here prints or exits.  Errors: negative SLT_E* with
+ * struct slt_error filled (error.h).
+ */
+#ifndef STRUCTLINT_ENGINE_H
+#define STRUCTLINT_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "structlint/analysis.h"
+#include "structlint/classes.h"
+#include "structlint/error.h"
+#include "structlint/layout.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Schema of slt_engine_write_json()'s output (documented in the man page,
+ * "ENGINE JSON"). */
+#define SLT_SCHEMA_ENGINE "structlint.engine/v1"
+
+/* What a member does in the engine. */
+enum slt_engine_role {
+	SLT_ROLE_BACK_PTR = 1, /* read-mostly pointer to the group
+				  (mem_cgroup_per_node.memcg): written at
+				  setup, loaded and followed on every update;
+				  at least sizeof(void *) bytes */
+	SLT_ROLE_PERCPU_PTR,   /* read-mostly pointer to the per-CPU deltas
+				  (lruvec_stats_percpu, cgroup.rstat_cpu):
+				  written at setup, loaded and used on every
+				  update; at least sizeof(void *) bytes */
+	SLT_ROLE_READ,         /* read-mostly: loaded on every update
+				  (shrinker_info, 6.10+ lruvec_stats pointer);
+				  replay: loaded by every thread */
+	SLT_ROLE_HOT_WRITE,    /* stored on every opts.write_every-th update
+				  (lruvec, lru_zone_size, iter); replay:
+				  stored by its one writer thread */
+	SLT_ROLE_FLUSH_READ,   /* loaded by the flush for each flushed group
+				  (cgroup.rstat_css_list) */
+	SLT_ROLE_FLUSH_WRITE,  /* stored by the flush for each flushed group
+				  (bstat, last_bstat, rstat_flush_next, 6.1's
+				  embedded lruvec_stats) */
+};
+
+/* "back-pointer", "percpu-pointer", "read", "hot-write", "flush-read",
+ * "flush-write"; "?" for anything else. */
+const char *slt_engine_role_name(enum slt_engine_role r);
+
+enum slt_engine_mode {
+	SLT_ENGINE_STATS = 1,  /* the stats machinery (see the top) */
+	SLT_ENGINE_REPLAY = 2, /* generic replay on one shared object */
+};
+
+/* One role of a spec. */
+struct slt_engine_role_spec {
+	const char *member;     /* member name, or path "a.b" as in classes
+				   files (array indices not allowed) */
+	enum slt_engine_role role;
+	uint64_t loads, stores; /* relative rates (replay: per-member
+				   accesses, e.g. samples of a profile);
+				   0 = 1 for the role's kind of access */
+	bool optional;          /* skipped when the struct lacks the member
+				   (members of other kernel versions) */
+};
+
+/* A spec: roles by member name.  Owns its strings and array; free with
+ * slt_engine_spec_free(). */
+struct slt_engine_spec {
+	char *struct_name;      /* tag without "struct " */
+	enum slt_engine_mode mode;
+	struct slt_engine_role_spec *roles;
+	size_t n_roles;
+};
+
+/*
+ * The built-in role map for the struct called name ("mem_cgroup_per_node"
+ * or "cgroup"; "struct " prefix accepted), in STATS mode.  s (may be NULL)
+ * is the layout it will be bound to; it picks the kernel version's map:
+ *   mem_cgroup_per_node, from mm/memcontrol.c's update path:
+ *     back-pointer memcg; percpu-pointer lruvec_stats_percpu; read
+ *     shrinker_info, and lruvec_stats when it is a pointer (6.10+, s NULL
+ *     or lruvec_stats's type ends in '*'); hot-write lruvec, lru_zone_size,
+ *     iter; flush-write lruvec_stats when embedded (6.1 .. 6.9: the flush
+ *     writes the aggregated counters into it).
+ *   cgroup, from kernel/cgroup/rstat.c: percpu-pointer rstat_cpu;
+ *     flush-read rstat_css_list; flush-write rstat_flush_next (optional,
+ *     6.8+), last_bstat, bstat.
+ * Returns 0 and *out, SLT_EUSAGE for another name (the hint lists the
+ * built-in names), SLT_ENOMEM.
+ */
+int slt_engine_spec_builtin(const char *name, const struct slt_struct *s,
+			    struct slt_engine_spec **out,
+			    struct slt_error *err);
+
+/* NULL-terminated list of the built-in names. */
+const char *const *slt_engine_builtin_names(void);
+
+/* One member of a generic replay. */
+struct slt_engine_replay_member {
+	const char *member;     /* name or path, as struct slt_engine_role_spec */
+	enum slt_class cls;     /* read-mostly -> SLT_ROLE_READ; hot-write,
+				   mixed, true-shared -> SLT_ROLE_HOT_WRITE;
+				   cold, none -> left out */
+	uint64_t loads, stores; /* relative rates (0 = 1) */
+};
+
+/*
+ * A REPLAY spec for struct_name from n (member, class, loads, stores)
+ * tuples (copied).  Returns 0 and *out; SLT_EUSAGE when no member is
+ * read-mostly or hot-write (nothing to replay) or a member is NULL/empty;
+ * SLT_ENOMEM.
+ */
+int slt_engine_spec_replay(const char *struct_name,
+			   const struct slt_engine_replay_member *m, size_t n,
+			   struct slt_engine_spec **out, struct slt_error *err);
+
+/*
+ * A REPLAY spec from an analysis (its classes, and its profile's loads and
+ * stores per member when it has one): the outermost members with a class
+ * other than cold/none (a member whose ancestor is taken is not taken
+ * again).  Errors as slt_engine_spec_replay().
+ */
+int slt_engine_spec_from_analysis(const struct slt_analysis *a,
+				  struct slt_engine_spec **out,
+				  struct slt_error *err);
+
+void slt_engine_spec_free(struct slt_engine_spec *spec);
+
+/* One bound role. */
+struct slt_engine_bound_role {
+	const char *member;     /* the member's path as named in the spec
+				   (owned by the bound layout) */
+	size_t member_index;    /* in s->members */
+	enum slt_engine_role role;
+	uint64_t offset, size;  /* bytes, from the layout */
+	uint64_t loads, stores; /* rates from the spec, 0 replaced by 1 */
+	uint64_t first_line, last_line; /* cachelines it touches, 0-based,
+				   for the cacheline size given to bind */
+};
+
+/* The spec bound to one layout.  Owns its arrays and strings; s is
+ * borrowed and must outlive it. */
+struct slt_engine_bound {
+	const struct slt_struct *s;
+	char *struct_name;
+	enum slt_engine_mode mode;
+	unsigned cacheline_size;         /* bytes */
+	struct slt_engine_bound_role *roles; /* in spec order, optional roles
+					    the struct lacks left out */
+	size_t n_roles;
+	uint64_t object_size;            /* bytes: s->size */
+};
+
+/*
+ * Bind spec to layout s for cacheline_size bytes (0 = 64).  Errors
+ * (SLT_EUSAGE, message naming the member, hint: the closest member name
+ * or what is needed): a required member s lacks; a pointer role smaller
+ * than sizeof(void *); a role outside s->size (a layout too small for its
+ * roles); a pointer role overlapping another role's bytes (stores would
+ * overwrite the pointer); STATS mode without a percpu-pointer role;
+ * REPLAY mode without any role.  SLT_ENOMEM.  Returns 0 and *out.
+ */
+int slt_engine_bind(const struct slt_engine_spec *spec,
+		    const struct slt_struct *s, unsigned cacheline_size,
+		    struct slt_engine_bound **out, struct slt_error *err);
+
+void slt_engine_bound_free(struct slt_engine_bound *b);
+
+enum slt_engine_flush {
+	SLT_FLUSH_LIST = 1, /* detach the updated list under the per-CPU
+			       lock, aggregate after releasing it */
+	SLT_FLUSH_POP = 2,  /* pop and aggregate while holding the per-CPU
+			       lock (older kernels) */
+};
+
+/* "list", "pop"; and the reverse (0 for an unknown name). */
+const char *slt_engine_flush_name(enum slt_engine_flush f);
+enum slt_engine_flush slt_engine_flush_parse(const char *name);
+
+struct slt_engine_opts {
+	unsigned threads;        /* updater threads; 0 = online CPUs */
+	double seconds;          /* wall time per run, > 0 */
+	unsigned depth;          /* tree levels, 1 = root only (1..8) */
+	unsigned fanout;         /* children per group (1..16; groups in
+				    all <= 4096) */
+	unsigned batch;          /* updates per CPU between flusher wake-ups:
+				    32, 64 or 128 */
+	enum slt_engine_flush flush;
+	unsigned write_every;    /* hot-write roles stored every Nth update
+				    (>= 1) */
+	unsigned cacheline_size; /* bytes, a power of two >= 8 (0 = the
+				    bound layout's) */
+	uint64_t seed;           /* PRNG seed: leaf choice, values */
+	bool pin;                /* pin updater i to CPU i % online CPUs */
+	bool count_accesses;     /* exact per-role per-thread counts (a
+				    thread-local increment per access) */
+	unsigned latency_every;  /* time 1 in N updates with CLOCK_MONOTONIC
+				    (>= 1) */
+	uint64_t max_updates;    /* per updater thread: stop after this many
+				    updates even before `seconds` (0 = no
+				    limit; tests use it for exact counts) */
+};
+
+/* Defaults: threads 0, seconds 1.0, depth 3, fanout 2, batch 64, flush
+ * list, write_every 4, cacheline 0, seed 1, pin true, count_accesses
+ * true, latency_every 64, max_updates 0. */
+void slt_engine_opts_default(struct slt_engine_opts *o);
+
+/* Lock hold-time histogram buckets, in microseconds, the ones kernel
+ * engineers use for these locks: [0,1) [1,5) [5,10) [10,15) [15,20)
+ * [20,25) [25,30) [30,40) [40,50) [50,60) [60,70) [70,80) [80,90) [90,inf). */
+#define SLT_ENGINE_HIST_BUCKETS 14
+
+struct slt_engine_hist {
+	uint64_t count[SLT_ENGINE_HIST_BUCKETS]; /* lock holds per bucket */
+	uint64_t holds;          /* all holds */
+	uint64_t sum_ns, max_ns; /* hold time, ns */
+};
+
+/* The bucket of a hold of ns nanoseconds (0 .. SLT_ENGINE_HIST_BUCKETS-1);
+ * bucket edges are whole microseconds, a hold of exactly 1000 ns is in
+ * [1,5). */
+unsigned slt_engine_hist_bucket(uint64_t ns);
+/* Count one hold of ns nanoseconds. */
+void slt_engine_hist_add(struct slt_engine_hist *h, uint64_t ns);
+/* Add b's counts to a. */
+void slt_engine_hist_merge(struct slt_engine_hist *a,
+			   const struct slt_engine_hist *b);
+/* Label of bucket i: "0-1", "1-5", ..., "80-90", ">90" (us). */
+const char *slt_engine_hist_label(unsigned i);
+
+/* Exact access counts of one role by one thread: loads and stores are
+ * memory operations the engine performed (one per cacheline the role
+ * touches per access), counted, not sampled. */
+struct slt_engine_access {
+	uint64_t loads, stores;
+};
+
+struct slt_engine_thread {
+	int cpu;                 /* CPU pinned to, -1 when not pinned (the
+				    flusher) */
+	uint64_t ops;            /* updates (replay: accesses) performed */
+	double ops_per_s;
+};
+
+struct slt_engine_result {
+	enum slt_engine_mode mode;
+	unsigned threads;        /* updater threads */
+	unsigned cacheline_size; /* bytes */
+	double seconds;          /* measured wall time from the start
+				    barrier to the stop flag */
+	uint64_t ops;            /* all updaters' ops */
+	double ops_per_s;
+	struct slt_engine_thread *thread; /* [threads] */
+	/* Update latency over the timed sample (1 in latency_every updates,
+	 * a reservoir of at most 65536 per thread), ns. */
+	uint64_t lat_samples;
+	double lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns;
+	/* STATS mode (zero in REPLAY): */
+	struct slt_engine_hist flush_lock;  /* global flush lock holds */
+	struct slt_engine_hist percpu_lock; /* per-CPU lock holds, updates
+					       and flushes */
+	uint64_t flushes;        /* flushes run, the final one included */
+	uint64_t flush_wakeups;  /* flusher wake-ups by the batch */
+	uint64_t flushed_groups; /* groups aggregated over all flushes */
+	/* The tree (STATS mode): n_groups groups in breadth-first order,
+	 * group 0 the root.  parent[g] (-1 for the root); added[g] = the sum
+	 * of the values updaters added to g itself (thread-local tallies);
+	 * total[g] = g's total after the final flush, which the engine keeps
+	 * equal to the sum of added[] over g's subtree. */
+	size_t n_groups;
+	int32_t *parent;
+	int64_t *added;
+	int64_t *total;
+	/* Exact access counts (opts.count_accesses), [thread * n_roles +
+	 * role], roles as in the bound layout, threads 0..threads-1 the
+	 * updaters and, in STATS mode, thread `threads` the flusher;
+	 * NULL otherwise. */
+	size_t n_roles;
+	unsigned n_access_threads;
+	struct slt_engine_access *access;
+};
+
+/*
+ * Run the engine on b with opts (NULL: defaults).  Returns 0 and *out
+ * (free with slt_engine_result_free()); SLT_EUSAGE for bad options (zero
+ * seconds, batch not 32/64/128, depth/fanout out of range, a cacheline
+ * size that is not a power of two, ...: the message names the option);
+ * SLT_ENOMEM; SLT_EIO when a thread cannot be created or pinned.
+ */
+int slt_engine_run(const struct slt_engine_bound *b,
+		   const struct slt_engine_opts *opts,
+		   struct slt_engine_result **out, struct slt_error *err);
+
+void slt_engine_result_free(struct slt_engine_result *r);
+
+/*
+ * Write r's exact access counts as a structlint.profile/v1 document
+ * (profile.h's slt_profile_writer) to f (name for messages), for
+ * `structlint report FILE STRUCT --samples` to join and classify.  One
+ * record per (thread, role, cacheline touched) with accesses: type_name
+ * b->struct_name, cpu = the engine thread index (0..threads-1 updaters,
+ * `threads` the flusher), loads, stores; a role within one cacheline is
+ * named by member (SLT_SAMPLE_TYPE|SLT_SAMPLE_MEMBER|SLT_SAMPLE_CPU,
+ * type_offset its offset), a role over several lines by the offset of its
+ * first byte on each line (SLT_SAMPLE_TYPE|SLT_SAMPLE_CPU), so the join
+ * charges each line with its own accesses.  SLT_EUSAGE when r has no
+ * access counts; errors of slt_profile_writer_finish().
+ */
+int slt_engine_write_profile(const struct slt_engine_result *r,
+			     const struct slt_engine_bound *b, FILE *f,
+			     const char *name, struct slt_error *err);
+
+/*
+ * Human-readable figures of r (src/report/engine_out.c): ops/s in total
+ * and per thread, update latency p50/p90/p99/p99.9 (ns), flushes, the two
+ * lock hold-time histograms (us buckets).  b may be NULL.  Returns 0 or
+ * SLT_EIO.
+ */
+int slt_engine_write_text(FILE *f, const struct slt_engine_result *r,
+			  const struct slt_engine_bound *b,
+			  const struct slt_engine_opts *opts);
+
+/*
+ * The same as one "structlint.engine/v1" JSON document (never partial:
+ * built, then written once).  b and opts may be NULL.  Returns 0,
+ * SLT_ENOMEM or SLT_EIO with err filled.
+ */
+int slt_engine_write_json(FILE *f, const struct slt_engine_result *r,
+			  const struct slt_engine_bound *b,
+			  const struct slt_engine_opts *opts, bool pretty,
+			  struct slt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
