@@ -64,6 +64,29 @@ int slt_adv_plan_identity(const struct slt_adv_units *us,
 	return rc;
 }
 
+/* Price of one member shifted by padding, in bytes of size: all of them
+ * together weigh less than one byte (units are far fewer than 1000). */
+#define SHIFT_PRICE 1e-3
+
+/* Units of p that land off their original offset (*rc SLT_ENOMEM when
+ * memory ran out). */
+static size_t shifted(const struct slt_adv_units *us,
+		      const struct slt_adv_plan *p, int *rc)
+{
+	uint64_t *off = malloc((p->n ? p->n : 1) * sizeof(*off)), size;
+	size_t n = 0;
+
+	if (!off) {
+		*rc = SLT_ENOMEM;
+		return 0;
+	}
+	if (slt_adv_place(us, p, off, &size))
+		for (size_t i = 0; i < p->n; i++)
+			n += off[i] != us->u[p->order[i]].orig_offset;
+	free(off);
+	return n;
+}
+
 bool slt_adv_objective(const struct slt_adv_units *us,
 		       const struct slt_adv_search *s,
 		       const struct slt_adv_weights *w,
@@ -101,6 +124,15 @@ bool slt_adv_objective(const struct slt_adv_units *us,
 	 * one with fewer source lines wins */
 	*obj = s->size_only ? (double)cost->size + (double)displaced / 1000.0 :
 	       cost->total + 0.5 * w->byte_price * (double)pads;
+	/* padding only: of two paddings that separate as well at the same
+	 * size, the one that shifts fewer members (the padding goes right
+	 * between the colliding groups, not lines earlier) */
+	if (s->keep_order && !s->size_only && pads) {
+		size_t sh = shifted(us, p, rc);
+		if (*rc)
+			return false;
+		*obj += SHIFT_PRICE * w->byte_price * (double)sh;
+	}
 	return true;
 }
 

@@ -263,6 +263,63 @@ def case_adjacent():
     apart(d['proposals'][0], cls, 64)
 
 
+def case_padding_place():
+    """Padding only on 6.1 cgroup: the CACHELINE_PADDING goes between
+    rstat_css_list and last_bstat, as the 6.8 fix put it (+64 bytes or
+    fewer), not lines earlier shifting members that needed no move."""
+    for o in (obj(False), shifted_obj()):
+        padding_between(o)
+
+
+SHIFT_C = r"""
+/* 6.1 cgroup's rstat part where a CACHELINE_PADDING 700 bytes earlier (before
+ * a, at 240) separates the classes as well as one right before last_bstat:
+ * the padding must go between the colliding members */
+struct list_head { struct list_head *next, *prev; };
+struct cgroup {
+	long h[30];
+	int a;
+	int b;
+	int c;
+	int d;
+	long fill[83];
+	void *rstat_cpu;
+	struct list_head rstat_css_list;
+	long last_bstat[3];
+	long bstat[3];
+	long tail[10];
+} x;
+"""
+
+
+def shifted_obj():
+    out = os.path.join(TMP, 'shift.o')
+    if not os.path.exists(out):
+        src = os.path.join(TMP, 'shift.c')
+        with open(src, 'w') as f:
+            f.write(SHIFT_C)
+        subprocess.run([CC, '-g', '-c', '-o', out, src], check=True)
+    return out
+
+
+def padding_between(o):
+    d = advice(o, 'cgroup', '--classes', CGROUP, '--max-proposals', '20')
+    pads = [p for p in d['proposals'] if p['kind'] == 'padding']
+    assert len(pads) == 1, [p['kind'] for p in d['proposals']]
+    p = pads[0]
+    legal(p, 'padding')
+    assert p['bytes_added'] <= 64 and p['findings_after'] == 0, p['summary']
+    n = top_names(p)
+    pad = [x for x in n if x.startswith('_pad')]
+    assert len(pad) == 1, n
+    i = n.index(pad[0])
+    assert n[i - 1] == 'rstat_css_list' and n[i + 1] == 'last_bstat', n
+    orig = {m['name']: m['offset'] for m in layout(o, 'cgroup')['members'] if m['depth'] == 0}
+    off = offsets(p)
+    # nothing before the padding shifts
+    assert all(off[x] == orig[x] for x in n[:i]), (off, orig)
+
+
 def case_gate():
     run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=1)
     run('suggest', obj(True), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=0)
