@@ -10,7 +10,7 @@
  * Rules every proposal keeps (checked, not assumed): members with forced
  * alignment, existing zero-size padding (CACHELINE_PADDING) and cacheline
  * group markers stay anchored unless opts->move_anchors; pinned members keep
- * their offset; --keep-together groups stay adjacent and in order;
+ * their offset, and so does the first member unless opts->move_first; --keep-together groups stay adjacent and in order;
  * bitfields move as whole storage units; unions and nested structs move
  * whole; a flexible array stays last; every offset is a multiple of the
  * member's alignment; the size follows C rules (rounded up to the struct's
@@ -66,6 +66,11 @@ struct slt_advice_opts {
 	/* Added after v1 (additive): */
 	unsigned slub_rule;        /* enum slt_slub_rule: which kernel's
 				      calculate_order(); 0 = v6.1's */
+	bool move_first;           /* the first member may move; by default
+				      it is pinned at offset 0, where
+				      container_of() users and code that
+				      casts the struct pointer to its first
+				      member's type expect it */
 };
 
 /*

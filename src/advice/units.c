@@ -462,6 +462,12 @@ int slt_adv_units_build(const struct slt_analysis *a,
 				if (out->u[u].top[t] == top)
 					out->u[u].flags |= SLT_ADV_ANCHORED | SLT_ADV_PINNED;
 	}
+	/* the first member stays at 0 unless asked (container_of(), casts
+	 * of the struct pointer to the first member's type) */
+	for (size_t t = 0; !rc && nt && !(opts && opts->move_first) &&
+	     t < out->u[0].n_top; t++)
+		if (out->u[0].top[t] == tops[0])
+			out->u[0].flags |= SLT_ADV_ANCHORED | SLT_ADV_PINNED;
 	for (size_t k = 0; opts && k < opts->n_keep_together && !rc; k++)
 		rc = keep_together(out, opts->keep_together[k], err);
 	if (!rc)

@@ -39,6 +39,9 @@ static const char usage_tail[] =
 "                             (repeatable)\n"
 "      --move-anchors         allow moving forced-aligned members, existing\n"
 "                             padding and cacheline-group markers\n"
+"      --move-first           allow moving the first member (by default it\n"
+"                             stays at offset 0: container_of() users and\n"
+"                             casts to the first member's type expect it)\n"
 "      --frozen               ABI-frozen struct: findings, no reordering\n"
 "      --separation N         bytes between groups: 64 or 128 for adjacent-\n"
 "                             line prefetch pairs: groups kept apart never\n"
@@ -76,7 +79,7 @@ static const char usage_tail[] =
 enum {
 	OPT_PIN = CLI_OPT_OWN, OPT_KEEP, OPT_MOVE_ANCHORS, OPT_FROZEN, OPT_SEP,
 	OPT_LINE_SIZE, OPT_SIZE_ONLY, OPT_MAX, OPT_NR_CPUS, OPT_SLUB_MAX,
-	OPT_SLUB_RULE, OPT_SOURCE_ROOT,
+	OPT_SLUB_RULE, OPT_SOURCE_ROOT, OPT_MOVE_FIRST,
 };
 
 static const struct option long_opts[] = {
@@ -84,6 +87,7 @@ static const struct option long_opts[] = {
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "keep-together", required_argument, NULL, OPT_KEEP },
 	{ "move-anchors", no_argument, NULL, OPT_MOVE_ANCHORS },
+	{ "move-first", no_argument, NULL, OPT_MOVE_FIRST },
 	{ "frozen", no_argument, NULL, OPT_FROZEN },
 	{ "separation", required_argument, NULL, OPT_SEP },
 	{ "line-size", required_argument, NULL, OPT_LINE_SIZE },
@@ -158,6 +162,7 @@ static int sugg_option(struct sugg *s, struct cli_analysis *c, int o,
 		return 0;
 	case OPT_KEEP: return add_keep(s, arg);
 	case OPT_MOVE_ANCHORS: s->o.move_anchors = true; return 0;
+	case OPT_MOVE_FIRST: s->o.move_first = true; return 0;
 	case OPT_FROZEN: s->o.frozen = true; return 0;
 	case OPT_SEP:
 		if (!cli_parse_uint(arg, 8, 4096, &v) || (v & (v - 1)))

@@ -320,6 +320,22 @@ def padding_between(o):
     assert all(off[x] == orig[x] for x in n[:i]), (off, orig)
 
 
+def case_first_pinned():
+    """The first member stays at offset 0 in every proposal (container_of()
+    users); --move-first lets it move, and the help names the option."""
+    for o in (obj(False), shifted_obj()):
+        first = layout(o, 'cgroup')['members'][0]['name']
+        d = advice(o, 'cgroup', '--classes', CGROUP, '--max-proposals', '20')
+        assert d['proposals'], d
+        for p in d['proposals']:
+            assert top_names(p)[0] == first and offsets(p)[first] == 0, (p['kind'], top_names(p))
+            assert first not in p['moved'], p['moved']
+    d = advice(obj(False), 'cgroup', '--classes', CGROUP, '--move-first', '--max-proposals', '20')
+    first = layout(obj(False), 'cgroup')['members'][0]['name']
+    assert any(top_names(p)[0] != first for p in d['proposals']), [top_names(p)[:2] for p in d['proposals']]
+    assert '--move-first' in run('suggest', '--help').stdout
+
+
 def case_gate():
     run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=1)
     run('suggest', obj(True), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=0)
