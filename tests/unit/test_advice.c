@@ -207,6 +207,7 @@ static void test_random_legal(void **state)
 			o.pins = pins;
 			o.n_pins = 1;
 		}
+		o.move_first = it % 2 == 0;
 		struct slt_analysis *a = analyze(&r.s, r.cls);
 		double before = findings_score(a);
 		assert_int_equal(slt_advise(a, &o, &adv, &err), 0);
@@ -214,6 +215,11 @@ static void test_random_legal(void **state)
 		for (size_t k = 0; k < adv->n_proposals; k++) {
 			const struct slt_proposal *p = &adv->proposals[k];
 			check_proposal(&r, p, o.n_pins ? pins[0] : NULL);
+			/* the first member stays at 0 unless move_first */
+			if (!o.move_first) {
+				check_proposal(&r, p, r.m[0].name);
+				assert_string_equal(p->layout.members[0].name, r.m[0].name);
+			}
 			assert_true(fabs(p->score_before - before) < 1e-9);
 			if (p->kind != SLT_PROPOSAL_SIZE)
 				assert_true(p->score_after < p->score_before);
@@ -310,7 +316,7 @@ static void test_units_fixed(void **state)
 	struct rs r;
 	struct slt_error err = { 0 };
 	struct slt_adv_units us;
-	struct slt_advice_opts o = { .cacheline_size = 64 };
+	struct slt_advice_opts o = { .cacheline_size = 64, .move_first = true };
 
 	memset(&r, 0, sizeof(r));
 	const struct { const char *n; uint64_t off, size; uint32_t bo, bs, al, fl;
@@ -343,7 +349,15 @@ static void test_units_fixed(void **state)
 	assert_true(us.u[2].flags & SLT_ADV_ANCHORED);
 	assert_true(us.u[5].flags & SLT_ADV_LAST);
 	assert_int_equal(us.n_movable, 4);
+	assert_false(us.u[0].flags & SLT_ADV_ANCHORED);
 	slt_adv_units_free(&us);
+	/* by default the first member is pinned (container_of()) */
+	o.move_first = false;
+	assert_int_equal(slt_adv_units_build(a, &o, &us, &err), 0);
+	assert_true(us.u[0].flags & SLT_ADV_PINNED);
+	assert_int_equal(us.n_movable, 3);
+	slt_adv_units_free(&us);
+	o.move_first = true;
 
 	/* keep-together a,e; pin d */
 	const char *kt[] = { "e", "a", NULL };
@@ -409,7 +423,8 @@ static void test_size_mode(void **state)
 		struct rs r;
 		struct slt_error err = { 0 };
 		struct slt_advice *adv;
-		struct slt_advice_opts o = { .size_only = true };
+		/* the optimum below assumes every member may move */
+		struct slt_advice_opts o = { .size_only = true, .move_first = true };
 		gen(&r, 2 + rnd(12));
 		struct slt_analysis *a = analyze(&r.s, r.cls);
 		assert_int_equal(slt_advise(a, &o, &adv, &err), 0);
