@@ -106,6 +106,10 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 	out->alignment = s->alignment;
 	if (n_pad && us->line > out->alignment)
 		out->alignment = us->line;
+	/* a forced-aligned member makes the struct's alignment forced, as
+	 * the compiled declaration's debug info and pahole show it */
+	if (n_pad && us->line > out->forced_alignment)
+		out->forced_alignment = us->line;
 	/* summary: recomputed below */
 	out->n_top_members = 0;
 	out->sum_members = 0;
@@ -152,6 +156,9 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 			pm->offset = po;
 			pm->flags = SLT_MEMBER_ZERO_SIZE | SLT_MEMBER_COMPOSITE;
 			pm->parent = -1;
+			/* as pahole shows CACHELINE_PADDING: the type's alignment
+			 * (____cacheline_internodealigned_in_smp) is forced */
+			pm->alignment = us->line;
 			pm->natural_alignment = us->line;
 			if (po > cur)
 				h[nh++] = (struct slt_hole){ cur, po - cur,

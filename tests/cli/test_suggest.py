@@ -336,6 +336,72 @@ def case_first_pinned():
     assert '--move-first' in run('suggest', '--help').stdout
 
 
+PAD_TYPE = 'struct cacheline_padding { char x[0]; } __attribute__((aligned(64)));\n'
+
+
+def pahole_check(o, name, classes, prelude_of):
+    """Each proposal's C declaration compiled by gcc -g and shown by pahole
+    is, line by line, structlint's pahole-style view of the proposal."""
+    d = advice(o, name, '--classes', classes, '--max-proposals', '20')
+    t = run('suggest', o, name, '--classes', classes, '--max-proposals', '20').stdout
+    # the view of proposal k follows its "/* structlint: proposal k of" line
+    parts = t.split('/* structlint: proposal ')[1:]
+    assert len(parts) == len(d['proposals']), (len(parts), len(d['proposals']))
+    checked = 0
+    for k, (p, part) in enumerate(zip(d['proposals'], parts)):
+        view = part.split('\n/* C declaration: */\n')[0]
+        view = view[view.index('struct %s {\n' % name):]
+        view = view[:view.index('\n}') + 2]
+        view += view_tail(part)
+        src = os.path.join(TMP, 'pah_%s_%d.c' % (name, k))
+        with open(src, 'w') as f:
+            f.write('#include <assert.h>\n#include <stddef.h>\n' + prelude_of(name) +
+                    p['c_decl'] + '\nstruct %s pah_inst;\n' % name)
+        obj_ = src[:-2] + '.o'
+        subprocess.run([CC, '-std=gnu17', '-g', '-c', '-o', obj_,
+                        '-DCACHELINE_PADDING(name)=struct cacheline_padding name', src], check=True)
+        ph = subprocess.run([os.environ.get('PAHOLE', 'pahole'), '-C', name, obj_],
+                            capture_output=True, text=True, check=True).stdout.rstrip('\n')
+        got, want = view.split('\n'), ph.split('\n')
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert g == w, (p['kind'], i, 'structlint: ' + g, 'pahole:    ' + w)
+        assert len(got) == len(want), (p['kind'], got[len(want):], want[len(got):])
+        checked += any(m['name'].startswith('_pad') for m in p['layout']['members'])
+    return checked
+
+
+def view_tail(part):
+    """The rest of the closing line of the view (`} __attribute__...;`)."""
+    v = part.split('\n/* C declaration: */\n')[0]
+    v = v[v.index('\n}') + 2:]
+    return v.split('\n')[0]
+
+
+def seed_prelude(name):
+    """seed.c (6.1 branch) without NAME's definition."""
+    with open(os.path.join(ROOT, 'fixtures', 'report', 'seed.c')) as f:
+        src = f.read()
+    src = src[:src.index('#else')]
+    i = src.index('struct %s {' % name)
+    j = src.index('\n};\n', i) + 4
+    return src.replace('#ifndef V612', '')[:i - len('#ifndef V612')] + \
+        src[j:].replace('#ifndef V612', '')
+
+
+def shift_prelude(name):
+    return PAD_TYPE + SHIFT_C[:SHIFT_C.index('struct cgroup {')]
+
+
+def case_pahole_view():
+    """The proposal's text view is what pahole prints for the compiled C
+    declaration: `_padN_ __attribute__((__aligned__(64)))`, holes, the
+    summary's forced alignments and the struct's alignment line."""
+    n = pahole_check(obj(False), 'cgroup', CGROUP, seed_prelude)
+    n += pahole_check(obj(False), 'mem_cgroup_per_node', MEMCG61, seed_prelude)
+    n += pahole_check(shifted_obj(), 'cgroup', CGROUP, shift_prelude)
+    assert n >= 2, n
+
+
 def case_gate():
     run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=1)
     run('suggest', obj(True), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=0)
