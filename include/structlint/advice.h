@@ -113,7 +113,13 @@ struct slt_proposal {
 				       (members with new offsets, padding
 				       members inserted, holes recomputed) */
 	size_t *moved;              /* indices (into the original layout's
-				       members) of members whose offset changed */
+				       members, ascending) of the members
+				       relocated: their order among the
+				       other members changed (all but a
+				       longest run kept in the original
+				       order; a nested member with its
+				       top-level member).  Empty for a
+				       padding-only proposal. */
 	size_t n_moved;
 	uint64_t size_before, size_after;          /* bytes */
 	uint64_t lines_before, lines_after;        /* cachelines */
@@ -125,6 +131,12 @@ struct slt_proposal {
 				       CACHELINE_PADDING(_padN_); lines and
 				       static_assert()s that lock it in */
 	const char *summary;        /* one line for humans */
+	/* Added after v1 (additive): */
+	size_t *shifted;            /* indices (ascending) of the members
+				       whose offset changed though they were
+				       not relocated: shifted by inserted
+				       padding or by relocated neighbours */
+	size_t n_shifted;
 };
 
 struct slt_advice {

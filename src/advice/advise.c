@@ -90,29 +90,88 @@ static bool same_plan_layout(const struct slt_proposal *x,
 	return true;
 }
 
-/* Units that must be relocated to turn the original order into p's:
- * all but a longest increasing subsequence of p->order.  Returns SIZE_MAX
- * without memory. */
-static size_t relocations(const struct slt_adv_plan *p)
+/* Units that must be relocated to turn the original order into p's: all
+ * but a longest increasing subsequence of p->order (the last one patience
+ * sorting finds).  reloc[unit] is set for them; returns their number, or
+ * SIZE_MAX without memory. */
+static size_t relocations(const struct slt_adv_plan *p, bool *reloc)
 {
-	size_t *tail = calloc(p->n ? p->n : 1, sizeof(*tail)), len = 0;
-	if (!tail)
+	size_t n = p->n ? p->n : 1, len = 0;
+	size_t *tail = calloc(n, sizeof(*tail)); /* position ending each length */
+	size_t *prev = calloc(n, sizeof(*prev));
+	if (!tail || !prev) {
+		free(tail);
+		free(prev);
 		return SIZE_MAX;
+	}
 	for (size_t i = 0; i < p->n; i++) {
 		size_t lo = 0, hi = len;
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
-			if (tail[mid] < p->order[i])
+			if (p->order[tail[mid]] < p->order[i])
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		tail[lo] = p->order[i];
+		prev[i] = lo ? tail[lo - 1] : SIZE_MAX;
+		tail[lo] = i;
 		if (lo == len)
 			len++;
 	}
+	for (size_t i = 0; i < p->n; i++)
+		reloc[p->order[i]] = true;
+	for (size_t i = len ? tail[len - 1] : SIZE_MAX; i != SIZE_MAX; i = prev[i])
+		reloc[p->order[i]] = false;
 	free(tail);
+	free(prev);
 	return p->n - len;
+}
+
+/* Split the members whose offset changed (*moved, from relayout) into the
+ * relocated ones (their unit changed places: kept in *moved) and the ones
+ * only shifted by inserted padding or relocated neighbours (*shifted). */
+static int split_moved(struct ctx *x, const struct slt_adv_plan *p,
+		       size_t *moved, size_t *n_moved, size_t **shifted,
+		       size_t *n_shifted, size_t *n_reloc)
+{
+	const struct slt_struct *orig = x->a->layout;
+	bool *reloc = calloc(x->us.n ? x->us.n : 1, sizeof(*reloc));
+	size_t *unit_of = calloc(orig->n_members ? orig->n_members : 1,
+				 sizeof(*unit_of));
+	size_t k = 0;
+	int rc = 0;
+
+	*shifted = NULL;
+	*n_shifted = 0;
+	*n_reloc = reloc ? relocations(p, reloc) : SIZE_MAX;
+	if (*n_reloc == SIZE_MAX || !unit_of) {
+		rc = SLT_ENOMEM;
+		goto out;
+	}
+	for (size_t u = 0; u < x->us.n; u++)
+		for (size_t t = 0; t < x->us.u[u].n_top; t++)
+			unit_of[x->us.u[u].top[t]] = u;
+	if (*n_moved) {
+		*shifted = slt_arena_calloc(x->ar, *n_moved, sizeof(**shifted));
+		if (!*shifted) {
+			rc = SLT_ENOMEM;
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < *n_moved; i++) {
+		size_t m = moved[i];
+		while (orig->members[m].parent >= 0)
+			m = (size_t)orig->members[m].parent;
+		if (reloc[unit_of[m]])
+			moved[k++] = moved[i];
+		else
+			(*shifted)[(*n_shifted)++] = moved[i];
+	}
+	*n_moved = k;
+out:
+	free(reloc);
+	free(unit_of);
+	return rc;
 }
 
 /* Add the proposal of plan p (cost c) unless it is no better or a
@@ -124,7 +183,7 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	const struct slt_struct *orig = x->a->layout;
 	struct slt_proposal *pr;
 	struct slt_struct l;
-	size_t *moved, n_moved;
+	size_t *moved, n_moved, *shifted, n_shifted, rel;
 	int rc;
 
 	if (k == SLT_PROPOSAL_SIZE ? c->size >= orig->size :
@@ -136,6 +195,9 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 		return rc;
 	if (!n_moved && l.size == orig->size)
 		return 0;
+	rc = split_moved(x, p, moved, &n_moved, &shifted, &n_shifted, &rel);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < adv->n_proposals; i++)
 		if (same_plan_layout(&adv->proposals[i], &l))
 			return 0;
@@ -153,6 +215,8 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	pr->layout = l;
 	pr->moved = moved;
 	pr->n_moved = n_moved;
+	pr->shifted = shifted;
+	pr->n_shifted = n_shifted;
 	pr->size_before = orig->size;
 	pr->size_after = l.size;
 	pr->lines_before = slt_cachelines(orig->size, x->us.line);
@@ -171,17 +235,15 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	rc = slt_advice_emit_c(pr, orig, x->ar, &pr->c_decl);
 	if (rc)
 		return rc;
-	size_t pads = 0, rel = relocations(p);
+	size_t pads = 0;
 	for (size_t i = 0; i < p->n; i++)
 		pads += p->pad[i] != 0;
-	if (rel == SIZE_MAX)
-		return SLT_ENOMEM;
 	pr->summary = slt_arena_printf(x->ar,
-		"%s: %zu member%s relocated, %zu padding member%s, %zu offset%s "
-		"changed, %+lld bytes (%llu -> %llu), "
+		"%s: %zu member%s relocated, %zu padding member%s, %zu member%s "
+		"shifted, %+lld bytes (%llu -> %llu), "
 		"%llu -> %llu cachelines, sharing estimate %.4g -> %.4g",
 		kind_name(k), rel, rel == 1 ? "" : "s", pads, pads == 1 ? "" : "s",
-		n_moved, n_moved == 1 ? "" : "s",
+		n_shifted, n_shifted == 1 ? "" : "s",
 		(long long)pr->bytes_added, (unsigned long long)orig->size,
 		(unsigned long long)l.size, (unsigned long long)pr->lines_before,
 		(unsigned long long)pr->lines_after, pr->score_before,

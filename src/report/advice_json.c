@@ -23,8 +23,10 @@
  *     "slab_before", "slab_after": { "kmalloc_class": BYTES (0: none),
  *             "order", "objects_per_slab", "waste_per_slab": BYTES },
  *     "tips_size_class": bool (a larger kmalloc class after than before),
- *     "moved": [ NAME ] (members of the original layout whose offset
- *             changed, "" when anonymous),
+ *     "moved": [ NAME ] (members of the original layout relocated: their
+ *             order changed; "" when anonymous; empty for padding only),
+ *     "shifted": [ NAME ] (members whose offset changed, order kept:
+ *             shifted by padding or relocated neighbours),
  *     "layout": { "size", "alignment" (bytes), "members": [ { "name",
  *             "type", "offset", "size" (bytes), "alignment" (bytes:
  *             forced, else natural), "bit_offset", "bit_size" (bits,
@@ -122,6 +124,12 @@ static json_t *proposal_json(const struct slt_advice *adv, size_t i,
 		slt_json_push(mv, json_string(orig && m < orig->n_members ? orig->members[m].name : ""), bad);
 	}
 	slt_json_set(o, "moved", mv, bad);
+	json_t *sh = json_array();
+	for (size_t k = 0; sh && k < p->n_shifted; k++) {
+		size_t m = p->shifted[k];
+		slt_json_push(sh, json_string(orig && m < orig->n_members ? orig->members[m].name : ""), bad);
+	}
+	slt_json_set(o, "shifted", sh, bad);
 	slt_json_set(o, "layout", layout_json(&p->layout, bad), bad);
 	slt_json_set(o, "c_decl", json_string(p->c_decl ? p->c_decl : ""), bad);
 	if (r->diffs && r->diffs[i])

@@ -8,7 +8,10 @@
  *   /" "* slab: kmalloc-4k -> kmalloc-4k; SLUB order 3, 12 objects/slab
  *      -> order 3, 12 objects/slab (4 CPUs) [, tips into a larger size
  *      class] *" "/
- *   /" "* moved: a, b, c *" "/     /" "* SUMMARY *" "/
+ *   /" "* moved: a, b, c *" "/ (relocated members; absent when none)
+ *   /" "* shifted: N members (offsets changed by padding or relocated
+ *      neighbours, order kept) *" "/ (absent when none)
+ *   /" "* SUMMARY *" "/
  *   the new layout, exactly as slt_report_layout_text() prints it
  *   /" "* C declaration: *" "/ and the declaration
  *   the unified diff, when the caller gives one
@@ -77,6 +80,14 @@ static void moved_line(FILE *out, const struct slt_advice *adv,
 	fputs(" */\n", out);
 }
 
+static void shifted_line(FILE *out, const struct slt_proposal *p)
+{
+	if (p->n_shifted)
+		fprintf(out, "/* shifted: %zu member%s (offset changed by padding or "
+			"relocated neighbours, order kept) */\n", p->n_shifted,
+			p->n_shifted == 1 ? "" : "s");
+}
+
 static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 			 const struct slt_report_opts *opts,
 			 const struct slt_advice_report_opts *r,
@@ -95,6 +106,7 @@ static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 	fputs(" */\n", out);
 	slab_line(out, p, r);
 	moved_line(out, adv, p);
+	shifted_line(out, p);
 	if (p->summary && p->summary[0])
 		fprintf(out, "/* %s */\n", p->summary);
 	struct slt_layout one = {

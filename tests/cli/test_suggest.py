@@ -402,6 +402,42 @@ def case_pahole_view():
     assert n >= 2, n
 
 
+def case_moved_shifted():
+    """moved lists only the relocated members (their order changed);
+    members shifted by padding are in shifted; padding only moves none."""
+    for o, name, cls in ((obj(False), 'cgroup', CGROUP), (shifted_obj(), 'cgroup', CGROUP),
+                         (obj(False), 'mem_cgroup_per_node', MEMCG61)):
+        orig = [m['name'] for m in layout(o, name)['members'] if m['depth'] == 0]
+        ooff = {m['name']: m['offset'] for m in layout(o, name)['members'] if m['depth'] == 0}
+        d = advice(o, name, '--classes', cls, '--max-proposals', '20')
+        kinds = set()
+        for p in d['proposals']:
+            kinds.add(p['kind'])
+            n = [x for x in top_names(p) if not x.startswith('_pad')]
+            off = offsets(p)
+            moved, shifted = set(p['moved']), set(p['shifted'])
+            assert not moved & shifted, (moved, shifted)
+            # without the moved members the rest keeps its original order
+            assert [x for x in n if x not in moved] == [x for x in orig if x not in moved], p['kind']
+            # every member whose offset changed is in one of the lists
+            changed = {x for x in n if off[x] != ooff[x]}
+            assert changed == moved | shifted, (p['kind'], changed ^ (moved | shifted))
+            # and moved is minimal: all but a longest run kept in order
+            # (units that move whole count as one member each here)
+            pos = [orig.index(x) for x in n]
+            best = [1] * len(pos)
+            for i in range(len(pos)):
+                for j in range(i):
+                    if pos[j] < pos[i]:
+                        best[i] = max(best[i], best[j] + 1)
+            assert len(moved) == len(n) - max(best, default=0), (p['kind'], moved, n)
+            if p['kind'] == 'padding':
+                assert p['moved'] == [] and p['shifted'], p
+        assert 'padding' in kinds, kinds
+    t = run('suggest', obj(False), 'cgroup', '--classes', CGROUP).stdout
+    assert '/* shifted: ' in t, t
+
+
 def case_gate():
     run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=1)
     run('suggest', obj(True), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=0)
