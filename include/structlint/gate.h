@@ -94,6 +94,52 @@ size_t slt_gate_failures(const struct slt_gate_result *r);
 
 void slt_gate_result_free(struct slt_gate_result *r);
 
+/* ---- writers (added by `structlint check`, additive) ---- */
+
+/* Options of the writers; zero-initialise. */
+struct slt_gate_write_opts {
+	const char *input;        /* the layout file checked ("" or NULL:
+				     the running kernel's BTF); text names
+				     it for violations without decl_file */
+	bool pretty;              /* JSON/SARIF: indented */
+	const char *version;      /* structlint's version, for SARIF's
+				     tool.driver.version; NULL: "unknown" */
+};
+
+/*
+ * Text, one line per violation in the order added, gcc style:
+ *   DECL_FILE:LINE: error: struct NAME: MESSAGE [rule-id]
+ * (note/warning for other severities; " (suppressed: REASON)" after a
+ * suppressed one; INPUT: instead of DECL_FILE:LINE: when the layout has
+ * no decl_file, e.g. BTF), then one summary line
+ *   structlint: check: N structs, N checks: N errors, N warnings, N notes
+ *   (N suppressed): FAILED|passed
+ * Returns 0 or SLT_EIO.
+ */
+int slt_gate_write_text(FILE *out, const struct slt_gate_result *r,
+			const struct slt_gate_write_opts *o,
+			struct slt_error *err);
+
+/* One JSON document of schema SLT_SCHEMA_CHECK (keys documented at the
+ * top of src/report/gate_json.c and in structlint(1)); nothing written
+ * on failure.  Returns 0, SLT_ENOMEM or SLT_EIO. */
+int slt_gate_write_json(FILE *out, const struct slt_gate_result *r,
+			const struct slt_gate_write_opts *o,
+			struct slt_error *err);
+
+/* A SARIF 2.1.0 log (OASIS SARIF 2.1.0, see src/report/sarif.c): one
+ * run, tool.driver with every rule id used, one result per violation
+ * located at the struct's decl file:line.  Returns 0, SLT_ENOMEM or
+ * SLT_EIO. */
+int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
+			 const struct slt_gate_write_opts *o,
+			 struct slt_error *err);
+
+/* A one-sentence description of a rule id for help texts (SARIF's
+ * rules[].help), static storage; a generic sentence for ids this
+ * version does not know. */
+const char *slt_gate_rule_help(const char *rule);
+
 #ifdef __cplusplus
 }
 #endif

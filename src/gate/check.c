@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — evaluation of a rules file's section on one struct
+ * (include/structlint/rules.h).  Lines are cacheline indices from the
+ * struct's start (the struct is taken to start on a line, as pahole
+ * counts them).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/strdist.h"
+#include "join/join_int.h"
+#include "structlint/rules.h"
+
+/* A resolved group: member indices, borrowed or owned. */
+struct gset {
+	const char *name;
+	size_t *idx;
+	size_t n;
+	const struct slt_cl_group *kernel;  /* a marker group, else NULL */
+};
+
+struct ctx {
+	const struct slt_rules_struct *rs;
+	const char *path;
+	const struct slt_struct *s;
+	const struct slt_check_opts *o;
+	unsigned cl;
+	struct slt_gate_result *r;
+	struct slt_error *err;
+	struct slt_cl_group *kg;    /* the struct's marker groups */
+	size_t n_kg;
+	char source[600];
+};
+
+static const char *mpath(const struct ctx *c, size_t i, char *buf, size_t n)
+{
+	return slt_member_path(c->s, i, buf, n);
+}
+
+/* Member written as `name` (a path "a.b"), or -1. */
+static long find_member(const struct ctx *c, const char *name)
+{
+	char have[512];
+	for (size_t i = 0; i < c->s->n_members; i++)
+		if (c->s->members[i].name[0] && !strcmp(mpath(c, i, have, sizeof(have)), name))
+			return (long)i;
+	return -1;
+}
+
+static int unknown(struct ctx *c, unsigned line, unsigned col, const char *what,
+		   const char *name, struct slt_suggest *sg)
+{
+	char **names = NULL, hint[400];
+	size_t k = slt_suggest_take(sg, &names);
+	if (k)
+		snprintf(hint, sizeof(hint), "did you mean %s?", names[0]);
+	else
+		snprintf(hint, sizeof(hint), "name a %s of struct %s as structlint layout prints it",
+			 what, c->s->name);
+	for (size_t i = 0; i < k; i++)
+		free(names[i]);
+	free(names);
+	slt_suggest_release(sg);
+	return slt_error_set_line(c->err, SLT_EUSAGE, c->path, line, hint,
+				  "column %u: struct %s has no %s '%s'", col, c->s->name, what, name);
+}
+
+static long member_or_fail(struct ctx *c, const struct slt_rule_name *n, unsigned line, int *rc)
+{
+	long i = find_member(c, n->name);
+	if (i >= 0)
+		return i;
+	struct slt_suggest sg;
+	char have[512];
+	slt_suggest_init(&sg, n->name, 1);
+	for (size_t k = 0; k < c->s->n_members; k++) {
+		if (!c->s->members[k].name[0])
+			continue;
+		mpath(c, k, have, sizeof(have));
+		if (slt_suggest_could(&sg, strlen(have)) && slt_suggest_add(&sg, have)) {
+			slt_suggest_release(&sg);
+			*rc = slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+			return -1;
+		}
+	}
+	*rc = unknown(c, line, n->column, "member", n->name, &sg);
+	return -1;
+}
+
+static int add(struct ctx *c, const struct slt_rule *ru, const char *member, uint64_t off,
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int add(struct ctx *c, const struct slt_rule *ru, const char *member, uint64_t off,
+	       const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(c->source, sizeof(c->source), "%s:%u", c->path, ru->line);
+	struct slt_violation v = {
+		.rule = slt_rule_kind_name(ru->kind), .severity = SLT_SEV_ERROR,
+		.struct_name = c->s->name, .member = member, .message = msg,
+		.decl_file = c->s->decl_file, .decl_line = c->s->decl_line,
+		.offset = off, .source = c->source,
+	};
+	if (slt_gate_add(c->r, &v))
+		return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	return 0;
+}
+
+static bool written(enum slt_class k)
+{
+	return k == SLT_CLASS_HOT_WRITE || k == SLT_CLASS_MIXED || k == SLT_CLASS_TRUE_SHARED;
+}
+
+/* Member i counts for line checks: it has bytes and is not covered by a
+ * listed ancestor (the set lists composites or their members, not both). */
+static bool has_bytes(const struct slt_member *m)
+{
+	return m->size > 0 && !(m->flags & SLT_MEMBER_ZERO_SIZE);
+}
+
+static int need_classes(struct ctx *c, const struct slt_rule *ru, unsigned col, const char *what)
+{
+	return slt_error_set_line(c->err, SLT_EUSAGE, c->path, ru->line,
+				  "give --classes FILE or --samples FILE",
+				  "column %u: %s needs member classes", col, what);
+}
+
+/* Resolve a group name: the section's group, a marker group, class:X. */
+static int resolve_group(struct ctx *c, const struct slt_rule *ru,
+			 const struct slt_rule_name *n, struct gset *g)
+{
+	int rc = 0;
+	memset(g, 0, sizeof(*g));
+	g->name = n->name;
+	g->idx = calloc(c->s->n_members + 1, sizeof(size_t));
+	if (!g->idx)
+		return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	for (size_t k = 0; k < c->rs->n_groups; k++) {
+		const struct slt_rule_group *rg = &c->rs->groups[k];
+		if (strcmp(rg->name, n->name))
+			continue;
+		for (size_t m = 0; m < rg->n_members && !rc; m++) {
+			long i = member_or_fail(c, &rg->members[m], rg->line, &rc);
+			if (i >= 0)
+				g->idx[g->n++] = (size_t)i;
+		}
+		return rc;
+	}
+	for (size_t k = 0; k < c->n_kg; k++) {
+		if (strcmp(c->kg[k].name, n->name))
+			continue;
+		g->kernel = &c->kg[k];
+		for (size_t i = 0; i < c->s->n_members; i++)
+			if (slt_group_has(c->s, g->kernel, i))
+				g->idx[g->n++] = i;
+		return 0;
+	}
+	if (!strncmp(n->name, "class:", 6)) {
+		int k = slt_class_parse(n->name + 6);
+		if (k > 0 && !c->o->classes)
+			return need_classes(c, ru, n->column, n->name);
+		for (size_t i = 0; k > 0 && i < c->s->n_members; i++)
+			if (c->o->classes[i] == (enum slt_class)k)
+				g->idx[g->n++] = i;
+		if (k > 0)
+			return 0;
+	}
+	struct slt_suggest sg;
+	slt_suggest_init(&sg, n->name, 1);
+	static const char *const cls[] = { "class:read-mostly", "class:hot-write", "class:mixed",
+					   "class:cold", "class:true-shared" };
+	for (size_t k = 0; !rc && k < c->rs->n_groups; k++)
+		rc = slt_suggest_add(&sg, c->rs->groups[k].name);
+	for (size_t k = 0; !rc && k < c->n_kg; k++)
+		rc = slt_suggest_add(&sg, c->kg[k].name);
+	for (size_t k = 0; !rc && k < 5; k++)
+		rc = slt_suggest_add(&sg, cls[k]);
+	if (rc) {
+		slt_suggest_release(&sg);
+		return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	return unknown(c, ru->line, n->column, "group", n->name, &sg);
+}
+
+/* Lines a group's members touch: a byte per line (1 = touched). */
+static unsigned char *group_line_map(struct ctx *c, const struct gset *g, uint64_t n_lines)
+{
+	unsigned char *map = calloc(n_lines + 1, 1);
+	for (size_t k = 0; map && k < g->n; k++) {
+		const struct slt_member *m = &c->s->members[g->idx[k]];
+		uint64_t f, l;
+		if (!has_bytes(m))
+			continue;
+		slt_member_lines(m, c->cl, &f, &l);
+		for (uint64_t x = f; x <= l && x < n_lines; x++)
+			map[x] = 1;
+	}
+	return map;
+}
+
+/* The first member of g on line L (index into g->idx), or -1. */
+static long member_on_line(struct ctx *c, const struct gset *g, uint64_t line)
+{
+	for (size_t k = 0; k < g->n; k++) {
+		const struct slt_member *m = &c->s->members[g->idx[k]];
+		uint64_t f, l;
+		if (!has_bytes(m))
+			continue;
+		slt_member_lines(m, c->cl, &f, &l);
+		if (f <= line && line <= l)
+			return (long)g->idx[k];
+	}
+	return -1;
+}
+
+static int check_separate(struct ctx *c, const struct slt_rule *ru)
+{
+	uint64_t n_lines = slt_cachelines(c->s->size, c->cl) + 1;
+	struct gset g[2];
+	int rc = 0;
+	for (size_t a = 0; a < ru->n_names && !rc; a++) {
+		if ((rc = resolve_group(c, ru, &ru->names[a], &g[0]))) {
+			free(g[0].idx);
+			break;
+		}
+		for (size_t b = a + 1; b < ru->n_names && !rc; b++) {
+			if ((rc = resolve_group(c, ru, &ru->names[b], &g[1]))) {
+				free(g[1].idx);
+				break;
+			}
+			unsigned char *ma = group_line_map(c, &g[0], n_lines);
+			unsigned char *mb = group_line_map(c, &g[1], n_lines);
+			if (!ma || !mb)
+				rc = slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+			c->r->n_checks++;
+			for (uint64_t L = 0; !rc && L < n_lines; L++) {
+				if (!ma[L] || !mb[L])
+					continue;
+				long x = member_on_line(c, &g[0], L), y = member_on_line(c, &g[1], L);
+				char px[256], py[256];
+				mpath(c, (size_t)x, px, sizeof(px));
+				mpath(c, (size_t)y, py, sizeof(py));
+				rc = add(c, ru, px, c->s->members[x].offset,
+					 "groups %s and %s share cacheline %" PRIu64 ": %s (offset %" PRIu64
+					 ") and %s (offset %" PRIu64 ")", g[0].name, g[1].name, L,
+					 px, c->s->members[x].offset, py, c->s->members[y].offset);
+			}
+			free(ma);
+			free(mb);
+			free(g[1].idx);
+		}
+		free(g[0].idx);
+	}
+	return rc;
+}
+
+static int check_max_lines(struct ctx *c, const struct slt_rule *ru)
+{
+	struct gset g;
+	int rc = resolve_group(c, ru, &ru->names[0], &g);
+	uint64_t first = UINT64_MAX, last = 0;
+	if (!rc && g.kernel && g.kernel->end_offset > g.kernel->offset) {
+		first = g.kernel->offset / c->cl;   /* the markers' span */
+		last = (g.kernel->end_offset - 1) / c->cl;
+	}
+	for (size_t k = 0; !rc && !g.kernel && k < g.n; k++) {
+		const struct slt_member *m = &c->s->members[g.idx[k]];
+		uint64_t f, l;
+		if (!has_bytes(m))
+			continue;
+		slt_member_lines(m, c->cl, &f, &l);
+		first = f < first ? f : first;
+		last = l > last ? l : last;
+	}
+	c->r->n_checks++;
+	if (!rc && first != UINT64_MAX && last - first + 1 > ru->value)
+		rc = add(c, ru, NULL, SLT_NO_OFFSET,
+			 "group %s spans %" PRIu64 " cachelines (%" PRIu64 "..%" PRIu64
+			 "), more than the %" PRIu64 " allowed", g.name, last - first + 1, first, last,
+			 ru->value);
+	free(g.idx);
+	return rc;
+}
+
+static int check_member_rule(struct ctx *c, const struct slt_rule *ru)
+{
+	int rc = 0;
+	long i = member_or_fail(c, &ru->names[0], ru->line, &rc);
+	if (i < 0)
+		return rc;
+	const struct slt_member *m = &c->s->members[i];
+	const char *name = ru->names[0].name;
+	c->r->n_checks++;
+	switch (ru->kind) {
+	case SLT_RULE_FIRST: {
+		long before = -1;
+		for (size_t k = 0; k < (size_t)i && before < 0; k++)
+			if (c->s->members[k].depth == 0 && has_bytes(&c->s->members[k]))
+				before = (long)k;
+		if (m->offset != 0 || before >= 0) {
+			char pb[256] = "";
+			if (before >= 0)
+				mpath(c, (size_t)before, pb, sizeof(pb));
+			return add(c, ru, name, m->offset, "member %s is at offset %" PRIu64
+				   ", want it first (offset 0)%s%s", name, m->offset,
+				   before >= 0 ? "; first is " : "", pb);
+		}
+		return 0;
+	}
+	case SLT_RULE_OFFSET:
+		if (m->offset != ru->value)
+			return add(c, ru, name, m->offset, "member %s is at offset %" PRIu64
+				   ", want %" PRIu64, name, m->offset, ru->value);
+		return 0;
+	case SLT_RULE_CACHELINE_START:
+		if (m->offset % c->cl)
+			return add(c, ru, name, m->offset, "member %s at offset %" PRIu64
+				   " does not start a cacheline (%" PRIu64 " bytes into cacheline %" PRIu64
+				   " of %u bytes)", name, m->offset, m->offset % c->cl,
+				   m->offset / c->cl, c->cl);
+		return 0;
+	case SLT_RULE_NO_HOT_WRITE_NEAR: {
+		if (!c->o->classes)
+			return need_classes(c, ru, ru->column, "no-hot-write-near");
+		uint64_t f, l;
+		slt_member_lines(m, c->cl, &f, &l);
+		for (size_t k = 0; !rc && k < c->s->n_members; k++) {
+			const struct slt_member *w = &c->s->members[k];
+			uint64_t wf, wl;
+			if ((long)k == i || !written(c->o->classes[k]) || !has_bytes(w))
+				continue;
+			/* inside m, or an ancestor of m, or covered by a written parent */
+			long p = w->parent;
+			if (p >= 0 && c->o->classes[p] == c->o->classes[k])
+				continue;
+			bool related = false;
+			for (long q = (long)k; q >= 0 && !related; q = c->s->members[q].parent)
+				related = q == i;
+			for (long q = m->parent; q >= 0 && !related; q = c->s->members[q].parent)
+				related = q == (long)k;
+			if (related)
+				continue;
+			slt_member_lines(w, c->cl, &wf, &wl);
+			if (wl < f || l < wf)
+				continue;
+			char pw[256];
+			mpath(c, k, pw, sizeof(pw));
+			rc = add(c, ru, pw, w->offset, "%s member %s (offset %" PRIu64
+				 ") shares cacheline %" PRIu64 " with %s (offset %" PRIu64 ")",
+				 slt_class_name(c->o->classes[k]), pw, w->offset,
+				 wf > f ? wf : f, name, m->offset);
+		}
+		return rc;
+	}
+	default:
+		return 0;
+	}
+}
+
+static int check_rule(struct ctx *c, const struct slt_rule *ru)
+{
+	const struct slt_struct *s = c->s;
+	switch (ru->kind) {
+	case SLT_RULE_SEPARATE:
+		return check_separate(c, ru);
+	case SLT_RULE_MAX_LINES:
+		return check_max_lines(c, ru);
+	case SLT_RULE_MAX_SIZE:
+		c->r->n_checks++;
+		if (s->size > ru->value)
+			return add(c, ru, NULL, SLT_NO_OFFSET, "size %" PRIu64
+				   " bytes, more than the %" PRIu64 " allowed", s->size, ru->value);
+		return 0;
+	case SLT_RULE_MAX_CACHELINES: {
+		uint64_t n = slt_cachelines(s->size, c->cl);
+		c->r->n_checks++;
+		if (n > ru->value)
+			return add(c, ru, NULL, SLT_NO_OFFSET, "%" PRIu64 " cachelines (%" PRIu64
+				   " bytes, %u-byte lines), more than the %" PRIu64 " allowed",
+				   n, s->size, c->cl, ru->value);
+		return 0;
+	}
+	case SLT_RULE_MAX_HOLES:
+		c->r->n_checks++;
+		if (s->sum_byte_holes > ru->value)
+			return add(c, ru, NULL, SLT_NO_OFFSET, "%" PRIu64 " bytes of holes in %u holes"
+				   ", more than the %" PRIu64 " allowed", s->sum_byte_holes,
+				   s->n_byte_holes, ru->value);
+		return 0;
+	default:
+		return check_member_rule(c, ru);
+	}
+}
+
+int slt_rules_check(const struct slt_rules_struct *rs, const char *rules_path,
+		    const struct slt_struct *s, const struct slt_check_opts *o,
+		    struct slt_gate_result *r, struct slt_error *err)
+{
+	struct slt_check_opts zero = { 0 };
+	struct ctx c = {
+		.rs = rs, .path = rules_path ? rules_path : "", .s = s, .o = o ? o : &zero,
+		.r = r, .err = err,
+	};
+	c.cl = c.o->cacheline_size ? c.o->cacheline_size : SLT_CACHELINE_DEFAULT;
+	if (slt_groups_find(s, &c.kg, &c.n_kg, NULL))
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	int rc = 0;
+	/* every group's members exist, even a group no rule uses */
+	for (size_t k = 0; !rc && k < rs->n_groups; k++)
+		for (size_t m = 0; !rc && m < rs->groups[k].n_members; m++)
+			member_or_fail(&c, &rs->groups[k].members[m], rs->groups[k].line, &rc);
+	for (size_t k = 0; !rc && k < rs->n_rules; k++)
+		rc = check_rule(&c, &rs->rules[k]);
+	free(c.kg);
+	return rc;
+}

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — the rules file parser (format: include/structlint/rules.h,
+ * structlint(1) RULES FILES).  Hand-written and bounds-checked: every
+ * read is against the line's end, no NUL is assumed in the input.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/arena.h"
+#include "structlint/rules.h"
+
+#define MAX_NAMES 256      /* names in one statement */
+#define MAX_FILE (64u << 20)
+
+static const char accepted[] =
+	"want [struct NAME], group NAME = MEMBER..., separate = GROUP GROUP..., "
+	"max-lines GROUP = N, first = MEMBER, offset MEMBER = N, max-size = N, "
+	"max-cachelines = N, max-holes = N, cacheline-start = MEMBER, "
+	"no-hot-write-near = MEMBER";
+
+static const struct {
+	const char *key;
+	enum slt_rule_kind kind;
+	int arg;      /* 1: KEY ARG = ...; 0: KEY = ... */
+	int names;    /* value: 0 number, 1 one name, 2 two or more names */
+} keys[] = {
+	{ "separate", SLT_RULE_SEPARATE, 0, 2 },
+	{ "max-lines", SLT_RULE_MAX_LINES, 1, 0 },
+	{ "first", SLT_RULE_FIRST, 0, 1 },
+	{ "offset", SLT_RULE_OFFSET, 1, 0 },
+	{ "max-size", SLT_RULE_MAX_SIZE, 0, 0 },
+	{ "max-cachelines", SLT_RULE_MAX_CACHELINES, 0, 0 },
+	{ "max-holes", SLT_RULE_MAX_HOLES, 0, 0 },
+	{ "cacheline-start", SLT_RULE_CACHELINE_START, 0, 1 },
+	{ "no-hot-write-near", SLT_RULE_NO_HOT_WRITE_NEAR, 0, 1 },
+};
+
+const char *slt_rule_kind_name(enum slt_rule_kind k)
+{
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (keys[i].kind == k)
+			return keys[i].key;
+	return "rule";
+}
+
+struct tok {
+	const char *p;
+	size_t n;
+	unsigned col;
+};
+
+struct parser {
+	const char *name;
+	struct slt_arena *a;
+	struct slt_rules *r;
+	size_t cap_structs;
+	struct slt_rules_struct *cur;
+	size_t cap_groups, cap_rules;   /* of cur */
+	unsigned line;
+	struct slt_error *err;
+};
+
+static int fail(struct parser *ps, unsigned col, const char *hint,
+		const char *what, const struct tok *t)
+{
+	if (t)
+		return slt_error_set_line(ps->err, SLT_ECORRUPT, ps->name, ps->line,
+					  hint, "column %u: %s '%.*s'", col, what,
+					  (int)(t->n > 80 ? 80 : t->n), t->p);
+	return slt_error_set_line(ps->err, SLT_ECORRUPT, ps->name, ps->line, hint,
+				  "column %u: %s", col, what);
+}
+
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-' ||
+	       c == ':' || c == '[' || c == ']';
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static bool tok_is(const struct tok *t, const char *s)
+{
+	return t->n == strlen(s) && !memcmp(t->p, s, t->n);
+}
+
+/* Grow *arr (element size sz) to hold one more than n; arena-free since
+ * the rules live as long as the arena. */
+static void *grow(struct parser *ps, void *arr, size_t n, size_t *cap, size_t sz)
+{
+	if (n < *cap)
+		return arr;
+	size_t nc = *cap ? *cap * 2 : 8;
+	void *na = slt_arena_calloc(ps->a, nc, sz);
+	if (!na)
+		return NULL;
+	if (n)
+		memcpy(na, arr, n * sz);
+	*cap = nc;
+	return na;
+}
+
+static int oom(struct parser *ps)
+{
+	return slt_error_set(ps->err, SLT_ENOMEM, ps->name, -1, NULL, "out of memory");
+}
+
+static int parse_number(struct parser *ps, const struct tok *t, uint64_t *out)
+{
+	char buf[32];
+	if (t->n == 0 || t->n >= sizeof(buf) || t->p[0] == '-' || t->p[0] == '+')
+		return fail(ps, t->col, "want a number of bytes or lines: decimal or 0x hexadecimal",
+			    "not a number:", t);
+	memcpy(buf, t->p, t->n);
+	buf[t->n] = 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 0);
+	if (errno || *end)
+		return fail(ps, t->col, "want a number of bytes or lines: decimal or 0x hexadecimal",
+			    "not a number:", t);
+	*out = v;
+	return 0;
+}
+
+static int section(struct parser *ps, const char *p, const char *e, unsigned col0)
+{
+	const char *q = p + 1;
+	while (q < e && is_space(*q))
+		q++;
+	const char *close = memchr(q, ']', (size_t)(e - q));
+	if (!close)
+		return fail(ps, col0, "want [struct NAME] or [union NAME]", "section without ']'", NULL);
+	for (const char *z = close + 1; z < e; z++)
+		if (!is_space(*z)) {
+			struct tok t = { z, (size_t)(e - z), (unsigned)(z - p) + col0 };
+			return fail(ps, t.col, "nothing may follow a section's ']' but a comment",
+				    "unexpected text after the section:", &t);
+		}
+	const char *ne = close;
+	while (ne > q && is_space(ne[-1]))
+		ne--;
+	size_t kw = 0;
+	if ((size_t)(ne - q) > 7 && !memcmp(q, "struct", 6) && is_space(q[6]))
+		kw = 6;
+	else if ((size_t)(ne - q) > 6 && !memcmp(q, "union", 5) && is_space(q[5]))
+		kw = 5;
+	if (kw)
+		for (q += kw; q < ne && is_space(*q);)
+			q++;
+	if (q == ne)
+		return fail(ps, col0, "want [struct NAME] or [union NAME]", "section names no struct", NULL);
+	for (const char *z = q; z < ne; z++)
+		if (!(name_char(*z) && *z != '.' && *z != ':' && *z != '[' && *z != ']')) {
+			struct tok t = { q, (size_t)(ne - q), (unsigned)(q - p) + col0 };
+			return fail(ps, t.col, "want [struct NAME] or [union NAME] with a C identifier",
+				    "not a struct name:", &t);
+		}
+	/* A struct named twice keeps one entry: later sections append. */
+	struct slt_rules *r = ps->r;
+	for (size_t i = 0; i < r->n_structs; i++)
+		if (strlen(r->structs[i].name) == (size_t)(ne - q) &&
+		    !memcmp(r->structs[i].name, q, (size_t)(ne - q))) {
+			ps->cur = &r->structs[i];
+			ps->cap_groups = ps->cur->n_groups;
+			ps->cap_rules = ps->cur->n_rules;
+			return 0;
+		}
+	r->structs = grow(ps, r->structs, r->n_structs, &ps->cap_structs, sizeof(*r->structs));
+	if (!r->structs)
+		return oom(ps);
+	ps->cur = &r->structs[r->n_structs++];
+	ps->cur->name = slt_arena_strndup(ps->a, q, (size_t)(ne - q));
+	ps->cur->line = ps->line;
+	ps->cap_groups = ps->cap_rules = 0;
+	return ps->cur->name ? 0 : oom(ps);
+}
+
+/* The names of toks[0..n) as arena strings. */
+static struct slt_rule_name *names_of(struct parser *ps, const struct tok *toks, size_t n)
+{
+	struct slt_rule_name *v = slt_arena_calloc(ps->a, n ? n : 1, sizeof(*v));
+	for (size_t i = 0; v && i < n; i++) {
+		v[i].name = slt_arena_strndup(ps->a, toks[i].p, toks[i].n);
+		v[i].column = toks[i].col;
+		if (!v[i].name)
+			return NULL;
+	}
+	return v;
+}
+
+static int statement(struct parser *ps, const char *p, const char *e)
+{
+	struct tok left[3], right[MAX_NAMES];
+	size_t nl = 0, nr = 0;
+	const struct tok *eq = NULL;
+	struct tok eqt = { 0 };
+	for (const char *q = p; q < e;) {
+		if (is_space(*q)) {
+			q++;
+			continue;
+		}
+		unsigned col = (unsigned)(q - p) + 1;
+		if (*q == '=') {
+			if (eq) {
+				struct tok t = { q, 1, col };
+				return fail(ps, col, accepted, "a second", &t);
+			}
+			eqt = (struct tok){ q, 1, col };
+			eq = &eqt;
+			q++;
+			continue;
+		}
+		if (!name_char(*q)) {
+			struct tok t = { q, 1, col };
+			return fail(ps, col, "names are C identifiers or member paths (a.b, a[2]); numbers decimal or 0x",
+				    "unexpected character", &t);
+		}
+		const char *s = q;
+		while (q < e && name_char(*q))
+			q++;
+		struct tok t = { s, (size_t)(q - s), col };
+		if (!eq) {
+			if (nl == 3)
+				return fail(ps, col, accepted, "too many words before '=':", &t);
+			left[nl++] = t;
+		} else {
+			if (nr == MAX_NAMES)
+				return fail(ps, col, "at most 256 names in one statement", "too many names:", &t);
+			right[nr++] = t;
+		}
+	}
+	if (!nl)
+		return fail(ps, eq ? eq->col : 1, accepted, "a statement starts with its key", NULL);
+	if (!ps->cur)
+		return fail(ps, left[0].col, "start with a section [struct NAME] naming the struct the rules are for",
+			    "rule outside a section:", &left[0]);
+	if (!eq)
+		return fail(ps, left[0].col, accepted, "missing '=' after", &left[nl - 1]);
+	struct slt_rules_struct *cur = ps->cur;
+	if (tok_is(&left[0], "group")) {
+		if (nl != 2)
+			return fail(ps, left[0].col, "want group NAME = MEMBER...", "group needs one NAME before '='", NULL);
+		if (!nr)
+			return fail(ps, eq->col, "want group NAME = MEMBER...", "a group needs members", NULL);
+		for (size_t i = 0; i < cur->n_groups; i++)
+			if (tok_is(&left[1], cur->groups[i].name))
+				return fail(ps, left[1].col, "give each group of a struct one name",
+					    "group defined twice:", &left[1]);
+		cur->groups = grow(ps, cur->groups, cur->n_groups, &ps->cap_groups, sizeof(*cur->groups));
+		if (!cur->groups)
+			return oom(ps);
+		struct slt_rule_group *g = &cur->groups[cur->n_groups];
+		g->name = slt_arena_strndup(ps->a, left[1].p, left[1].n);
+		g->members = names_of(ps, right, nr);
+		g->n_members = nr;
+		g->line = ps->line;
+		g->column = left[0].col;
+		if (!g->name || !g->members)
+			return oom(ps);
+		cur->n_groups++;
+		return 0;
+	}
+	size_t k = 0;
+	while (k < sizeof(keys) / sizeof(keys[0]) && !tok_is(&left[0], keys[k].key))
+		k++;
+	if (k == sizeof(keys) / sizeof(keys[0]))
+		return fail(ps, left[0].col, accepted, "unknown key", &left[0]);
+	if (nl != 1 + (size_t)keys[k].arg)
+		return fail(ps, left[0].col, accepted,
+			    keys[k].arg ? "this key takes one name before '=':" :
+					  "this key takes nothing before '=':", &left[0]);
+	struct slt_rule ru = { .kind = keys[k].kind, .line = ps->line, .column = left[0].col };
+	struct tok names[MAX_NAMES];
+	size_t nn = 0;
+	if (keys[k].arg)
+		names[nn++] = left[1];
+	if (keys[k].names == 0) {
+		if (nr != 1)
+			return fail(ps, eq->col, accepted, "want one number after '=' for", &left[0]);
+		int rc = parse_number(ps, &right[0], &ru.value);
+		if (rc)
+			return rc;
+	} else if (keys[k].names == 1) {
+		if (nr != 1)
+			return fail(ps, eq->col, accepted, "want one member after '=' for", &left[0]);
+		names[nn++] = right[0];
+	} else {
+		if (nr < 2)
+			return fail(ps, eq->col, accepted, "want two or more groups after '=' for", &left[0]);
+		for (size_t i = 0; i < nr; i++)
+			names[nn++] = right[i];
+	}
+	ru.names = names_of(ps, names, nn);
+	ru.n_names = nn;
+	if (!ru.names)
+		return oom(ps);
+	cur->rules = grow(ps, cur->rules, cur->n_rules, &ps->cap_rules, sizeof(*cur->rules));
+	if (!cur->rules)
+		return oom(ps);
+	cur->rules[cur->n_rules++] = ru;
+	return 0;
+}
+
+int slt_rules_read_mem(const void *data, size_t size, const char *name,
+		       struct slt_rules **out, struct slt_error *err)
+{
+	*out = NULL;
+	struct slt_rules *r = calloc(1, sizeof(*r));
+	struct slt_arena *a = slt_arena_new();
+	if (!r || !a || !(r->path = slt_arena_strdup(a, name ? name : ""))) {
+		free(r);
+		slt_arena_free(a);
+		return slt_error_set(err, SLT_ENOMEM, name, -1, NULL, "out of memory");
+	}
+	r->priv_ = a;
+	struct parser ps = { .name = r->path, .a = a, .r = r, .err = err };
+	const char *p = data, *end = p + size;
+	int rc = 0;
+	while (p < end && !rc) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		ps.line++;
+		const char *hash = memchr(p, '#', (size_t)(e - p));
+		const char *ce = hash ? hash : e;
+		const char *q = p;
+		while (q < ce && is_space(*q))
+			q++;
+		if (memchr(p, '\0', (size_t)(e - p))) {
+			rc = fail(&ps, (unsigned)((const char *)memchr(p, '\0', (size_t)(e - p)) - p) + 1,
+				  "a rules file is text", "NUL byte in the line", NULL);
+		} else if (q < ce && *q == '[') {
+			rc = section(&ps, q, ce, (unsigned)(q - p) + 1);
+		} else if (q < ce) {
+			rc = statement(&ps, p, ce);
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (!rc && r->n_structs == 0)
+		rc = slt_error_set(err, SLT_ECORRUPT, r->path, -1,
+				   "start with a section [struct NAME] and give its rules below it",
+				   "the rules file names no struct");
+	if (rc) {
+		slt_rules_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+int slt_rules_read(const char *path, struct slt_rules **out, struct slt_error *err)
+{
+	*out = NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return slt_error_set(err, SLT_EIO, path, -1, "check the path given to --rules",
+				     "cannot open the rules file: %s", strerror(errno));
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	int rc = buf ? 0 : SLT_ENOMEM;
+	while (!rc) {
+		if (n == cap) {
+			char *nb = cap < MAX_FILE ? realloc(buf, cap * 2) : NULL;
+			if (!nb) {
+				rc = cap < MAX_FILE ? SLT_ENOMEM : SLT_ECORRUPT;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (!rc && ferror(f))
+		rc = slt_error_set(err, SLT_EIO, path, -1, NULL, "cannot read the rules file");
+	fclose(f);
+	if (rc == SLT_ENOMEM)
+		slt_error_set(err, rc, path, -1, NULL, "out of memory");
+	else if (rc == SLT_ECORRUPT)
+		slt_error_set(err, rc, path, -1, "a rules file is a few kilobytes of text",
+			      "the rules file is over 64 MiB");
+	if (!rc)
+		rc = slt_rules_read_mem(buf, n, path, out, err);
+	free(buf);
+	return rc;
+}
+
+void slt_rules_free(struct slt_rules *r)
+{
+	if (!r)
+		return;
+	slt_arena_free(r->priv_);
+	free(r);
+}
+
+const struct slt_rules_struct *slt_rules_find(const struct slt_rules *r, const char *name)
+{
+	if (!strncmp(name, "struct ", 7))
+		name += 7;
+	else if (!strncmp(name, "union ", 6))
+		name += 6;
+	for (size_t i = 0; r && i < r->n_structs; i++)
+		if (!strcmp(r->structs[i].name, name))
+			return &r->structs[i];
+	return NULL;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slt_gate_write_sarif(): the violations of `structlint check` as a SARIF
+ * 2.1.0 log (OASIS Static Analysis Results Interchange Format Version
+ * 2.1.0, errata 01; section numbers below are the spec's), so that
+ * code-scanning UIs show each violation at the struct's declaration.
+ *
+ *   sarifLog (3.13): "version": "2.1.0" (3.13.2), "$schema" (3.13.3),
+ *     "runs" (3.13.4): one run (3.14) with
+ *       "tool" (3.14.6) -> "driver" (3.18.2), a toolComponent (3.19):
+ *         "rules" (3.19.23): one reportingDescriptor (3.49)
+ *         per rule id used: "id" (3.49.3), "shortDescription" (3.49.9),
+ *         "help" (3.49.12), "defaultConfiguration" (3.49.14) "level";
+ *       "results" (3.14.23): one result (3.27) per violation:
+ *         "ruleId" (3.27.5), "ruleIndex" (3.27.6), "level" (3.27.10:
+ *         "error", "warning" or "note"), "message" (3.27.11) "text"
+ *         (3.11.8), "locations" (3.27.12): a location (3.28) with a
+ *         "physicalLocation" (3.28.3, 3.29): "artifactLocation" (3.29.3,
+ *         3.4) "uri" (3.4.3) = the struct's decl file (the layout file
+ *         when unknown), "region" (3.29.4, 3.30) "startLine" (3.30.5,
+ *         >= 1; left out when the line is unknown); "suppressions"
+ *         (3.27.23) with one suppression (3.35), "kind": "external"
+ *         (3.35.2), "justification" (3.35.6) for suppressed violations;
+ *         "properties" (3.8) hold structlint's struct, member, offset
+ *         and source.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/json_out.h"
+#include "structlint/gate.h"
+
+#define SARIF_SCHEMA "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+static const struct {
+	const char *id, *help;
+} rule_help[] = {
+	{ "separate", "Rules file `separate = G1 G2...`: the listed member groups must never share a cacheline (e.g. read-mostly members apart from hot-written ones)." },
+	{ "max-lines", "Rules file `max-lines GROUP = N`: the group's members span at most N cachelines (the kernel's CACHELINE_ASSERT_GROUP_SIZE, in lines)." },
+	{ "first", "Rules file `first = MEMBER`: MEMBER is the struct's first member, at offset 0." },
+	{ "offset", "Rules file `offset MEMBER = N`: MEMBER sits at byte offset N." },
+	{ "max-size", "Rules file `max-size = N`: sizeof(struct) is at most N bytes." },
+	{ "max-cachelines", "Rules file `max-cachelines = N`: the struct spans at most N cachelines." },
+	{ "max-holes", "Rules file `max-holes = N`: the struct's holes sum to at most N bytes." },
+	{ "cacheline-start", "Rules file `cacheline-start = MEMBER`: MEMBER's offset is a multiple of the cacheline size." },
+	{ "no-hot-write-near", "Rules file `no-hot-write-near = MEMBER`: no hot-written member (per --classes or --samples) shares a cacheline with MEMBER." },
+	{ "cacheline-group", "A kernel cacheline group (__cacheline_group_begin__NAME .. __cacheline_group_end__NAME): its bytes, cachelines and class; informational." },
+	{ "cacheline-group-markers", "A __cacheline_group_begin__/end__ marker without its partner: the kernel's CACHELINE_ASSERT_GROUP_MEMBER cannot hold for that group." },
+	{ "cacheline-group-sharing", "A read-mostly kernel cacheline group shares a cacheline with a written group: every write invalidates the readers' copy (false sharing)." },
+	{ "cacheline-group-member", "A member's class (--classes, e.g. a net_cachelines table) says it belongs in a read-mostly or written cacheline group, but it lies elsewhere (the kernel's CACHELINE_ASSERT_GROUP_MEMBER)." },
+};
+
+const char *slt_gate_rule_help(const char *rule)
+{
+	for (size_t i = 0; rule && i < sizeof(rule_help) / sizeof(rule_help[0]); i++)
+		if (!strcmp(rule_help[i].id, rule))
+			return rule_help[i].help;
+	if (rule && !strncmp(rule, "baseline-", 9))
+		return "A difference from the recorded baseline layout (structlint baseline); see structlint(1), CHECKS.";
+	return "A structlint layout check; see structlint(1), CHECKS.";
+}
+
+/* The uri of a decl file: "./" dropped (a relative reference, 3.4.3). */
+static const char *uri_of(const char *f)
+{
+	while (f[0] == '.' && f[1] == '/')
+		f += 2;
+	return f;
+}
+
+int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
+			 const struct slt_gate_write_opts *o,
+			 struct slt_error *err)
+{
+	bool bad = false;
+	const char *input = o && o->input && o->input[0] ? o->input : "/sys/kernel/btf/vmlinux";
+	json_t *doc = json_object(), *run = json_object(), *tool = json_object(),
+	       *driver = json_object(), *rules = json_array(), *results = json_array(),
+	       *ids = json_object();
+	if (!doc || !run || !tool || !driver || !rules || !results || !ids) {
+		json_decref(doc); json_decref(run); json_decref(tool); json_decref(driver);
+		json_decref(rules); json_decref(results); json_decref(ids);
+		return slt_error_set(err, SLT_ENOMEM, "", -1, NULL, "out of memory building the SARIF log");
+	}
+	for (size_t i = 0; !bad && i < r->n_violations; i++) {
+		const struct slt_violation *v = &r->violations[i];
+		const char *id = v->rule ? v->rule : "structlint";
+		json_t *idx = json_object_get(ids, id);
+		if (!idx) {
+			idx = json_integer((json_int_t)json_array_size(rules));
+			slt_json_set(ids, id, idx, &bad);
+			json_t *d = json_pack("{s:s,s:{s:s},s:{s:s},s:{s:s}}", "id", id,
+					      "shortDescription", "text", slt_gate_rule_help(id),
+					      "help", "text", slt_gate_rule_help(id),
+					      "defaultConfiguration", "level",
+					      slt_severity_name(v->severity));
+			slt_json_push(rules, d, &bad);
+			if (bad)
+				break;
+		}
+		json_t *res = json_object(), *phys = json_object(), *props = json_object();
+		const char *file = v->decl_file && v->decl_file[0] ? uri_of(v->decl_file) : input;
+		slt_json_set(phys, "artifactLocation", json_pack("{s:s}", "uri", file), &bad);
+		if (v->decl_file && v->decl_file[0] && v->decl_line > 0)
+			slt_json_set(phys, "region", json_pack("{s:I}", "startLine",
+							       (json_int_t)v->decl_line), &bad);
+		slt_json_set(res, "ruleId", json_string(id), &bad);
+		slt_json_set(res, "ruleIndex", json_integer(json_integer_value(idx)), &bad);
+		slt_json_set(res, "level", json_string(slt_severity_name(v->severity)), &bad);
+		char text[1200];
+		snprintf(text, sizeof(text), "struct %s: %s", v->struct_name ? v->struct_name : "?",
+			 v->message ? v->message : "");
+		slt_json_set(res, "message", json_pack("{s:s}", "text", text), &bad);
+		json_t *locs = json_array();
+		slt_json_push(locs, phys ? json_pack("{s:O}", "physicalLocation", phys) : NULL, &bad);
+		json_decref(phys);
+		slt_json_set(res, "locations", locs, &bad);
+		if (v->suppressed)
+			slt_json_set(res, "suppressions",
+				     json_pack("[{s:s,s:s}]", "kind", "external", "justification",
+					       v->suppress_reason ? v->suppress_reason : ""), &bad);
+		slt_json_set(props, "struct", json_string(v->struct_name ? v->struct_name : ""), &bad);
+		if (v->member)
+			slt_json_set(props, "member", json_string(v->member), &bad);
+		if (v->offset != SLT_NO_OFFSET)
+			slt_json_set(props, "offset", json_integer((json_int_t)v->offset), &bad);
+		if (v->source)
+			slt_json_set(props, "source", json_string(v->source), &bad);
+		slt_json_set(res, "properties", props, &bad);
+		slt_json_push(results, res, &bad);
+	}
+	json_decref(ids);
+	slt_json_set(driver, "name", json_string("structlint"), &bad);
+	slt_json_set(driver, "version", json_string(o && o->version ? o->version : "unknown"), &bad);
+	slt_json_set(driver, "rules", rules, &bad);
+	slt_json_set(tool, "driver", driver, &bad);
+	slt_json_set(run, "tool", tool, &bad);
+	slt_json_set(run, "results", results, &bad);
+	json_t *runs = json_array();
+	slt_json_push(runs, run, &bad);
+	slt_json_set(doc, "$schema", json_string(SARIF_SCHEMA), &bad);
+	slt_json_set(doc, "version", json_string("2.1.0"), &bad);
+	slt_json_set(doc, "runs", runs, &bad);
+	return slt_json_write(out, doc, bad, o && o->pretty, "the SARIF log", err);
+}
