@@ -39,6 +39,9 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 /* `suggest`: the layout advisor's proposals (cmd_suggest.c). */
 int cmd_suggest(int argc, char **argv);
+/* `engine`: run the reference stats engine alone and print its figures
+ * (cmd_engine.c). */
+int cmd_engine(int argc, char **argv);
 struct cli_analysis;
 struct slt_analysis;
 /* report --suggest: the advisor's proposals for a, default advice options,

@@ -74,6 +74,7 @@ static const struct {
 	{ "record", cmd_record },
 	{ "report", cmd_report },
 	{ "suggest", cmd_suggest },
+	{ "engine", cmd_engine },
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `structlint engine [OPTIONS] [FILE] STRUCT`: run the reference stats
+ * engine (include/structlint/engine.h) alone on STRUCT's layout from FILE
+ * (default: the running kernel's BTF) and print its figures, as text
+ * (src/report/engine_out.c) or structlint.engine/v1 JSON.  STRUCT
+ * mem_cgroup_per_node or cgroup runs the stats machinery with the built-in
+ * role map; --classes or --samples (a profile) replays any struct's
+ * member classes and rates.  Inputs and loading are report's
+ * (analysis_args.c).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/analysis_args.h"
+#include "cli/cli.h"
+#include "structlint/engine.h"
+
+static const char usage_head[] =
+"usage: structlint engine [OPTIONS] [FILE] STRUCT\n"
+"       structlint engine [OPTIONS] --layout FILE:STRUCT\n"
+"       structlint engine [OPTIONS] [FILE] STRUCT --classes C | --samples P\n"
+"\n"
+"Run the reference stats engine on STRUCT's layout from FILE (default: the\n"
+"running kernel's BTF) and print ops/s, update latency, flushes and the\n"
+"flush-lock and per-CPU-lock hold-time histograms.  mem_cgroup_per_node and\n"
+"cgroup run the kernel's per-CPU stats machinery with built-in member\n"
+"roles; with --classes or --samples any struct's members are replayed.\n"
+"\n";
+
+static const char usage_tail[] =
+"engine:\n"
+"      --layout FILE:STRUCT   the layout to run (same as the operands)\n"
+"      --builtin NAME         use NAME's built-in role map (mem_cgroup_per_node,\n"
+"                             cgroup) even with --classes/--samples\n"
+"      --profile P            a structlint.profile/v1 to replay (--samples P)\n"
+"      --threads N            updater threads (default: online CPUs)\n"
+"      --seconds S            run time in seconds (default 1)\n"
+"      --batch 32|64|128      updates per CPU between flusher wake-ups\n"
+"                             (MEMCG_CHARGE_BATCH; default 64)\n"
+"      --flush list|pop       list: detach the updated list under the per-CPU\n"
+"                             lock (6.8+); pop: aggregate under it (default list)\n"
+"      --depth D              tree levels (default 3)\n"
+"      --fanout F             children per group (default 2)\n"
+"      --write-every N        hot-written members stored every Nth update\n"
+"                             (default 4)\n"
+"      --seed N               PRNG seed (default 1)\n"
+"      --no-pin               do not pin updater threads to CPUs\n"
+"      --write-profile OUT    write the exact per-member, per-thread loads and\n"
+"                             stores as a structlint.profile/v1 to OUT\n"
+"\n"
+"exit status: 0 ok, 2 usage or input error.  See structlint(1), ENGINE.\n";
+
+enum {
+	OPT_LAYOUT = CLI_OPT_OWN, OPT_BUILTIN, OPT_PROFILE, OPT_THREADS,
+	OPT_SECONDS, OPT_BATCH, OPT_FLUSH, OPT_DEPTH, OPT_FANOUT,
+	OPT_WRITE_EVERY, OPT_SEED, OPT_NO_PIN, OPT_WRITE_PROFILE,
+};
+
+static const struct option long_opts[] = {
+	CLI_ANALYSIS_LONGOPTS,
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
+	{ "builtin", required_argument, NULL, OPT_BUILTIN },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "seconds", required_argument, NULL, OPT_SECONDS },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "flush", required_argument, NULL, OPT_FLUSH },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "fanout", required_argument, NULL, OPT_FANOUT },
+	{ "write-every", required_argument, NULL, OPT_WRITE_EVERY },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+	{ "write-profile", required_argument, NULL, OPT_WRITE_PROFILE },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct eng_cli {
+	struct slt_engine_opts o;
+	const char *layout, *builtin, *write_profile;
+	char *layout_ops[2];
+};
+
+static int uint_opt(const char *name, const char *arg, unsigned long min,
+		    unsigned long max, unsigned *out)
+{
+	unsigned long v;
+	if (!cli_parse_uint(arg, min, max, &v))
+		return cli_usage_error("%s '%s': want a whole number from %lu to %lu", name, arg, min, max);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int eng_option(struct eng_cli *e, struct cli_analysis *c, int o,
+		      const char *arg)
+{
+	unsigned long v;
+	switch (o) {
+	case OPT_LAYOUT: e->layout = arg; return 0;
+	case OPT_BUILTIN: e->builtin = arg; return 0;
+	case OPT_PROFILE: return cli_analysis_option(c, 's', arg, "--profile");
+	case OPT_THREADS: return uint_opt("--threads", arg, 1, 1024, &e->o.threads);
+	case OPT_SECONDS: {
+		char *end;
+		double s = strtod(arg, &end);
+		if (end == arg || *end || !(s > 0) || !isfinite(s) || s > 86400)
+			return cli_usage_error("--seconds '%s': want a number of seconds > 0 (e.g. 1 or 0.5)", arg);
+		e->o.seconds = s;
+		return 0;
+	}
+	case OPT_BATCH:
+		if (!cli_parse_uint(arg, 32, 128, &v) || (v != 32 && v != 64 && v != 128))
+			return cli_usage_error("--batch '%s': want 32, 64 or 128", arg);
+		e->o.batch = (unsigned)v;
+		return 0;
+	case OPT_FLUSH:
+		if (!(e->o.flush = slt_engine_flush_parse(arg)))
+			return cli_usage_error("--flush '%s': want list or pop", arg);
+		return 0;
+	case OPT_DEPTH: return uint_opt("--depth", arg, 1, 8, &e->o.depth);
+	case OPT_FANOUT: return uint_opt("--fanout", arg, 1, 16, &e->o.fanout);
+	case OPT_WRITE_EVERY: return uint_opt("--write-every", arg, 1, 1000000, &e->o.write_every);
+	case OPT_SEED:
+		if (!cli_parse_uint(arg, 0, ~0ul, &v))
+			return cli_usage_error("--seed '%s': want a whole number", arg);
+		e->o.seed = v;
+		return 0;
+	case OPT_NO_PIN: e->o.pin = false; return 0;
+	case OPT_WRITE_PROFILE: e->write_profile = arg; return 0;
+	}
+	return 1;
+}
+
+static int parse_args(int argc, char **argv, struct cli_analysis *c,
+		      struct eng_cli *e)
+{
+	int o;
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
+		int rc = eng_option(e, c, o, optarg);
+		if (rc == 1)
+			rc = cli_analysis_option(c, o, optarg, argv[optind - 1]);
+		if (rc == 1)
+			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		if (rc < 0) {
+			fputs(usage_head, stdout);
+			fputs(cli_analysis_usage, stdout);
+			fputs(usage_tail, stdout);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The spec: the built-in map (STRUCT or --builtin names one and no
+ * classes/samples are given, or --builtin), else a replay of the
+ * analysis. */
+static int make_spec(struct cli_analysis *c, struct eng_cli *e,
+		     const struct slt_struct *s, struct slt_engine_spec **spec,
+		     struct slt_error *err)
+{
+	if (e->builtin || (!c->classes_path && !c->samples))
+		return slt_engine_spec_builtin(e->builtin ? e->builtin : s->name, s, spec, err);
+	struct slt_analysis *a = NULL;
+	enum slt_class *g = NULL;
+	int rc = cli_analysis_run(c, 0, &a, &g, err);
+	if (!rc)
+		rc = slt_engine_spec_from_analysis(a, spec, err);
+	slt_analysis_free(a);
+	free(g);
+	return rc;
+}
+
+static int write_profile(const char *path, const struct slt_engine_result *r,
+			 const struct slt_engine_bound *b, struct slt_error *err)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return slt_error_set(err, SLT_EIO, path, -1, "check the directory exists and is writable",
+				     "cannot create the profile");
+	int rc = slt_engine_write_profile(r, b, f, path, err);
+	if (fclose(f) && !rc)
+		rc = slt_error_set(err, SLT_EIO, path, -1, NULL, "write failed");
+	return rc;
+}
+
+int cmd_engine(int argc, char **argv)
+{
+	struct cli_analysis c;
+	struct eng_cli e;
+	cli_analysis_init(&c);
+	memset(&e, 0, sizeof(e));
+	slt_engine_opts_default(&e.o);
+	int rc = parse_args(argc, argv, &c, &e);
+	if (rc)
+		return rc < 0 ? SLT_EXIT_OK : rc;
+	char **ops = argv + optind;
+	int n_ops = argc - optind;
+	if (e.layout) {
+		const char *colon = strrchr(e.layout, ':');
+		if (n_ops || !colon || colon == e.layout || !colon[1])
+			return cli_usage_error(n_ops ? "--layout FILE:STRUCT replaces the FILE STRUCT operands"
+						     : "--layout '%s': want FILE:STRUCT", e.layout);
+		e.layout_ops[0] = strndup(e.layout, (size_t)(colon - e.layout));
+		e.layout_ops[1] = strdup(colon + 1);
+		ops = e.layout_ops;
+		n_ops = 2;
+	} else if (!n_ops && e.builtin) {
+		e.layout_ops[0] = strdup(e.builtin);
+		ops = e.layout_ops;
+		n_ops = 1;
+	}
+	c.classes_optional = true;
+	struct slt_error err;
+	slt_error_clear(&err);
+	struct slt_engine_spec *spec = NULL;
+	struct slt_engine_bound *b = NULL;
+	struct slt_engine_result *r = NULL;
+	if ((e.layout && (!e.layout_ops[0] || !e.layout_ops[1])) || (!e.layout && e.builtin && !n_ops))
+		rc = slt_error_set(&err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	if (!rc)
+		rc = cli_analysis_load(&c, ops, n_ops, &err);
+	if (!rc && c.layout->n_structs > 1)
+		fprintf(stderr, "structlint: warning: %zu definitions of %s: running the first\n",
+			c.layout->n_structs, c.layout->structs[0].name);
+	if (!rc)
+		rc = make_spec(&c, &e, &c.layout->structs[0], &spec, &err);
+	if (!rc)
+		rc = slt_engine_bind(spec, &c.layout->structs[0], c.ropts.cacheline_size, &b, &err);
+	if (!rc)
+		rc = slt_engine_run(b, &e.o, &r, &err);
+	if (!rc && e.write_profile)
+		rc = write_profile(e.write_profile, r, b, &err);
+	if (!rc) {
+		if (c.json)
+			rc = slt_engine_write_json(stdout, r, b, &e.o, c.ropts.pretty, &err);
+		else if (slt_engine_write_text(stdout, r, b, &e.o))
+			rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
+	}
+	slt_engine_result_free(r);
+	slt_engine_bound_free(b);
+	slt_engine_spec_free(spec);
+	cli_analysis_release(&c);
+	free(e.layout_ops[0]);
+	free(e.layout_ops[1]);
+	if (rc > 0)
+		return rc;
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
+	return rc < 0 ? cli_fail(&err) : SLT_EXIT_OK;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the reference stats engine (include/structlint/engine.h).
+ * One concern per file: spec.c (role maps), bind.c (roles to offsets),
+ * hist.c (lock histograms, latency percentiles), tree.c (groups, objects,
+ * per-CPU deltas, updated trees), update.c (the update path), flush.c
+ * (the flush), replay.c (generic replay), run.c (threads, the run loop,
+ * the result), profile_out.c (the exact profile).
+ *
+ * "CPU" below is the engine's logical CPU: updater thread i is CPU i and
+ * owns per-CPU area i, as a kernel CPU owns its per-CPU data.
+ */
+#ifndef SLT_ENGINE_INT_H
+#define SLT_ENGINE_INT_H
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "structlint/engine.h"
+
+/* updated-tree link values (struct eng_pcpu.next) */
+#define ENG_OFF (-2)  /* not on this CPU's updated tree */
+#define ENG_END (-1)  /* on the tree, last sibling (or the root) */
+
+/* Per CPU, per group: the counter delta (cf. lruvec_stats_percpu.state
+ * and state_prev) and the updated-tree links (cf. cgroup_rstat_cpu's
+ * updated_children / updated_next). */
+struct eng_pcpu {
+	_Atomic int64_t state;     /* sum of values added on this CPU; one
+				      writer (the CPU), read by the flusher */
+	int64_t prev;              /* state at the last flush (flusher) */
+	_Atomic int32_t next;      /* sibling on the parent's updated list,
+				      ENG_END, or ENG_OFF */
+	int32_t children;          /* first updated child, ENG_END if none */
+};
+
+struct eng_group {
+	int32_t idx, parent;       /* parent -1 for the root */
+	uint32_t depth;
+	uint8_t *obj;              /* the object: s->size bytes at the
+				      layout's offsets, cacheline-aligned */
+	int64_t total;             /* after flushes (flusher only) */
+	int64_t pending;           /* from flushed children (flusher) */
+};
+
+/* The tree and its per-CPU memory. */
+struct eng_tree {
+	struct eng_group *groups;  /* breadth-first, 0 = root */
+	size_t n_groups;
+	size_t first_leaf;         /* leaves are [first_leaf, n_groups) */
+	unsigned n_cpus;
+	uint8_t *pcpu_base;        /* n_cpus chunks of pcpu_stride bytes */
+	size_t pcpu_stride;        /* bytes between CPUs' chunks */
+	pthread_mutex_t *cpu_lock; /* [n_cpus] per-CPU locks */
+	uint8_t *obj_mem;          /* all objects */
+	size_t obj_stride;         /* bytes, multiple of the cacheline */
+};
+
+/* Per-thread state: everything a thread writes on its own. */
+struct eng_thread {
+	_Alignas(128) struct eng_run *run;
+	unsigned idx;              /* CPU index; n_cpus for the flusher */
+	int cpu;                   /* pinned CPU or -1 */
+	uint64_t ops;
+	uint64_t rng;
+	struct slt_engine_access *acc; /* [n_roles] or NULL */
+	int64_t *added;            /* [n_groups] values added per group */
+	struct slt_engine_hist cpu_hist, flush_hist;
+	double *lat;               /* reservoir of update latencies, ns */
+	size_t n_lat;
+	uint64_t lat_seen;
+	uint64_t flushes, flushed_groups, wakeups;
+	uint64_t sink;             /* loaded values end here */
+	/* replay: this thread's schedule of role indices (>= 0 load,
+	 * -1 - r store) */
+	int32_t *sched;
+	size_t n_sched;
+	char pad_[64];
+};
+
+/* One run. */
+struct eng_run {
+	const struct slt_engine_bound *b;
+	struct slt_engine_opts o;
+	struct eng_tree tree;
+	int32_t role_back, role_pcpu;  /* role index or -1 */
+	struct eng_thread *th;         /* [n_cpus + 1]: updaters, flusher */
+	_Atomic unsigned ready;         /* threads at the start barrier */
+	_Atomic int go;                 /* the barrier opens */
+	pthread_mutex_t flush_lock;    /* the global flush lock */
+	sem_t wake;
+	_Atomic int flush_requested;
+	_Atomic int stop;
+	_Atomic unsigned done;         /* updaters that reached max_updates */
+};
+
+#define ENG_LAT_RESERVOIR 65536u
+
+/* tree.c */
+int eng_tree_init(struct eng_run *r, struct slt_error *err);
+void eng_tree_free(struct eng_tree *t);
+static inline struct eng_pcpu *eng_pcpu_at(const struct eng_tree *t,
+					   void *cpu0, unsigned cpu)
+{
+	return (struct eng_pcpu *)((uint8_t *)cpu0 + (size_t)cpu * t->pcpu_stride);
+}
+struct eng_pcpu *eng_pcpu_of(const struct eng_tree *t, size_t g, unsigned cpu);
+/* Put g and its ancestors on cpu's updated tree (cgroup_rstat_updated). */
+void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
+		   unsigned cpu);
+/* Detach cpu's updated tree in post-order (children first) into out
+ * (room for n_groups); returns the count.  Caller holds cpu's lock. */
+size_t eng_tree_pop(struct eng_tree *t, unsigned cpu, int32_t *out);
+
+/* role accesses (update.c) */
+void eng_role_load(struct eng_thread *th, const uint8_t *obj, size_t role);
+void eng_role_store(struct eng_thread *th, uint8_t *obj, size_t role,
+		    uint8_t v);
+void *eng_role_ptr(struct eng_thread *th, const uint8_t *obj, int32_t role);
+
+/* update.c: one update by thread th on a leaf it picks */
+void eng_update(struct eng_run *r, struct eng_thread *th, uint64_t n);
+/* flush.c: one flush by th (the flusher, or the main thread at the end) */
+void eng_flush(struct eng_run *r, struct eng_thread *th, int32_t *scratch);
+/* replay.c */
+int eng_replay_init(struct eng_run *r, struct slt_error *err);
+void eng_replay_op(struct eng_run *r, struct eng_thread *th, uint64_t n);
+
+/* hist.c */
+uint64_t eng_now_ns(void);
+void eng_lat_add(struct eng_thread *th, double ns);
+
+/* xorshift64* */
+static inline uint64_t eng_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Generic replay on one shared object: every thread loads the read roles,
+ * the k-th hot-write role is stored by thread k % threads only, at the
+ * roles' relative rates.  A global schedule gives each role slots in
+ * proportion to its rate (the busiest role 64 slots, every role at least
+ * one), spread out by smooth weighted round robin; each thread keeps the
+ * read slots and its own hot-write slots, in that order.
+ */
+#include <stdlib.h>
+
+#include "engine/engine_int.h"
+
+#define SLOTS_MAX 64u
+
+int eng_replay_init(struct eng_run *r, struct slt_error *err)
+{
+	const struct slt_engine_bound *b = r->b;
+	size_t nr = b->n_roles;
+	uint64_t wmax = 0;
+	for (size_t k = 0; k < nr; k++) {
+		uint64_t w = b->roles[k].role == SLT_ROLE_READ ? b->roles[k].loads : b->roles[k].stores;
+		if (w > wmax)
+			wmax = w;
+	}
+	uint32_t *slots = calloc(nr, sizeof(*slots));
+	int64_t *cur = calloc(nr, sizeof(*cur));
+	int32_t *global = calloc(nr * SLOTS_MAX + 1, sizeof(*global));
+	unsigned *writer = calloc(nr, sizeof(*writer));
+	int rc = 0;
+	if (!slots || !cur || !global || !writer) {
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		goto done;
+	}
+	size_t total = 0;
+	unsigned hot = 0;
+	for (size_t k = 0; k < nr; k++) {
+		const struct slt_engine_bound_role *br = &b->roles[k];
+		uint64_t w = br->role == SLT_ROLE_READ ? br->loads : br->stores;
+		double s = (double)w * SLOTS_MAX / (double)wmax + 0.5;
+		slots[k] = s < 1 ? 1 : (uint32_t)s;
+		total += slots[k];
+		if (br->role == SLT_ROLE_HOT_WRITE)
+			writer[k] = hot++ % r->o.threads;
+	}
+	/* smooth weighted round robin: each step every role gains its
+	 * weight, the richest is chosen and pays the total */
+	for (size_t i = 0; i < total; i++) {
+		size_t best = 0;
+		for (size_t k = 0; k < nr; k++) {
+			cur[k] += slots[k];
+			if (cur[k] > cur[best])
+				best = k;
+		}
+		cur[best] -= (int64_t)total;
+		global[i] = (int32_t)best;
+	}
+	for (unsigned t = 0; t < r->o.threads && !rc; t++) {
+		struct eng_thread *th = &r->th[t];
+		if (!(th->sched = calloc(total, sizeof(*th->sched)))) {
+			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+			break;
+		}
+		for (size_t i = 0; i < total; i++) {
+			int32_t k = global[i];
+			if (b->roles[k].role == SLT_ROLE_READ)
+				th->sched[th->n_sched++] = k;
+			else if (writer[k] == t)
+				th->sched[th->n_sched++] = -1 - k;
+		}
+	}
+done:
+	free(slots);
+	free(cur);
+	free(global);
+	free(writer);
+	return rc;
+}
+
+void eng_replay_op(struct eng_run *r, struct eng_thread *th, uint64_t n)
+{
+	uint8_t *obj = r->tree.groups[0].obj;
+	int32_t e = th->sched[n % th->n_sched];
+	bool timed = n % r->o.latency_every == 0;
+	uint64_t t0 = timed ? eng_now_ns() : 0;
+	if (e >= 0)
+		eng_role_load(th, obj, (size_t)e);
+	else
+		eng_role_store(th, obj, (size_t)(-1 - e), (uint8_t)n);
+	if (timed)
+		eng_lat_add(th, (double)(eng_now_ns() - t0));
+	th->ops++;
+}

@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One engine run: option checks, the tree, updater threads pinned to CPUs
+ * (plus the flusher in STATS mode), a start barrier, `seconds` of
+ * running, the stop flag, join, the final flush, and the result.
+ */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/engine_int.h"
+#include "structlint/validate.h"
+
+void slt_engine_opts_default(struct slt_engine_opts *o)
+{
+	*o = (struct slt_engine_opts){
+		.threads = 0, .seconds = 1.0, .depth = 3, .fanout = 2,
+		.batch = 64, .flush = SLT_FLUSH_LIST, .write_every = 4,
+		.cacheline_size = 0, .seed = 1, .pin = true,
+		.count_accesses = true, .latency_every = 64, .max_updates = 0,
+	};
+}
+
+void slt_engine_result_free(struct slt_engine_result *r)
+{
+	if (!r)
+		return;
+	free(r->thread);
+	free(r->parent);
+	free(r->added);
+	free(r->total);
+	free(r->access);
+	free(r);
+}
+
+/* The CPUs this process may run on. */
+static unsigned allowed_cpus(int *list, unsigned max)
+{
+	cpu_set_t set;
+	unsigned n = 0;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+			if (CPU_ISSET(c, &set))
+				list[n++] = c;
+	if (!n) {
+		long k = sysconf(_SC_NPROCESSORS_ONLN);
+		for (long c = 0; c < k && n < max; c++)
+			list[n++] = (int)c;
+	}
+	if (!n)
+		list[n++] = 0;
+	return n;
+}
+
+#define MAX_THREADS 1024u
+
+static int check_opts(const struct slt_engine_bound *b, struct slt_engine_opts *o,
+		      struct slt_error *err)
+{
+	const char *h = NULL;
+	if (!(o->seconds > 0) || !isfinite(o->seconds) || o->seconds > 86400)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "give a run time in seconds > 0, e.g. 1 or 0.5",
+				     "seconds must be > 0 (got %g)", o->seconds);
+	if (o->threads > MAX_THREADS)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, h,
+				     "threads must be at most %u (got %u)", MAX_THREADS, o->threads);
+	if (o->depth < 1 || o->depth > 8)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, h, "depth must be 1..8 (got %u)", o->depth);
+	if (o->fanout < 1 || o->fanout > 16)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, h, "fanout must be 1..16 (got %u)", o->fanout);
+	size_t n = 0, level = 1;
+	for (unsigned d = 0; d < o->depth; d++, level *= o->fanout)
+		if ((n += level) > 4096)
+			return slt_error_set(err, SLT_EUSAGE, NULL, -1, "use a smaller depth or fanout",
+					     "a tree of depth %u and fanout %u has more than 4096 groups",
+					     o->depth, o->fanout);
+	if (o->batch != 32 && o->batch != 64 && o->batch != 128)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "use 32, 64 or 128 (MEMCG_CHARGE_BATCH is 64)",
+				     "batch must be 32, 64 or 128 (got %u)", o->batch);
+	if (o->flush != SLT_FLUSH_LIST && o->flush != SLT_FLUSH_POP)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "use list or pop", "unknown flush mode %d", (int)o->flush);
+	if (o->write_every < 1)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, h, "write_every must be >= 1");
+	if (o->latency_every < 1)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, h, "latency_every must be >= 1");
+	if (o->cacheline_size && o->cacheline_size != b->cacheline_size)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "bind and run with the same cacheline size",
+				     "cacheline size %u differs from the %u bytes the roles were bound with",
+				     o->cacheline_size, b->cacheline_size);
+	o->cacheline_size = b->cacheline_size;
+	return 0;
+}
+
+/* The start barrier: every thread ready, then the main thread says go
+ * (or stop, when a thread could not be started). */
+static void start_barrier(struct eng_run *r)
+{
+	atomic_fetch_add(&r->ready, 1);
+	while (!atomic_load(&r->go))
+		sched_yield();
+}
+
+static void *updater(void *arg)
+{
+	struct eng_thread *th = arg;
+	struct eng_run *r = th->run;
+	bool replay = r->b->mode == SLT_ENGINE_REPLAY;
+	uint64_t max = r->o.max_updates;
+	start_barrier(r);
+	if (!replay || th->n_sched)
+		for (uint64_t n = 1; !atomic_load_explicit(&r->stop, memory_order_relaxed); n++) {
+			if (replay)
+				eng_replay_op(r, th, n);
+			else
+				eng_update(r, th, n);
+			if (max && th->ops >= max)
+				break;
+		}
+	atomic_fetch_add(&r->done, 1);
+	return NULL;
+}
+
+static void *flusher(void *arg)
+{
+	struct eng_thread *th = arg;
+	struct eng_run *r = th->run;
+	int32_t *scratch = malloc(r->tree.n_groups * sizeof(*scratch));
+	start_barrier(r);
+	for (;;) {
+		while (sem_wait(&r->wake) && errno == EINTR)
+			;
+		if (atomic_load(&r->stop) || !scratch)
+			break;
+		atomic_store(&r->flush_requested, 0);
+		eng_flush(r, th, scratch);
+	}
+	free(scratch);
+	return NULL;
+}
+
+static void free_threads(struct eng_run *r, unsigned n)
+{
+	for (unsigned i = 0; r->th && i < n; i++) {
+		free(r->th[i].acc);
+		free(r->th[i].added);
+		free(r->th[i].lat);
+		free(r->th[i].sched);
+	}
+	free(r->th);
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+static int fill_result(struct eng_run *r, double secs, struct slt_engine_result **out,
+		       struct slt_error *err)
+{
+	const struct slt_engine_bound *b = r->b;
+	unsigned T = r->o.threads, NT = T + (b->mode == SLT_ENGINE_STATS);
+	bool stats = b->mode == SLT_ENGINE_STATS;
+	size_t ng = stats ? r->tree.n_groups : 0;
+	struct slt_engine_result *res = calloc(1, sizeof(*res));
+	size_t n_lat = 0;
+	for (unsigned i = 0; i < T; i++)
+		n_lat += r->th[i].n_lat;
+	double *lat = malloc((n_lat + 1) * sizeof(*lat));
+	if (!res || !lat || !(res->thread = calloc(T, sizeof(*res->thread))) ||
+	    (ng && (!(res->parent = calloc(ng, sizeof(*res->parent))) ||
+		    !(res->added = calloc(ng, sizeof(*res->added))) ||
+		    !(res->total = calloc(ng, sizeof(*res->total))))) ||
+	    (r->o.count_accesses && !(res->access = calloc((size_t)NT * b->n_roles + 1, sizeof(*res->access))))) {
+		free(lat);
+		slt_engine_result_free(res);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	res->mode = b->mode;
+	res->threads = T;
+	res->cacheline_size = r->o.cacheline_size;
+	res->seconds = secs;
+	n_lat = 0;
+	for (unsigned i = 0; i < NT; i++) {
+		struct eng_thread *th = &r->th[i];
+		if (i < T) {
+			res->thread[i].cpu = th->cpu;
+			res->thread[i].ops = th->ops;
+			res->thread[i].ops_per_s = (double)th->ops / secs;
+			res->ops += th->ops;
+			for (size_t k = 0; k < th->n_lat; k++)
+				lat[n_lat++] = th->lat[k];
+			res->lat_samples += th->lat_seen;
+			for (size_t g = 0; g < ng; g++)
+				res->added[g] += th->added[g];
+		}
+		slt_engine_hist_merge(&res->percpu_lock, &th->cpu_hist);
+		slt_engine_hist_merge(&res->flush_lock, &th->flush_hist);
+		res->flushes += th->flushes;
+		res->flushed_groups += th->flushed_groups;
+		res->flush_wakeups += th->wakeups;
+		if (res->access)
+			memcpy(res->access + (size_t)i * b->n_roles, th->acc,
+			       b->n_roles * sizeof(*res->access));
+	}
+	res->ops_per_s = (double)res->ops / secs;
+	qsort(lat, n_lat, sizeof(*lat), cmp_double);
+	if (n_lat) {
+		res->lat_p50_ns = slt_stats_percentile_sorted(lat, n_lat, 50);
+		res->lat_p90_ns = slt_stats_percentile_sorted(lat, n_lat, 90);
+		res->lat_p99_ns = slt_stats_percentile_sorted(lat, n_lat, 99);
+		res->lat_p999_ns = slt_stats_percentile_sorted(lat, n_lat, 99.9);
+	}
+	free(lat);
+	res->n_groups = ng;
+	for (size_t g = 0; g < ng; g++) {
+		res->parent[g] = r->tree.groups[g].parent;
+		res->total[g] = r->tree.groups[g].total;
+	}
+	res->n_roles = r->o.count_accesses ? b->n_roles : 0;
+	res->n_access_threads = r->o.count_accesses ? NT : 0;
+	*out = res;
+	return 0;
+}
+
+int slt_engine_run(const struct slt_engine_bound *b,
+		   const struct slt_engine_opts *opts,
+		   struct slt_engine_result **out, struct slt_error *err)
+{
+	*out = NULL;
+	struct eng_run *r = calloc(1, sizeof(*r));
+	if (!r)
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	r->b = b;
+	if (opts)
+		r->o = *opts;
+	else
+		slt_engine_opts_default(&r->o);
+	int cpus[MAX_THREADS];
+	unsigned n_cpus = allowed_cpus(cpus, MAX_THREADS);
+	int rc = check_opts(b, &r->o, err);
+	if (rc) {
+		free(r);
+		return rc;
+	}
+	bool stats = b->mode == SLT_ENGINE_STATS;
+	if (!r->o.threads)
+		r->o.threads = n_cpus;
+	if (!stats)
+		r->o.depth = 1;
+	unsigned T = r->o.threads, NT = T + stats;
+	r->role_back = r->role_pcpu = -1;
+	for (size_t k = 0; k < b->n_roles; k++) {
+		if (b->roles[k].role == SLT_ROLE_BACK_PTR && r->role_back < 0)
+			r->role_back = (int32_t)k;
+		if (b->roles[k].role == SLT_ROLE_PERCPU_PTR && r->role_pcpu < 0)
+			r->role_pcpu = (int32_t)k;
+	}
+	if ((rc = eng_tree_init(r, err))) {
+		free(r);
+		return rc;
+	}
+	size_t tsz = (sizeof(struct eng_thread) + 127) / 128 * 128;
+	if (!(r->th = aligned_alloc(128, tsz * NT))) {
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		goto out_tree;
+	}
+	memset(r->th, 0, tsz * NT);
+	for (unsigned i = 0; i < NT; i++) {
+		struct eng_thread *th = &r->th[i];
+		th->run = r;
+		th->idx = i;
+		th->cpu = r->o.pin && i < T ? cpus[i % n_cpus] : -1;
+		th->rng = r->o.seed * 0x9E3779B97F4A7C15ULL + i + 1;
+		if (!th->rng)
+			th->rng = 1;
+		if ((r->o.count_accesses && !(th->acc = calloc(b->n_roles + 1, sizeof(*th->acc)))) ||
+		    !(th->added = calloc(r->tree.n_groups, sizeof(*th->added))) ||
+		    (i < T && !(th->lat = malloc(ENG_LAT_RESERVOIR * sizeof(*th->lat))))) {
+			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+			goto out_threads;
+		}
+	}
+	if (!stats && (rc = eng_replay_init(r, err)))
+		goto out_threads;
+	pthread_mutex_init(&r->flush_lock, NULL);
+	sem_init(&r->wake, 0, 0);
+	pthread_t *tid = calloc(NT, sizeof(*tid));
+	unsigned started = 0;
+	if (!tid)
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	for (unsigned i = 0; !rc && i < NT; i++) {
+		pthread_attr_t attr;
+		pthread_attr_init(&attr);
+		if (r->th[i].cpu >= 0) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(r->th[i].cpu, &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		int e = pthread_create(&tid[i], &attr, i < T ? updater : flusher, &r->th[i]);
+		pthread_attr_destroy(&attr);
+		if (e)
+			rc = slt_error_set(err, SLT_EIO, NULL, -1, "use fewer threads, or --no-pin",
+					   "cannot start engine thread %u: %s", i, strerror(e));
+		else
+			started++;
+	}
+	while (!rc && atomic_load(&r->ready) < NT)
+		sched_yield();
+	if (rc)  /* release the threads that started: they stop at once */
+		atomic_store(&r->stop, 1);
+	if (stats && rc)
+		sem_post(&r->wake);
+	atomic_store(&r->go, 1);
+	for (unsigned i = 0; rc && i < started; i++)
+		pthread_join(tid[i], NULL);
+	double secs = 0;
+	if (!rc) {
+		uint64_t t0 = eng_now_ns(), limit = (uint64_t)(r->o.seconds * 1e9);
+		for (;;) {
+			uint64_t el = eng_now_ns() - t0;
+			if (el >= limit || atomic_load(&r->done) >= T)
+				break;
+			uint64_t left = limit - el, step = r->o.max_updates ? 1000000 : left;
+			if (step > left)
+				step = left;
+			struct timespec ts = { (time_t)(step / 1000000000u), (long)(step % 1000000000u) };
+			nanosleep(&ts, NULL);
+		}
+		atomic_store(&r->stop, 1);
+		secs = (double)(eng_now_ns() - t0) / 1e9;
+		if (secs <= 0)
+			secs = 1e-9;
+		if (stats)
+			sem_post(&r->wake);
+		for (unsigned i = 0; i < NT; i++)
+			pthread_join(tid[i], NULL);
+		if (stats) {
+			int32_t *scratch = malloc(r->tree.n_groups * sizeof(*scratch));
+			if (!scratch)
+				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+			else
+				eng_flush(r, &r->th[T], scratch);  /* the final flush */
+			free(scratch);
+		}
+		if (!rc)
+			rc = fill_result(r, secs, out, err);
+	}
+	free(tid);
+	sem_destroy(&r->wake);
+	pthread_mutex_destroy(&r->flush_lock);
+out_threads:
+	free_threads(r, NT);
+out_tree:
+	eng_tree_free(&r->tree);
+	free(r);
+	return rc;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The update path, like __mod_memcg_lruvec_state() on a page fault (Linux
+ * 6.1 .. 6.12, mm/memcontrol.c): load the object's read-mostly members
+ * (the back pointer to the group, the per-CPU stats pointer, the other
+ * read roles), add the value to this CPU's delta through the per-CPU
+ * pointer, mark the group updated on this CPU's updated tree
+ * (cgroup_rstat_updated()), store to the hot-written members on every
+ * write_every-th update (LRU list and zone-size updates), and every
+ * `batch` updates wake the flusher (MEMCG_CHARGE_BATCH).
+ *
+ * Role accesses are relaxed atomics: plain loads and stores in the
+ * machine code, one per cacheline the member touches, and no data race
+ * in the C sense.
+ */
+#include "engine/engine_int.h"
+
+static const uint8_t *line_byte(const uint8_t *obj,
+				const struct slt_engine_bound_role *br,
+				uint64_t line, unsigned cl)
+{
+	uint64_t off = line * cl;
+	return obj + (off > br->offset ? off : br->offset);
+}
+
+void eng_role_load(struct eng_thread *th, const uint8_t *obj, size_t role)
+{
+	const struct slt_engine_bound_role *br = &th->run->b->roles[role];
+	unsigned cl = th->run->o.cacheline_size;
+	uint64_t v = 0;
+	for (uint64_t l = br->first_line; l <= br->last_line; l++)
+		v += __atomic_load_n(line_byte(obj, br, l, cl), __ATOMIC_RELAXED);
+	th->sink += v;
+	if (th->acc)
+		th->acc[role].loads += br->last_line - br->first_line + 1;
+}
+
+void eng_role_store(struct eng_thread *th, uint8_t *obj, size_t role,
+		    uint8_t v)
+{
+	const struct slt_engine_bound_role *br = &th->run->b->roles[role];
+	unsigned cl = th->run->o.cacheline_size;
+	for (uint64_t l = br->first_line; l <= br->last_line; l++)
+		__atomic_store_n((uint8_t *)line_byte(obj, br, l, cl), v, __ATOMIC_RELAXED);
+	if (th->acc)
+		th->acc[role].stores += br->last_line - br->first_line + 1;
+}
+
+void *eng_role_ptr(struct eng_thread *th, const uint8_t *obj, int32_t role)
+{
+	const struct slt_engine_bound_role *br = &th->run->b->roles[role];
+	void *p = __atomic_load_n((void *const *)(obj + br->offset), __ATOMIC_RELAXED);
+	if (th->acc)
+		th->acc[role].loads++;
+	return p;
+}
+
+void eng_update(struct eng_run *r, struct eng_thread *th, uint64_t n)
+{
+	const struct slt_engine_bound *b = r->b;
+	struct eng_tree *t = &r->tree;
+	uint64_t rnd = eng_rand(&th->rng);
+	size_t leaves = t->n_groups - t->first_leaf;
+	size_t g = t->first_leaf + (size_t)(rnd % leaves);
+	int64_t val = (int64_t)((rnd >> 32) % 7) + 1;
+	uint8_t *obj = t->groups[g].obj;
+	bool timed = n % r->o.latency_every == 0;
+	uint64_t t0 = timed ? eng_now_ns() : 0;
+
+	/* memcg = pn->memcg; the group is the one the object points at */
+	if (r->role_back >= 0) {
+		struct eng_group *gr = eng_role_ptr(th, obj, r->role_back);
+		g = (size_t)gr->idx;
+	}
+	struct eng_pcpu *cpu0 = eng_role_ptr(th, obj, r->role_pcpu);
+	for (size_t k = 0; k < b->n_roles; k++)
+		if (b->roles[k].role == SLT_ROLE_READ)
+			eng_role_load(th, obj, k);
+	/* __this_cpu_add(pn->lruvec_stats_percpu->state[idx], val): one
+	 * writer per CPU; seq_cst pairs with the flusher (tree.c) */
+	atomic_fetch_add(&eng_pcpu_at(t, cpu0, th->idx)->state, val);
+	th->added[g] += val;
+	eng_tree_mark(r, th, g, th->idx);
+	if (n % r->o.write_every == 0)
+		for (size_t k = 0; k < b->n_roles; k++)
+			if (b->roles[k].role == SLT_ROLE_HOT_WRITE)
+				eng_role_store(th, obj, k, (uint8_t)n);
+	if (n % r->o.batch == 0 &&
+	    !atomic_exchange_explicit(&r->flush_requested, 1, memory_order_relaxed)) {
+		th->wakeups++;
+		sem_post(&r->wake);
+	}
+	if (timed)
+		eng_lat_add(th, (double)(eng_now_ns() - t0));
+	th->ops++;
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reference stats engine's figures (include/structlint/engine.h) as
+ * text and as JSON, schema "structlint.engine/v1":
+ *
+ * {
+ *   "schema": "structlint.engine/v1",
+ *   "struct": NAME, "mode": "stats" | "replay", "size": BYTES,
+ *   "cacheline_size": BYTES,
+ *   "options": { "threads", "seconds", "depth", "fanout", "batch",
+ *                "flush": "list" | "pop", "write_every", "seed", "pin",
+ *                "latency_every" },
+ *   "roles": [ { "member", "role", "offset", "size" (bytes),
+ *                "lines": [FIRST, LAST] (0-based cachelines) } ],
+ *   "seconds": measured wall seconds,
+ *   "ops": N, "ops_per_s": X,
+ *   "threads": [ { "thread": I, "cpu": C (-1: not pinned), "ops",
+ *                  "ops_per_s" } ],
+ *   "latency_ns": { "timed": N (updates timed), "p50", "p90", "p99",
+ *                   "p99_9" },
+ *   "flushes": N, "flush_wakeups": N, "flushed_groups": N,
+ *   "flush_lock", "percpu_lock": { "holds": N, "sum_ns", "max_ns",
+ *                   "buckets_us": [ { "range": "0-1", "count": N }, ... ] },
+ *   "groups": N (stats mode: groups in the tree),
+ *   "accesses": [ { "thread": I (the flusher is I = threads), "member",
+ *                   "loads", "stores" } ] (absent without counting)
+ * }
+ * Any change that drops or renames a key bumps the version.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+
+#include "report/json_out.h"
+#include "structlint/engine.h"
+
+#define U(v) json_integer((json_int_t)(v))
+
+static void hist_text(FILE *f, const char *what, const struct slt_engine_hist *h)
+{
+	fprintf(f, "%s: %" PRIu64 " holds, mean %.2f us, max %.2f us\n", what, h->holds,
+		h->holds ? (double)h->sum_ns / (double)h->holds / 1e3 : 0.0, (double)h->max_ns / 1e3);
+	fprintf(f, "  %-8s %12s %7s\n", "us", "holds", "%");
+	for (unsigned i = 0; i < SLT_ENGINE_HIST_BUCKETS; i++)
+		fprintf(f, "  %-8s %12" PRIu64 " %6.2f%%\n", slt_engine_hist_label(i), h->count[i],
+			h->holds ? 100.0 * (double)h->count[i] / (double)h->holds : 0.0);
+}
+
+int slt_engine_write_text(FILE *f, const struct slt_engine_result *r,
+			  const struct slt_engine_bound *b,
+			  const struct slt_engine_opts *o)
+{
+	bool stats = r->mode == SLT_ENGINE_STATS;
+	if (b)
+		fprintf(f, "engine: struct %s (%" PRIu64 " bytes), %s mode, %u-byte cachelines\n",
+			b->struct_name, b->object_size, stats ? "stats" : "replay", r->cacheline_size);
+	if (o && stats)
+		fprintf(f, "options: %u threads, batch %u, flush %s, tree depth %u fan-out %u (%zu groups), hot writes every %u updates\n",
+			r->threads, o->batch, slt_engine_flush_name(o->flush), o->depth, o->fanout,
+			r->n_groups, o->write_every);
+	else if (o)
+		fprintf(f, "options: %u threads, replay on one shared object\n", r->threads);
+	if (b) {
+		fprintf(f, "roles:\n");
+		for (size_t k = 0; k < b->n_roles; k++) {
+			const struct slt_engine_bound_role *br = &b->roles[k];
+			fprintf(f, "  %-24s %-15s offset %6" PRIu64 " size %5" PRIu64 " lines %" PRIu64 "-%" PRIu64 "\n",
+				br->member, slt_engine_role_name(br->role), br->offset, br->size,
+				br->first_line, br->last_line);
+		}
+	}
+	fprintf(f, "\n%-10s %6s %14s %14s\n", "thread", "cpu", "ops", "ops/s");
+	for (unsigned i = 0; i < r->threads; i++)
+		fprintf(f, "%-10u %6d %14" PRIu64 " %14.0f\n", i, r->thread[i].cpu,
+			r->thread[i].ops, r->thread[i].ops_per_s);
+	fprintf(f, "%-10s %6s %14" PRIu64 " %14.0f   (%.3f s)\n", "total", "", r->ops, r->ops_per_s, r->seconds);
+	fprintf(f, "\n%s latency (ns, %" PRIu64 " timed): p50 %.0f  p90 %.0f  p99 %.0f  p99.9 %.0f\n",
+		stats ? "update" : "access", r->lat_samples, r->lat_p50_ns, r->lat_p90_ns,
+		r->lat_p99_ns, r->lat_p999_ns);
+	if (stats) {
+		fprintf(f, "flushes: %" PRIu64 " (%" PRIu64 " wake-ups by the batch, %" PRIu64 " groups aggregated)\n\n",
+			r->flushes, r->flush_wakeups, r->flushed_groups);
+		hist_text(f, "flush lock hold time", &r->flush_lock);
+		fputc('\n', f);
+		hist_text(f, "per-CPU lock hold time", &r->percpu_lock);
+	}
+	fflush(f);
+	return ferror(f) ? SLT_EIO : 0;
+}
+
+static json_t *hist_json(const struct slt_engine_hist *h, bool *bad)
+{
+	json_t *o = json_object(), *a = json_array();
+	slt_json_set(o, "holds", U(h->holds), bad);
+	slt_json_set(o, "sum_ns", U(h->sum_ns), bad);
+	slt_json_set(o, "max_ns", U(h->max_ns), bad);
+	for (unsigned i = 0; i < SLT_ENGINE_HIST_BUCKETS; i++)
+		slt_json_push(a, json_pack("{s:s,s:I}", "range", slt_engine_hist_label(i),
+					   "count", (json_int_t)h->count[i]), bad);
+	slt_json_set(o, "buckets_us", a, bad);
+	return o;
+}
+
+int slt_engine_write_json(FILE *f, const struct slt_engine_result *r,
+			  const struct slt_engine_bound *b,
+			  const struct slt_engine_opts *o, bool pretty,
+			  struct slt_error *err)
+{
+	bool bad = false, stats = r->mode == SLT_ENGINE_STATS;
+	json_t *d = json_object();
+	slt_json_set(d, "schema", json_string(SLT_SCHEMA_ENGINE), &bad);
+	if (b) {
+		slt_json_set(d, "struct", json_string(b->struct_name), &bad);
+		slt_json_set(d, "size", U(b->object_size), &bad);
+	}
+	slt_json_set(d, "mode", json_string(stats ? "stats" : "replay"), &bad);
+	slt_json_set(d, "cacheline_size", U(r->cacheline_size), &bad);
+	if (o) {
+		json_t *op = json_object();
+		slt_json_set(op, "threads", U(r->threads), &bad);
+		slt_json_set(op, "seconds", json_real(o->seconds), &bad);
+		slt_json_set(op, "depth", U(o->depth), &bad);
+		slt_json_set(op, "fanout", U(o->fanout), &bad);
+		slt_json_set(op, "batch", U(o->batch), &bad);
+		slt_json_set(op, "flush", json_string(slt_engine_flush_name(o->flush)), &bad);
+		slt_json_set(op, "write_every", U(o->write_every), &bad);
+		slt_json_set(op, "seed", U(o->seed), &bad);
+		slt_json_set(op, "pin", json_boolean(o->pin), &bad);
+		slt_json_set(op, "latency_every", U(o->latency_every), &bad);
+		slt_json_set(d, "options", op, &bad);
+	}
+	if (b) {
+		json_t *a = json_array();
+		for (size_t k = 0; k < b->n_roles; k++) {
+			const struct slt_engine_bound_role *br = &b->roles[k];
+			slt_json_push(a, json_pack("{s:s,s:s,s:I,s:I,s:[I,I]}", "member", br->member,
+						   "role", slt_engine_role_name(br->role),
+						   "offset", (json_int_t)br->offset, "size", (json_int_t)br->size,
+						   "lines", (json_int_t)br->first_line, (json_int_t)br->last_line), &bad);
+		}
+		slt_json_set(d, "roles", a, &bad);
+	}
+	slt_json_set(d, "seconds", json_real(r->seconds), &bad);
+	slt_json_set(d, "ops", U(r->ops), &bad);
+	slt_json_set(d, "ops_per_s", json_real(r->ops_per_s), &bad);
+	json_t *th = json_array();
+	for (unsigned i = 0; i < r->threads; i++)
+		slt_json_push(th, json_pack("{s:i,s:i,s:I,s:f}", "thread", (int)i, "cpu", r->thread[i].cpu,
+					    "ops", (json_int_t)r->thread[i].ops,
+					    "ops_per_s", r->thread[i].ops_per_s), &bad);
+	slt_json_set(d, "threads", th, &bad);
+	slt_json_set(d, "latency_ns", json_pack("{s:I,s:f,s:f,s:f,s:f}", "timed", (json_int_t)r->lat_samples,
+						 "p50", r->lat_p50_ns, "p90", r->lat_p90_ns,
+						 "p99", r->lat_p99_ns, "p99_9", r->lat_p999_ns), &bad);
+	slt_json_set(d, "flushes", U(r->flushes), &bad);
+	slt_json_set(d, "flush_wakeups", U(r->flush_wakeups), &bad);
+	slt_json_set(d, "flushed_groups", U(r->flushed_groups), &bad);
+	slt_json_set(d, "flush_lock", hist_json(&r->flush_lock, &bad), &bad);
+	slt_json_set(d, "percpu_lock", hist_json(&r->percpu_lock, &bad), &bad);
+	slt_json_set(d, "groups", U(r->n_groups), &bad);
+	if (r->access && b && r->n_roles == b->n_roles) {
+		json_t *a = json_array();
+		for (unsigned t = 0; t < r->n_access_threads; t++)
+			for (size_t k = 0; k < b->n_roles; k++) {
+				const struct slt_engine_access *x = &r->access[(size_t)t * b->n_roles + k];
+				slt_json_push(a, json_pack("{s:i,s:s,s:I,s:I}", "thread", (int)t,
+							   "member", b->roles[k].member,
+							   "loads", (json_int_t)x->loads,
+							   "stores", (json_int_t)x->stores), &bad);
+			}
+		slt_json_set(d, "accesses", a, &bad);
+	}
+	return slt_json_write(f, d, bad, pretty, "the engine report", err);
+}
