@@ -127,6 +127,12 @@ int slt_baseline_new(unsigned cacheline_size, const char *input,
 int slt_baseline_add_struct(struct slt_baseline *b, const struct slt_struct *s,
 			    const enum slt_class *classes, struct slt_error *err);
 
+/* Append a copy of e to b's own suppressions (written with it).
+ * Returns 0 or SLT_ENOMEM. */
+int slt_baseline_add_suppression(struct slt_baseline *b,
+				 const struct slt_suppression *e,
+				 struct slt_error *err);
+
 /* Write b as one JSON document (schema SLT_SCHEMA_BASELINE), keys in a
  * fixed order, so the same layouts give the same bytes.  Nothing is
  * written on failure.  Returns 0, SLT_ENOMEM or SLT_EIO. */
@@ -160,9 +166,15 @@ int slt_suppressions_read_mem(const void *data, size_t size, const char *name,
 			      struct slt_error *err);
 void slt_suppressions_free(struct slt_suppressions *s);
 
-/* Mark r->violations[from..] that match an entry of s as suppressed (the
- * first matching entry's reason).  Works for any gate violation, not only
- * baseline ones.  s may be NULL. */
+/* If an entry of s matches v (rule, struct and member globs), mark v
+ * suppressed with the first matching entry's reason (borrowed from s:
+ * call this before slt_gate_add(), which copies it).  Returns
+ * v->suppressed.  s may be NULL.  Works for any gate violation, not only
+ * baseline ones. */
+bool slt_suppressions_match(const struct slt_suppressions *s,
+			    struct slt_violation *v);
+/* The same for r->violations[from..] already added; their
+ * suppress_reason then points into s: keep s until r is freed. */
 void slt_suppressions_apply(const struct slt_suppressions *s,
 			    struct slt_gate_result *r, size_t from);
 

@@ -75,6 +75,7 @@ static const struct {
 	{ "report", cmd_report },
 	{ "suggest", cmd_suggest },
 	{ "engine", cmd_engine },
+	{ "baseline", cmd_baseline },
 };
 
 int main(int argc, char **argv)

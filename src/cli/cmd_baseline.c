@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `structlint baseline [OPTIONS] [FILE] STRUCT...`: record the layouts of
+ * STRUCT... with their member classes as one structlint.baseline/v1 JSON
+ * document on stdout, for `structlint check --baseline`.  Inputs, classes
+ * and samples are loaded and analysed per struct by the code `report` and
+ * `suggest` share (analysis_args.c); --classes may be given once per
+ * struct (each file is used for the structs it names).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/analysis_args.h"
+#include "cli/cli.h"
+#include "structlint/baseline.h"
+
+static const char usage_head[] =
+"usage: structlint baseline [OPTIONS] [FILE] STRUCT... > BASELINE.json\n"
+"\n"
+"Record the layout of each STRUCT (size, alignment, declaration, members\n"
+"with offsets, sizes, bitfields, types, alignment, flags and cachelines,\n"
+"holes) and each member's access class as JSON (structlint.baseline/v1).\n"
+"`structlint check FILE --baseline BASELINE.json` then fails when a later\n"
+"build moves a classed member to another line, puts a hot-written member\n"
+"on a read-mostly one's line, grows the struct by a line, ... (see\n"
+"structlint(1), BASELINE).  Without --classes or --samples every class is\n"
+"recorded as none (unknown).\n"
+"\n";
+
+static const char usage_tail[] =
+"output:\n"
+"  -C, --classes FILE         repeatable: each classes file is used for the\n"
+"                             structs it names\n"
+"      --suppress FILE        copy the suppressions of FILE\n"
+"                             (structlint.suppressions/v1) into the baseline\n"
+"  -p, --pretty               indent the JSON\n"
+"  -c, --cacheline N          cache line size in bytes (default 64)\n"
+"  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
+"      --debug-root DIR       where separate debug files live\n"
+"  -h, --help                 this help\n"
+"\n"
+"exit status: 0 ok, 2 usage or input error (one line on stderr).\n";
+
+enum { OPT_SUPPRESS = CLI_OPT_OWN };
+
+static const struct option long_opts[] = {
+	CLI_ANALYSIS_LONGOPTS,
+	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define MAX_CLASSES 64
+
+struct args {
+	struct cli_analysis t;           /* the parsed options */
+	const char *classes[MAX_CLASSES];
+	size_t n_classes;
+	const char *suppress;
+};
+
+/* 0, -1 for --help, or SLT_EXIT_ERROR. */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	int o;
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
+		int rc;
+		if (o == OPT_SUPPRESS) {
+			a->suppress = optarg;
+			continue;
+		}
+		if (o == 'C') {
+			if (a->n_classes == MAX_CLASSES)
+				return cli_usage_error("at most %d --classes files", MAX_CLASSES);
+			a->classes[a->n_classes++] = optarg;
+			continue;
+		}
+		rc = cli_analysis_option(&a->t, o, optarg, argv[optind - 1]);
+		if (rc == 1)
+			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		if (rc < 0) {
+			fputs(usage_head, stdout);
+			fputs(cli_analysis_usage, stdout);
+			fputs(usage_tail, stdout);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The classes file (of a->classes) that names struct name; NULL when none.
+ * Two files naming it is a usage error (*rc). */
+static const char *classes_for(const struct args *a, struct slt_classes **cl,
+			       const char *name, int *rc)
+{
+	const char *found = NULL;
+	*rc = 0;
+	for (size_t i = 0; i < a->n_classes; i++) {
+		bool names = false;
+		for (size_t k = 0; k < cl[i]->n && !names; k++)
+			names = !strcmp(cl[i]->entries[k].struct_name, name);
+		if (!names)
+			continue;
+		if (found) {
+			*rc = cli_usage_error("--classes %s and %s both name %s: give one",
+					      found, a->classes[i], name);
+			return NULL;
+		}
+		found = a->classes[i];
+	}
+	return found;
+}
+
+/* Record every definition of name into b. */
+static int record_one(const struct args *a, struct slt_classes **cl,
+		      const char *file, const char *name, struct slt_baseline *b,
+		      struct slt_error *err)
+{
+	struct cli_analysis c = a->t;
+	c.jopts.hints = c.hints;
+	c.classes_optional = true;
+	int rc;
+	c.classes_path = classes_for(a, cl, name, &rc);
+	if (rc)
+		return rc;
+	char *ops[2] = { (char *)file, (char *)name };
+	rc = cli_analysis_load(&c, file ? ops : ops + 1, file ? 2 : 1, err);
+	for (size_t i = 0; !rc && i < c.layout->n_structs; i++) {
+		struct slt_analysis *an = NULL;
+		enum slt_class *g = NULL, *cls = NULL;
+		const struct slt_struct *s = &c.layout->structs[i];
+		if (c.classes_path || c.samples) {
+			rc = cli_analysis_run(&c, i, &an, &g, err);
+			if (!rc && !(cls = calloc(s->n_members + 1, sizeof(*cls))))
+				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+			for (size_t k = 0; !rc && k < s->n_members; k++)
+				cls[k] = an->classes[k].cls;
+		}
+		if (!rc)
+			rc = slt_baseline_add_struct(b, s, cls, err);
+		free(cls);
+		slt_analysis_free(an);
+		free(g);
+	}
+	cli_analysis_release(&c);
+	return rc;
+}
+
+/* FILE or a struct name?  The rule analysis_args.c applies to its first
+ * operand: a path with '/' or an existing file. */
+static bool is_file(const char *s)
+{
+	struct stat st;
+	return strchr(s, '/') || stat(s, &st) == 0;
+}
+
+static int copy_suppressions(const char *path, struct slt_baseline *b,
+			     struct slt_error *err)
+{
+	struct slt_suppressions *s = NULL;
+	int rc = slt_suppressions_read(path, &s, err);
+	for (size_t i = 0; !rc && i < s->n; i++)
+		rc = slt_baseline_add_suppression(b, &s->entries[i], err);
+	slt_suppressions_free(s);
+	return rc;
+}
+
+int cmd_baseline(int argc, char **argv)
+{
+	struct args a = { .n_classes = 0 };
+	cli_analysis_init(&a.t);
+	int rc = parse_args(argc, argv, &a);
+	if (rc < 0)
+		return SLT_EXIT_OK;              /* --help */
+	if (rc)
+		return rc;
+	char **ops = argv + optind;
+	int n_ops = argc - optind;
+	const char *file = NULL;
+	if (n_ops > 1 && is_file(ops[0])) {
+		file = ops[0];
+		ops++;
+		n_ops--;
+	}
+	if (n_ops < 1)
+		return cli_usage_error("name at least one struct or union");
+	struct slt_error err;
+	slt_error_clear(&err);
+	struct slt_classes *cl[MAX_CLASSES] = { NULL };
+	char sources[1024] = "";
+	size_t used = 0;
+	for (size_t i = 0; !rc && i < a.n_classes; i++) {
+		rc = slt_classes_read(a.classes[i], SLT_CLASSES_AUTO, NULL, &cl[i], &err);
+		if (!rc && used < sizeof(sources))
+			used += (size_t)snprintf(sources + used, sizeof(sources) - used, "%s%s",
+						 i ? "," : "", a.classes[i]);
+	}
+	struct slt_baseline *b = NULL;
+	if (!rc)
+		rc = slt_baseline_new(a.t.ropts.cacheline_size, file ? file : "",
+				      a.t.samples && !a.n_classes ? a.t.samples : sources, &b, &err);
+	if (!rc && a.suppress)
+		rc = copy_suppressions(a.suppress, b, &err);
+	for (int i = 0; !rc && i < n_ops; i++)
+		rc = record_one(&a, cl, file, ops[i], b, &err);
+	if (!rc)
+		rc = slt_baseline_write_json(stdout, b, a.t.ropts.pretty, &err);
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
+	slt_baseline_free(b);
+	for (size_t i = 0; i < a.n_classes; i++)
+		slt_classes_free(cl[i]);
+	if (rc > 0)
+		return rc;                       /* usage error, printed */
+	return rc < 0 ? cli_fail(&err) : SLT_EXIT_OK;
+}

@@ -1,0 +1,526 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — comparing current layouts with a baseline: one "baseline-*"
+ * violation per change, classed breaking (error) or informational
+ * (warning, note) by the member classes the baseline recorded (or given
+ * for the current layout).  The rules and their severities are documented
+ * in structlint(1), BASELINE:
+ *
+ *   baseline-struct-missing           error
+ *   baseline-lines-grew               error   (cacheline count grew)
+ *   baseline-size-grew                warning (same cacheline count)
+ *   baseline-hole-new                 warning (new hole, or a hole grew)
+ *   baseline-member-moved-line        error for read-mostly, hot-write and
+ *                                     mixed members, else note
+ *   baseline-member-moved             note    (same lines, new offset)
+ *   baseline-hot-shares-read-mostly   error
+ *   baseline-member-removed           warning for classified read-mostly/
+ *                                     written members, else note
+ *   baseline-member-renamed           note    (same offset, size, type)
+ *   baseline-member-added             error when its class is unknown and
+ *                                     it lands on a line holding a
+ *                                     read-mostly member, else note
+ *
+ * Members are matched by path; anonymous members ("" path) are not
+ * compared themselves (their members are).  Zero-size members (markers,
+ * CACHELINE_PADDING) take no part in sharing.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gate/baseline_int.h"
+#include "join/join_int.h"
+
+struct cmp {
+	const struct slt_baseline *b;
+	const struct slt_baseline_struct *bs;
+	const struct slt_struct *cs;      /* NULL: missing */
+	const struct slt_baseline_opts *o;
+	struct slt_gate_result *r;
+	unsigned cl;
+	const char *source;
+	long *b2c;                        /* baseline member -> current, -1 */
+	long *c2b;                        /* current member -> baseline, -1 */
+	bool *renamed;                    /* per current member */
+	enum slt_class *ccls;             /* current classes */
+	char **cpath;                     /* current member paths */
+};
+
+static bool is_written(enum slt_class c)
+{
+	return c == SLT_CLASS_HOT_WRITE || c == SLT_CLASS_MIXED ||
+	       c == SLT_CLASS_TRUE_SHARED;
+}
+
+/* A class as a word in messages ("unclassified" for none). */
+static const char *cls_word(enum slt_class c)
+{
+	return c == SLT_CLASS_NONE ? "unclassified" : slt_class_name(c);
+}
+
+static bool is_classified_hot(enum slt_class c)
+{
+	return c == SLT_CLASS_READ_MOSTLY || c == SLT_CLASS_HOT_WRITE ||
+	       c == SLT_CLASS_MIXED;
+}
+
+static int add(struct cmp *c, const char *rule, enum slt_severity sev,
+	       const char *member, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static int add(struct cmp *c, const char *rule, enum slt_severity sev,
+	       const char *member, uint64_t offset, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	struct slt_violation v = {
+		.rule = rule, .severity = sev, .struct_name = c->bs->name,
+		.member = member, .message = msg,
+		.decl_file = c->cs ? c->cs->decl_file : c->bs->decl_file,
+		.decl_line = c->cs ? c->cs->decl_line : c->bs->decl_line,
+		.offset = offset, .source = c->source,
+	};
+	if (!slt_suppressions_match(&c->b->suppressions, &v))
+		slt_suppressions_match(c->o->suppress, &v);
+	return slt_gate_add(c->r, &v);
+}
+
+/* "cacheline 3" or "cachelines 3-4" */
+static const char *lines_str(char *buf, size_t n, uint64_t first, uint64_t last)
+{
+	if (first == last)
+		snprintf(buf, n, "cacheline %" PRIu64, first);
+	else
+		snprintf(buf, n, "cachelines %" PRIu64 "-%" PRIu64, first, last);
+	return buf;
+}
+
+static void cur_lines(const struct cmp *c, size_t i, uint64_t *f, uint64_t *l)
+{
+	slt_member_lines(&c->cs->members[i], c->cl, f, l);
+}
+
+static void base_lines(const struct cmp *c, size_t k, uint64_t *f, uint64_t *l)
+{
+	const struct slt_baseline_member *m = &c->bs->members[k];
+	slt_bl_lines(m->offset, m->size, m->flags, c->cl, f, l);
+}
+
+/* Members that take part in sharing: named, bytes on a line, not a
+ * composite shown with its own members after it. */
+static bool takes_part(const struct slt_member *m, const char *path)
+{
+	return path[0] && m->size && !(m->flags & SLT_MEMBER_ZERO_SIZE) &&
+	       !((m->flags & SLT_MEMBER_INLINE) && m->n_children);
+}
+
+/* ---- matching ---------------------------------------------------------- */
+
+static int match_members(struct cmp *c)
+{
+	const struct slt_baseline_struct *bs = c->bs;
+	const struct slt_struct *cs = c->cs;
+	for (size_t k = 0; k < bs->n_members; k++)
+		c->b2c[k] = -1;
+	for (size_t i = 0; i < cs->n_members; i++) {
+		char buf[512];
+		c->c2b[i] = -1;
+		c->cpath[i] = strdup(slt_member_path(cs, i, buf, sizeof(buf)));
+		if (!c->cpath[i])
+			return SLT_ENOMEM;
+		if (!c->cpath[i][0])
+			continue;
+		for (size_t k = 0; k < bs->n_members; k++) {
+			if (c->b2c[k] < 0 && !strcmp(bs->members[k].path, c->cpath[i])) {
+				c->b2c[k] = (long)i;
+				c->c2b[i] = (long)k;
+				break;
+			}
+		}
+	}
+	/* renames: an unmatched pair at the same offset, of the same size,
+	 * bit position and type */
+	for (size_t k = 0; k < bs->n_members; k++) {
+		const struct slt_baseline_member *bm = &bs->members[k];
+		if (c->b2c[k] >= 0 || !bm->path[0])
+			continue;
+		for (size_t i = 0; i < cs->n_members; i++) {
+			const struct slt_member *m = &cs->members[i];
+			if (c->c2b[i] >= 0 || !c->cpath[i][0] || m->offset != bm->offset ||
+			    m->size != bm->size || m->bit_offset != bm->bit_offset ||
+			    m->bit_size != bm->bit_size || m->depth != bm->depth ||
+			    strcmp(m->type ? m->type : "", bm->type))
+				continue;
+			c->b2c[k] = (long)i;
+			c->c2b[i] = (long)k;
+			c->renamed[i] = true;
+			break;
+		}
+	}
+	/* classes: given for the current layout win, else the baseline's */
+	for (size_t i = 0; i < cs->n_members; i++) {
+		enum slt_class cls = SLT_CLASS_NONE;
+		if (c->o->classes && c->cpath[i][0])
+			cls = slt_classes_lookup(c->o->classes, cs->name, c->cpath[i], SLT_PATH_ANY);
+		if (cls == SLT_CLASS_NONE && c->c2b[i] >= 0)
+			cls = bs->members[c->c2b[i]].cls;
+		c->ccls[i] = cls;
+	}
+	return 0;
+}
+
+/* ---- the checks -------------------------------------------------------- */
+
+static int check_size(struct cmp *c)
+{
+	const struct slt_baseline_struct *bs = c->bs;
+	uint64_t lines = slt_cachelines(c->cs->size, c->cl);
+	c->r->n_checks++;
+	if (lines > bs->cachelines)
+		return add(c, "baseline-lines-grew", SLT_SEV_ERROR, NULL, SLT_NO_OFFSET,
+			   "%s grew from %" PRIu64 " to %" PRIu64 " cachelines (%" PRIu64
+			   " to %" PRIu64 " bytes, %u-byte lines)", bs->name, bs->cachelines,
+			   lines, bs->size, c->cs->size, c->cl);
+	if (c->cs->size > bs->size)
+		return add(c, "baseline-size-grew", SLT_SEV_WARNING, NULL, SLT_NO_OFFSET,
+			   "%s grew from %" PRIu64 " to %" PRIu64 " bytes (+%" PRIu64
+			   "), cachelines still %" PRIu64, bs->name, bs->size, c->cs->size,
+			   c->cs->size - bs->size, lines);
+	return 0;
+}
+
+static int check_holes(struct cmp *c)
+{
+	const struct slt_struct *cs = c->cs;
+	for (size_t h = 0; h < cs->n_holes; h++) {
+		const struct slt_hole *ho = &cs->holes[h];
+		if ((ho->flags & SLT_HOLE_BITS) || ho->after >= cs->n_members)
+			continue;
+		c->r->n_checks++;
+		const char *after = c->cpath[ho->after];
+		const struct slt_baseline_hole *old = NULL;
+		/* the same hole: after the same member (or the member it was
+		 * renamed from) */
+		long k = c->c2b[ho->after];
+		for (size_t j = 0; k >= 0 && j < c->bs->n_holes && !old; j++)
+			if (!strcmp(c->bs->holes[j].after, c->bs->members[k].path))
+				old = &c->bs->holes[j];
+		char lb[64];
+		uint64_t line = ho->offset / c->cl;
+		int rc = 0;
+		if (!old)
+			rc = add(c, "baseline-hole-new", SLT_SEV_WARNING, after, ho->offset,
+				 "new %" PRIu64 "-byte hole at offset %" PRIu64 " (%s) after %s",
+				 ho->size, ho->offset, lines_str(lb, sizeof(lb), line, line),
+				 after[0] ? after : "(anonymous)");
+		else if (ho->size > old->size)
+			rc = add(c, "baseline-hole-new", SLT_SEV_WARNING, after, ho->offset,
+				 "the hole after %s grew from %" PRIu64 " to %" PRIu64
+				 " bytes (offset %" PRIu64 ", was %" PRIu64 ")",
+				 after[0] ? after : "(anonymous)", old->size, ho->size,
+				 ho->offset, old->offset);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int check_baseline_members(struct cmp *c)
+{
+	const struct slt_baseline_struct *bs = c->bs;
+	for (size_t k = 0; k < bs->n_members; k++) {
+		const struct slt_baseline_member *bm = &bs->members[k];
+		if (!bm->path[0])
+			continue;
+		c->r->n_checks++;
+		char l1[64], l2[64];
+		uint64_t bf, bl;
+		base_lines(c, k, &bf, &bl);
+		long i = c->b2c[k];
+		int rc = 0;
+		if (i < 0) {
+			rc = add(c, "baseline-member-removed",
+				 is_classified_hot(bm->cls) ? SLT_SEV_WARNING : SLT_SEV_NOTE,
+				 bm->path, bm->offset,
+				 "%s %s (%s, offset %" PRIu64 ", %" PRIu64 " bytes, %s) is gone",
+				 cls_word(bm->cls), bm->path, bm->type, bm->offset, bm->size,
+				 lines_str(l1, sizeof(l1), bf, bl));
+			if (rc)
+				return rc;
+			continue;
+		}
+		const struct slt_member *m = &c->cs->members[i];
+		if (c->renamed[i]) {
+			rc = add(c, "baseline-member-renamed", SLT_SEV_NOTE, c->cpath[i], m->offset,
+				 "%s was renamed %s (same offset %" PRIu64 ", %" PRIu64
+				 " bytes, type %s)", bm->path, c->cpath[i], m->offset,
+				 m->size, bm->type);
+			if (rc)
+				return rc;
+			continue;
+		}
+		uint64_t cf, clast;
+		cur_lines(c, (size_t)i, &cf, &clast);
+		enum slt_class cls = c->ccls[i];
+		if (cf != bf || clast != bl)
+			rc = add(c, "baseline-member-moved-line",
+				 is_classified_hot(cls) ? SLT_SEV_ERROR : SLT_SEV_NOTE,
+				 c->cpath[i], m->offset,
+				 "%s %s moved from offset %" PRIu64 " (%s) to offset %" PRIu64 " (%s)",
+				 cls_word(cls), c->cpath[i], bm->offset,
+				 lines_str(l1, sizeof(l1), bf, bl), m->offset,
+				 lines_str(l2, sizeof(l2), cf, clast));
+		else if (m->offset != bm->offset)
+			rc = add(c, "baseline-member-moved", SLT_SEV_NOTE, c->cpath[i], m->offset,
+				 "%s moved from offset %" PRIu64 " to %" PRIu64 ", still on %s",
+				 c->cpath[i], bm->offset, m->offset,
+				 lines_str(l1, sizeof(l1), cf, clast));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static bool overlap(uint64_t f1, uint64_t l1, uint64_t f2, uint64_t l2)
+{
+	return f1 <= l2 && f2 <= l1;
+}
+
+/* Is a an inline ancestor of b (or b of a)? */
+static bool nested(const struct slt_struct *s, size_t a, size_t b)
+{
+	for (int32_t p = s->members[b].parent; p >= 0; p = s->members[p].parent)
+		if ((size_t)p == a)
+			return true;
+	for (int32_t p = s->members[a].parent; p >= 0; p = s->members[p].parent)
+		if ((size_t)p == b)
+			return true;
+	return false;
+}
+
+static int check_added(struct cmp *c)
+{
+	const struct slt_struct *cs = c->cs;
+	for (size_t i = 0; i < cs->n_members; i++) {
+		if (c->c2b[i] >= 0 || !c->cpath[i][0])
+			continue;
+		c->r->n_checks++;
+		const struct slt_member *m = &cs->members[i];
+		uint64_t f, l;
+		char lb[64];
+		cur_lines(c, i, &f, &l);
+		long rm = -1;
+		if (c->ccls[i] == SLT_CLASS_NONE && takes_part(m, c->cpath[i]))
+			for (size_t j = 0; j < cs->n_members && rm < 0; j++) {
+				uint64_t f2, l2;
+				if (j == i || c->ccls[j] != SLT_CLASS_READ_MOSTLY ||
+				    !takes_part(&cs->members[j], c->cpath[j]) || nested(cs, i, j))
+					continue;
+				cur_lines(c, j, &f2, &l2);
+				if (overlap(f, l, f2, l2))
+					rm = (long)j;
+			}
+		int rc;
+		if (rm >= 0)
+			rc = add(c, "baseline-member-added", SLT_SEV_ERROR, c->cpath[i], m->offset,
+				 "new member %s (%s, offset %" PRIu64 ", %" PRIu64
+				 " bytes) of unknown class is on %s with read-mostly %s (offset %"
+				 PRIu64 "): give it a class or move it", c->cpath[i],
+				 m->type ? m->type : "", m->offset, m->size,
+				 lines_str(lb, sizeof(lb), f, l), c->cpath[rm],
+				 cs->members[rm].offset);
+		else
+			rc = add(c, "baseline-member-added", SLT_SEV_NOTE, c->cpath[i], m->offset,
+				 "new %s member %s (%s, offset %" PRIu64 ", %" PRIu64 " bytes, %s)",
+				 cls_word(c->ccls[i]), c->cpath[i], m->type ? m->type : "",
+				 m->offset, m->size, lines_str(lb, sizeof(lb), f, l));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int check_sharing(struct cmp *c)
+{
+	const struct slt_struct *cs = c->cs;
+	for (size_t h = 0; h < cs->n_members; h++) {
+		if (!is_written(c->ccls[h]) || !takes_part(&cs->members[h], c->cpath[h]))
+			continue;
+		uint64_t hf, hl;
+		cur_lines(c, h, &hf, &hl);
+		for (size_t m = 0; m < cs->n_members; m++) {
+			if (m == h || c->ccls[m] != SLT_CLASS_READ_MOSTLY ||
+			    !takes_part(&cs->members[m], c->cpath[m]) || nested(cs, h, m))
+				continue;
+			c->r->n_checks++;
+			uint64_t mf, ml;
+			cur_lines(c, m, &mf, &ml);
+			if (!overlap(hf, hl, mf, ml))
+				continue;
+			uint64_t line = hf > mf ? hf : mf;
+			char was[200] = "";
+			long bh = c->c2b[h], bm = c->c2b[m];
+			if (bh >= 0 && bm >= 0) {
+				uint64_t bhf, bhl, bmf, bml;
+				char l1[64], l2[64];
+				base_lines(c, (size_t)bh, &bhf, &bhl);
+				base_lines(c, (size_t)bm, &bmf, &bml);
+				if (overlap(bhf, bhl, bmf, bml))
+					continue;   /* shared already in the baseline */
+				snprintf(was, sizeof(was), "; in the baseline %s was on %s and %s on %s",
+					 c->cpath[h], lines_str(l1, sizeof(l1), bhf, bhl),
+					 c->cpath[m], lines_str(l2, sizeof(l2), bmf, bml));
+			} else {
+				snprintf(was, sizeof(was), "; %s is not in the baseline",
+					 bh < 0 ? c->cpath[h] : c->cpath[m]);
+			}
+			const struct slt_member *hm = &cs->members[h], *mm = &cs->members[m];
+			int rc = add(c, "baseline-hot-shares-read-mostly", SLT_SEV_ERROR,
+				     c->cpath[h], hm->offset,
+				     "%s %s (offset %" PRIu64 ", %" PRIu64 " bytes) now shares cacheline %"
+				     PRIu64 " with read-mostly %s (offset %" PRIu64 ", %" PRIu64 " bytes)%s",
+				     slt_class_name(c->ccls[h]), c->cpath[h], hm->offset, hm->size,
+				     line, c->cpath[m], mm->offset, mm->size, was);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int compare_struct(struct cmp *c)
+{
+	const struct slt_struct *cs = c->cs;
+	size_t nb = c->bs->n_members + 1, nc = cs->n_members + 1;
+	c->b2c = calloc(nb, sizeof(*c->b2c));
+	c->c2b = calloc(nc, sizeof(*c->c2b));
+	c->renamed = calloc(nc, sizeof(*c->renamed));
+	c->ccls = calloc(nc, sizeof(*c->ccls));
+	c->cpath = calloc(nc, sizeof(*c->cpath));
+	int rc = c->b2c && c->c2b && c->renamed && c->ccls && c->cpath ? 0 : SLT_ENOMEM;
+	if (!rc)
+		rc = match_members(c);
+	if (!rc)
+		rc = check_size(c);
+	if (!rc)
+		rc = check_holes(c);
+	if (!rc)
+		rc = check_baseline_members(c);
+	if (!rc)
+		rc = check_added(c);
+	if (!rc)
+		rc = check_sharing(c);
+	for (size_t i = 0; c->cpath && i < cs->n_members; i++)
+		free(c->cpath[i]);
+	free(c->b2c);
+	free(c->c2b);
+	free(c->renamed);
+	free(c->ccls);
+	free(c->cpath);
+	return rc;
+}
+
+/* The current definition to compare with bs: the first of that name, or
+ * the first of that name and size when there are several. */
+static const struct slt_struct *find_current(const struct slt_layout *cur,
+					     const struct slt_baseline_struct *bs)
+{
+	const struct slt_struct *first = NULL;
+	for (size_t i = 0; cur && i < cur->n_structs; i++) {
+		const struct slt_struct *s = &cur->structs[i];
+		if (strcmp(s->name, bs->name))
+			continue;
+		if (s->size == bs->size)
+			return s;
+		if (!first)
+			first = s;
+	}
+	return first;
+}
+
+int slt_baseline_compare(const struct slt_baseline *b,
+			 const struct slt_layout *cur,
+			 const struct slt_baseline_opts *o,
+			 struct slt_gate_result *r, struct slt_error *err)
+{
+	static const struct slt_baseline_opts none;
+	struct cmp c = { .b = b, .o = o ? o : &none, .r = r,
+			 .cl = b->cacheline_size };
+	c.source = c.o->source ? c.o->source : b->path;
+	for (size_t i = 0; i < b->n_structs; i++) {
+		c.bs = &b->structs[i];
+		c.cs = find_current(cur, c.bs);
+		r->n_structs_checked++;
+		r->n_checks++;
+		int rc;
+		if (!c.cs)
+			rc = add(&c, "baseline-struct-missing", SLT_SEV_ERROR, NULL, SLT_NO_OFFSET,
+				 "%s %s (%" PRIu64 " bytes in the baseline) is not in the input",
+				 c.bs->kind == SLT_KIND_UNION ? "union" : "struct", c.bs->name,
+				 c.bs->size);
+		else
+			rc = compare_struct(&c);
+		if (rc)
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	return 0;
+}
+
+int slt_baseline_compare_file(const struct slt_baseline *b, const char *file,
+			      const struct slt_load_opts *lo,
+			      const struct slt_baseline_opts *o,
+			      struct slt_gate_result *r, struct slt_error *err)
+{
+	static const struct slt_load_opts dflt;
+	struct slt_layout **ls = calloc(b->n_structs + 1, sizeof(*ls));
+	struct slt_layout merged = { 0 };
+	struct slt_struct *all = NULL;
+	size_t n_all = 0;
+	int rc = ls ? 0 : SLT_ENOMEM;
+	/* one load per distinct name: a missing one must not hide the others */
+	for (size_t i = 0; !rc && i < b->n_structs; i++) {
+		const char *name = b->structs[i].name;
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(b->structs[k].name, name);
+		if (seen)
+			continue;
+		struct slt_error e;
+		slt_error_clear(&e);
+		rc = slt_layout_load(file, &name, 1, lo ? lo : &dflt, &ls[i], &e);
+		if (rc == SLT_ENOTFOUND || rc == SLT_EDECLONLY) {
+			rc = 0;     /* compared as missing */
+		} else if (rc) {
+			if (err)
+				*err = e;
+			break;
+		} else {
+			struct slt_struct *na = realloc(all, (n_all + ls[i]->n_structs) * sizeof(*na));
+			if (!na) {
+				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+				break;
+			}
+			all = na;
+			memcpy(all + n_all, ls[i]->structs, ls[i]->n_structs * sizeof(*na));
+			n_all += ls[i]->n_structs;
+		}
+	}
+	if (rc == SLT_ENOMEM && !(err && err->code))
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	if (!rc) {
+		merged.structs = all;
+		merged.n_structs = n_all;
+		merged.path = file ? file : SLT_KERNEL_BTF_PATH;
+		rc = slt_baseline_compare(b, &merged, o, r, err);
+	}
+	for (size_t i = 0; ls && i < b->n_structs; i++)
+		slt_layout_free(ls[i]);
+	free(ls);
+	free(all);
+	return rc;
+}
