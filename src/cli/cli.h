@@ -39,6 +39,9 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 /* `suggest`: the layout advisor's proposals (cmd_suggest.c). */
 int cmd_suggest(int argc, char **argv);
+/* `check`: the CI layout gate: rules, kernel cacheline groups, baselines
+ * (cmd_check.c). */
+int cmd_check(int argc, char **argv);
 /* `baseline`: record layouts and member classes as JSON (cmd_baseline.c). */
 int cmd_baseline(int argc, char **argv);
 /* `engine`: run the reference stats engine alone and print its figures

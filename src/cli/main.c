@@ -74,6 +74,7 @@ static const struct {
 	{ "record", cmd_record },
 	{ "report", cmd_report },
 	{ "suggest", cmd_suggest },
+	{ "check", cmd_check },
 	{ "engine", cmd_engine },
 	{ "baseline", cmd_baseline },
 };

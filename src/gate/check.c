@@ -392,9 +392,9 @@ static int check_rule(struct ctx *c, const struct slt_rule *ru)
 	case SLT_RULE_MAX_HOLES:
 		c->r->n_checks++;
 		if (s->sum_byte_holes > ru->value)
-			return add(c, ru, NULL, SLT_NO_OFFSET, "%" PRIu64 " bytes of holes in %u holes"
+			return add(c, ru, NULL, SLT_NO_OFFSET, "%" PRIu64 " bytes of holes in %u hole%s"
 				   ", more than the %" PRIu64 " allowed", s->sum_byte_holes,
-				   s->n_byte_holes, ru->value);
+				   s->n_byte_holes, s->n_byte_holes == 1 ? "" : "s", ru->value);
 		return 0;
 	default:
 		return check_member_rule(c, ru);

@@ -156,7 +156,8 @@ static int section(struct parser *ps, const char *p, const char *e, unsigned col
 	if (kw)
 		for (q += kw; q < ne && is_space(*q);)
 			q++;
-	if (q == ne)
+	if (q == ne || (!kw && (ne - q == 6 || ne - q == 5) &&
+			(!memcmp(q, "struct", 6) || !memcmp(q, "union", 5))))
 		return fail(ps, col0, "want [struct NAME] or [union NAME]", "section names no struct", NULL);
 	for (const char *z = q; z < ne; z++)
 		if (!(name_char(*z) && *z != '.' && *z != ':' && *z != '[' && *z != ']')) {

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `structlint check [OPTIONS] [FILE] [STRUCT...] --rules RULES |
+ * --baseline B`: the CI layout gate.  The structs named by the rules
+ * file's sections (and by STRUCT operands) are loaded once, checked
+ * against their rules (src/gate/check.c) and the kernel's cacheline-group
+ * markers (src/gate/groups.c); a baseline is compared by
+ * slt_baseline_compare_file() (include/structlint/baseline.h).  Member
+ * classes come from --classes (a classes file or net_cachelines table) or
+ * --samples (measured: report's loading and analysis, analysis_args.c).
+ * Output: gcc-style text, structlint.check/v1 JSON or SARIF 2.1.0.
+ * Exit 0 when everything holds, 1 on unsuppressed errors, 2 on usage or
+ * input errors.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/analysis_args.h"
+#include "cli/cli.h"
+#include "structlint/baseline.h"
+#include "structlint/gate.h"
+#include "structlint/rules.h"
+
+#ifndef STRUCTLINT_VERSION
+#define STRUCTLINT_VERSION "0.1.0"
+#endif
+
+static const char usage[] =
+"usage: structlint check [OPTIONS] [FILE] [STRUCT...] --rules RULES\n"
+"       structlint check [OPTIONS] [FILE] --baseline BASELINE.json\n"
+"\n"
+"Check struct layouts in CI: the rules of RULES for each struct it names,\n"
+"the kernel's __cacheline_group_begin__/end__ groups of every struct\n"
+"checked (always, when the struct has them), and the differences from a\n"
+"baseline recorded by `structlint baseline`.  FILE is an ELF file with\n"
+"DWARF or BTF, or raw BTF (default: the running kernel's BTF).\n"
+"\n"
+"gate inputs:\n"
+"  -r, --rules FILE           rules file (structlint(1), RULES FILES)\n"
+"  -b, --baseline FILE        compare with a structlint.baseline/v1 file\n"
+"      --suppress FILE        structlint.suppressions/v1 file: matching\n"
+"                             violations are listed, never fail the gate\n"
+"member classes (for no-hot-write-near, class:CLASS groups and kernel\n"
+"group membership):\n"
+"  -C, --classes FILE         classes file or net_cachelines .rst table\n"
+"  -s, --samples FILE         measured classes (as structlint report)\n"
+"output:\n"
+"  -j, --json                 JSON (schema structlint.check/v1)\n"
+"      --sarif                SARIF 2.1.0 (code-scanning upload)\n"
+"  -p, --pretty               indent the JSON or SARIF\n"
+"  -c, --cacheline N          cache line size in bytes (default 64)\n"
+"  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
+"      --debug-root DIR       where separate debug files live\n"
+"  -h, --help                 this help\n"
+"\n"
+"exit status: 0 everything holds, 1 violations (errors not suppressed),\n"
+"2 usage or input error (one line on stderr: FILE:LINE:COLUMN for rules).\n"
+"See structlint(1), CHECK, RULES FILES, KERNEL CACHELINE GROUPS, CHECKS.\n";
+
+enum { OPT_SARIF = CLI_OPT_OWN + 40, OPT_SUPPRESS };
+
+static const struct option long_opts[] = {
+	CLI_ANALYSIS_LONGOPTS,
+	{ "rules", required_argument, NULL, 'r' },
+	{ "baseline", required_argument, NULL, 'b' },
+	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
+	{ "sarif", no_argument, NULL, OPT_SARIF },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A rules-file error: "FILE:LINE:COLUMN: what (hint)" when the library
+ * put the column at the front of the message ("column N: ..."). */
+static int fail_rules(const struct slt_error *err)
+{
+	unsigned col;
+	int used = 0;
+	if (err->file[0] && err->line && sscanf(err->message, "column %u: %n", &col, &used) == 1 &&
+	    used > 0) {
+		fprintf(stderr, "structlint: %s:%u:%u: %s%s%s%s\n", err->file, err->line, col,
+			err->message + used, err->hint[0] ? " (" : "", err->hint,
+			err->hint[0] ? ")" : "");
+		return SLT_EXIT_ERROR;
+	}
+	return cli_fail(err);
+}
+
+struct check {
+	struct cli_analysis c;
+	const char *rules_path, *baseline_path, *suppress_path;
+	bool sarif;
+	struct slt_rules *rules;
+	struct slt_suppressions *suppress;
+	const char **names;
+	size_t n_names;
+};
+
+/* Rules and group checks of one loaded definition. */
+static int check_one(struct check *k, const struct slt_struct *s, const enum slt_class *classes,
+		     struct slt_gate_result *r, struct slt_error *err)
+{
+	struct slt_check_opts o = { .cacheline_size = k->c.ropts.cacheline_size, .classes = classes };
+	const struct slt_rules_struct *rs = slt_rules_find(k->rules, s->name);
+	int rc = 0;
+	if (rs)
+		rc = slt_rules_check(rs, k->rules_path, s, &o, r, err);
+	if (!rc)
+		rc = slt_groups_check(s, &o, r, err);
+	return rc;
+}
+
+/* Without --samples: one load of every struct, classes from --classes. */
+static int check_given(struct check *k, struct slt_gate_result *r, struct slt_error *err)
+{
+	struct slt_layout *l = NULL;
+	struct slt_classes *cl = NULL;
+	int rc = slt_layout_load(k->c.file, k->names, k->n_names, &k->c.lopts, &l, err);
+	if (!rc && k->c.classes_path)
+		rc = slt_classes_read(k->c.classes_path, SLT_CLASSES_AUTO, NULL, &cl, err);
+	for (size_t i = 0; !rc && l && i < l->n_structs; i++) {
+		enum slt_class *g = NULL;
+		if (cl && !(g = cli_given_classes(cl, &l->structs[i])))
+			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		if (!rc)
+			rc = check_one(k, &l->structs[i], g, r, err);
+		free(g);
+	}
+	slt_classes_free(cl);
+	slt_layout_free(l);
+	return rc;
+}
+
+/* With --samples: report's loading, join and analysis per struct; the
+ * measured classes (given ones win, as in report). */
+static int check_measured(struct check *k, struct slt_gate_result *r, struct slt_error *err)
+{
+	int rc = 0;
+	for (size_t n = 0; !rc && n < k->n_names; n++) {
+		struct cli_analysis c = k->c;
+		char *ops[2];
+		int n_ops = 0;
+		if (k->c.file)
+			ops[n_ops++] = (char *)k->c.file;
+		ops[n_ops++] = (char *)k->names[n];
+		c.layout = NULL;
+		c.classes = NULL;
+		c.profiles = NULL;
+		c.jopts.hints = c.hints;
+		rc = cli_analysis_load(&c, ops, n_ops, err);
+		for (size_t i = 0; !rc && i < c.layout->n_structs; i++) {
+			struct slt_analysis *a = NULL;
+			enum slt_class *given = NULL, *cls = NULL;
+			rc = cli_analysis_run(&c, i, &a, &given, err);
+			if (!rc && !(cls = calloc(a->layout->n_members + 1, sizeof(*cls))))
+				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+			for (size_t m = 0; !rc && m < a->layout->n_members; m++)
+				cls[m] = a->classes[m].cls;
+			if (!rc)
+				rc = check_one(k, &c.layout->structs[i], cls, r, err);
+			free(cls);
+			slt_analysis_free(a);
+			free(given);
+		}
+		cli_analysis_release(&c);
+	}
+	return rc;
+}
+
+static bool is_file_operand(const char *s)
+{
+	struct stat st;
+	return strchr(s, '/') || stat(s, &st) == 0;
+}
+
+static int add_name(struct check *k, const char *name)
+{
+	for (size_t i = 0; i < k->n_names; i++)
+		if (!strcmp(k->names[i], name))
+			return 0;
+	const char **nv = realloc(k->names, (k->n_names + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	k->names = nv;
+	k->names[k->n_names++] = name;
+	return 0;
+}
+
+static int run(struct check *k, char **ops, int n_ops)
+{
+	struct slt_error err;
+	struct slt_gate_result *r = NULL;
+	struct slt_baseline *b = NULL;
+	int rc;
+	slt_error_clear(&err);
+	if (n_ops > 0 && is_file_operand(ops[0])) {
+		k->c.file = ops[0];
+		ops++;
+		n_ops--;
+	}
+	k->c.jopts.cacheline_size = k->c.aopts.cacheline_size = k->c.ropts.cacheline_size;
+	if (k->rules_path && (rc = slt_rules_read(k->rules_path, &k->rules, &err)))
+		return fail_rules(&err);
+	if (k->suppress_path && (rc = slt_suppressions_read(k->suppress_path, &k->suppress, &err)))
+		return cli_fail(&err);
+	if (k->baseline_path && (rc = slt_baseline_read(k->baseline_path, &b, &err)))
+		return cli_fail(&err);
+	for (size_t i = 0; k->rules && i < k->rules->n_structs; i++)
+		if (add_name(k, k->rules->structs[i].name))
+			return cli_usage_error("out of memory");
+	for (int i = 0; i < n_ops; i++)
+		if (add_name(k, ops[i]))
+			return cli_usage_error("out of memory");
+	if ((rc = slt_gate_result_new(&r, &err))) {
+		slt_baseline_free(b);
+		return cli_fail(&err);
+	}
+	rc = 0;
+	if (k->n_names)
+		rc = k->c.samples ? check_measured(k, r, &err) : check_given(k, r, &err);
+	if (!rc && b) {
+		struct slt_classes *cl = NULL;
+		if (k->c.classes_path)
+			rc = slt_classes_read(k->c.classes_path, SLT_CLASSES_AUTO, NULL, &cl, &err);
+		struct slt_baseline_opts bo = { .classes = cl, .suppress = k->suppress,
+						.source = k->baseline_path };
+		if (!rc)
+			rc = slt_baseline_compare_file(b, k->c.file, &k->c.lopts, &bo, r, &err);
+		slt_classes_free(cl);
+	}
+	if (!rc && k->suppress)
+		slt_suppressions_apply(k->suppress, r, 0);
+	/* structs looked at: the distinct names of rules, operands and baseline */
+	size_t n = k->n_names;
+	for (size_t i = 0; b && i < b->n_structs; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < k->n_names && !seen; j++)
+			seen = !strcmp(k->names[j], b->structs[i].name);
+		n += !seen;
+	}
+	r->n_structs_checked = n;
+	int exit_code;
+	if (rc) {
+		exit_code = rc == SLT_EUSAGE && err.line ? fail_rules(&err) : cli_fail(&err);
+	} else {
+		struct slt_gate_write_opts wo = { .input = k->c.file ? k->c.file : "",
+						  .pretty = k->c.ropts.pretty,
+						  .version = STRUCTLINT_VERSION };
+		if (k->sarif)
+			rc = slt_gate_write_sarif(stdout, r, &wo, &err);
+		else if (k->c.json)
+			rc = slt_gate_write_json(stdout, r, &wo, &err);
+		else
+			rc = slt_gate_write_text(stdout, r, &wo, &err);
+		exit_code = rc ? cli_fail(&err) :
+			    slt_gate_failures(r) ? SLT_EXIT_FINDINGS : SLT_EXIT_OK;
+	}
+	slt_gate_result_free(r);
+	slt_baseline_free(b);
+	return exit_code;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check k = { 0 };
+	cli_analysis_init(&k.c);
+	k.c.classes_optional = true;
+	int opt;
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS "r:b:", long_opts, NULL)) != -1) {
+		int rc = 0;
+		switch (opt) {
+		case 'r': k.rules_path = optarg; continue;
+		case 'b': k.baseline_path = optarg; continue;
+		case OPT_SUPPRESS: k.suppress_path = optarg; continue;
+		case OPT_SARIF: k.sarif = true; continue;
+		case CLI_OPT_FAIL:
+			return cli_usage_error("check always fails on violations: drop --fail-on-findings");
+		default:
+			rc = cli_analysis_option(&k.c, opt, optarg, argv[optind - 1]);
+		}
+		if (rc == -1) {
+			fputs(usage, stdout);
+			return SLT_EXIT_OK;
+		}
+		if (rc == 1)
+			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		if (rc)
+			return rc;
+	}
+	if (!k.rules_path && !k.baseline_path)
+		return cli_usage_error("check: give --rules FILE or --baseline FILE");
+	if (k.sarif && k.c.json)
+		return cli_usage_error("check: --json and --sarif are exclusive");
+	int rc = run(&k, argv + optind, argc - optind);
+	free(k.names);
+	slt_rules_free(k.rules);
+	slt_suppressions_free(k.suppress);
+	return rc;
+}

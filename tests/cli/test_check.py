@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of `structlint check --rules`: fixtures compiled twice
+(before and after a change, gcc -g at test time) for every rule kind
+(fixtures/gate/conn.c with conn.rules, conn_classes.rules + conn.classes)
+and the kernel's cacheline groups (fixtures/gate/kgroups.c with
+__cacheline_group_begin/end markers, kgroups.rst as member classes); each
+asserts the exact violation lines, rule ids, sources and exit status; the
+JSON and a SARIF 2.1.0 structure check; bad rules files exit 2 with
+FILE:LINE:COLUMN.
+
+    test_check.py --list          case names
+    test_check.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC (compiler).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CC = os.environ.get('CC_GCC', 'gcc')
+GATE = os.path.join(ROOT, 'fixtures', 'gate')
+CONN_C = os.path.join(GATE, 'conn.c')
+KG_C = os.path.join(GATE, 'kgroups.c')
+RULES = os.path.join(GATE, 'conn.rules')
+CRULES = os.path.join(GATE, 'conn_classes.rules')
+CLASSES = os.path.join(GATE, 'conn.classes')
+KRULES = os.path.join(GATE, 'kgroups.rules')
+KRST = os.path.join(GATE, 'kgroups.rst')
+TMP = tempfile.mkdtemp(prefix='slt-check-')
+
+
+def obj(src, change):
+    out = os.path.join(TMP, '%s%d.o' % (os.path.basename(src)[:-2], change))
+    if not os.path.exists(out):
+        subprocess.run([CC, '-g', '-c', '-I', os.path.join(ROOT, 'tests', 'cli'),
+                        '-DCHANGE=%d' % change, '-o', out, src], check=True)
+    return out
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL, 'check'] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    if rc == 2:
+        assert p.stdout == '' and len(p.stderr.strip().split('\n')) == 1, (p.stdout, p.stderr)
+    else:
+        assert p.stderr == '', p.stderr
+    return p
+
+
+def lines(p):
+    return p.stdout.rstrip('\n').split('\n')
+
+
+def conn_line(msg, rule):
+    return '%s:20: error: struct conn: %s [%s]' % (CONN_C, msg, rule)
+
+
+def summary(structs, checks, errors, notes=0):
+    return ('structlint: check: %d struct%s, %d checks: %d error%s, 0 warnings, %d note%s '
+            '(0 suppressed): %s' % (structs, '' if structs == 1 else 's', checks, errors,
+                                    '' if errors == 1 else 's', notes, '' if notes == 1 else 's',
+                                    'FAILED' if errors else 'passed'))
+
+
+# conn.rules, per change: the exact violations (message, rule id, rules line)
+CONN = {
+    0: [],
+    1: [('groups read_mostly and hot_write share cacheline 0: ops (offset 0) and packets '
+         '(offset 32)', 'separate', 5)],
+    2: [('group read_mostly spans 2 cachelines (0..1), more than the 1 allowed', 'max-lines', 6),
+        ('member bytes is at offset 128, want 64', 'offset', 8),
+        ('size 192 bytes, more than the 128 allowed', 'max-size', 9),
+        ('3 cachelines (192 bytes, 64-byte lines), more than the 2 allowed', 'max-cachelines', 10),
+        ('44 bytes of holes in 1 hole, more than the 40 allowed', 'max-holes', 11)],
+    3: [('member ops is at offset 8, want it first (offset 0); first is kind', 'first', 7)],
+    4: [('member bytes is at offset 72, want 64', 'offset', 8),
+        ('43 bytes of holes in 2 holes, more than the 40 allowed', 'max-holes', 11),
+        ('member bytes at offset 72 does not start a cacheline (8 bytes into cacheline 1 of '
+         '64 bytes)', 'cacheline-start', 12)],
+    5: [],
+}
+
+
+def conn_case(change):
+    o = obj(CONN_C, change)
+    want = CONN[change]
+    p = run(o, '--rules', RULES, rc=1 if want else 0)
+    assert lines(p) == [conn_line(m, r) for m, r, _ in want] + [summary(1, 8, len(want))], lines(p)
+    d = json.loads(run(o, '--rules', RULES, '--json', rc=1 if want else 0).stdout)
+    assert d['schema'] == 'structlint.check/v1' and d['failed'] == bool(want), d
+    assert d['errors'] == len(want) and d['checks'] == 8 and d['structs_checked'] == 1, d
+    got = [(v['message'], v['rule'], v['source']) for v in d['violations']]
+    assert got == [(m, r, '%s:%d' % (RULES, ln)) for m, r, ln in want], got
+    for v in d['violations']:
+        assert v['decl_file'] == CONN_C and v['decl_line'] == 20 and v['struct'] == 'conn', v
+        assert v['severity'] == 'error' and v['suppressed'] is False, v
+
+
+def case_rules_before():
+    conn_case(0)
+
+
+def case_rules_separate():
+    conn_case(1)
+
+
+def case_rules_sizes():
+    conn_case(2)
+
+
+def case_rules_first():
+    conn_case(3)
+
+
+def case_rules_offsets():
+    conn_case(4)
+
+
+def case_rules_classes():
+    """no-hot-write-near and class:CLASS groups, with a classes file."""
+    assert lines(run(obj(CONN_C, 5), '--rules', RULES))[-1] == summary(1, 8, 0)
+    p = run(obj(CONN_C, 0), '--rules', CRULES, '--classes', CLASSES)
+    assert lines(p) == [summary(1, 2, 0)], lines(p)
+    p = run(obj(CONN_C, 5), '--rules', CRULES, '--classes', CLASSES, rc=1)
+    assert lines(p) == [
+        conn_line('hot-write member drops (offset 32) shares cacheline 0 with mss (offset 8)',
+                  'no-hot-write-near'),
+        conn_line('groups class:read-mostly and class:hot-write share cacheline 0: ops '
+                  '(offset 0) and drops (offset 32)', 'separate'),
+        summary(1, 2, 2)], lines(p)
+    d = json.loads(run(obj(CONN_C, 5), '--rules', CRULES, '--classes', CLASSES, '--json', rc=1).stdout)
+    assert [(v['member'], v['offset'], v['source']) for v in d['violations']] == [
+        ('drops', 32, CRULES + ':3'), ('ops', 0, CRULES + ':4')], d
+    # classes are needed: exit 2 naming the rule's place
+    p = run(obj(CONN_C, 5), '--rules', CRULES, rc=2)
+    assert p.stderr.startswith('structlint: %s:3:1: no-hot-write-near needs member classes' % CRULES), p.stderr
+
+
+def case_cacheline():
+    """--cacheline 128: the same layout against 128-byte lines."""
+    p = run(obj(CONN_C, 0), '--rules', RULES, '--cacheline', '128', rc=1)
+    assert lines(p) == [
+        conn_line('groups read_mostly and hot_write share cacheline 0: ops (offset 0) and bytes '
+                  '(offset 64)', 'separate'),
+        conn_line('member bytes at offset 64 does not start a cacheline (64 bytes into '
+                  'cacheline 0 of 128 bytes)', 'cacheline-start'),
+        summary(1, 8, 2)], lines(p)
+
+
+def kg_line(sev, msg, rule):
+    return '%s:19: %s: struct sock_like: %s [%s]' % (KG_C, sev, msg, rule)
+
+
+def note(name, a, b, lf, ll, cls):
+    return kg_line('note', 'cacheline group %s: bytes %d..%d (%d bytes), cachelines %d..%d (%d), %s'
+                   % (name, a, b, b - a, lf, ll, ll - lf + 1, cls), 'cacheline-group')
+
+
+def case_kernel_groups_before():
+    want = [note('sock_read_tx', 64, 80, 1, 1, 'read-mostly'),
+            note('sock_write_tx', 128, 140, 2, 2, 'written'),
+            note('sock_read_rx', 192, 196, 3, 3, 'read-mostly')]
+    # markers alone: an empty section, and a STRUCT operand
+    empty = os.path.join(TMP, 'empty.rules')
+    with open(empty, 'w') as f:
+        f.write('[struct sock_like]\n')
+    for extra in ([], ['sock_like']):
+        p = run(obj(KG_C, 0), *extra, '--rules', empty)
+        assert lines(p) == want + [summary(1, 2, 0, 3)], lines(p)
+    p = run(obj(KG_C, 0), '--rules', KRULES, '--classes', KRST)
+    assert lines(p) == want + [summary(1, 9, 0, 3)], lines(p)
+
+
+def case_kernel_groups_sharing():
+    p = run(obj(KG_C, 1), '--rules', KRULES, rc=1)
+    assert lines(p) == [
+        note('sock_read_tx', 64, 80, 1, 1, 'read-mostly'),
+        note('sock_write_tx', 80, 92, 1, 1, 'written'),
+        note('sock_read_rx', 128, 132, 2, 2, 'read-mostly'),
+        kg_line('error', 'read-mostly cacheline group sock_read_tx (bytes 64..80) shares '
+                'cacheline 1 with written group sock_write_tx (bytes 80..92)',
+                'cacheline-group-sharing'),
+        summary(1, 3, 1, 3)], lines(p)
+
+
+def case_kernel_groups_members():
+    p = run(obj(KG_C, 2), '--rules', KRULES, '--classes', KRST, rc=1)
+    assert lines(p) == [
+        kg_line('error', 'group sock_write_tx spans 2 cachelines (2..3), more than the 1 '
+                'allowed', 'max-lines'),
+        kg_line('error', 'begin marker of cacheline group sock_read_rx at offset 256 has no '
+                'matching end marker after it', 'cacheline-group-markers'),
+        note('sock_read_tx', 64, 80, 1, 1, 'read-mostly'),
+        note('sock_write_tx', 128, 204, 2, 3, 'written'),
+        kg_line('error', 'read-mostly member rcv_wnd (offset 140) is in written cacheline group '
+                'sock_write_tx', 'cacheline-group-member'),
+        kg_line('error', 'read-mostly member copied_seq (offset 256) is outside every '
+                'read-mostly cacheline group', 'cacheline-group-member'),
+        summary(1, 9, 4, 2)], lines(p)
+    d = json.loads(run(obj(KG_C, 2), '--rules', KRULES, '--classes', KRST, '--json', rc=1).stdout)
+    srcs = [(v['rule'], v['source']) for v in d['violations'] if v['severity'] == 'error']
+    assert ('max-lines', KRULES + ':2') in srcs and ('cacheline-group-member', 'kernel markers') in srcs, srcs
+
+
+def check_sarif(doc, n_results):
+    """The structure SARIF 2.1.0 requires (sarifLog 3.13, run 3.14, tool
+    3.18, toolComponent 3.19, reportingDescriptor 3.49, result 3.27,
+    location 3.28, physicalLocation 3.29, artifactLocation 3.4, region
+    3.30, message 3.11), with the types the schema gives them."""
+    allowed_top = {'$schema', 'version', 'runs', 'inlineExternalProperties', 'properties'}
+    assert set(doc) <= allowed_top, set(doc) - allowed_top
+    assert doc['version'] == '2.1.0' and isinstance(doc['runs'], list) and len(doc['runs']) == 1
+    run_ = doc['runs'][0]
+    drv = run_['tool']['driver']
+    assert isinstance(drv['name'], str) and drv['name'] == 'structlint' and isinstance(drv['version'], str)
+    ids = [r['id'] for r in drv['rules']]
+    assert len(ids) == len(set(ids)), ids
+    for r in drv['rules']:
+        assert isinstance(r['id'], str) and r['shortDescription']['text'] and r['help']['text'], r
+        assert r['defaultConfiguration']['level'] in ('none', 'note', 'warning', 'error'), r
+    assert len(run_['results']) == n_results, run_['results']
+    for res in run_['results']:
+        assert res['ruleId'] in ids and ids[res['ruleIndex']] == res['ruleId'], res
+        assert res['level'] in ('none', 'note', 'warning', 'error'), res
+        assert isinstance(res['message']['text'], str) and res['message']['text'], res
+        for loc in res['locations']:
+            phys = loc['physicalLocation']
+            assert isinstance(phys['artifactLocation']['uri'], str), phys
+            if 'region' in phys:
+                assert isinstance(phys['region']['startLine'], int) and phys['region']['startLine'] >= 1
+    return run_
+
+
+def case_sarif():
+    p = run(obj(CONN_C, 2), '--rules', RULES, '--sarif', rc=1)
+    r = check_sarif(json.loads(p.stdout), 5)
+    res = r['results'][0]
+    assert res['ruleId'] == 'max-lines' and res['level'] == 'error', res
+    assert res['message']['text'] == 'struct conn: group read_mostly spans 2 cachelines (0..1), more than the 1 allowed', res
+    loc = res['locations'][0]['physicalLocation']
+    assert loc['artifactLocation']['uri'] == CONN_C and loc['region']['startLine'] == 20, loc
+    assert res['properties']['source'] == RULES + ':6', res
+    # notes and errors of kernel groups; a passing run has results too (notes)
+    r = check_sarif(json.loads(run(obj(KG_C, 1), '--rules', KRULES, '--sarif', '--pretty', rc=1).stdout), 4)
+    assert [x['level'] for x in r['results']] == ['note', 'note', 'note', 'error'], r['results']
+    check_sarif(json.loads(run(obj(CONN_C, 0), '--rules', RULES, '--sarif').stdout), 0)
+    # --json and --sarif together is a usage error
+    run(obj(CONN_C, 0), '--rules', RULES, '--sarif', '--json', rc=2)
+
+
+BAD = [
+    # (text, expected stderr prefix after "structlint: FILE:")
+    ('max-size = 1\n', '1:1: rule outside a section: \'max-size\''),
+    ('[struct conn]\nmax-sise = 3\n', '2:1: unknown key \'max-sise\''),
+    ('[struct conn]\nmax-size 3\n', '2:1: missing \'=\' after \'3\''),
+    ('[struct conn]\nmax-size = lots\n', '2:12: not a number: \'lots\''),
+    ('[struct conn]\n  offset = 3\n', '2:3: this key takes one name before \'=\': \'offset\''),
+    ('[struct conn]\nseparate = a\n', '2:10: want two or more groups after \'=\' for \'separate\''),
+    ('[struct conn\n', '1:1: section without \']\''),
+    ('[struct conn]\ngroup g = a\ngroup g = b\n', '3:7: group defined twice: \'g\''),
+    ('[struct conn]\nfirst = a $\n', '2:11: unexpected character \'$\''),
+    ('# nothing\n', 'the rules file names no struct'),
+    ('[struct conn]\nfirst = opz\n', '2:9: struct conn has no member \'opz\' (did you mean ops?)'),
+    ('[struct conn]\ngroup g = ops windw\n', '2:15: struct conn has no member \'windw\' (did you mean window?)'),
+    ('[struct conn]\nseparate = read_mostly hot\n', '2:12: struct conn has no group \'read_mostly\''),
+    ('[struct conn]\ngroup rm = ops\nseparate = rm clas:cold\n', '3:15: struct conn has no group \'clas:cold\' (did you mean class:cold?)'),
+    ('[struct nosuch]\n', 'no_such'),
+]
+
+
+def case_bad_rules():
+    o = obj(CONN_C, 0)
+    for i, (text, want) in enumerate(BAD):
+        path = os.path.join(TMP, 'bad%d.rules' % i)
+        with open(path, 'w') as f:
+            f.write(text)
+        p = run(o, '--rules', path, rc=2)
+        if want == 'no_such':     # the loader's error for a missing struct
+            assert 'nosuch' in p.stderr, p.stderr
+            continue
+        if ':' in want.split(' ')[0]:
+            assert p.stderr.startswith('structlint: %s:%s' % (path, want)), (text, p.stderr)
+        else:
+            assert p.stderr.startswith('structlint: %s: %s' % (path, want)), (text, p.stderr)
+    run(o, '--rules', os.path.join(TMP, 'missing.rules'), rc=2)
+    run(o, rc=2)                              # neither --rules nor --baseline
+    run(o, '--rules', RULES, '--fail-on-findings', rc=2)
+
+
+CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith('case_')}
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print('usage: test_check.py --list | CASE', file=sys.stderr)
+        sys.exit(2)
+    CASES[sys.argv[1]]()
+    print('ok', sys.argv[1])
