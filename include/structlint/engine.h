@@ -36,7 +36,10 @@
  * updated on this CPU's updated list under the per-CPU lock (as
  * cgroup_rstat_updated() does), store to the hot-write roles on every
  * opts.write_every-th update (one store in every cacheline the member
- * touches, LRU-style), and every opts.batch updates (MEMCG_CHARGE_BATCH,
+ * touches, LRU-style; each hot-write role has ONE writer, the k-th
+ * hot-write role being stored by updater k % threads, so the sharing
+ * measured is the false sharing the layout causes, as in REPLAY), and
+ * every opts.batch updates (MEMCG_CHARGE_BATCH,
  * 64 in the kernel) wake the asynchronous flusher thread.  The flush
  * (cgroup_rstat_flush()) takes the global flush lock, then per CPU the
  * per-CPU lock: SLT_FLUSH_POP aggregates while holding it (older kernels),
@@ -97,9 +100,9 @@ enum slt_engine_role {
 	SLT_ROLE_READ,         /* read-mostly: loaded on every update
 				  (shrinker_info, 6.10+ lruvec_stats pointer);
 				  replay: loaded by every thread */
-	SLT_ROLE_HOT_WRITE,    /* stored on every opts.write_every-th update
-				  (lruvec, lru_zone_size, iter); replay:
-				  stored by its one writer thread */
+	SLT_ROLE_HOT_WRITE,    /* stored by its one writer thread (see the
+				  top): STATS on every opts.write_every-th
+				  update (lruvec, lru_zone_size, iter) */
 	SLT_ROLE_FLUSH_READ,   /* loaded by the flush for each flushed group
 				  (cgroup.rstat_css_list) */
 	SLT_ROLE_FLUSH_WRITE,  /* stored by the flush for each flushed group

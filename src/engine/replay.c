@@ -26,22 +26,18 @@ int eng_replay_init(struct eng_run *r, struct slt_error *err)
 	uint32_t *slots = calloc(nr, sizeof(*slots));
 	int64_t *cur = calloc(nr, sizeof(*cur));
 	int32_t *global = calloc(nr * SLOTS_MAX + 1, sizeof(*global));
-	unsigned *writer = calloc(nr, sizeof(*writer));
 	int rc = 0;
-	if (!slots || !cur || !global || !writer) {
+	if (!slots || !cur || !global) {
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		goto done;
 	}
 	size_t total = 0;
-	unsigned hot = 0;
 	for (size_t k = 0; k < nr; k++) {
 		const struct slt_engine_bound_role *br = &b->roles[k];
 		uint64_t w = br->role == SLT_ROLE_READ ? br->loads : br->stores;
 		double s = (double)w * SLOTS_MAX / (double)wmax + 0.5;
 		slots[k] = s < 1 ? 1 : (uint32_t)s;
 		total += slots[k];
-		if (br->role == SLT_ROLE_HOT_WRITE)
-			writer[k] = hot++ % r->o.threads;
 	}
 	/* smooth weighted round robin: each step every role gains its
 	 * weight, the richest is chosen and pays the total */
@@ -65,7 +61,7 @@ int eng_replay_init(struct eng_run *r, struct slt_error *err)
 			int32_t k = global[i];
 			if (b->roles[k].role == SLT_ROLE_READ)
 				th->sched[th->n_sched++] = k;
-			else if (writer[k] == t)
+			else if (r->writer[k] == t)
 				th->sched[th->n_sched++] = -1 - k;
 		}
 	}
@@ -73,7 +69,6 @@ done:
 	free(slots);
 	free(cur);
 	free(global);
-	free(writer);
 	return rc;
 }
 

@@ -254,13 +254,20 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		r->o.depth = 1;
 	unsigned T = r->o.threads, NT = T + stats;
 	r->role_back = r->role_pcpu = -1;
-	for (size_t k = 0; k < b->n_roles; k++) {
+	if (!(r->writer = calloc(b->n_roles + 1, sizeof(*r->writer)))) {
+		free(r);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	for (size_t k = 0, hot = 0; k < b->n_roles; k++) {
+		if (b->roles[k].role == SLT_ROLE_HOT_WRITE)
+			r->writer[k] = (unsigned)(hot++ % T);
 		if (b->roles[k].role == SLT_ROLE_BACK_PTR && r->role_back < 0)
 			r->role_back = (int32_t)k;
 		if (b->roles[k].role == SLT_ROLE_PERCPU_PTR && r->role_pcpu < 0)
 			r->role_pcpu = (int32_t)k;
 	}
 	if ((rc = eng_tree_init(r, err))) {
+		free(r->writer);
 		free(r);
 		return rc;
 	}
@@ -358,6 +365,7 @@ out_threads:
 	free_threads(r, NT);
 out_tree:
 	eng_tree_free(&r->tree);
+	free(r->writer);
 	free(r);
 	return rc;
 }

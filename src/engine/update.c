@@ -6,7 +6,10 @@
  * read roles), add the value to this CPU's delta through the per-CPU
  * pointer, mark the group updated on this CPU's updated tree
  * (cgroup_rstat_updated()), store to the hot-written members on every
- * write_every-th update (LRU list and zone-size updates), and every
+ * write_every-th update (LRU list and zone-size updates; each hot-written
+ * member has one writer thread, so the sharing measured is the false
+ * sharing the layout causes, not writers contending for one member), and
+ * every
  * `batch` updates wake the flusher (MEMCG_CHARGE_BATCH).
  *
  * Role accesses are relaxed atomics: plain loads and stores in the
@@ -83,7 +86,7 @@ void eng_update(struct eng_run *r, struct eng_thread *th, uint64_t n)
 	eng_tree_mark(r, th, g, th->idx);
 	if (n % r->o.write_every == 0)
 		for (size_t k = 0; k < b->n_roles; k++)
-			if (b->roles[k].role == SLT_ROLE_HOT_WRITE)
+			if (b->roles[k].role == SLT_ROLE_HOT_WRITE && r->writer[k] == th->idx)
 				eng_role_store(th, obj, k, (uint8_t)n);
 	if (n % r->o.batch == 0 &&
 	    !atomic_exchange_explicit(&r->flush_requested, 1, memory_order_relaxed)) {
