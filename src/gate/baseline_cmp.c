@@ -17,6 +17,7 @@
  *   baseline-member-removed           warning for classified read-mostly/
  *                                     written members, else note
  *   baseline-member-renamed           note    (same offset, size, type)
+ *   baseline-member-type-changed      note    (same path, another type)
  *   baseline-member-added             error when its class is unknown and
  *                                     it lands on a line holding a
  *                                     read-mostly member, else note
@@ -174,6 +175,14 @@ static int match_members(struct cmp *c)
 	return 0;
 }
 
+/* Does --classes give current member i its class? */
+static bool cls_given(const struct cmp *c, size_t i)
+{
+	return c->o->classes && c->cpath[i][0] &&
+	       slt_classes_lookup(c->o->classes, c->cs->name, c->cpath[i],
+				  SLT_PATH_ANY) != SLT_CLASS_NONE;
+}
+
 /* ---- the checks -------------------------------------------------------- */
 
 static int check_size(struct cmp *c)
@@ -263,6 +272,18 @@ static int check_baseline_members(struct cmp *c)
 			if (rc)
 				return rc;
 			continue;
+		}
+		if (strcmp(m->type ? m->type : "", bm->type)) {
+			rc = add(c, "baseline-member-type-changed", SLT_SEV_NOTE, c->cpath[i],
+				 m->offset, "%s changed type from %s (%" PRIu64 " bytes) to %s (%"
+				 PRIu64 " bytes)%s%s", c->cpath[i], bm->type, bm->size,
+				 m->type ? m->type : "", m->size,
+				 bm->cls != SLT_CLASS_NONE && cls_given(c, (size_t)i) ? "" :
+				 bm->cls != SLT_CLASS_NONE ? "; its recorded class " : "",
+				 bm->cls != SLT_CLASS_NONE && !cls_given(c, (size_t)i) ?
+				 "still applies: check it" : "");
+			if (rc)
+				return rc;
 		}
 		uint64_t cf, clast;
 		cur_lines(c, (size_t)i, &cf, &clast);

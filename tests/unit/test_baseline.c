@@ -58,7 +58,7 @@ static int teardown(void **state)
 static const char *const all_names[] = {
 	"s_same", "s_grow_lines", "s_grow_size", "s_hole", "s_moved_line",
 	"s_moved", "s_share", "s_removed", "s_renamed", "s_added",
-	"s_added_note", "s_missing",
+	"s_added_note", "s_type", "s_missing",
 };
 #define N_NAMES (sizeof(all_names) / sizeof(all_names[0]))
 
@@ -273,6 +273,10 @@ static void test_every_kind(void **state)
 		 "s_added_note grew from 8 to 16 bytes (+8), cachelines still 1" },
 	       { "baseline-member-added", SLT_SEV_NOTE, "b",
 		 "new unclassified member b (long int, offset 8, 8 bytes, cacheline 0)" });
+	EXPECT(r, "s_type",
+	       { "baseline-member-type-changed", SLT_SEV_NOTE, "p",
+		 "p changed type from int * (8 bytes) to long int (8 bytes); "
+		 "its recorded class still applies: check it" });
 	EXPECT(r, "s_missing",
 	       { "baseline-struct-missing", SLT_SEV_ERROR, NULL,
 		 "struct s_missing (8 bytes in the baseline) is not in the input" });
