@@ -28,6 +28,10 @@
 #     default mode (anchors stay), forced-aligned and zero-size members at
 #     their original offsets.  The table says which pahole results are
 #     legal.
+# and the first trial's items: cgroup's padding-only proposal pads between
+# rstat_css_list and last_bstat and relocates nothing, self stays first,
+# mem_cgroup_per_node --adjacent leaves no finding.  Size-only runs with
+# --move-first (pahole --reorganize may move the first member too).
 # Prints one line per check and a table of the size-only sizes.
 # Exit 0 when every check holds, 1 otherwise, 2 when a kernel is missing.
 set -u
@@ -166,6 +170,45 @@ real_case "6.1 mem_cgroup_per_node" mem_cgroup_per_node \
 real_case "6.1 cgroup" cgroup "$classes/cgroup.classes" \
 	rstat_cpu,rstat_css_list last_bstat,bstat
 
+# The first trial's defects (issue 4), on 6.1: the padding-only proposal
+# for cgroup pads right between rstat_css_list and last_bstat (+64 or
+# fewer) and relocates nothing; no proposal moves the first member (self);
+# mem_cgroup_per_node with --adjacent: the best proposal leaves no finding.
+"$structlint" suggest --json --max-proposals 20 "$v61" cgroup --classes "$classes/cgroup.classes" \
+	2>/dev/null >"$tmp/cg.json"
+out=$(python3 - "$tmp/cg.json" "$structlint" "$v61" <<'PY'
+import json, subprocess, sys
+d = json.load(open(sys.argv[1]))
+orig = json.loads(subprocess.run([sys.argv[2], "--json", sys.argv[3], "cgroup"], capture_output=True,
+                                 text=True).stdout)["structs"][0]
+first = orig["members"][0]["name"]
+res = []
+pads = [p for p in d["proposals"] if p["kind"] == "padding"]
+if len(pads) != 1:
+    res.append("padding proposals: %d" % len(pads))
+else:
+    p = pads[0]
+    n = [m["name"] for m in p["layout"]["members"] if m["depth"] == 0]
+    i = [k for k, x in enumerate(n) if x.startswith("_pad")]
+    if len(i) != 1 or n[i[0] - 1] != "rstat_css_list" or n[i[0] + 1] != "last_bstat":
+        res.append("padding at %s" % [(n[k - 1], n[k + 1]) for k in i])
+    if p["bytes_added"] > 64 or p["moved"] or p.get("findings_after") != 0:
+        res.append("padding: +%d bytes, moved %s, findings %s" % (p["bytes_added"], p["moved"], p.get("findings_after")))
+for p in d["proposals"]:
+    top = [m for m in p["layout"]["members"] if m["depth"] == 0]
+    if top[0]["name"] != first or top[0]["offset"] != 0 or first in p["moved"]:
+        res.append("%s moves %s" % (p["kind"], first))
+print("; ".join(res) or "ok")
+PY
+)
+[[ $out == ok ]] && ok "6.1 cgroup: padding between rstat_css_list and last_bstat, nothing relocated; self stays first" \
+	|| bad "6.1 cgroup: $out"
+left=$("$structlint" suggest --json --adjacent "$v61" mem_cgroup_per_node \
+	--classes "$classes/mem_cgroup_per_node-6.1.classes" 2>/dev/null |
+	python3 -c 'import json,sys; d=json.load(sys.stdin); p=d["proposals"]; print(p[0].get("findings_after", -1) if p else "none", d["separation"])')
+[[ $left == "0 128" ]] && ok "6.1 mem_cgroup_per_node --adjacent: best proposal leaves no finding (separation 128)" \
+	|| bad "6.1 mem_cgroup_per_node --adjacent: findings left / separation: $left"
+
 printf '\n%-20s %-5s %8s %8s %-44s %9s %9s  %s\n' struct kernel original pahole "pahole's result" anchored free check
 for v in "$v61" "$v612"; do
 	k=6.1; [[ $v == "$v612" ]] && k=6.12
@@ -177,7 +220,8 @@ for v in "$v61" "$v612"; do
 		# anchored: forced-aligned members and padding stay (the default);
 		# free: --move-anchors, every member may move
 		sl=() legal=()
-		for mode in "" --move-anchors; do
+		# pahole --reorganize may move the first member: so may these
+		for mode in --move-first "--move-first --move-anchors"; do
 			if ! "$structlint" suggest --json --size-only $mode "$v" "$name" >"$tmp/s.json" 2>"$tmp/err"; then
 				bad "size-only ${mode:+$mode }$name ($k): $(cat "$tmp/err")"
 				sl+=(error) legal+=(error)
