@@ -21,7 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "structlint/engine.h"
 #include "structlint/error.h"
 
 #ifdef __cplusplus
@@ -62,7 +64,13 @@ struct slt_ratio_ci {
 	double level;              /* e.g. 0.95 */
 	unsigned resamples;        /* bootstrap resamples drawn */
 	uint64_t seed;             /* the PRNG seed used */
+	size_t n_a, n_b;           /* runs of each side */
 };
+
+/* Fewer runs than this on either side give no verdict: with one or two
+ * values the bootstrap sees (almost) no spread, so its interval would be
+ * (nearly) zero-width whatever the noise. */
+#define SLT_VERDICT_MIN_RUNS 3u
 
 /*
  * Ratio of medians B/A with a percentile-bootstrap confidence interval
@@ -89,10 +97,109 @@ enum slt_verdict {
 	SLT_VERDICT_SLOWER,        /* the interval lies below 1.0: B slower */
 };
 
-/* FASTER when ci->lo > 1.0, SLOWER when ci->hi < 1.0, else NO_CHANGE. */
+/* NO_CHANGE when either side has fewer than SLT_VERDICT_MIN_RUNS runs;
+ * else FASTER when ci->lo > 1.0, SLOWER when ci->hi < 1.0, else
+ * NO_CHANGE. */
 enum slt_verdict slt_verdict_of(const struct slt_ratio_ci *ci);
 /* "faster", "slower", "no measurable change". */
 const char *slt_verdict_name(enum slt_verdict v);
+
+/* ---- the A/B runner ---------------------------------------------------- */
+
+struct slt_validate_opts {
+	unsigned rounds;         /* rounds, >= 1; each runs A once and B once */
+	double warmup_seconds;   /* one discarded run per side first (0: none) */
+	struct slt_engine_opts engine; /* passed to every run: seconds per
+				    run, threads, batch, flush, tree, ... */
+	unsigned resamples;      /* bootstrap resamples (0 = default) */
+	double level;            /* confidence level (0 = 0.95) */
+	uint64_t ci_seed;        /* bootstrap PRNG seed */
+};
+
+/* Defaults: 10 rounds, warm-up 0.5 s, the engine's defaults with 1.0 s per
+ * run and count_accesses off (validate needs no profile), 10000 resamples,
+ * level 0.95, ci_seed SLT_BOOTSTRAP_SEED.  10 rounds x 2 runs x 1 s plus
+ * 2 x 0.5 s of warm-up: 21 s. */
+void slt_validate_opts_default(struct slt_validate_opts *o);
+
+/*
+ * Order of the runs: round r (0-based) runs A then B when r is even, B
+ * then A when odd, so every two rounds form A B B A and a linear drift of
+ * the machine (thermal, other load) weighs on both sides alike.
+ */
+bool slt_validate_a_first(unsigned round);
+
+/* The figures of one side over its runs. */
+struct slt_validate_side {
+	double *ops_per_s;       /* [rounds], run order */
+	double median_ops_per_s;
+	/* update latency, ns: the median over the runs of each run's
+	 * percentile */
+	double lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns;
+	/* STATS mode: lock hold-time histograms summed over the runs, and
+	 * flush counts summed (zero in REPLAY mode) */
+	struct slt_engine_hist flush_lock, percpu_lock;
+	uint64_t flushes, flush_wakeups;
+	double seconds;          /* measured run time summed over the runs */
+};
+
+struct slt_validate_result {
+	unsigned rounds;
+	unsigned threads;        /* updater threads the engine ran */
+	enum slt_engine_mode mode;
+	struct slt_validate_side a, b;
+	struct slt_ratio_ci ci;  /* B/A of the per-run ops/s */
+	enum slt_verdict verdict;
+};
+
+/*
+ * Run a (the original layout, bound) and b (the other layout, bound) in
+ * opts->rounds interleaved rounds (slt_validate_a_first()), after one
+ * warm-up run each, and compare their ops/s (slt_stats_ratio_ci()).  a and
+ * b must be bound in the same mode.  progress (may be NULL) is called
+ * after each run with the side ('A' or 'B'), the 0-based round and that
+ * run's ops/s.
+ *
+ * Returns 0 and *out (free with slt_validate_result_free()); SLT_EUSAGE
+ * for zero rounds, seconds <= 0 or not finite, a negative warm-up, a and
+ * b in different modes (message says which), or any engine option error
+ * (slt_engine_run()'s message); SLT_ENOMEM; SLT_EIO from the engine.
+ */
+int slt_validate_run(const struct slt_engine_bound *a,
+		     const struct slt_engine_bound *b,
+		     const struct slt_validate_opts *opts,
+		     void (*progress)(void *arg, char side, unsigned round,
+				      double ops_per_s),
+		     void *progress_arg,
+		     struct slt_validate_result **out, struct slt_error *err);
+
+void slt_validate_result_free(struct slt_validate_result *r);
+
+/* What the writers print about the two sides (borrowed strings). */
+struct slt_validate_labels {
+	const char *struct_name;
+	const char *a_file, *a_what;   /* e.g. "vmlinux-6.1", "as loaded" */
+	const char *b_file, *b_what;   /* e.g. "proposal 1 (regroup)" */
+	uint64_t a_size, b_size;       /* bytes */
+	unsigned cacheline_size;       /* bytes */
+};
+
+/*
+ * The result as text (src/report/validate_out.c): a will-it-scale-style
+ * table (base ops/s, with fix ops/s, change in %, 95% CI, verdict), the
+ * update latencies and lock figures of each side, the runs.  Returns 0 or
+ * SLT_EIO.
+ */
+int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
+			    const struct slt_validate_labels *l,
+			    const struct slt_validate_opts *o);
+
+/* The same as one "structlint.validate/v1" JSON document (man page,
+ * JSON OUTPUT), never partial.  Returns 0, SLT_ENOMEM or SLT_EIO. */
+int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
+			    const struct slt_validate_labels *l,
+			    const struct slt_validate_opts *o, bool pretty,
+			    struct slt_error *err);
 
 #ifdef __cplusplus
 }

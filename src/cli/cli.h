@@ -47,6 +47,9 @@ int cmd_baseline(int argc, char **argv);
 /* `engine`: run the reference stats engine alone and print its figures
  * (cmd_engine.c). */
 int cmd_engine(int argc, char **argv);
+/* `validate`: A/B runs of two layouts on the reference stats engine, the
+ * ratio of median ops/s with a bootstrap CI, a verdict (cmd_validate.c). */
+int cmd_validate(int argc, char **argv);
 struct cli_analysis;
 struct slt_analysis;
 /* report --suggest: the advisor's proposals for a, default advice options,

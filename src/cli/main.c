@@ -77,6 +77,7 @@ static const struct {
 	{ "check", cmd_check },
 	{ "engine", cmd_engine },
 	{ "baseline", cmd_baseline },
+	{ "validate", cmd_validate },
 };
 
 int main(int argc, char **argv)

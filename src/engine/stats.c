@@ -128,6 +128,8 @@ int slt_stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
 	out->level = level;
 	out->resamples = resamples;
 	out->seed = seed;
+	out->n_a = na;
+	out->n_b = nb;
 	uint64_t state = seed;
 	for (unsigned r = 0; r < resamples; r++) {
 		double ma = resample_median(a, na, buf, &state);
@@ -144,6 +146,8 @@ int slt_stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
 
 enum slt_verdict slt_verdict_of(const struct slt_ratio_ci *ci)
 {
+	if (ci->n_a < SLT_VERDICT_MIN_RUNS || ci->n_b < SLT_VERDICT_MIN_RUNS)
+		return SLT_VERDICT_NO_CHANGE;
 	if (ci->lo > 1.0)
 		return SLT_VERDICT_FASTER;
 	if (ci->hi < 1.0)

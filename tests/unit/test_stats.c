@@ -80,6 +80,13 @@ static void test_constant_zero_width(void **state)
 	assert_true(ci.ratio == 2.0 && ci.lo == 2.0 && ci.hi == 2.0);
 	assert_true(ci.median_a == 1000.0 && ci.median_b == 2000.0);
 	assert_int_equal(slt_verdict_of(&ci), SLT_VERDICT_FASTER);
+	/* two runs a side: the interval is zero-width too, but that says
+	 * nothing about the noise: no verdict */
+	assert_int_equal(slt_stats_ratio_ci(a, 2, b, 2, 0, 0, 1, &ci, &err), 0);
+	assert_true(ci.lo == 2.0 && ci.hi == 2.0 && ci.n_a == 2 && ci.n_b == 2);
+	assert_int_equal(slt_verdict_of(&ci), SLT_VERDICT_NO_CHANGE);
+	assert_int_equal(slt_stats_ratio_ci(a, 3, b, 3, 0, 0, 1, &ci, &err), 0);
+	assert_int_equal(slt_verdict_of(&ci), SLT_VERDICT_FASTER);
 }
 
 static void test_separated_normals(void **state)

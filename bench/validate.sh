@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# bench/validate.sh [BUILD_DIR]
+#
+# Does a proposed layout run faster?  `structlint validate` (interleaved
+# A/B runs on the reference stats engine, ratio of median ops/s with a 95%
+# percentile-bootstrap interval) on three cases, printed as one table like
+# the kernel's will-it-scale tables (base, with fix, change in %, 95% CI,
+# verdict):
+#   memcg 6.1 -> proposal   struct mem_cgroup_per_node of Debian's 6.1
+#                           vmlinux (DWARF) with the 2024 memcg fix's member
+#                           classes (fixtures/classes/mem_cgroup_per_node-
+#                           6.1.classes), against the advisor's proposal 1;
+#                           the engine's built-in memcg role map
+#   memcg 6.1 -> 6.12       the same base against Debian's 6.12 layout
+#                           (--against), the kernel's own fix
+#   bad_stats -> proposal   a compiled fixture where read-mostly pointers
+#                           share a line with hot counters, against the
+#                           advisor's proposal; generic replay of its
+#                           classes (the end-to-end loop's second half)
+# Kernels: $STRUCTLINT_V61 and $STRUCTLINT_V612 (default: Debian's
+# linux-image-*-dbg vmlinux under /var/tmp/kdbg/x/usr/lib/debug/boot);
+# the memcg rows are skipped, with a message, when they are absent.
+# Options of every run: $VALIDATE_ROUNDS (default 10) rounds of
+# $VALIDATE_SECONDS (default 1) s per layout, warm-up 0.5 s,
+# $VALIDATE_THREADS updater threads (default: online CPUs), plus any
+# $VALIDATE_ARGS (e.g. "--batch 32 --flush pop").  About 21 s per row.
+# Timing results depend on the machine and its load: say which when
+# quoting them.
+# Exit status: 0 when the bad_stats row's verdict is "faster"; 1 when it
+# is not or a run failed; 2 could not run.
+set -u -o pipefail
+case ${1:-} in -h|--help) sed -n '3,33p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+build=${1:-$root/build}
+structlint=$(cd "$build" 2>/dev/null && pwd)/structlint
+[[ -x $structlint ]] || { echo "bench/validate: no structlint in $build" >&2; exit 2; }
+kdir=/var/tmp/kdbg/x/usr/lib/debug/boot
+v61=${STRUCTLINT_V61:-$kdir/vmlinux-6.1.0-57-cloud-amd64}
+v612=${STRUCTLINT_V612:-$kdir/vmlinux-6.12.117+deb12-cloud-amd64}
+rounds=${VALIDATE_ROUNDS:-10}
+seconds=${VALIDATE_SECONDS:-1}
+opts=(--rounds "$rounds" --seconds "$seconds" --warmup 0.5)
+[[ -n ${VALIDATE_THREADS:-} ]] && opts+=(--threads "$VALIDATE_THREADS")
+# shellcheck disable=SC2206
+[[ -n ${VALIDATE_ARGS:-} ]] && opts+=($VALIDATE_ARGS)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/bad.c" <<'EOF'
+/* read-mostly pointers on the line of hot counters: false sharing */
+struct bad_stats {
+	unsigned long hits;          /* hot-write */
+	struct bad_stats *parent;    /* read-mostly: loaded by every thread */
+	unsigned long misses;        /* hot-write */
+	void *percpu;                /* read-mostly */
+	char cold[112];              /* cold */
+};
+struct bad_stats bad_instance;
+EOF
+cat >"$tmp/bad.classes" <<'EOF'
+[bad_stats]
+hits    = hot-write
+misses  = hot-write
+parent  = read-mostly
+percpu  = read-mostly
+cold    = cold
+EOF
+gcc -g -c -o "$tmp/bad.o" "$tmp/bad.c" || { echo "bench/validate: gcc failed" >&2; exit 2; }
+
+echo "bench/validate: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${seconds} s per layout, ${VALIDATE_ARGS:-default engine options}"
+status=0
+rows=()
+# row LABEL ARGS...: one validate run, its JSON kept as $tmp/N.json
+row() {
+	local label=$1; shift
+	local n=${#rows[@]}
+	if "$structlint" validate --json "$@" "${opts[@]}" >"$tmp/$n.json" 2>"$tmp/$n.err"; then
+		rows+=("$label|$tmp/$n.json")
+	else
+		echo "bench/validate: $label failed: $(cat "$tmp/$n.err")" >&2
+		rows+=("$label|")
+		status=1
+	fi
+}
+
+memcg61=$root/fixtures/classes/mem_cgroup_per_node-6.1.classes
+if [[ -r $v61 ]]; then
+	row "memcg 6.1 -> proposal" "$v61" mem_cgroup_per_node --classes "$memcg61"
+	if [[ -r $v612 ]]; then
+		row "memcg 6.1 -> 6.12" "$v61" mem_cgroup_per_node --classes "$memcg61" \
+			--against "$v612:mem_cgroup_per_node"
+	else
+		echo "bench/validate: $v612 absent: skipping the 6.1 -> 6.12 row (set STRUCTLINT_V612)" >&2
+	fi
+else
+	echo "bench/validate: $v61 absent: skipping the memcg rows (set STRUCTLINT_V61 to Debian's 6.1 vmlinux with DWARF)" >&2
+fi
+row "bad_stats -> proposal" "$tmp/bad.o" bad_stats --classes "$tmp/bad.classes"
+
+printf '%s\n' "${rows[@]}" | python3 -c '
+import json, sys
+print("%-24s %-8s %14s %14s %8s  %-18s %s" % ("case", "engine", "base ops/s", "with fix ops/s", "change", "95% CI", "verdict"))
+bad = None
+for line in sys.stdin.read().splitlines():
+    label, path = line.split("|")
+    if not path:
+        print("%-24s %s" % (label, "(failed)"))
+        continue
+    d = json.load(open(path))
+    ci = d["ci"]
+    print("%-24s %-8s %14.0f %14.0f %+7.1f%%  [%+.1f%%, %+.1f%%]  %s" % (
+        label, d["options"]["mode"], d["median_ops_per_s"]["a"], d["median_ops_per_s"]["b"],
+        d["change_percent"], ci["lo_percent"], ci["hi_percent"], d["verdict"]))
+    for side in "ab":
+        print("%-24s   %s runs: %s" % ("", side.upper(), " ".join("%.0f" % x for x in d["runs"][side])))
+    print("%-24s   B = %s, %d bytes (A: %d bytes)" % ("", d["b"]["what"], d["b"]["size"], d["a"]["size"]))
+    if label.startswith("bad_stats"):
+        bad = d["verdict"]
+sys.exit(0 if bad == "faster" else 1)
+' || status=1
+exit $status

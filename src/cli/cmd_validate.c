@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `structlint validate [OPTIONS] [FILE] STRUCT [--classes C | --samples S |
+ * --profile P] [--proposal N | --against FILE2:STRUCT2]`: measure layout A
+ * (STRUCT as loaded) against layout B (the advisor's proposal N, or another
+ * real layout) on the reference stats engine, in interleaved rounds, and
+ * print the ratio of their median ops/s with a 95% bootstrap interval and a
+ * verdict (include/structlint/validate.h).  Inputs, loading and the
+ * analysis are report's (analysis_args.c); the advice is suggest's
+ * (slt_advise with the line size and this machine's CPUs).  Roles: the
+ * engine's built-in role map when it has one for STRUCT, else a generic
+ * replay of the analysis' classes (and profile rates).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/analysis_args.h"
+#include "cli/cli.h"
+#include "structlint/advice.h"
+#include "structlint/advice_report.h"
+#include "structlint/engine.h"
+#include "structlint/validate.h"
+
+static const char usage_head[] =
+"usage: structlint validate [OPTIONS] [FILE] STRUCT --classes C | --samples S\n"
+"       structlint validate [OPTIONS] [FILE] STRUCT --against FILE2:STRUCT2\n"
+"\n"
+"Measure STRUCT's layout as loaded (A, base) against the advisor's proposal\n"
+"(B, with fix) or another real layout (--against) on the reference stats\n"
+"engine: interleaved runs (ABBA), the median ops/s of each, their ratio\n"
+"B/A with a 95% percentile-bootstrap confidence interval, and a verdict:\n"
+"faster (interval above 1.0), slower (below), no measurable change.\n"
+"Roles: the engine's built-in role map for mem_cgroup_per_node and cgroup,\n"
+"else a generic replay of the members' classes (read-mostly members loaded\n"
+"by every thread, each hot-written member stored by one thread).\n"
+"\n";
+
+static const char usage_tail[] =
+"validate:\n"
+"      --profile P            access profile (structlint.profile/v1), as\n"
+"                             --samples P\n"
+"      --proposal N           B = the advisor's proposal N (default 1, the\n"
+"                             best)\n"
+"      --against FILE2:STRUCT2\n"
+"                             B = another real layout (e.g. a later\n"
+"                             kernel's); needs no --classes for a struct\n"
+"                             with a built-in role map\n"
+"      --rounds R             rounds, each one run of A and one of B\n"
+"                             (default 10)\n"
+"      --seconds S            seconds per run (default 1)\n"
+"      --warmup S             one discarded run per side first (default\n"
+"                             0.5; 0: none)\n"
+"      --threads T            updater threads (default: online CPUs)\n"
+"      --batch 32|64|128      updates per CPU between flusher wake-ups\n"
+"                             (default 64)\n"
+"      --flush list|pop       flush mode (default list)\n"
+"      --depth D, --fanout F  the stats tree (default 3 x 2)\n"
+"      --write-every N        hot-written members stored every Nth update\n"
+"                             (default 4)\n"
+"      --seed N               the engine's PRNG seed (default 1)\n"
+"      --no-pin               do not pin updater threads to CPUs\n"
+"      --fail-unless-faster   exit 1 unless the verdict is \"faster\"\n"
+"output:\n"
+"  -j, --json                 JSON (schema structlint.validate/v1)\n"
+"  -p, --pretty               indent the JSON\n"
+"  -c, --cacheline N          cache line size in bytes (default 64)\n"
+"  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
+"      --debug-root DIR       where separate debug files live\n"
+"  -h, --help                 this help\n"
+"\n"
+"A run takes rounds x 2 x seconds plus the warm-up: 21 s by default.\n"
+"exit status: 0 a verdict (any), 1 not faster with --fail-unless-faster,\n"
+"2 usage or input error (one line on stderr).  See structlint(1), VALIDATE.\n";
+
+enum {
+	OPT_PROFILE = CLI_OPT_OWN + 40, OPT_PROPOSAL, OPT_AGAINST, OPT_ROUNDS,
+	OPT_SECONDS, OPT_WARMUP, OPT_THREADS, OPT_BATCH, OPT_FLUSH, OPT_DEPTH,
+	OPT_FANOUT, OPT_WRITE_EVERY, OPT_SEED, OPT_NO_PIN, OPT_FAIL_FASTER,
+};
+
+static const struct option long_opts[] = {
+	CLI_ANALYSIS_LONGOPTS,
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "proposal", required_argument, NULL, OPT_PROPOSAL },
+	{ "against", required_argument, NULL, OPT_AGAINST },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "seconds", required_argument, NULL, OPT_SECONDS },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "flush", required_argument, NULL, OPT_FLUSH },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "fanout", required_argument, NULL, OPT_FANOUT },
+	{ "write-every", required_argument, NULL, OPT_WRITE_EVERY },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+	{ "fail-unless-faster", no_argument, NULL, OPT_FAIL_FASTER },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct val {
+	struct slt_validate_opts o;
+	unsigned long proposal;    /* 1-based */
+	const char *against;       /* FILE2:STRUCT2 */
+	bool fail_unless_faster;
+};
+
+/* A time in seconds: a finite number in [min, 3600]. */
+static int parse_seconds(const char *opt, const char *arg, double min,
+			 double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < min || v > 3600.0 ||
+	    (min == 0.0 && v < 0.0) || (min > 0.0 && v <= 0.0))
+		return cli_usage_error("%s '%s': want %s seconds up to 3600", opt, arg,
+				       min > 0.0 ? "a positive number of" : "0 or more");
+	*out = v;
+	return 0;
+}
+
+static int uint_opt(const char *opt, const char *arg, unsigned long min,
+		    unsigned long max, unsigned *out)
+{
+	unsigned long v;
+	if (!cli_parse_uint(arg, min, max, &v))
+		return cli_usage_error("%s '%s': want a number from %lu to %lu", opt,
+				       arg, min, max);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int val_option(struct val *v, struct cli_analysis *c, int o,
+		      const char *arg)
+{
+	struct slt_engine_opts *e = &v->o.engine;
+	unsigned u = 0;
+	int rc;
+	switch (o) {
+	case OPT_PROFILE: return cli_analysis_option(c, 's', arg, "--profile");
+	case OPT_PROPOSAL:
+		if (!cli_parse_uint(arg, 1, 1000, &v->proposal))
+			return cli_usage_error("--proposal '%s': want a proposal number from 1 (the best)", arg);
+		return 0;
+	case OPT_AGAINST:
+		if (!strchr(arg, ':') || arg[strlen(arg) - 1] == ':' || arg[0] == ':')
+			return cli_usage_error("--against '%s': want FILE:STRUCT", arg);
+		v->against = arg;
+		return 0;
+	case OPT_ROUNDS:
+		if (!strcmp(arg, "0"))
+			return cli_usage_error("--rounds 0: run at least one round");
+		return uint_opt("--rounds", arg, 1, 10000, &v->o.rounds);
+	case OPT_SECONDS: return parse_seconds("--seconds", arg, 1e-3, &e->seconds);
+	case OPT_WARMUP: return parse_seconds("--warmup", arg, 0.0, &v->o.warmup_seconds);
+	case OPT_THREADS:
+		if (!strcmp(arg, "0"))
+			return cli_usage_error("--threads 0: want at least one updater thread");
+		return uint_opt("--threads", arg, 1, 1024, &e->threads);
+	case OPT_BATCH:
+		rc = uint_opt("--batch", arg, 32, 128, &u);
+		if (!rc && u != 32 && u != 64 && u != 128)
+			rc = cli_usage_error("--batch '%s': want 32, 64 or 128", arg);
+		if (!rc)
+			e->batch = u;
+		return rc;
+	case OPT_FLUSH:
+		e->flush = slt_engine_flush_parse(arg);
+		if (!e->flush)
+			return cli_usage_error("--flush '%s': want list or pop", arg);
+		return 0;
+	case OPT_DEPTH: return uint_opt("--depth", arg, 1, 8, &e->depth);
+	case OPT_FANOUT: return uint_opt("--fanout", arg, 1, 16, &e->fanout);
+	case OPT_WRITE_EVERY: return uint_opt("--write-every", arg, 1, 1u << 20, &e->write_every);
+	case OPT_SEED: {
+		unsigned long s;
+		if (!cli_parse_uint(arg, 0, ~0ul, &s))
+			return cli_usage_error("--seed '%s': want a number", arg);
+		e->seed = s;
+		return 0;
+	}
+	case OPT_NO_PIN: e->pin = false; return 0;
+	case OPT_FAIL_FASTER: v->fail_unless_faster = true; return 0;
+	}
+	return 1;
+}
+
+static int parse_args(int argc, char **argv, struct cli_analysis *c,
+		      struct val *v)
+{
+	int o;
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
+		int rc = val_option(v, c, o, optarg);
+		if (rc == 1)
+			rc = cli_analysis_option(c, o, optarg, argv[optind - 1]);
+		if (rc == 1)
+			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		if (rc < 0) {
+			fputs(usage_head, stdout);
+			fputs(cli_analysis_usage, stdout);
+			fputs(usage_tail, stdout);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static bool has_builtin(const char *name)
+{
+	for (const char *const *n = slt_engine_builtin_names(); *n; n++)
+		if (!strcmp(*n, name))
+			return true;
+	return false;
+}
+
+/* Everything a validation holds, released by val_release(). */
+struct vstate {
+	struct slt_analysis *a;
+	enum slt_class *given;
+	struct slt_advice *adv;
+	struct slt_layout *b_layout;         /* --against */
+	char *b_file;                        /* --against's FILE, strdup'ed */
+	struct slt_engine_spec *spec_a, *spec_b;
+	struct slt_engine_bound *bound_a, *bound_b;
+	struct slt_validate_result *res;
+	char b_what[160];
+};
+
+static void vstate_release(struct vstate *s)
+{
+	slt_validate_result_free(s->res);
+	slt_engine_bound_free(s->bound_a);
+	slt_engine_bound_free(s->bound_b);
+	if (s->spec_b != s->spec_a)
+		slt_engine_spec_free(s->spec_b);
+	slt_engine_spec_free(s->spec_a);
+	slt_advice_free(s->adv);
+	slt_layout_free(s->b_layout);
+	free(s->b_file);
+	slt_analysis_free(s->a);
+	free(s->given);
+}
+
+/* Layout B: the proposal, or --against's struct.  Returns 0, a usage
+ * error (> 0, printed) or SLT_E* with err filled. */
+static int layout_b(const struct cli_analysis *c, const struct val *v,
+		    struct vstate *s, const struct slt_struct **b,
+		    struct slt_error *err)
+{
+	if (v->against) {
+		const char *colon = strrchr(v->against, ':');
+		s->b_file = strndup(v->against, (size_t)(colon - v->against));
+		if (!s->b_file)
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		const char *name = colon + 1;
+		int rc = slt_layout_load(s->b_file, &name, 1, &c->lopts, &s->b_layout, err);
+		if (rc)
+			return rc;
+		*b = &s->b_layout->structs[0];
+		snprintf(s->b_what, sizeof(s->b_what), "struct %s as loaded", (*b)->name);
+		return 0;
+	}
+	struct slt_advice_opts ao;
+	memset(&ao, 0, sizeof(ao));
+	ao.cacheline_size = c->ropts.cacheline_size;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	ao.nr_cpus = ncpu > 0 ? (unsigned)ncpu : 1;
+	if (v->proposal > 5)
+		ao.max_proposals = v->proposal;
+	int rc = slt_advise(s->a, &ao, &s->adv, err);
+	if (rc)
+		return rc;
+	if (!s->adv->n_proposals)
+		return cli_usage_error("%s: the advisor has no proposal to validate (%s); use --against FILE:STRUCT",
+				       s->a->layout->name,
+				       s->adv->note && s->adv->note[0] ? s->adv->note : "nothing to fix");
+	if (v->proposal > s->adv->n_proposals)
+		return cli_usage_error("--proposal %lu: the advisor made %zu proposal%s for %s",
+				       v->proposal, s->adv->n_proposals,
+				       s->adv->n_proposals == 1 ? "" : "s", s->a->layout->name);
+	const struct slt_proposal *p = &s->adv->proposals[v->proposal - 1];
+	*b = &p->layout;
+	snprintf(s->b_what, sizeof(s->b_what), "proposal %lu (%s)", v->proposal,
+		 slt_proposal_kind_name(p->kind));
+	return 0;
+}
+
+/* The role specs of both sides, bound. */
+static int bind_both(const struct cli_analysis *c, struct vstate *s,
+		     const struct slt_struct *sa, const struct slt_struct *sb,
+		     struct slt_error *err)
+{
+	int rc;
+	if (has_builtin(sa->name)) {
+		/* the map follows each layout's kernel version (6.1's
+		 * embedded lruvec_stats, 6.10+'s pointer) */
+		rc = slt_engine_spec_builtin(sa->name, sa, &s->spec_a, err);
+		if (!rc)
+			rc = slt_engine_spec_builtin(sa->name, sb, &s->spec_b, err);
+	} else {
+		rc = slt_engine_spec_from_analysis(s->a, &s->spec_a, err);
+		s->spec_b = s->spec_a;
+	}
+	if (!rc)
+		rc = slt_engine_bind(s->spec_a, sa, c->ropts.cacheline_size, &s->bound_a, err);
+	if (!rc)
+		rc = slt_engine_bind(s->spec_b, sb, c->ropts.cacheline_size, &s->bound_b, err);
+	return rc;
+}
+
+static void progress(void *arg, char side, unsigned round, double ops)
+{
+	(void)arg;
+	fprintf(stderr, "\rstructlint: validate: round %u, %c: %.0f ops/s   ",
+		round + 1, side, ops);
+}
+
+static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
+		    struct slt_error *err)
+{
+	if (c->layout->n_structs > 1)
+		fprintf(stderr, "structlint: warning: %zu definitions of %s; validating the first\n",
+			c->layout->n_structs, c->layout->structs[0].name);
+	int rc = cli_analysis_run(c, 0, &s->a, &s->given, err);
+	const struct slt_struct *sa = &c->layout->structs[0], *sb = NULL;
+	if (!rc)
+		rc = layout_b(c, v, s, &sb, err);
+	if (!rc)
+		rc = bind_both(c, s, sa, sb, err);
+	bool tty = isatty(STDERR_FILENO);
+	if (!rc)
+		rc = slt_validate_run(s->bound_a, s->bound_b, &v->o, tty ? progress : NULL,
+				      NULL, &s->res, err);
+	if (tty)
+		fputs("\r\033[K", stderr);
+	if (rc)
+		return rc;
+	struct slt_validate_labels l = {
+		.struct_name = sa->name,
+		.a_file = c->file ? c->file : SLT_KERNEL_BTF_PATH,
+		.a_what = "as loaded",
+		.b_file = v->against ? s->b_file : (c->file ? c->file : SLT_KERNEL_BTF_PATH),
+		.b_what = s->b_what,
+		.a_size = sa->size,
+		.b_size = sb->size,
+		.cacheline_size = c->ropts.cacheline_size,
+	};
+	if (c->json)
+		return slt_validate_write_json(stdout, s->res, &l, &v->o, c->ropts.pretty, err);
+	rc = slt_validate_write_text(stdout, s->res, &l, &v->o);
+	if (rc)
+		return slt_error_set(err, rc, "<stdout>", -1, NULL, "write failed");
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct cli_analysis c;
+	struct val v;
+	cli_analysis_init(&c);
+	memset(&v, 0, sizeof(v));
+	slt_validate_opts_default(&v.o);
+	v.proposal = 1;
+	int rc = parse_args(argc, argv, &c, &v);
+	if (rc)
+		return rc < 0 ? SLT_EXIT_OK : rc;   /* --help, or usage error */
+	c.classes_optional = v.against != NULL;
+	struct slt_error err;
+	slt_error_clear(&err);
+	struct vstate s;
+	memset(&s, 0, sizeof(s));
+	rc = cli_analysis_load(&c, argv + optind, argc - optind, &err);
+	if (!rc)
+		rc = validate(&c, &v, &s, &err);
+	enum slt_verdict verdict = s.res ? s.res->verdict : SLT_VERDICT_NO_CHANGE;
+	vstate_release(&s);
+	cli_analysis_release(&c);
+	if (rc > 0)
+		return rc;                          /* usage error, printed */
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
+	if (rc < 0)
+		return cli_fail(&err);
+	return v.fail_unless_faster && verdict != SLT_VERDICT_FASTER ?
+		SLT_EXIT_FINDINGS : SLT_EXIT_OK;
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The A/B runner of `validate` (include/structlint/validate.h): one warm-up
+ * run per side, then rounds of A and B in ABBA order on the reference
+ * stats engine, and the ratio of their median ops/s with its bootstrap
+ * interval (stats.c).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "structlint/validate.h"
+
+void slt_validate_opts_default(struct slt_validate_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rounds = 10;
+	o->warmup_seconds = 0.5;
+	slt_engine_opts_default(&o->engine);
+	o->engine.seconds = 1.0;
+	o->engine.count_accesses = false;
+	o->resamples = SLT_BOOTSTRAP_RESAMPLES;
+	o->level = SLT_BOOTSTRAP_LEVEL;
+	o->ci_seed = SLT_BOOTSTRAP_SEED;
+}
+
+bool slt_validate_a_first(unsigned round)
+{
+	return round % 2 == 0;
+}
+
+void slt_validate_result_free(struct slt_validate_result *r)
+{
+	if (!r)
+		return;
+	free(r->a.ops_per_s);
+	free(r->b.ops_per_s);
+	free(r);
+}
+
+/* Per side, per run: the latency percentiles kept until the medians. */
+struct side_runs {
+	double *p50, *p90, *p99, *p999;
+};
+
+static void side_runs_free(struct side_runs *s)
+{
+	free(s->p50);
+	free(s->p90);
+	free(s->p99);
+	free(s->p999);
+}
+
+static int side_runs_alloc(struct side_runs *s, unsigned n)
+{
+	s->p50 = calloc(n, sizeof(double));
+	s->p90 = calloc(n, sizeof(double));
+	s->p99 = calloc(n, sizeof(double));
+	s->p999 = calloc(n, sizeof(double));
+	return s->p50 && s->p90 && s->p99 && s->p999 ? 0 : -1;
+}
+
+/* Fold one engine run into its side. */
+static void take_run(struct slt_validate_side *side, struct side_runs *sr,
+		     unsigned i, const struct slt_engine_result *e)
+{
+	side->ops_per_s[i] = e->ops_per_s;
+	sr->p50[i] = e->lat_p50_ns;
+	sr->p90[i] = e->lat_p90_ns;
+	sr->p99[i] = e->lat_p99_ns;
+	sr->p999[i] = e->lat_p999_ns;
+	slt_engine_hist_merge(&side->flush_lock, &e->flush_lock);
+	slt_engine_hist_merge(&side->percpu_lock, &e->percpu_lock);
+	side->flushes += e->flushes;
+	side->flush_wakeups += e->flush_wakeups;
+	side->seconds += e->seconds;
+}
+
+static void finish_side(struct slt_validate_side *side,
+			const struct side_runs *sr, unsigned n)
+{
+	side->median_ops_per_s = slt_stats_median(side->ops_per_s, n);
+	side->lat_p50_ns = slt_stats_median(sr->p50, n);
+	side->lat_p90_ns = slt_stats_median(sr->p90, n);
+	side->lat_p99_ns = slt_stats_median(sr->p99, n);
+	side->lat_p999_ns = slt_stats_median(sr->p999, n);
+}
+
+static int check_opts(const struct slt_engine_bound *a,
+		      const struct slt_engine_bound *b,
+		      const struct slt_validate_opts *o, struct slt_error *err)
+{
+	if (!o->rounds)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     "run at least one round (--rounds 1 or more)",
+				     "zero rounds: nothing to compare");
+	if (!(o->engine.seconds > 0.0) || !isfinite(o->engine.seconds))
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     "give a positive number of seconds per run",
+				     "seconds per run %g is not positive", o->engine.seconds);
+	if (!(o->warmup_seconds >= 0.0) || !isfinite(o->warmup_seconds))
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     "give 0 for no warm-up, or a positive time",
+				     "warm-up %g seconds is not valid", o->warmup_seconds);
+	if (a->mode != b->mode)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     "bind both layouts with the same role map",
+				     "layout A runs in %s mode and layout B in %s mode",
+				     a->mode == SLT_ENGINE_STATS ? "stats" : "replay",
+				     b->mode == SLT_ENGINE_STATS ? "stats" : "replay");
+	return 0;
+}
+
+int slt_validate_run(const struct slt_engine_bound *a,
+		     const struct slt_engine_bound *b,
+		     const struct slt_validate_opts *opts,
+		     void (*progress)(void *arg, char side, unsigned round,
+				      double ops_per_s),
+		     void *progress_arg,
+		     struct slt_validate_result **out, struct slt_error *err)
+{
+	*out = NULL;
+	int rc = check_opts(a, b, opts, err);
+	if (rc)
+		return rc;
+	unsigned n = opts->rounds;
+	struct slt_validate_result *r = calloc(1, sizeof(*r));
+	struct side_runs sa = { 0 }, sb = { 0 };
+	if (!r || !(r->a.ops_per_s = calloc(n, sizeof(double))) ||
+	    !(r->b.ops_per_s = calloc(n, sizeof(double))) ||
+	    side_runs_alloc(&sa, n) || side_runs_alloc(&sb, n)) {
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		goto out;
+	}
+	r->rounds = n;
+	r->mode = a->mode;
+	struct slt_engine_result *e = NULL;
+	if (opts->warmup_seconds > 0.0) {
+		struct slt_engine_opts wo = opts->engine;
+		wo.seconds = opts->warmup_seconds;
+		for (int side = 0; !rc && side < 2; side++) {
+			e = NULL;
+			rc = slt_engine_run(side ? b : a, &wo, &e, err);
+			slt_engine_result_free(e);
+		}
+		if (rc)
+			goto out;
+	}
+	for (unsigned round = 0; round < n; round++) {
+		bool a_first = slt_validate_a_first(round);
+		for (int k = 0; k < 2; k++) {
+			bool is_a = (k == 0) == a_first;
+			e = NULL;
+			rc = slt_engine_run(is_a ? a : b, &opts->engine, &e, err);
+			if (rc)
+				goto out;
+			r->threads = e->threads;
+			take_run(is_a ? &r->a : &r->b, is_a ? &sa : &sb, round, e);
+			if (progress)
+				progress(progress_arg, is_a ? 'A' : 'B', round, e->ops_per_s);
+			slt_engine_result_free(e);
+		}
+	}
+	finish_side(&r->a, &sa, n);
+	finish_side(&r->b, &sb, n);
+	rc = slt_stats_ratio_ci(r->a.ops_per_s, n, r->b.ops_per_s, n,
+				opts->resamples, opts->level, opts->ci_seed,
+				&r->ci, err);
+	if (!rc)
+		r->verdict = slt_verdict_of(&r->ci);
+out:
+	side_runs_free(&sa);
+	side_runs_free(&sb);
+	if (rc)
+		slt_validate_result_free(r);
+	else
+		*out = r;
+	return rc;
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `validate` output (include/structlint/validate.h): the text table and
+ * the "structlint.validate/v1" JSON document:
+ *
+ * {
+ *   "schema": "structlint.validate/v1",
+ *   "struct": NAME, "cacheline_size": BYTES,
+ *   "a": { "file": PATH, "what": TEXT, "size": BYTES },   (base)
+ *   "b": { "file": PATH, "what": TEXT, "size": BYTES },   (with fix)
+ *   "options": { "mode": "stats" | "replay", "rounds", "seconds" (per run),
+ *       "warmup_seconds", "threads" (updater threads run), "batch",
+ *       "flush": "list" | "pop", "depth", "fanout", "write_every",
+ *       "seed", "pin": bool, "order": "ABBA" },
+ *   "runs": { "a": [ OPS_PER_S ], "b": [ OPS_PER_S ] },  (round order)
+ *   "median_ops_per_s": { "a", "b" },
+ *   "ratio": B/A of the medians, "change_percent": (ratio - 1) * 100,
+ *   "ci": { "level", "lo", "hi" (ratios B/A), "lo_percent", "hi_percent",
+ *       "method": "percentile bootstrap", "resamples", "seed" },
+ *   "verdict": "faster" | "slower" | "no measurable change",
+ *   "sides": { "a" | "b": { "lat_p50_ns", "lat_p90_ns", "lat_p99_ns",
+ *       "lat_p999_ns" (medians over the runs), "flushes", "flush_wakeups",
+ *       "seconds" (run time summed),
+ *       "flush_lock", "percpu_lock": { "holds", "sum_ns", "max_ns",
+ *           "buckets_us": { "0-1": N, "1-5": N, ... ">90": N } } } }
+ * }
+ * Any change that drops or renames a key bumps the version.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "report/json_out.h"
+#include "structlint/validate.h"
+
+static const char *mode_name(enum slt_engine_mode m)
+{
+	return m == SLT_ENGINE_REPLAY ? "replay" : "stats";
+}
+
+/* "+12.3%" of a ratio. */
+static void pct(char *buf, size_t n, double ratio)
+{
+	snprintf(buf, n, "%+.1f%%", (ratio - 1.0) * 100.0);
+}
+
+static void row(FILE *f, const char *what, double a, double b, int prec)
+{
+	char ch[32] = "";
+	if (a > 0.0 && isfinite(a) && isfinite(b))
+		pct(ch, sizeof(ch), b / a);
+	fprintf(f, "%-22s %16.*f %16.*f %9s\n", what, prec, a, prec, b, ch);
+}
+
+static void hist_rows(FILE *f, const char *what,
+		      const struct slt_engine_hist *a,
+		      const struct slt_engine_hist *b)
+{
+	if (!a->holds && !b->holds)
+		return;
+	char label[64];
+	snprintf(label, sizeof(label), "%s holds", what);
+	row(f, label, (double)a->holds, (double)b->holds, 0);
+	snprintf(label, sizeof(label), "%s mean us", what);
+	row(f, label, a->holds ? (double)a->sum_ns / (double)a->holds / 1e3 : 0.0,
+	    b->holds ? (double)b->sum_ns / (double)b->holds / 1e3 : 0.0, 2);
+	snprintf(label, sizeof(label), "%s max us", what);
+	row(f, label, (double)a->max_ns / 1e3, (double)b->max_ns / 1e3, 1);
+	for (unsigned i = 0; i < SLT_ENGINE_HIST_BUCKETS; i++) {
+		if (!a->count[i] && !b->count[i])
+			continue;
+		snprintf(label, sizeof(label), "  %s us", slt_engine_hist_label(i));
+		row(f, label, (double)a->count[i], (double)b->count[i], 0);
+	}
+}
+
+int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
+			    const struct slt_validate_labels *l,
+			    const struct slt_validate_opts *o)
+{
+	const struct slt_engine_opts *e = &o->engine;
+	fprintf(f, "structlint validate: struct %s, %s engine, %u threads, "
+		"%u rounds x %.2f s (ABBA order), warm-up %.2f s",
+		l->struct_name, mode_name(r->mode), r->threads, r->rounds,
+		e->seconds, o->warmup_seconds);
+	if (r->mode == SLT_ENGINE_STATS)
+		fprintf(f, ", batch %u, flush %s, tree %u x %u", e->batch,
+			slt_engine_flush_name(e->flush), e->depth, e->fanout);
+	fprintf(f, "\n  base (A):     %s, %s (%llu bytes)\n"
+		"  with fix (B): %s, %s (%llu bytes)\n\n",
+		l->a_file, l->a_what, (unsigned long long)l->a_size,
+		l->b_file, l->b_what, (unsigned long long)l->b_size);
+
+	char ch[32], lo[32], hi[32];
+	pct(ch, sizeof(ch), r->ci.ratio);
+	pct(lo, sizeof(lo), r->ci.lo);
+	pct(hi, sizeof(hi), r->ci.hi);
+	char ci[80];
+	snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+	fprintf(f, "%-22s %16s %16s %9s   %-20s %s\n", "", "base", "with fix",
+		"change", "95% CI", "verdict");
+	fprintf(f, "%-22s %16.0f %16.0f %9s   %-20s %s\n", "ops/s (median)",
+		r->a.median_ops_per_s, r->b.median_ops_per_s, ch, ci,
+		slt_verdict_name(r->verdict));
+	row(f, "update p50 ns", r->a.lat_p50_ns, r->b.lat_p50_ns, 0);
+	row(f, "update p90 ns", r->a.lat_p90_ns, r->b.lat_p90_ns, 0);
+	row(f, "update p99 ns", r->a.lat_p99_ns, r->b.lat_p99_ns, 0);
+	row(f, "update p99.9 ns", r->a.lat_p999_ns, r->b.lat_p999_ns, 0);
+	if (r->mode == SLT_ENGINE_STATS) {
+		row(f, "flushes", (double)r->a.flushes, (double)r->b.flushes, 0);
+		hist_rows(f, "flush lock", &r->a.flush_lock, &r->b.flush_lock);
+		hist_rows(f, "per-CPU lock", &r->a.percpu_lock, &r->b.percpu_lock);
+	}
+	fputs("\nruns, ops/s in round order:\n", f);
+	for (int side = 0; side < 2; side++) {
+		const struct slt_validate_side *s = side ? &r->b : &r->a;
+		fprintf(f, "  %c:", side ? 'B' : 'A');
+		for (unsigned i = 0; i < r->rounds; i++)
+			fprintf(f, " %.0f", s->ops_per_s[i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "\nverdict: %s: B/A %.4f, %.0f%% CI [%.4f, %.4f] "
+		"(percentile bootstrap of the ratio of medians, %u resamples, "
+		"seed %#llx)\n", slt_verdict_name(r->verdict), r->ci.ratio,
+		r->ci.level * 100.0, r->ci.lo, r->ci.hi, r->ci.resamples,
+		(unsigned long long)r->ci.seed);
+	if (r->rounds < SLT_VERDICT_MIN_RUNS)
+		fprintf(f, "         (%u round%s: too few runs for a verdict, run %u or more)\n",
+			r->rounds, r->rounds == 1 ? "" : "s", SLT_VERDICT_MIN_RUNS);
+	return ferror(f) ? SLT_EIO : 0;
+}
+
+#define U(v) json_integer((json_int_t)(v))
+
+/* A number, or null where the figure is not finite (no latency sample). */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *hist_json(const struct slt_engine_hist *h, bool *bad)
+{
+	json_t *o = json_object(), *b = json_object();
+	slt_json_set(o, "holds", U(h->holds), bad);
+	slt_json_set(o, "sum_ns", U(h->sum_ns), bad);
+	slt_json_set(o, "max_ns", U(h->max_ns), bad);
+	for (unsigned i = 0; i < SLT_ENGINE_HIST_BUCKETS; i++)
+		slt_json_set(b, slt_engine_hist_label(i), U(h->count[i]), bad);
+	slt_json_set(o, "buckets_us", b, bad);
+	return o;
+}
+
+static json_t *side_json(const struct slt_validate_side *s, bool *bad)
+{
+	json_t *o = json_object();
+	slt_json_set(o, "lat_p50_ns", num(s->lat_p50_ns), bad);
+	slt_json_set(o, "lat_p90_ns", num(s->lat_p90_ns), bad);
+	slt_json_set(o, "lat_p99_ns", num(s->lat_p99_ns), bad);
+	slt_json_set(o, "lat_p999_ns", num(s->lat_p999_ns), bad);
+	slt_json_set(o, "flushes", U(s->flushes), bad);
+	slt_json_set(o, "flush_wakeups", U(s->flush_wakeups), bad);
+	slt_json_set(o, "seconds", num(s->seconds), bad);
+	slt_json_set(o, "flush_lock", hist_json(&s->flush_lock, bad), bad);
+	slt_json_set(o, "percpu_lock", hist_json(&s->percpu_lock, bad), bad);
+	return o;
+}
+
+static json_t *layout_json(const char *file, const char *what, uint64_t size,
+			   bool *bad)
+{
+	json_t *o = json_object();
+	slt_json_set(o, "file", json_string(file), bad);
+	slt_json_set(o, "what", json_string(what), bad);
+	slt_json_set(o, "size", U(size), bad);
+	return o;
+}
+
+static json_t *runs_json(const double *v, unsigned n, bool *bad)
+{
+	json_t *arr = json_array();
+	for (unsigned i = 0; i < n; i++)
+		slt_json_push(arr, num(v[i]), bad);
+	return arr;
+}
+
+int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
+			    const struct slt_validate_labels *l,
+			    const struct slt_validate_opts *o, bool pretty,
+			    struct slt_error *err)
+{
+	const struct slt_engine_opts *e = &o->engine;
+	bool bad = false;
+	json_t *root = json_object();
+	slt_json_set(root, "schema", json_string(SLT_SCHEMA_VALIDATE), &bad);
+	slt_json_set(root, "struct", json_string(l->struct_name), &bad);
+	slt_json_set(root, "cacheline_size", U(l->cacheline_size), &bad);
+	slt_json_set(root, "a", layout_json(l->a_file, l->a_what, l->a_size, &bad), &bad);
+	slt_json_set(root, "b", layout_json(l->b_file, l->b_what, l->b_size, &bad), &bad);
+
+	json_t *op = json_object();
+	slt_json_set(op, "mode", json_string(mode_name(r->mode)), &bad);
+	slt_json_set(op, "rounds", U(r->rounds), &bad);
+	slt_json_set(op, "seconds", num(e->seconds), &bad);
+	slt_json_set(op, "warmup_seconds", num(o->warmup_seconds), &bad);
+	slt_json_set(op, "threads", U(r->threads), &bad);
+	slt_json_set(op, "batch", U(e->batch), &bad);
+	slt_json_set(op, "flush", json_string(slt_engine_flush_name(e->flush)), &bad);
+	slt_json_set(op, "depth", U(e->depth), &bad);
+	slt_json_set(op, "fanout", U(e->fanout), &bad);
+	slt_json_set(op, "write_every", U(e->write_every), &bad);
+	slt_json_set(op, "seed", U(e->seed), &bad);
+	slt_json_set(op, "pin", json_boolean(e->pin), &bad);
+	slt_json_set(op, "order", json_string("ABBA"), &bad);
+	slt_json_set(root, "options", op, &bad);
+
+	json_t *runs = json_object();
+	slt_json_set(runs, "a", runs_json(r->a.ops_per_s, r->rounds, &bad), &bad);
+	slt_json_set(runs, "b", runs_json(r->b.ops_per_s, r->rounds, &bad), &bad);
+	slt_json_set(root, "runs", runs, &bad);
+	json_t *med = json_object();
+	slt_json_set(med, "a", num(r->a.median_ops_per_s), &bad);
+	slt_json_set(med, "b", num(r->b.median_ops_per_s), &bad);
+	slt_json_set(root, "median_ops_per_s", med, &bad);
+	slt_json_set(root, "ratio", num(r->ci.ratio), &bad);
+	slt_json_set(root, "change_percent", num((r->ci.ratio - 1.0) * 100.0), &bad);
+
+	json_t *ci = json_object();
+	slt_json_set(ci, "level", num(r->ci.level), &bad);
+	slt_json_set(ci, "lo", num(r->ci.lo), &bad);
+	slt_json_set(ci, "hi", num(r->ci.hi), &bad);
+	slt_json_set(ci, "lo_percent", num((r->ci.lo - 1.0) * 100.0), &bad);
+	slt_json_set(ci, "hi_percent", num((r->ci.hi - 1.0) * 100.0), &bad);
+	slt_json_set(ci, "method", json_string("percentile bootstrap"), &bad);
+	slt_json_set(ci, "resamples", U(r->ci.resamples), &bad);
+	slt_json_set(ci, "seed", U(r->ci.seed), &bad);
+	slt_json_set(root, "ci", ci, &bad);
+	slt_json_set(root, "verdict", json_string(slt_verdict_name(r->verdict)), &bad);
+
+	json_t *sides = json_object();
+	slt_json_set(sides, "a", side_json(&r->a, &bad), &bad);
+	slt_json_set(sides, "b", side_json(&r->b, &bad), &bad);
+	slt_json_set(root, "sides", sides, &bad);
+	return slt_json_write(f, root, bad, pretty, "the JSON validate result", err);
+}

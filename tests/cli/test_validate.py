@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of `structlint validate` and the engine -> report loop.
+Short runs (1-2 rounds of 0.2 s, no warm-up): they check structure and
+exactness (medians of the printed runs, the ratio, the verdict drawn from
+the interval, exit codes), never timing; speed claims live in
+bench/validate.sh.
+
+    test_validate.py --list          case names
+    test_validate.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC (compiler).
+"""
+import atexit
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CC = os.environ.get('CC_GCC', 'gcc')
+TMP = tempfile.mkdtemp(prefix='slt-validate-')
+atexit.register(shutil.rmtree, TMP, True)
+SEED = os.path.join(ROOT, 'fixtures', 'report', 'seed.c')
+SHORT = ['--rounds', '1', '--seconds', '0.2', '--warmup', '0', '--threads', '2']
+
+# A deliberately bad layout: read-mostly pointers on the line of hot
+# counters (bench/validate.sh measures its proposal).
+BAD_C = r'''
+struct bad_stats {
+	unsigned long hits;          /* hot-write */
+	struct bad_stats *parent;    /* read-mostly: loaded by every thread */
+	unsigned long misses;        /* hot-write */
+	void *percpu;                /* read-mostly */
+	char cold[112];              /* cold */
+};
+struct bad_stats bad_instance;
+/* the same member names, a pointer role too small for a pointer */
+struct mem_cgroup_per_node {
+	char memcg;
+	char lruvec_stats_percpu;
+	long lruvec[8];
+	long lru_zone_size[5][5];
+	long iter[2];
+	long shrinker_info;
+};
+struct mem_cgroup_per_node tiny_memcg;
+'''
+BAD_CLASSES = '''[bad_stats]
+hits    = hot-write
+misses  = hot-write
+parent  = read-mostly
+percpu  = read-mostly
+cold    = cold
+'''
+# The same struct without `parent`: --against it lacks a role's member.
+OTHER_C = r'''
+struct bad_stats {
+	unsigned long hits;
+	unsigned long misses;
+	void *percpu;
+	char cold[112];
+};
+struct bad_stats other_instance;
+'''
+
+
+def write(name, text):
+    path = os.path.join(TMP, name)
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+def compile_c(name, text, *defs):
+    out = os.path.join(TMP, name + ''.join(defs) + '.o')
+    if not os.path.exists(out):
+        src = write(name + '.c', text)
+        subprocess.run([CC, '-g', '-c', '-o', out] + list(defs) + [src], check=True)
+    return out
+
+
+def bad_obj():
+    return compile_c('bad', BAD_C)
+
+
+def classes():
+    return write('bad.classes', BAD_CLASSES)
+
+
+def seed(v612):
+    with open(SEED) as f:
+        text = f.read()
+    return compile_c('seed', text, *(['-DV612'] if v612 else []))
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    if rc == 2:
+        errs = [l for l in p.stderr.strip().split('\n') if not l.startswith('structlint: warning: ')]
+        assert p.stdout == '' and len(errs) == 1 and errs[0].startswith('structlint: '), (p.stdout, p.stderr)
+    return p
+
+
+def validate_json(*args, rc=0):
+    d = json.loads(run('validate', '--json', *args, rc=rc).stdout)
+    assert d['schema'] == 'structlint.validate/v1', d
+    return d
+
+
+def check_numbers(d, rounds):
+    """Everything the document derives from its runs, recomputed."""
+    for side in 'ab':
+        runs = d['runs'][side]
+        assert len(runs) == rounds and all(r > 0 for r in runs), d['runs']
+        assert abs(d['median_ops_per_s'][side] - statistics.median(runs)) <= 1e-9 * max(runs), d
+    ratio = d['median_ops_per_s']['b'] / d['median_ops_per_s']['a']
+    assert abs(d['ratio'] - ratio) < 1e-12 * ratio, (d['ratio'], ratio)
+    assert abs(d['change_percent'] - (ratio - 1) * 100) < 1e-9, d
+    ci = d['ci']
+    assert ci['level'] == 0.95 and ci['method'] == 'percentile bootstrap', ci
+    assert ci['resamples'] == 10000, ci
+    assert ci['lo'] <= ci['hi'], ci
+    want = 'faster' if ci['lo'] > 1 else 'slower' if ci['hi'] < 1 else 'no measurable change'
+    if rounds < 3:
+        want = 'no measurable change'    # too few runs for a verdict
+    assert d['verdict'] == want, (d['verdict'], ci)
+    o = d['options']
+    assert o['rounds'] == rounds and o['order'] == 'ABBA' and o['threads'] == 2, o
+    assert abs(o['seconds'] - 0.2) < 1e-12 and o['warmup_seconds'] == 0, o
+    for side in 'ab':
+        s = d['sides'][side]
+        assert s['seconds'] > 0, s
+        for lock in ('flush_lock', 'percpu_lock'):
+            h = s[lock]
+            assert sum(h['buckets_us'].values()) == h['holds'], h
+            assert list(h['buckets_us']) == ['0-1', '1-5', '5-10', '10-15', '15-20', '20-25',
+                                             '25-30', '30-40', '40-50', '50-60', '60-70',
+                                             '70-80', '80-90', '>90'], h
+
+
+def case_e2e_profile():
+    """engine --write-profile -> report --samples: the classes the engine
+    was given come back exactly."""
+    o, cl = bad_obj(), classes()
+    prof = os.path.join(TMP, 'engine.json')
+    run('engine', o, 'bad_stats', '--classes', cl, '--threads', '2', '--seconds', '0.2',
+        '--write-profile', prof)
+    d = json.loads(run('report', o, 'bad_stats', '--samples', prof, '--json').stdout)
+    got = {m['path']: m['class'] for m in d['members'] if m['path'] in
+           ('hits', 'misses', 'parent', 'percpu')}
+    assert got == {'hits': 'hot-write', 'misses': 'hot-write',
+                   'parent': 'read-mostly', 'percpu': 'read-mostly'}, got
+    # and what the engine did not touch is not hot
+    cold = [m for m in d['members'] if m['path'] == 'cold']
+    assert cold and cold[0]['class'] in ('cold', 'none'), cold
+
+
+def case_text():
+    t = run('validate', bad_obj(), 'bad_stats', '--classes', classes(), *SHORT).stdout
+    lines = t.split('\n')
+    assert lines[0].startswith('structlint validate: struct bad_stats, replay engine, 2 threads, '
+                               '1 rounds x 0.20 s (ABBA order)'), lines[0]
+    assert lines[1].startswith('  base (A):     ') and 'as loaded (144 bytes)' in lines[1], lines[1]
+    assert lines[2].startswith('  with fix (B): ') and 'proposal 1 (' in lines[2], lines[2]
+    head = [l for l in lines if l.split()[:3] == ['base', 'with', 'fix']]
+    assert len(head) == 1 and head[0].split()[3:] == ['change', '95%', 'CI', 'verdict'], head
+    row = [l for l in lines if l.startswith('ops/s (median)')]
+    assert len(row) == 1, t
+    f = row[0].split()
+    assert float(f[2]) > 0 and float(f[3]) > 0 and f[4].endswith('%'), f
+    assert row[0].rstrip().endswith(('faster', 'slower', 'no measurable change')), row
+    runs = [l.split() for l in lines if l.startswith(('  A:', '  B:'))]
+    assert [r[0] for r in runs] == ['A:', 'B:'] and all(len(r) == 2 for r in runs), runs
+    # the printed median is the only run's figure
+    assert runs[0][1] == f[2] and runs[1][1] == f[3], (runs, f)
+    assert any(l.startswith('verdict: ') and '95% CI [' in l for l in lines), t
+
+
+def case_json_proposal():
+    o, cl = bad_obj(), classes()
+    d = validate_json(o, 'bad_stats', '--classes', cl, *SHORT[:1], '2', *SHORT[2:])
+    check_numbers(d, 2)
+    assert d['struct'] == 'bad_stats' and d['cacheline_size'] == 64, d
+    assert d['options']['mode'] == 'replay', d['options']
+    # B is the advisor's best proposal: the same size as suggest says
+    adv = json.loads(run('suggest', '--json', o, 'bad_stats', '--classes', cl).stdout)
+    best = adv['proposals'][0]
+    assert d['a'] == {'file': o, 'what': 'as loaded', 'size': 144}, d['a']
+    assert d['b']['size'] == best['size_after'], (d['b'], best['size_after'])
+    assert d['b']['what'] == 'proposal 1 (%s)' % best['kind'], d['b']
+    # replay mode: no flush, no locks
+    assert d['sides']['a']['flushes'] == 0 and d['sides']['a']['flush_lock']['holds'] == 0, d
+    if len(adv['proposals']) >= 2:
+        d2 = validate_json(o, 'bad_stats', '--classes', cl, '--proposal', '2', *SHORT)
+        assert d2['b']['what'] == 'proposal 2 (%s)' % adv['proposals'][1]['kind'], d2['b']
+    n = len(adv['proposals'])
+    run('validate', o, 'bad_stats', '--classes', cl, '--proposal', n + 1, *SHORT, rc=2)
+
+
+def case_builtin_against():
+    """6.1 miniature vs the 6.12 one with the built-in memcg role map: stats
+    mode, flushes and lock figures on both sides, no classes needed."""
+    d = validate_json(seed(False), 'mem_cgroup_per_node', '--against',
+                      seed(True) + ':mem_cgroup_per_node', *SHORT)
+    check_numbers(d, 1)
+    assert d['options']['mode'] == 'stats' and d['options']['batch'] == 64, d['options']
+    assert d['options']['flush'] == 'list', d['options']
+    assert d['a']['size'] == 2560 and d['b']['size'] == 1920, (d['a'], d['b'])
+    assert d['b'] == {'file': seed(True), 'what': 'struct mem_cgroup_per_node as loaded',
+                      'size': 1920}, d['b']
+    for side in 'ab':
+        s = d['sides'][side]
+        assert s['flushes'] >= 1 and s['percpu_lock']['holds'] >= 1, s
+    # engine options pass through
+    d = validate_json(seed(False), 'mem_cgroup_per_node', '--against',
+                      seed(True) + ':mem_cgroup_per_node', *SHORT,
+                      '--batch', '128', '--flush', 'pop', '--depth', '2', '--fanout', '3')
+    o = d['options']
+    assert (o['batch'], o['flush'], o['depth'], o['fanout']) == (128, 'pop', 2, 3), o
+
+
+def case_fail_unless_faster():
+    """exit 1 exactly when the verdict is not "faster" (whatever it is)."""
+    o, cl = bad_obj(), classes()
+    p = subprocess.run([SL, 'validate', '--json', '--fail-unless-faster', o, 'bad_stats',
+                        '--classes', cl] + SHORT, capture_output=True, text=True)
+    d = json.loads(p.stdout)
+    assert p.returncode == (0 if d['verdict'] == 'faster' else 1), (p.returncode, d['verdict'])
+    # without the flag a verdict is a result: exit 0
+    validate_json(o, 'bad_stats', '--classes', cl, *SHORT)
+
+
+def case_bad_input():
+    o, cl = bad_obj(), classes()
+    base = ['validate', o, 'bad_stats', '--classes', cl]
+    for opts, what in ((['--rounds', '0'], 'round'), (['--threads', '0'], 'thread'),
+                       (['--seconds', '0'], '--seconds'), (['--seconds', '-1'], '--seconds'),
+                       (['--seconds', 'x'], '--seconds'), (['--batch', '48'], '--batch'),
+                       (['--flush', 'drop'], '--flush'), (['--proposal', '0'], '--proposal'),
+                       (['--against', 'nocolon'], '--against'), (['--warmup', '-1'], '--warmup')):
+        p = run(*base, *opts, rc=2)
+        assert what in p.stderr, (opts, p.stderr)
+    # neither classes nor a profile, and no --against: nothing to propose from
+    run('validate', o, 'bad_stats', *SHORT, rc=2)
+    # --against a layout lacking a role's member: the member is named
+    other = compile_c('other', OTHER_C)
+    p = run(*base, '--against', other + ':bad_stats', *SHORT, rc=2)
+    assert "parent" in p.stderr, p.stderr
+    # --against a struct that does not exist there
+    run(*base, '--against', other + ':no_such_struct', *SHORT, rc=2)
+    # a layout too small for its roles: one-byte pointer members
+    p = run('validate', o, 'mem_cgroup_per_node', '--against',
+            seed(True) + ':mem_cgroup_per_node', *SHORT, rc=2)
+    assert 'memcg' in p.stderr or 'lruvec_stats_percpu' in p.stderr, p.stderr
+    run('validate', '/nonexistent.o', 'bad_stats', '--classes', cl, rc=2)
+
+
+CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        sys.exit('usage: test_validate.py --list | CASE')
+    try:
+        CASES[sys.argv[1]]()
+    except AssertionError as e:
+        print('FAIL %s: %s' % (sys.argv[1], e), file=sys.stderr)
+        sys.exit(1)
+    print('ok', sys.argv[1])
