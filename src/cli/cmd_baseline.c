@@ -182,7 +182,7 @@ int cmd_baseline(int argc, char **argv)
 	char **ops = argv + optind;
 	int n_ops = argc - optind;
 	const char *file = NULL;
-	if (n_ops > 1 && is_file(ops[0])) {
+	if (n_ops > 0 && is_file(ops[0])) {
 		file = ops[0];
 		ops++;
 		n_ops--;

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of `structlint baseline` and `structlint check
+--baseline`: fixtures/baseline/kinds.c compiled twice by gcc -g (before,
+and with -DAFTER), one struct per kind of change; for each kind a baseline
+of that struct alone is recorded from the before object and checked against
+the after object: the exact violations (rule, severity, member) and the exit
+status (1 when an error is among them, else 0).  Round trip, determinism,
+suppressions (a --suppress file and the baseline's own), the seed miniatures
+of the real cases (fixtures/report/seed.c: a 6.12 baseline against 6.1),
+and input errors (exit 2, one stderr line naming the file and line).
+
+    test_baseline.py --list          case names
+    test_baseline.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC (compiler).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CC = os.environ.get('CC_GCC', 'gcc')
+FX = os.path.join(ROOT, 'fixtures', 'baseline')
+KINDS_CLASSES = os.path.join(FX, 'kinds.classes')
+CLASSES = os.path.join(ROOT, 'fixtures', 'classes')
+TMP = tempfile.mkdtemp(prefix='slt-baseline-')
+
+
+def obj(name, src, *defs):
+    out = os.path.join(TMP, name)
+    if not os.path.exists(out):
+        subprocess.run([CC, '-g', '-c', '-o', out] + list(defs) + [src], check=True)
+    return out
+
+
+def before():
+    return obj('before.o', os.path.join(FX, 'kinds.c'))
+
+
+def after():
+    return obj('after.o', os.path.join(FX, 'kinds.c'), '-DAFTER')
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    if rc == 2:
+        errs = [l for l in p.stderr.strip().split('\n') if not l.startswith('structlint: warning: ')]
+        assert p.stdout == '' and len(errs) == 1, (p.stdout, p.stderr)
+    return p
+
+
+def record(o, *structs, extra=()):
+    path = os.path.join(TMP, 'b-%s.json' % '-'.join(structs))
+    p = run('baseline', o, *structs, '--classes', KINDS_CLASSES, *extra)
+    with open(path, 'w') as f:
+        f.write(p.stdout)
+    return path
+
+
+def check(o, b, *extra, rc):
+    d = json.loads(run('check', '--json', o, '--baseline', b, *extra, rc=rc).stdout)
+    assert d['schema'] == 'structlint.check/v1', d
+    return d
+
+
+def triples(d):
+    return [(v['rule'], v['severity'], v.get('member')) for v in d['violations']]
+
+
+# kind struct -> (exit status, exact violations in order)
+KINDS = {
+    's_same': (0, []),
+    's_grow_lines': (1, [('baseline-lines-grew', 'error', None),
+                         ('baseline-member-added', 'note', 'b')]),
+    's_grow_size': (0, [('baseline-size-grew', 'warning', None),
+                        ('baseline-hole-new', 'warning', 'b'),
+                        ('baseline-member-added', 'note', 'c')]),
+    's_hole': (0, [('baseline-size-grew', 'warning', None),
+                   ('baseline-hole-new', 'warning', 'a'),
+                   ('baseline-member-moved', 'note', 'b')]),
+    's_moved_line': (1, [('baseline-member-moved-line', 'error', 'rm'),
+                         ('baseline-member-moved-line', 'note', 'c'),
+                         ('baseline-member-moved', 'note', 'pad')]),
+    's_moved': (0, [('baseline-member-moved', 'note', 'a'),
+                    ('baseline-member-moved', 'note', 'b')]),
+    's_share': (1, [('baseline-member-moved-line', 'note', 'pad'),
+                    ('baseline-member-moved-line', 'error', 'hw'),
+                    ('baseline-hot-shares-read-mostly', 'error', 'hw')]),
+    's_removed': (0, [('baseline-member-removed', 'note', 'gone'),
+                      ('baseline-member-removed', 'warning', 'rmg')]),
+    's_renamed': (0, [('baseline-member-renamed', 'note', 'new_name')]),
+    's_added': (1, [('baseline-size-grew', 'warning', None),
+                    ('baseline-member-moved', 'note', 'x'),
+                    ('baseline-member-added', 'error', 'newm')]),
+    's_added_note': (0, [('baseline-size-grew', 'warning', None),
+                         ('baseline-member-added', 'note', 'b')]),
+    's_type': (0, [('baseline-member-type-changed', 'note', 'p')]),
+    's_missing': (1, [('baseline-struct-missing', 'error', None)]),
+}
+
+
+def kind_case(name):
+    def t():
+        want_rc, want = KINDS[name]
+        b = record(before(), name)
+        d = check(after(), b, rc=want_rc)
+        assert triples(d) == want, (name, triples(d), want)
+        assert d['failed'] == (want_rc == 1), d
+        for v in d['violations']:
+            assert v['struct'] == name and v['source'] == b, v
+            assert v['decl_file'].endswith('kinds.c') and v['decl_line'] > 0, v
+        # and the same baseline against the before build: nothing
+        d = check(before(), b, rc=0)
+        assert d['violations'] == [], d['violations']
+    return t
+
+
+def t_record():
+    o = before()
+    p = run('baseline', o, 's_moved_line', 's_share', '--classes', KINDS_CLASSES)
+    d = json.loads(p.stdout)
+    assert d['schema'] == 'structlint.baseline/v1', d
+    assert d['cacheline_size'] == 64 and d['input'] == o, d
+    assert d['classes_source'] == KINDS_CLASSES and d['suppressions'] == [], d
+    assert [s['name'] for s in d['structs']] == ['s_moved_line', 's_share'], d
+    s = d['structs'][0]
+    assert (s['size'], s['alignment'], s['cachelines']) == (136, 8, 3), s
+    assert s['decl_file'].endswith('kinds.c') and s['decl_line'] > 0, s
+    got = [(m['path'], m['offset'], m['size'], m['cacheline'], m.get('last_cacheline'), m['class'])
+           for m in s['members']]
+    assert got == [('rm', 0, 8, 0, None, 'read-mostly'), ('c', 8, 8, 0, None, 'cold'),
+                   ('pad', 16, 112, 0, 1, 'none'), ('hw', 128, 8, 2, None, 'hot-write')], got
+    assert s['members'][2]['type'] == 'char[112]', s
+    # deterministic: the same input gives the same bytes
+    assert run('baseline', o, 's_moved_line', 's_share', '--classes', KINDS_CLASSES).stdout == p.stdout
+    # the cacheline size is recorded and used
+    d = json.loads(run('baseline', o, 's_moved_line', '--cacheline', '128').stdout)
+    assert d['cacheline_size'] == 128 and d['structs'][0]['cachelines'] == 2, d
+    assert all(m['class'] == 'none' for m in d['structs'][0]['members']), d
+
+
+def bitfields():
+    src = os.path.join(TMP, 'bf.c')
+    with open(src, 'w') as f:
+        f.write('struct bf { unsigned a:3, b:5; int c; } v;\n')
+    return obj('bf.o', src)
+
+
+def t_bitfields():
+    d = json.loads(run('baseline', bitfields(), 'bf').stdout)
+    m = [(x['path'], x.get('bit_offset'), x.get('bit_size'), 'bitfield' in x['flags'])
+         for x in d['structs'][0]['members']]
+    assert m == [('a', 0, 3, True), ('b', 3, 5, True), ('c', None, None, False)], m
+    b = os.path.join(TMP, 'bf.json')
+    with open(b, 'w') as f:
+        f.write(json.dumps(d))
+    assert check(bitfields(), b, rc=0)['violations'] == []
+
+
+def t_round_trip():
+    names = list(KINDS)
+    b = record(before(), *names)
+    d = check(before(), b, rc=0)
+    assert d['violations'] == [] and d['structs_checked'] == len(names), d
+    d = check(after(), b, rc=1)
+    want = [(n,) + t for n in names for t in KINDS[n][1]]
+    got = [(v['struct'], v['rule'], v['severity'], v.get('member')) for v in d['violations']]
+    assert got == want, (got, want)
+    assert d['errors'] == 6, d
+
+
+def t_suppress_file():
+    b = record(before(), 's_share')
+    sup = os.path.join(TMP, 'sup.json')
+    with open(sup, 'w') as f:
+        json.dump({'schema': 'structlint.suppressions/v1', 'suppressions': [
+            {'rule': 'baseline-*', 'struct': 's_share', 'member': 'hw',
+             'reason': 'hw is written by the reader CPU only'}]}, f)
+    d = check(after(), b, '--suppress', sup, rc=0)
+    sup_ = [(v['rule'], v['suppressed'], v.get('suppress_reason')) for v in d['violations']]
+    assert sup_ == [('baseline-member-moved-line', False, None),
+                    ('baseline-member-moved-line', True, 'hw is written by the reader CPU only'),
+                    ('baseline-hot-shares-read-mostly', True, 'hw is written by the reader CPU only')], sup_
+    assert d['suppressed'] == 2 and not d['failed'], d
+    # the same suppressions recorded into the baseline itself
+    b2 = os.path.join(TMP, 'b-sup.json')
+    p = run('baseline', before(), 's_share', '--classes', KINDS_CLASSES, '--suppress', sup)
+    assert json.loads(p.stdout)['suppressions'] == [
+        {'rule': 'baseline-*', 'struct': 's_share', 'member': 'hw',
+         'reason': 'hw is written by the reader CPU only'}], p.stdout
+    with open(b2, 'w') as f:
+        f.write(p.stdout)
+    d = check(after(), b2, rc=0)
+    assert d['suppressed'] == 2, d
+    # a suppression for another member suppresses nothing
+    with open(sup, 'w') as f:
+        json.dump({'schema': 'structlint.suppressions/v1', 'suppressions': [
+            {'rule': 'baseline-*', 'struct': 's_share', 'member': 'rm', 'reason': 'x'}]}, f)
+    assert check(after(), b, '--suppress', sup, rc=1)['suppressed'] == 0
+
+
+def t_seed_cases():
+    """The real cases as miniatures: a 6.12 baseline fails against 6.1
+    with the sharings the kernel's fixes removed."""
+    seed = os.path.join(ROOT, 'fixtures', 'report', 'seed.c')
+    o61, o612 = obj('seed61.o', seed), obj('seed612.o', seed, '-DV612')
+    p = run('baseline', o612, 'cgroup', 'mem_cgroup_per_node',
+            '--classes', os.path.join(CLASSES, 'cgroup.classes'),
+            '--classes', os.path.join(CLASSES, 'mem_cgroup_per_node.classes'))
+    b = os.path.join(TMP, 'seed.json')
+    with open(b, 'w') as f:
+        f.write(p.stdout)
+    assert check(o612, b, rc=0)['violations'] == []
+    d = check(o61, b, '--classes', os.path.join(CLASSES, 'mem_cgroup_per_node-6.1.classes'), rc=1)
+    shares = sorted((v['struct'], v['member'], v['message'].split(' with read-mostly ')[1].split(' ')[0])
+                    for v in d['violations'] if v['rule'] == 'baseline-hot-shares-read-mostly')
+    assert shares == [('cgroup', 'last_bstat', 'rstat_cpu'), ('cgroup', 'last_bstat', 'rstat_css_list'),
+                      ('mem_cgroup_per_node', 'iter', 'memcg'),
+                      ('mem_cgroup_per_node', 'iter', 'shrinker_info'),
+                      ('mem_cgroup_per_node', 'lruvec', 'lruvec_stats_percpu')], shares
+
+
+def t_errors():
+    o = before()
+    p = run('baseline', o, rc=2)
+    assert 'name at least one struct' in p.stderr, p.stderr
+    p = run('baseline', o, 's_same', 'no_such_struct', rc=2)
+    assert 'no_such_struct' in p.stderr, p.stderr
+    p = run('baseline', o, 's_same', '--classes', KINDS_CLASSES, '--classes', KINDS_CLASSES, rc=0)
+    p = run('baseline', o, 's_share', '--classes', KINDS_CLASSES, '--classes', KINDS_CLASSES, rc=2)
+    assert 'both name s_share' in p.stderr, p.stderr
+    p = run('baseline', o, 's_same', '--cacheline', '48', rc=2)
+    p = run('baseline', o, 's_same', '--suppress', '/nonexistent.json', rc=2)
+    assert '/nonexistent.json' in p.stderr, p.stderr
+    bad = os.path.join(TMP, 'bad.json')
+    good = json.loads(run('baseline', o, 's_same').stdout)
+    cases = [
+        ('{"schema": "structlint.baseline/v1",\n "cacheline_size": 64,\n "structs": [}',
+         'bad.json:3:', 'not valid JSON'),
+        (json.dumps(dict(good, schema='structlint.baseline/v2')), 'bad.json:1:', 'not supported'),
+        (json.dumps(dict(good, structs=[dict(good['structs'][0], size=2)]), indent=1),
+         'bad.json:', 'is over 2'),
+    ]
+    for text, where, what in cases:
+        with open(bad, 'w') as f:
+            f.write(text)
+        p = run('check', o, '--baseline', bad, rc=2)
+        assert where in p.stderr and what in p.stderr, (text[:80], p.stderr)
+    p = run('check', o, '--baseline', '/nonexistent/b.json', rc=2)
+    assert '/nonexistent/b.json' in p.stderr, p.stderr
+
+
+CASES = {'kind-' + k: kind_case(k) for k in KINDS}
+CASES.update({
+    'record': t_record,
+    'bitfields': t_bitfields,
+    'round_trip': t_round_trip,
+    'suppress': t_suppress_file,
+    'seed_cases': t_seed_cases,
+    'errors': t_errors,
+})
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        sys.exit('usage: test_baseline.py --list | CASE')
+    try:
+        CASES[sys.argv[1]]()
+    except AssertionError as e:
+        print('FAIL %s: %s' % (sys.argv[1], e), file=sys.stderr)
+        sys.exit(1)
+    print('ok', sys.argv[1])
