@@ -158,6 +158,10 @@ def case_e2e_profile():
     # and what the engine did not touch is not hot
     cold = [m for m in d['members'] if m['path'] == 'cold']
     assert cold and cold[0]['class'] in ('cold', 'none'), cold
+    # and the profile drives validate's generic replay and the advisor
+    d = validate_json(o, 'bad_stats', '--profile', prof, *SHORT)
+    assert d['options']['mode'] == 'replay' and d['b']['what'].startswith('proposal 1 ('), d
+    check_numbers(d, 1)
 
 
 def case_text():

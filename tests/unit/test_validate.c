@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of src/engine/validate.c: the ABBA order of the runs (seen
+ * through the progress callback), the figures derived from the runs, and
+ * the option checks.  Runs are short (tens of ms); no assertion depends on
+ * how fast anything ran. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "structlint/validate.h"
+
+/* struct two { long r; long w; char pad[48]; }: r read-mostly, w hot. */
+static struct slt_member members[] = {
+	{ .name = "r", .type = "long int", .offset = 0, .size = 8, .parent = -1,
+	  .natural_alignment = 8 },
+	{ .name = "w", .type = "long int", .offset = 8, .size = 8, .parent = -1,
+	  .natural_alignment = 8 },
+	{ .name = "pad", .type = "char[48]", .offset = 16, .size = 48, .parent = -1,
+	  .natural_alignment = 1 },
+};
+static struct slt_struct two = {
+	.name = "two", .kind = SLT_KIND_STRUCT, .size = 64, .alignment = 8,
+	.members = members, .n_members = 3, .n_top_members = 3,
+};
+
+static struct slt_engine_bound *bind_two(void)
+{
+	const struct slt_engine_replay_member m[] = {
+		{ "r", SLT_CLASS_READ_MOSTLY, 0, 0 },
+		{ "w", SLT_CLASS_HOT_WRITE, 0, 0 },
+	};
+	struct slt_engine_spec *spec = NULL;
+	struct slt_engine_bound *b = NULL;
+	struct slt_error err;
+	assert_int_equal(slt_engine_spec_replay("two", m, 2, &spec, &err), 0);
+	assert_int_equal(slt_engine_bind(spec, &two, 64, &b, &err), 0);
+	slt_engine_spec_free(spec);
+	return b;
+}
+
+static void short_opts(struct slt_validate_opts *o)
+{
+	slt_validate_opts_default(o);
+	o->rounds = 3;
+	o->warmup_seconds = 0.01;
+	o->engine.seconds = 0.02;
+	o->engine.threads = 2;
+}
+
+struct trace {
+	char sides[64];
+	unsigned rounds[64];
+	size_t n;
+};
+
+static void record(void *arg, char side, unsigned round, double ops)
+{
+	struct trace *t = arg;
+	assert_true(ops > 0.0);
+	if (t->n < 64) {
+		t->sides[t->n] = side;
+		t->rounds[t->n] = round;
+		t->n++;
+	}
+}
+
+static void test_order(void **state)
+{
+	(void)state;
+	for (unsigned r = 0; r < 8; r++)
+		assert_int_equal(slt_validate_a_first(r), r % 2 == 0);
+}
+
+static void test_run(void **state)
+{
+	(void)state;
+	struct slt_engine_bound *b = bind_two();
+	struct slt_validate_opts o;
+	short_opts(&o);
+	struct trace t = { .n = 0 };
+	struct slt_validate_result *r = NULL;
+	struct slt_error err;
+	slt_error_clear(&err);
+	int rc = slt_validate_run(b, b, &o, record, &t, &r, &err);
+	if (rc)
+		print_message("%s (%s)\n", err.message, err.hint);
+	assert_int_equal(rc, 0);
+	/* A B, B A, A B: consecutive rounds form ABBA */
+	assert_int_equal(t.n, 6);
+	assert_memory_equal(t.sides, "ABBAAB", 6);
+	const unsigned want_rounds[] = { 0, 0, 1, 1, 2, 2 };
+	assert_memory_equal(t.rounds, want_rounds, sizeof(want_rounds));
+	assert_int_equal(r->rounds, 3);
+	assert_int_equal(r->threads, 2);
+	assert_int_equal(r->mode, SLT_ENGINE_REPLAY);
+	for (unsigned i = 0; i < 3; i++)
+		assert_true(r->a.ops_per_s[i] > 0 && r->b.ops_per_s[i] > 0);
+	assert_true(r->a.median_ops_per_s == slt_stats_median(r->a.ops_per_s, 3));
+	assert_true(r->b.median_ops_per_s == slt_stats_median(r->b.ops_per_s, 3));
+	assert_true(r->ci.ratio == r->b.median_ops_per_s / r->a.median_ops_per_s);
+	assert_true(r->ci.lo <= r->ci.hi);
+	assert_int_equal(r->ci.n_a, 3);
+	assert_int_equal(r->verdict, slt_verdict_of(&r->ci));
+	/* the same runs give the same interval (fixed bootstrap seed) */
+	struct slt_ratio_ci again;
+	assert_int_equal(slt_stats_ratio_ci(r->a.ops_per_s, 3, r->b.ops_per_s, 3,
+					    o.resamples, o.level, o.ci_seed, &again, NULL), 0);
+	assert_true(again.lo == r->ci.lo && again.hi == r->ci.hi);
+	/* replay: no flushes, no lock holds */
+	assert_int_equal(r->a.flushes, 0);
+	assert_int_equal(r->b.percpu_lock.holds, 0);
+	assert_true(r->a.seconds > 0 && r->b.seconds > 0);
+	slt_validate_result_free(r);
+	slt_engine_bound_free(b);
+}
+
+static void expect_usage(const struct slt_engine_bound *a,
+			 const struct slt_engine_bound *b,
+			 const struct slt_validate_opts *o, const char *what)
+{
+	struct slt_validate_result *r = (void *)1;
+	struct slt_error err;
+	slt_error_clear(&err);
+	assert_int_equal(slt_validate_run(a, b, o, NULL, NULL, &r, &err), SLT_EUSAGE);
+	assert_null(r);
+	if (!strstr(err.message, what))
+		print_message("message: %s\n", err.message);
+	assert_non_null(strstr(err.message, what));
+}
+
+static void test_bad_opts(void **state)
+{
+	(void)state;
+	struct slt_engine_bound *b = bind_two();
+	struct slt_validate_opts o;
+	short_opts(&o);
+	o.rounds = 0;
+	expect_usage(b, b, &o, "zero rounds");
+	short_opts(&o);
+	o.engine.seconds = 0;
+	expect_usage(b, b, &o, "seconds per run");
+	o.engine.seconds = NAN;
+	expect_usage(b, b, &o, "seconds per run");
+	short_opts(&o);
+	o.warmup_seconds = -1;
+	expect_usage(b, b, &o, "warm-up");
+	short_opts(&o);
+	struct slt_engine_bound stats = *b;
+	stats.mode = SLT_ENGINE_STATS;
+	expect_usage(b, &stats, &o, "layout A runs in replay mode and layout B in stats mode");
+	/* the engine's own option checks come through */
+	short_opts(&o);
+	o.engine.batch = 48;
+	o.warmup_seconds = 0;
+	struct slt_validate_result *r = NULL;
+	assert_int_equal(slt_validate_run(b, b, &o, NULL, NULL, &r, NULL), SLT_EUSAGE);
+	assert_null(r);
+	slt_engine_bound_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_bad_opts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
