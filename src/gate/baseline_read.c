@@ -215,7 +215,9 @@ static int read_struct(struct rd *r, const json_t *js, size_t si,
 		rc = get_str(r, js, "name", true, true, NULL, &s->name);
 	if (!rc)
 		rc = get_str(r, js, "kind", false, true, "struct", &kind);
-	if (!rc && strcmp(kind, "struct") && strcmp(kind, "union")) {
+	if (rc)
+		return rc;
+	if (strcmp(kind, "struct") && strcmp(kind, "union")) {
 		json_t *v;
 		field(r, js, "kind", false, &v);
 		return FAIL(&r->pc, "kind: struct or union", "%skind: \"%.40s\"", r->where, kind);

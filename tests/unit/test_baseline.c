@@ -430,6 +430,10 @@ static void test_read_errors(void **state)
 	expect_bad(HEAD "\"structs\": 3}", SLT_ECORRUPT, 2, "structs must be an array");
 	expect_bad("{\"schema\": \"structlint.baseline/v1\", \"cacheline_size\": 48, \"structs\": []}",
 		   SLT_ECORRUPT, 1, "cacheline_size 48");
+	expect_bad(HEAD "\"structs\": [{\"size\": 8}]}", SLT_ECORRUPT, 2,
+		   "structs[0].name is missing");
+	expect_bad(HEAD "\"structs\": [{\"name\": \"s\", \"kind\": \"enum\", \"size\": 8}]}",
+		   SLT_ECORRUPT, 2, "structs[0].kind: \"enum\"");
 	expect_bad(HEAD "\"structs\": [{\"name\": \"s\", \"size\": 8}]}", SLT_ECORRUPT, 2,
 		   "structs[0].members is missing");
 	expect_bad(HEAD "\"structs\": [{\"name\": \"s\", \"size\": 8, \"members\": [\n"
