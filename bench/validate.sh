@@ -22,16 +22,21 @@
 # Kernels: $STRUCTLINT_V61 and $STRUCTLINT_V612 (default: Debian's
 # linux-image-*-dbg vmlinux under /var/tmp/kdbg/x/usr/lib/debug/boot);
 # the memcg rows are skipped, with a message, when they are absent.
-# Options of every run: $VALIDATE_ROUNDS (default 10) rounds of
-# $VALIDATE_SECONDS (default 1) s per layout, warm-up 0.5 s,
+# Options of every run: $VALIDATE_ROUNDS (default 20) rounds of
+# $VALIDATE_SECONDS (default 0.5) s per layout, warm-up 0.5 s,
 # $VALIDATE_THREADS updater threads (default: online CPUs), plus any
 # $VALIDATE_ARGS (e.g. "--batch 32 --flush pop").  About 21 s per row.
 # Timing results depend on the machine and its load: say which when
 # quoting them.
-# Exit status: 0 when the bad_stats row's verdict is "faster"; 1 when it
-# is not or a run failed; 2 could not run.
+# Each row shows both intervals validate computes from the same runs: the
+# default (ratio of the medians, A's and B's runs resampled independently)
+# and the paired one (median of the per-round ratios, rounds resampled:
+# validate --paired), which a drifting machine load disturbs less.
+# Exit status: 0 when the bad_stats row's paired verdict is "faster" (the
+# runs are made in interleaved pairs: the paired interval is the one this
+# design is for); 1 when it is not or a run failed; 2 could not run.
 set -u -o pipefail
-case ${1:-} in -h|--help) sed -n '3,33p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '3,38p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${1:-$root/build}
@@ -40,8 +45,8 @@ structlint=$(cd "$build" 2>/dev/null && pwd)/structlint
 kdir=/var/tmp/kdbg/x/usr/lib/debug/boot
 v61=${STRUCTLINT_V61:-$kdir/vmlinux-6.1.0-57-cloud-amd64}
 v612=${STRUCTLINT_V612:-$kdir/vmlinux-6.12.117+deb12-cloud-amd64}
-rounds=${VALIDATE_ROUNDS:-10}
-seconds=${VALIDATE_SECONDS:-1}
+rounds=${VALIDATE_ROUNDS:-20}
+seconds=${VALIDATE_SECONDS:-0.5}
 opts=(--rounds "$rounds" --seconds "$seconds" --warmup 0.5)
 [[ -n ${VALIDATE_THREADS:-} ]] && opts+=(--threads "$VALIDATE_THREADS")
 # shellcheck disable=SC2206
@@ -102,23 +107,31 @@ row "bad_stats -> proposal" "$tmp/bad.o" bad_stats --classes "$tmp/bad.classes"
 
 printf '%s\n' "${rows[@]}" | python3 -c '
 import json, sys
-print("%-24s %-8s %14s %14s %8s  %-18s %s" % ("case", "engine", "base ops/s", "with fix ops/s", "change", "95% CI", "verdict"))
+def verdict(ci, n):
+    if n < 3:
+        return "no measurable change"
+    return "faster" if ci["lo"] > 1 else "slower" if ci["hi"] < 1 else "no measurable change"
+print("%-22s %-6s %12s %14s %8s  %-17s %-20s | %-8s %-17s %s" % ("case", "engine", "base ops/s",
+      "with fix ops/s", "change", "95% CI", "verdict", "paired", "paired 95% CI", "paired verdict"))
 bad = None
 for line in sys.stdin.read().splitlines():
     label, path = line.split("|")
     if not path:
-        print("%-24s %s" % (label, "(failed)"))
+        print("%-22s %s" % (label, "(failed)"))
         continue
     d = json.load(open(path))
-    ci = d["ci"]
-    print("%-24s %-8s %14.0f %14.0f %+7.1f%%  [%+.1f%%, %+.1f%%]  %s" % (
+    ci, cp, n = d["ci"], d["ci_paired"], d["options"]["rounds"]
+    print("%-22s %-6s %12.0f %14.0f %+7.1f%%  [%+.1f%%, %+.1f%%] %-20s | %+7.1f%% [%+.1f%%, %+.1f%%] %s" % (
         label, d["options"]["mode"], d["median_ops_per_s"]["a"], d["median_ops_per_s"]["b"],
-        d["change_percent"], ci["lo_percent"], ci["hi_percent"], d["verdict"]))
+        d["change_percent"], ci["lo_percent"], ci["hi_percent"], verdict(ci, n),
+        (cp["ratio"] - 1) * 100, cp["lo_percent"], cp["hi_percent"], verdict(cp, n)))
     for side in "ab":
-        print("%-24s   %s runs: %s" % ("", side.upper(), " ".join("%.0f" % x for x in d["runs"][side])))
-    print("%-24s   B = %s, %d bytes (A: %d bytes)" % ("", d["b"]["what"], d["b"]["size"], d["a"]["size"]))
+        print("%-22s   %s runs: %s" % ("", side.upper(), " ".join("%.0f" % x for x in d["runs"][side])))
+    print("%-22s   B = %s, %d bytes (A: %d bytes)" % ("", d["b"]["what"], d["b"]["size"], d["a"]["size"]))
     if label.startswith("bad_stats"):
-        bad = d["verdict"]
+        bad = verdict(cp, n)
+print("change, 95% CI, verdict: ratio of the medians, A and B resampled independently (the default);")
+print("paired: median of the per-round ratios B/A, rounds resampled (validate --paired).")
 sys.exit(0 if bad == "faster" else 1)
 ' || status=1
 exit $status

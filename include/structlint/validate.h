@@ -65,6 +65,7 @@ struct slt_ratio_ci {
 	unsigned resamples;        /* bootstrap resamples drawn */
 	uint64_t seed;             /* the PRNG seed used */
 	size_t n_a, n_b;           /* runs of each side */
+	bool paired;               /* from slt_stats_paired_ratio_ci() */
 };
 
 /* Fewer runs than this on either side give no verdict: with one or two
@@ -91,6 +92,22 @@ int slt_stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
 		       unsigned resamples, double level, uint64_t seed,
 		       struct slt_ratio_ci *out, struct slt_error *err);
 
+/*
+ * The paired form, for runs made in pairs (round i of an interleaved
+ * design ran a[i] and b[i] next to each other): the per-pair ratios
+ * b[i] / a[i], their median as the estimate (out->ratio), and the
+ * percentile bootstrap of that median over the pairs resampled with
+ * replacement (Efron & Tibshirani, ch. 13, one sample of n ratios).  A
+ * drift of the machine that slows both runs of a pair alike cancels in
+ * the ratio, where the independent form above counts it as noise.
+ * median_a and median_b are still the medians of a[] and b[]; out->paired
+ * is set; n_a = n_b = n.  Same defaults, errors and determinism as
+ * slt_stats_ratio_ci().
+ */
+int slt_stats_paired_ratio_ci(const double *a, const double *b, size_t n,
+			      unsigned resamples, double level, uint64_t seed,
+			      struct slt_ratio_ci *out, struct slt_error *err);
+
 enum slt_verdict {
 	SLT_VERDICT_NO_CHANGE = 0, /* the interval contains 1.0 */
 	SLT_VERDICT_FASTER,        /* the interval lies above 1.0: B faster */
@@ -114,12 +131,17 @@ struct slt_validate_opts {
 	unsigned resamples;      /* bootstrap resamples (0 = default) */
 	double level;            /* confidence level (0 = 0.95) */
 	uint64_t ci_seed;        /* bootstrap PRNG seed */
+	bool paired;             /* the verdict from the paired interval
+				    (slt_stats_paired_ratio_ci() over the
+				    rounds) instead of the independent one */
 };
 
-/* Defaults: 10 rounds, warm-up 0.5 s, the engine's defaults with 1.0 s per
+/* Defaults: 20 rounds, warm-up 0.5 s, the engine's defaults with 0.5 s per
  * run and count_accesses off (validate needs no profile), 10000 resamples,
- * level 0.95, ci_seed SLT_BOOTSTRAP_SEED.  10 rounds x 2 runs x 1 s plus
- * 2 x 0.5 s of warm-up: 21 s. */
+ * level 0.95, ci_seed SLT_BOOTSTRAP_SEED, independent verdict.  20 rounds
+ * x 2 runs x 0.5 s plus 2 x 0.5 s of warm-up: 21 s.  Many short rounds
+ * rather than few long ones: the bootstrap sees more runs, and each
+ * round's A and B run closer together in time. */
 void slt_validate_opts_default(struct slt_validate_opts *o);
 
 /*
@@ -148,14 +170,20 @@ struct slt_validate_result {
 	unsigned threads;        /* updater threads the engine ran */
 	enum slt_engine_mode mode;
 	struct slt_validate_side a, b;
-	struct slt_ratio_ci ci;  /* B/A of the per-run ops/s */
+	struct slt_ratio_ci ci;  /* B/A of the medians, A's and B's runs
+				    resampled independently */
+	struct slt_ratio_ci ci_paired; /* median of the per-round ratios,
+				    rounds resampled (same runs) */
+	bool paired;             /* the verdict is ci_paired's */
 	enum slt_verdict verdict;
 };
 
 /*
  * Run a (the original layout, bound) and b (the other layout, bound) in
  * opts->rounds interleaved rounds (slt_validate_a_first()), after one
- * warm-up run each, and compare their ops/s (slt_stats_ratio_ci()).  a and
+ * warm-up run each, and compare their ops/s (slt_stats_ratio_ci() and
+ * slt_stats_paired_ratio_ci(); the verdict from the one opts->paired
+ * selects).  a and
  * b must be bound in the same mode.  progress (may be NULL) is called
  * after each run with the side ('A' or 'B'), the 0-based round and that
  * run's ops/s.

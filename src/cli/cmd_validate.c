@@ -51,8 +51,8 @@ static const char usage_tail[] =
 "                             kernel's); needs no --classes for a struct\n"
 "                             with a built-in role map\n"
 "      --rounds R             rounds, each one run of A and one of B\n"
-"                             (default 10)\n"
-"      --seconds S            seconds per run (default 1)\n"
+"                             (default 20)\n"
+"      --seconds S            seconds per run (default 0.5)\n"
 "      --warmup S             one discarded run per side first (default\n"
 "                             0.5; 0: none)\n"
 "      --threads T            updater threads (default: online CPUs)\n"
@@ -64,6 +64,11 @@ static const char usage_tail[] =
 "                             (default 4)\n"
 "      --seed N               the engine's PRNG seed (default 1)\n"
 "      --no-pin               do not pin updater threads to CPUs\n"
+"      --paired               the verdict from the paired interval: the\n"
+"                             median of the rounds' B/A ratios, rounds\n"
+"                             resampled (a drifting machine load cancels\n"
+"                             in each round's ratio); default: A's and B's\n"
+"                             runs resampled independently\n"
 "      --fail-unless-faster   exit 1 unless the verdict is \"faster\"\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.validate/v1)\n"
@@ -81,6 +86,7 @@ enum {
 	OPT_PROFILE = CLI_OPT_OWN + 40, OPT_PROPOSAL, OPT_AGAINST, OPT_ROUNDS,
 	OPT_SECONDS, OPT_WARMUP, OPT_THREADS, OPT_BATCH, OPT_FLUSH, OPT_DEPTH,
 	OPT_FANOUT, OPT_WRITE_EVERY, OPT_SEED, OPT_NO_PIN, OPT_FAIL_FASTER,
+	OPT_PAIRED,
 };
 
 static const struct option long_opts[] = {
@@ -100,6 +106,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
 	{ "fail-unless-faster", no_argument, NULL, OPT_FAIL_FASTER },
+	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -187,6 +194,7 @@ static int val_option(struct val *v, struct cli_analysis *c, int o,
 	}
 	case OPT_NO_PIN: e->pin = false; return 0;
 	case OPT_FAIL_FASTER: v->fail_unless_faster = true; return 0;
+	case OPT_PAIRED: v->o.paired = true; return 0;
 	}
 	return 1;
 }

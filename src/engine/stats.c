@@ -4,8 +4,9 @@
  * (Hyndman & Fan definition 7), and the ratio of medians with a
  * percentile-bootstrap confidence interval (Efron & Tibshirani, "An
  * Introduction to the Bootstrap", 1993, ch. 13): the two samples are
- * resampled independently with replacement, the interval is read off the
- * sorted bootstrap ratios at (1 - level) / 2 and (1 + level) / 2.
+ * resampled independently with replacement (or, paired, the per-pair
+ * ratios are resampled), the interval is read off the sorted bootstrap
+ * ratios at (1 - level) / 2 and (1 + level) / 2.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -142,6 +143,57 @@ int slt_stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
 	free(buf);
 	free(ratios);
 	return 0;
+}
+
+int slt_stats_paired_ratio_ci(const double *a, const double *b, size_t n,
+			      unsigned resamples, double level, uint64_t seed,
+			      struct slt_ratio_ci *out, struct slt_error *err)
+{
+	if (!resamples)
+		resamples = SLT_BOOTSTRAP_RESAMPLES;
+	if (level == 0.0)
+		level = SLT_BOOTSTRAP_LEVEL;
+	if (!(level > 0.0 && level < 1.0))
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "e.g. 0.95",
+				     "confidence level %g is not between 0 and 1", level);
+	int rc = check_sample(a, n, "A", err);
+	if (!rc)
+		rc = check_sample(b, n, "B", err);
+	if (rc)
+		return rc;
+	double *r = malloc(n * sizeof(*r)), *buf = malloc(n * sizeof(*buf));
+	double *ratios = malloc((size_t)resamples * sizeof(*ratios));
+	if (!r || !buf || !ratios) {
+		free(r);
+		free(buf);
+		free(ratios);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		r[i] = b[i] / a[i];
+	memset(out, 0, sizeof(*out));
+	out->median_a = slt_stats_median(a, n);
+	out->median_b = slt_stats_median(b, n);
+	memcpy(buf, r, n * sizeof(*buf));
+	qsort(buf, n, sizeof(*buf), cmp_double);
+	out->ratio = slt_stats_percentile_sorted(buf, n, 50.0);
+	out->level = level;
+	out->resamples = resamples;
+	out->seed = seed;
+	out->n_a = out->n_b = n;
+	out->paired = true;
+	uint64_t state = seed;
+	for (unsigned k = 0; k < resamples; k++)
+		ratios[k] = resample_median(r, n, buf, &state);
+	qsort(ratios, resamples, sizeof(*ratios), cmp_double);
+	out->lo = slt_stats_percentile_sorted(ratios, resamples, 100.0 * (1.0 - level) / 2.0);
+	out->hi = slt_stats_percentile_sorted(ratios, resamples, 100.0 * (1.0 + level) / 2.0);
+	rc = isnan(out->median_a) || isnan(out->median_b) ?
+		slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory") : 0;
+	free(r);
+	free(buf);
+	free(ratios);
+	return rc;
 }
 
 enum slt_verdict slt_verdict_of(const struct slt_ratio_ci *ci)

@@ -14,10 +14,10 @@
 void slt_validate_opts_default(struct slt_validate_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->rounds = 10;
+	o->rounds = 20;
 	o->warmup_seconds = 0.5;
 	slt_engine_opts_default(&o->engine);
-	o->engine.seconds = 1.0;
+	o->engine.seconds = 0.5;
 	o->engine.count_accesses = false;
 	o->resamples = SLT_BOOTSTRAP_RESAMPLES;
 	o->level = SLT_BOOTSTRAP_LEVEL;
@@ -167,7 +167,13 @@ int slt_validate_run(const struct slt_engine_bound *a,
 				opts->resamples, opts->level, opts->ci_seed,
 				&r->ci, err);
 	if (!rc)
-		r->verdict = slt_verdict_of(&r->ci);
+		rc = slt_stats_paired_ratio_ci(r->a.ops_per_s, r->b.ops_per_s, n,
+					       opts->resamples, opts->level,
+					       opts->ci_seed, &r->ci_paired, err);
+	if (!rc) {
+		r->paired = opts->paired;
+		r->verdict = slt_verdict_of(opts->paired ? &r->ci_paired : &r->ci);
+	}
 out:
 	side_runs_free(&sa);
 	side_runs_free(&sb);

@@ -11,12 +11,16 @@
  *   "options": { "mode": "stats" | "replay", "rounds", "seconds" (per run),
  *       "warmup_seconds", "threads" (updater threads run), "batch",
  *       "flush": "list" | "pop", "depth", "fanout", "write_every",
- *       "seed", "pin": bool, "order": "ABBA" },
+ *       "seed", "pin": bool, "order": "ABBA", "paired": bool },
  *   "runs": { "a": [ OPS_PER_S ], "b": [ OPS_PER_S ] },  (round order)
  *   "median_ops_per_s": { "a", "b" },
  *   "ratio": B/A of the medians, "change_percent": (ratio - 1) * 100,
  *   "ci": { "level", "lo", "hi" (ratios B/A), "lo_percent", "hi_percent",
  *       "method": "percentile bootstrap", "resamples", "seed" },
+ *   "ci_paired": { "level", "ratio" (median of the per-round ratios B/A),
+ *       "lo", "hi", "lo_percent", "hi_percent",
+ *       "method": "paired percentile bootstrap", "resamples", "seed" },
+ *   "verdict_from": "ci" | "ci_paired" (--paired),
  *   "verdict": "faster" | "slower" | "no measurable change",
  *   "sides": { "a" | "b": { "lat_p50_ns", "lat_p90_ns", "lat_p99_ns",
  *       "lat_p999_ns" (medians over the runs), "flushes", "flush_wakeups",
@@ -91,10 +95,12 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		l->a_file, l->a_what, (unsigned long long)l->a_size,
 		l->b_file, l->b_what, (unsigned long long)l->b_size);
 
+	/* the row shows the interval the verdict comes from */
+	const struct slt_ratio_ci *vci = r->paired ? &r->ci_paired : &r->ci;
 	char ch[32], lo[32], hi[32];
-	pct(ch, sizeof(ch), r->ci.ratio);
-	pct(lo, sizeof(lo), r->ci.lo);
-	pct(hi, sizeof(hi), r->ci.hi);
+	pct(ch, sizeof(ch), vci->ratio);
+	pct(lo, sizeof(lo), vci->lo);
+	pct(hi, sizeof(hi), vci->hi);
 	char ci[80];
 	snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
 	fprintf(f, "%-22s %16s %16s %9s   %-20s %s\n", "", "base", "with fix",
@@ -119,11 +125,18 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 			fprintf(f, " %.0f", s->ops_per_s[i]);
 		fputc('\n', f);
 	}
-	fprintf(f, "\nverdict: %s: B/A %.4f, %.0f%% CI [%.4f, %.4f] "
-		"(percentile bootstrap of the ratio of medians, %u resamples, "
-		"seed %#llx)\n", slt_verdict_name(r->verdict), r->ci.ratio,
-		r->ci.level * 100.0, r->ci.lo, r->ci.hi, r->ci.resamples,
-		(unsigned long long)r->ci.seed);
+	const struct slt_ratio_ci *other = r->paired ? &r->ci : &r->ci_paired;
+	fprintf(f, "\nverdict: %s: %s %.4f, %.0f%% CI [%.4f, %.4f] (%s, %u resamples, "
+		"seed %#llx)\n", slt_verdict_name(r->verdict),
+		r->paired ? "per-round B/A median" : "B/A of the medians",
+		vci->ratio, vci->level * 100.0, vci->lo, vci->hi,
+		r->paired ? "percentile bootstrap of the rounds' ratios (paired)"
+			  : "percentile bootstrap, A's and B's runs resampled independently",
+		vci->resamples, (unsigned long long)vci->seed);
+	fprintf(f, "%s: %s %.4f, %.0f%% CI [%.4f, %.4f] (not the verdict's)\n",
+		r->paired ? "independent" : "paired",
+		r->paired ? "B/A of the medians" : "per-round B/A median",
+		other->ratio, other->level * 100.0, other->lo, other->hi);
 	if (r->rounds < SLT_VERDICT_MIN_RUNS)
 		fprintf(f, "         (%u round%s: too few runs for a verdict, run %u or more)\n",
 			r->rounds, r->rounds == 1 ? "" : "s", SLT_VERDICT_MIN_RUNS);
@@ -211,6 +224,7 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(op, "seed", U(e->seed), &bad);
 	slt_json_set(op, "pin", json_boolean(e->pin), &bad);
 	slt_json_set(op, "order", json_string("ABBA"), &bad);
+	slt_json_set(op, "paired", json_boolean(r->paired), &bad);
 	slt_json_set(root, "options", op, &bad);
 
 	json_t *runs = json_object();
@@ -234,6 +248,18 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(ci, "resamples", U(r->ci.resamples), &bad);
 	slt_json_set(ci, "seed", U(r->ci.seed), &bad);
 	slt_json_set(root, "ci", ci, &bad);
+	json_t *cp = json_object();
+	slt_json_set(cp, "level", num(r->ci_paired.level), &bad);
+	slt_json_set(cp, "ratio", num(r->ci_paired.ratio), &bad);
+	slt_json_set(cp, "lo", num(r->ci_paired.lo), &bad);
+	slt_json_set(cp, "hi", num(r->ci_paired.hi), &bad);
+	slt_json_set(cp, "lo_percent", num((r->ci_paired.lo - 1.0) * 100.0), &bad);
+	slt_json_set(cp, "hi_percent", num((r->ci_paired.hi - 1.0) * 100.0), &bad);
+	slt_json_set(cp, "method", json_string("paired percentile bootstrap"), &bad);
+	slt_json_set(cp, "resamples", U(r->ci_paired.resamples), &bad);
+	slt_json_set(cp, "seed", U(r->ci_paired.seed), &bad);
+	slt_json_set(root, "ci_paired", cp, &bad);
+	slt_json_set(root, "verdict_from", json_string(r->paired ? "ci_paired" : "ci"), &bad);
 	slt_json_set(root, "verdict", json_string(slt_verdict_name(r->verdict)), &bad);
 
 	json_t *sides = json_object();

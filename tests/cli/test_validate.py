@@ -125,11 +125,19 @@ def check_numbers(d, rounds):
     assert ci['level'] == 0.95 and ci['method'] == 'percentile bootstrap', ci
     assert ci['resamples'] == 10000, ci
     assert ci['lo'] <= ci['hi'], ci
+    runs_a, runs_b = d['runs']['a'], d['runs']['b']
+    cp = d['ci_paired']
+    assert cp['method'] == 'paired percentile bootstrap' and cp['level'] == 0.95, cp
+    pr = statistics.median(b / a for a, b in zip(runs_a, runs_b))
+    assert abs(cp['ratio'] - pr) < 1e-12 * pr and cp['lo'] <= cp['ratio'] <= cp['hi'], (cp, pr)
+    assert d['verdict_from'] in ('ci', 'ci_paired'), d['verdict_from']
+    ci = d[d['verdict_from']]
     want = 'faster' if ci['lo'] > 1 else 'slower' if ci['hi'] < 1 else 'no measurable change'
     if rounds < 3:
         want = 'no measurable change'    # too few runs for a verdict
     assert d['verdict'] == want, (d['verdict'], ci)
     o = d['options']
+    assert d['verdict_from'] == ('ci_paired' if o['paired'] else 'ci'), (d['verdict_from'], o)
     assert o['rounds'] == rounds and o['order'] == 'ABBA' and o['threads'] == 2, o
     assert abs(o['seconds'] - 0.2) < 1e-12 and o['warmup_seconds'] == 0, o
     for side in 'ab':
@@ -202,6 +210,10 @@ def case_json_proposal():
     if len(adv['proposals']) >= 2:
         d2 = validate_json(o, 'bad_stats', '--classes', cl, '--proposal', '2', *SHORT)
         assert d2['b']['what'] == 'proposal 2 (%s)' % adv['proposals'][1]['kind'], d2['b']
+    d = validate_json(o, 'bad_stats', '--classes', cl, '--paired', '--rounds', '3',
+                      *SHORT[2:])
+    check_numbers(d, 3)
+    assert d['options']['paired'] is True and d['verdict_from'] == 'ci_paired', d
     n = len(adv['proposals'])
     run('validate', o, 'bad_stats', '--classes', cl, '--proposal', n + 1, *SHORT, rc=2)
 

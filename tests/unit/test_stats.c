@@ -162,6 +162,65 @@ static void test_deterministic(void **state)
 	assert_true(w.lo <= c1.lo && w.hi >= c1.hi);
 }
 
+/* Paired: a drift that moves both runs of a round alike cancels.  Runs
+ * climb from 100 to 190 (a machine getting quieter), B is A + 5% each
+ * round: the independent interval is wide and contains 1.0, the paired
+ * one is the constant ratio. */
+static void test_paired_drift(void **state)
+{
+	(void)state;
+	double a[10], b[10];
+	for (int i = 0; i < 10; i++) {
+		a[i] = 100.0 + 10.0 * i;
+		b[i] = a[i] * 1.05;
+	}
+	struct slt_ratio_ci ind, par;
+	assert_int_equal(slt_stats_ratio_ci(a, 10, b, 10, 0, 0, 3, &ind, NULL), 0);
+	assert_int_equal(slt_stats_paired_ratio_ci(a, b, 10, 0, 0, 3, &par, NULL), 0);
+	assert_true(ind.lo < 1.0 && ind.hi > 1.0);
+	assert_int_equal(slt_verdict_of(&ind), SLT_VERDICT_NO_CHANGE);
+	assert_false(ind.paired);
+	assert_true(par.paired && par.n_a == 10 && par.n_b == 10);
+	assert_true(fabs(par.ratio - 1.05) < 1e-12);
+	assert_true(fabs(par.lo - 1.05) < 1e-12 && fabs(par.hi - 1.05) < 1e-12);
+	assert_int_equal(slt_verdict_of(&par), SLT_VERDICT_FASTER);
+	/* medians of each side as given */
+	assert_true(par.median_a == slt_stats_median(a, 10));
+	assert_true(par.median_b == slt_stats_median(b, 10));
+
+	/* with noise on top: per-round ratio N(1.05, 0.01), still above 1 */
+	uint64_t s = 77;
+	for (int i = 0; i < 10; i++)
+		b[i] = a[i] * normal(&s, 1.05, 0.01);
+	assert_int_equal(slt_stats_paired_ratio_ci(a, b, 10, 0, 0, 3, &par, NULL), 0);
+	assert_true(par.lo > 1.0 && par.lo < 1.05 && par.hi > 1.05);
+	/* swapped: slower */
+	assert_int_equal(slt_stats_paired_ratio_ci(b, a, 10, 0, 0, 3, &par, NULL), 0);
+	assert_int_equal(slt_verdict_of(&par), SLT_VERDICT_SLOWER);
+}
+
+/* Paired, identical distributions: 1.0 inside in most seeded trials. */
+static void test_paired_coverage(void **state)
+{
+	(void)state;
+	enum { TRIALS = 200, N = 10 };
+	uint64_t s = 31337;
+	unsigned contains = 0;
+	for (unsigned t = 0; t < TRIALS; t++) {
+		double a[N], b[N];
+		for (int i = 0; i < N; i++) {
+			double drift = 1.0 + 0.05 * i;
+			a[i] = drift * normal(&s, 1e6, 3e4);
+			b[i] = drift * normal(&s, 1e6, 3e4);
+		}
+		struct slt_ratio_ci ci;
+		assert_int_equal(slt_stats_paired_ratio_ci(a, b, N, 2000, 0.95, t + 1, &ci, NULL), 0);
+		contains += slt_verdict_of(&ci) == SLT_VERDICT_NO_CHANGE;
+	}
+	print_message("paired, identical distributions: 1.0 inside %u/%u\n", contains, TRIALS);
+	assert_true(contains >= TRIALS * 8 / 10);
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -178,6 +237,9 @@ static void test_bad_input(void **state)
 	assert_int_equal(slt_stats_ratio_ci(a, 3, a, 3, 0, 1.0, 1, &ci, NULL), SLT_EUSAGE);
 	assert_int_equal(slt_stats_ratio_ci(a, 3, a, 3, 0, -0.5, 1, &ci, NULL), SLT_EUSAGE);
 	assert_string_equal(slt_verdict_name(SLT_VERDICT_NO_CHANGE), "no measurable change");
+	assert_int_equal(slt_stats_paired_ratio_ci(a, z, 3, 0, 0, 1, &ci, NULL), SLT_EUSAGE);
+	assert_int_equal(slt_stats_paired_ratio_ci(a, a, 0, 0, 0, 1, &ci, NULL), SLT_EUSAGE);
+	assert_int_equal(slt_stats_paired_ratio_ci(a, a, 3, 0, 2.0, 1, &ci, NULL), SLT_EUSAGE);
 }
 
 int main(void)
@@ -188,6 +250,8 @@ int main(void)
 		cmocka_unit_test(test_separated_normals),
 		cmocka_unit_test(test_identical_coverage),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_paired_drift),
+		cmocka_unit_test(test_paired_coverage),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,7 +49,7 @@ static void short_opts(struct slt_validate_opts *o)
 	slt_validate_opts_default(o);
 	o->rounds = 3;
 	o->warmup_seconds = 0.01;
-	o->engine.seconds = 0.02;
+	o->engine.seconds = 0.05;
 	o->engine.threads = 2;
 }
 
@@ -106,7 +106,15 @@ static void test_run(void **state)
 	assert_true(r->ci.ratio == r->b.median_ops_per_s / r->a.median_ops_per_s);
 	assert_true(r->ci.lo <= r->ci.hi);
 	assert_int_equal(r->ci.n_a, 3);
+	assert_false(r->paired);
 	assert_int_equal(r->verdict, slt_verdict_of(&r->ci));
+	/* the paired interval from the same runs, round by round */
+	double ratios[3];
+	for (unsigned i = 0; i < 3; i++)
+		ratios[i] = r->b.ops_per_s[i] / r->a.ops_per_s[i];
+	assert_true(r->ci_paired.paired);
+	assert_true(r->ci_paired.ratio == slt_stats_median(ratios, 3));
+	assert_true(r->ci_paired.lo <= r->ci_paired.ratio && r->ci_paired.ratio <= r->ci_paired.hi);
 	/* the same runs give the same interval (fixed bootstrap seed) */
 	struct slt_ratio_ci again;
 	assert_int_equal(slt_stats_ratio_ci(r->a.ops_per_s, 3, r->b.ops_per_s, 3,
@@ -116,6 +124,12 @@ static void test_run(void **state)
 	assert_int_equal(r->a.flushes, 0);
 	assert_int_equal(r->b.percpu_lock.holds, 0);
 	assert_true(r->a.seconds > 0 && r->b.seconds > 0);
+	slt_validate_result_free(r);
+	/* --paired: the verdict is the paired interval's */
+	o.paired = true;
+	assert_int_equal(slt_validate_run(b, b, &o, NULL, NULL, &r, &err), 0);
+	assert_true(r->paired);
+	assert_int_equal(r->verdict, slt_verdict_of(&r->ci_paired));
 	slt_validate_result_free(r);
 	slt_engine_bound_free(b);
 }
