@@ -251,6 +251,14 @@ int slt_adv_search_heuristic(const struct slt_adv_units *us,
 			     struct slt_adv_plan *best,
 			     struct slt_adv_cost *cost);
 
+/* The local search of slt_adv_search_heuristic() from plan *p (legal
+ * under s), in place; *cost gets its final cost.  Returns 0, SLT_ENOMEM or
+ * SLT_ENOTFOUND (*p not legal under s). */
+int slt_adv_search_polish(const struct slt_adv_units *us,
+			  const struct slt_adv_search *s,
+			  const struct slt_adv_weights *w,
+			  struct slt_adv_plan *p, struct slt_adv_cost *cost);
+
 /* Brute force over all orders of the movable units and all padding
  * choices (up to 8 movable units; SLT_EUSAGE beyond): the test oracle. */
 int slt_adv_search_brute(const struct slt_adv_units *us,
@@ -271,6 +279,12 @@ int slt_adv_search_brute(const struct slt_adv_units *us,
  * (mode not handled, too many units) or SLT_EUNSUPPORTED (gave up: use
  * the heuristic).
  */
+/* Whether units a and b (indices into us->u) are interchangeable: same
+ * size, alignment, flags, segment (and offset when anchored), leaves at the
+ * same places with the same classes, samples and CPUs, same code paths, so
+ * swapping them changes no cost (exact.c). */
+bool slt_adv_twins(const struct slt_adv_units *us, size_t a, size_t b);
+
 #define SLT_ADV_EXACT_MAX 18
 int slt_adv_search_exact(const struct slt_adv_units *us,
 			 const struct slt_adv_search *s,
@@ -278,6 +292,33 @@ int slt_adv_search_exact(const struct slt_adv_units *us,
 			 const struct slt_adv_plan *hint,
 			 size_t max_states, int64_t max_ns,
 			 struct slt_adv_plan *best, struct slt_adv_cost *cost);
+
+/*
+ * The hot-set dynamic program (hotdp.c): the least objective over the
+ * partitions of the hot units (those cost.c sees: a classed or sampled
+ * leaf, or a code path; at most SLT_ADV_HOT_MAX) into cache lines, cold
+ * units filling the free bytes first-fit decreasing.  Exact for the
+ * coherence + locality terms and the lines holding hot units over the
+ * layouts of its model (hotdp.c's comment: each hot unit within one line,
+ * a line's hot units packed from its start by decreasing alignment, the
+ * anchored units a prefix of the original order); the size is a bound.
+ * The result is priced by slt_adv_objective().  Gives up after max_steps
+ * group evaluations (0 = 60,000,000).  *best (free with
+ * slt_adv_plan_free()), *cost; *info (may be NULL): what it did.
+ * Returns 0, SLT_ENOMEM, SLT_ENOTFOUND, SLT_EUSAGE (outside the model: the
+ * caller keeps the heuristic) or SLT_EUNSUPPORTED (step budget spent).
+ */
+#define SLT_ADV_HOT_MAX 18
+struct slt_adv_hot_info {
+	size_t hot;     /* hot units */
+	size_t steps;   /* group evaluations, both passes */
+	int pass;       /* the pass that won: 0 line price, 1 byte price */
+};
+int slt_adv_search_hot(const struct slt_adv_units *us,
+		       const struct slt_adv_search *s,
+		       const struct slt_adv_weights *w, size_t max_steps,
+		       struct slt_adv_plan *best, struct slt_adv_cost *cost,
+		       struct slt_adv_hot_info *info);
 
 /* The original order, no padding. */
 int slt_adv_plan_identity(const struct slt_adv_units *us,

@@ -38,9 +38,13 @@ struct ctx {
 /* Budget of one exact search in slt_advise(): states and time. */
 #define EXACT_STATES 100000
 #define EXACT_NS 50000000LL
+/* Budget of one hot-set DP: group evaluations (about 10 ns each). */
+#define HOT_STEPS 20000000u
 
 /* Greedy fill + local search, then the exact optimum (exact.c) bounded by
- * its result where that applies and fits its budget. */
+ * its result where that applies and fits its budget; where it does not,
+ * the hot-set DP (hotdp.c) polished by the local search, kept when it beats
+ * the heuristic. */
 static int search(struct ctx *x, const struct slt_adv_search *s,
 		  struct slt_adv_plan *p, struct slt_adv_cost *c)
 {
@@ -48,13 +52,32 @@ static int search(struct ctx *x, const struct slt_adv_search *s,
 	struct slt_adv_cost ec;
 	int rc = slt_adv_search_heuristic(&x->us, s, &x->w, p, c);
 
-	if (rc || x->exact_gave_up)
+	if (rc)
 		return rc;
-	rc = slt_adv_search_exact(&x->us, s, &x->w, p, EXACT_STATES, EXACT_NS,
+	rc = x->exact_gave_up ? SLT_EUNSUPPORTED :
+	     slt_adv_search_exact(&x->us, s, &x->w, p, EXACT_STATES, EXACT_NS,
 				  &e, &ec);
 	if (rc == SLT_EUSAGE || rc == SLT_EUNSUPPORTED) {
 		x->exact_gave_up |= rc == SLT_EUNSUPPORTED;
-		return 0;
+		double po, eo;
+		rc = slt_adv_search_hot(&x->us, s, &x->w, HOT_STEPS, &e, &ec, NULL);
+		if (!rc)
+			rc = slt_adv_search_polish(&x->us, s, &x->w, &e, &ec);
+		if (rc == SLT_EUSAGE || rc == SLT_EUNSUPPORTED ||
+		    rc == SLT_ENOTFOUND)
+			return 0;
+		if (!rc && slt_adv_objective(&x->us, s, &x->w, p, &po, c, &rc) &&
+		    slt_adv_objective(&x->us, s, &x->w, &e, &eo, &ec, &rc) &&
+		    eo < po - 1e-9 * (po > 1 ? po : 1)) {
+			slt_adv_plan_free(p);
+			*p = e;
+			*c = ec;
+			return 0;
+		}
+		slt_adv_plan_free(&e);
+		if (rc)
+			slt_adv_plan_free(p);
+		return rc;
 	}
 	if (rc) {
 		slt_adv_plan_free(p);

@@ -167,6 +167,22 @@ static bool same_part(const struct slt_adv_units *us,
 	return true;
 }
 
+bool slt_adv_twins(const struct slt_adv_units *us, size_t a, size_t b)
+{
+	const struct slt_adv_unit *x = &us->u[a], *y = &us->u[b];
+	bool cx = x->n_leaves || (x->paths && x->size),
+	     cy = y->n_leaves || (y->paths && y->size);
+	bool tw = x->size == y->size && x->align == y->align &&
+		  x->flags == y->flags && x->seg == y->seg &&
+		  (!(x->flags & SLT_ADV_ANCHORED) ||
+		   x->orig_offset == y->orig_offset) &&
+		  cx == cy && (!cx || same_part(us, x, y));
+	for (size_t j = 0; tw && j < x->n_leaves; j++)
+		tw = x->leaves[j].rel == y->leaves[j].rel &&
+		     x->leaves[j].size == y->leaves[j].size;
+	return tw;
+}
+
 /* Keep x as a state: a new one, or a better value for a known one.
  * SLT_EUNSUPPORTED when the state budget is spent. */
 static int relax(struct dp *d, const struct node *x)
@@ -449,21 +465,9 @@ int slt_adv_search_exact(const struct slt_adv_units *us,
 			    same_part(us, &us->u[d.ids[b]], &us->u[d.ids[c]]))
 				d.same[b] |= 1u << c;
 	for (size_t b = 0; b < d.m; b++)
-		for (size_t c = 0; c < b; c++) {
-			const struct slt_adv_unit *x = &us->u[d.ids[b]],
-						  *y = &us->u[d.ids[c]];
-			bool tw = x->size == y->size && x->align == y->align &&
-				  x->flags == y->flags && x->seg == y->seg &&
-				  (!(x->flags & SLT_ADV_ANCHORED) ||
-				   x->orig_offset == y->orig_offset) &&
-				  ((d.counts >> b) & 1) == ((d.counts >> c) & 1) &&
-				  same_part(us, x, y);
-			for (size_t j = 0; tw && j < x->n_leaves; j++)
-				tw = x->leaves[j].rel == y->leaves[j].rel &&
-				     x->leaves[j].size == y->leaves[j].size;
-			if (tw)
+		for (size_t c = 0; c < b; c++)
+			if (slt_adv_twins(us, d.ids[b], d.ids[c]))
 				d.twin[b] |= 1u << c;
-		}
 	if (hint) {
 		struct slt_adv_cost hc;
 		d.have_ub = slt_adv_objective(us, s, w, hint, &d.ub, &hc, &rc);

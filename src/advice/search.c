@@ -454,6 +454,23 @@ out:
 	return rc;
 }
 
+int slt_adv_search_polish(const struct slt_adv_units *us,
+			  const struct slt_adv_search *s,
+			  const struct slt_adv_weights *w,
+			  struct slt_adv_plan *p, struct slt_adv_cost *cost)
+{
+	double obj;
+	size_t moves;
+	int rc = 0;
+
+	if (!slt_adv_objective(us, s, w, p, &obj, cost, &rc))
+		return rc ? rc : SLT_ENOTFOUND;
+	rc = local(us, s, w, p, &obj, 0, &moves);
+	if (!rc && !slt_adv_objective(us, s, w, p, &obj, cost, &rc) && !rc)
+		rc = SLT_ENOTFOUND;
+	return rc;
+}
+
 /* next_permutation() on a[0..n) */
 static bool next_perm(size_t *a, size_t n)
 {

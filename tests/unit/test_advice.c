@@ -607,6 +607,154 @@ static void test_exact_gap(void **state)
 	assert_true(ng >= N / 4);
 }
 
+/* Exactly h of r's members hot (read-mostly, hot-write or mixed), the rest
+ * cold or unclassed. */
+static void set_hot(struct rs *r, size_t h)
+{
+	static const enum slt_class hotc[] = { SLT_CLASS_READ_MOSTLY,
+		SLT_CLASS_HOT_WRITE, SLT_CLASS_READ_MOSTLY, SLT_CLASS_MIXED };
+	size_t n = r->s.n_members;
+	for (size_t i = 0; i < n; i++)
+		r->cls[i] = rnd(2) ? SLT_CLASS_COLD : SLT_CLASS_NONE;
+	for (size_t k = 0; k < h && k < n; k++) {
+		size_t i = rnd((uint32_t)n);
+		while (r->cls[i] != SLT_CLASS_COLD && r->cls[i] != SLT_CLASS_NONE)
+			i = (i + 1) % n;
+		r->cls[i] = hotc[rnd(4)];
+	}
+}
+
+/* The hot-set DP on small random structs against brute force over every
+ * order and padding choice: a legal plan, never better than the exhaustive
+ * optimum (that would make one of them wrong); how often it reaches it and
+ * the gap when it does not (layouts outside its model) are printed. */
+static void test_hot_vs_brute(void **state)
+{
+	(void)state;
+	size_t n_cases = 0, n_eq = 0, n_usage = 0, n_eq_coh = 0;
+	double gaps[400];
+	size_t ng = 0;
+	for (int it = 0; it < 400; it++) {
+		struct rs r;
+		struct slt_error err = { 0 };
+		struct slt_adv_units us;
+		struct slt_adv_weights w;
+		struct slt_adv_plan bp, hp;
+		struct slt_adv_cost bc, hc;
+		struct slt_advice_opts o = { .cacheline_size = 64,
+					     .move_first = it % 3 == 0 };
+		struct slt_adv_search s = { .max_size = UINT64_MAX,
+					    .allow_padding = true };
+		struct slt_adv_hot_info info;
+		double bo, ho;
+		int rc;
+
+		gen(&r, 3 + rnd(5));
+		set_hot(&r, 2 + rnd((uint32_t)r.s.n_members - 1));
+		if (rnd(4) == 0)
+			add_flex(&r);
+		struct slt_analysis *a = analyze(&r.s, r.cls);
+		assert_int_equal(slt_adv_units_build(a, &o, &us, &err), 0);
+		slt_adv_weights_default(&us, &w);
+		rc = slt_adv_search_hot(&us, &s, &w, 0, &hp, &hc, &info);
+		if (rc == SLT_EUSAGE) {
+			n_usage++;
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(slt_adv_search_brute(&us, &s, &w, &bp, &bc), 0);
+			assert_true(slt_adv_objective(&us, &s, &w, &bp, &bo, &bc, &rc));
+			assert_true(slt_adv_objective(&us, &s, &w, &hp, &ho, &hc, &rc));
+			assert_true(ho >= bo - 1e-9 * (fabs(bo) > 1 ? fabs(bo) : 1));
+			n_cases++;
+			n_eq += same_obj(ho, bo);
+			n_eq_coh += fabs(hc.coherence - bc.coherence) < 1e-9;
+			if (!same_obj(ho, bo))
+				gaps[ng++] = (ho - bo) / (bo > 1e-12 ? bo : 1e-12);
+			slt_adv_plan_free(&bp);
+			slt_adv_plan_free(&hp);
+		}
+		slt_adv_units_free(&us);
+		slt_analysis_free(a);
+	}
+	qsort(gaps, ng, sizeof(*gaps), cmp_d);
+	printf("# hot-set DP vs brute force on %zu random structs (3-8 units): "
+	       "same objective %zu, same coherence %zu; gap where not: median %.4g, "
+	       "max %.4g; outside the model (EUSAGE) %zu\n", n_cases, n_eq,
+	       n_eq_coh, ng ? gaps[ng / 2] : 0, ng ? gaps[ng - 1] : 0, n_usage);
+	assert_true(n_cases >= 200);
+}
+
+/* The hot-set DP on random structs with 10-18 hot units: it finishes within
+ * its step budget in every case, its sharing estimate is never above the
+ * heuristic's, and the objective gaps (DP alone, DP + local search) to the
+ * heuristic are printed: the size part is FFD's bound, not an optimum. */
+static void test_hot_gap(void **state)
+{
+	(void)state;
+	enum { N = 45 };
+	double gaps[N];
+	size_t ng = 0, done = 0, worse = 0, same = 0, pass1 = 0, maxsteps = 0;
+	size_t coh_better = 0, coh_worse = 0, pworse = 0, psame = 0;
+	for (int it = 0; it < N; it++) {
+		struct rs r;
+		struct slt_error err = { 0 };
+		struct slt_adv_units us;
+		struct slt_adv_weights w;
+		struct slt_adv_plan hp, dp;
+		struct slt_adv_cost hc, dc;
+		struct slt_advice_opts o = { .cacheline_size = 64 };
+		struct slt_adv_search s = { .max_size = UINT64_MAX, .allow_padding = true };
+		struct slt_adv_hot_info info;
+		size_t h = 10 + (size_t)it % 9;
+		double ho, dobj;
+		int rc;
+
+		gen(&r, h + 2 + rnd(12));
+		set_hot(&r, h);
+		struct slt_analysis *a = analyze(&r.s, r.cls);
+		assert_int_equal(slt_adv_units_build(a, &o, &us, &err), 0);
+		slt_adv_weights_default(&us, &w);
+		assert_int_equal(slt_adv_search_heuristic(&us, &s, &w, &hp, &hc), 0);
+		rc = slt_adv_search_hot(&us, &s, &w, 0, &dp, &dc, &info);
+		assert_int_equal(rc, 0);
+		done++;
+		if (info.steps > maxsteps)
+			maxsteps = info.steps;
+		pass1 += info.pass == 1;
+		assert_true(slt_adv_objective(&us, &s, &w, &hp, &ho, &hc, &rc));
+		assert_true(slt_adv_objective(&us, &s, &w, &dp, &dobj, &dc, &rc));
+		same += same_obj(ho, dobj);
+		worse += dobj > ho + 1e-9 * (fabs(ho) > 1 ? fabs(ho) : 1);
+		coh_better += dc.coherence < hc.coherence - 1e-9;
+		coh_worse += dc.coherence > hc.coherence + 1e-9;
+		/* the DP's plan polished by the local search, as slt_advise()
+		 * uses it: never worse than the heuristic's */
+		assert_int_equal(slt_adv_search_polish(&us, &s, &w, &dp, &dc), 0);
+		assert_true(slt_adv_objective(&us, &s, &w, &dp, &dobj, &dc, &rc));
+		pworse += dobj > ho + 1e-9 * (fabs(ho) > 1 ? fabs(ho) : 1);
+		psame += same_obj(ho, dobj);
+		gaps[ng++] = (ho - dobj) / (dobj > 1e-12 ? dobj : 1e-12);
+		slt_adv_plan_free(&dp);
+		slt_adv_plan_free(&hp);
+		slt_adv_units_free(&us);
+		slt_analysis_free(a);
+	}
+	qsort(gaps, ng, sizeof(*gaps), cmp_d);
+	printf("# hot-set DP on %zu random structs with 10-18 hot units: finished "
+	       "%zu (max %zu group steps), byte-price pass won %zu; DP alone vs "
+	       "heuristic: same objective %zu, worse %zu (coherence lower %zu, "
+	       "higher %zu)\n", (size_t)N, done, maxsteps, pass1, same, worse,
+	       coh_better, coh_worse);
+	printf("# DP + local search vs heuristic: same %zu, worse %zu; relative gap "
+	       "(heuristic - DP) / DP: min %.4g, median %.4g, p90 %.4g, max %.4g\n",
+	       psame, pworse, gaps[0], gaps[ng / 2], gaps[ng * 9 / 10], gaps[ng - 1]);
+	assert_int_equal(done, N);
+	/* on the classes basis a hot unit straddling two lines counts on both
+	 * (F = read-mostly x written leaves only grows), so no layout has less
+	 * sharing than the DP's partition optimum */
+	assert_int_equal(coh_worse, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -616,6 +764,8 @@ int main(void)
 		cmocka_unit_test(test_size_mode),
 		cmocka_unit_test(test_exact_vs_brute),
 		cmocka_unit_test(test_exact_gap),
+		cmocka_unit_test(test_hot_vs_brute),
+		cmocka_unit_test(test_hot_gap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
