@@ -96,6 +96,8 @@ struct slt_class_entry {
 	const char *type;         /* net_cachelines Type cell, else NULL */
 	const char *comment;      /* net_cachelines Comments cell, or NULL */
 	unsigned line;            /* 1-based line of the entry */
+	const char *file;         /* the input it was read from (the name
+				     given to the reader; added after v1) */
 };
 
 struct slt_classes {
@@ -139,6 +141,18 @@ const struct slt_class_entry *slt_classes_find(const struct slt_classes *c,
 enum slt_class slt_classes_lookup(const struct slt_classes *c,
 				  const char *struct_name, const char *member,
 				  enum slt_net_path path);
+
+/*
+ * Merge src into dst (for several --classes files): each entry of src is
+ * copied (strings owned by dst) unless dst already gives that struct's
+ * member the same class.  A member that src and dst give different
+ * classes is an error: SLT_EUSAGE with err->file/err->line at src's
+ * entry and the message naming dst's FILE:LINE too; dst is then left
+ * with the entries merged before it.  Returns 0, SLT_EUSAGE or
+ * SLT_ENOMEM.  dst keeps its format.
+ */
+int slt_classes_merge(struct slt_classes *dst, const struct slt_classes *src,
+		      struct slt_error *err);
 
 /* Free c and everything in it.  NULL is a no-op. */
 void slt_classes_free(struct slt_classes *c);

@@ -75,6 +75,7 @@ static struct slt_class_entry *add_entry(struct builder *b)
 	}
 	struct slt_class_entry *e = &c->entries[c->n++];
 	memset(e, 0, sizeof(*e));
+	e->file = b->name;
 	return e;
 }
 
@@ -613,7 +614,9 @@ int slt_classes_read_mem(const void *data, size_t size, const char *name,
 	struct builder b = { .name = name, .err = err };
 	b.c = calloc(1, sizeof(*b.c));
 	b.arena = slt_arena_new();
-	if (!b.c || !b.arena) {
+	if (b.arena)
+		b.name = slt_arena_strdup(b.arena, name);
+	if (!b.c || !b.arena || !b.name) {
 		free(b.c);
 		slt_arena_free(b.arena);
 		return slt_error_set(err, SLT_ENOMEM, name, -1, NULL,
@@ -732,6 +735,49 @@ enum slt_class slt_classes_lookup(const struct slt_classes *c,
 	if (path == SLT_PATH_RX && e->rx != SLT_CLASS_NONE)
 		return e->rx;
 	return e->cls;
+}
+
+static const char *dup_or_null(struct slt_arena *a, const char *s, bool *bad)
+{
+	char *d = s ? slt_arena_strdup(a, s) : NULL;
+	*bad |= s && !d;
+	return d;
+}
+
+int slt_classes_merge(struct slt_classes *dst, const struct slt_classes *src,
+		      struct slt_error *err)
+{
+	for (size_t i = 0; src && i < src->n; i++) {
+		const struct slt_class_entry *e = &src->entries[i];
+		const struct slt_class_entry *have = NULL;
+		for (size_t k = 0; k < dst->n && !have; k++)
+			if (!strcmp(dst->entries[k].struct_name, e->struct_name) &&
+			    !strcmp(dst->entries[k].member, e->member))
+				have = &dst->entries[k];
+		if (have && have->cls == e->cls)
+			continue;
+		if (have)
+			return slt_error_set_line(err, SLT_EUSAGE, e->file ? e->file : "",
+				e->line, "give each member one class across the --classes files",
+				"%s.%s is %s here but %s at %s:%u", e->struct_name, e->member,
+				slt_class_name(e->cls), slt_class_name(have->cls),
+				have->file ? have->file : "", have->line);
+		struct slt_class_entry *ne = realloc(dst->entries, (dst->n + 1) * sizeof(*ne));
+		if (!ne)
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		dst->entries = ne;
+		bool bad = false;
+		struct slt_class_entry c = *e;
+		c.struct_name = dup_or_null(dst->priv_, e->struct_name, &bad);
+		c.member = dup_or_null(dst->priv_, e->member, &bad);
+		c.type = dup_or_null(dst->priv_, e->type, &bad);
+		c.comment = dup_or_null(dst->priv_, e->comment, &bad);
+		c.file = dup_or_null(dst->priv_, e->file, &bad);
+		if (bad)
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		dst->entries[dst->n++] = c;
+	}
+	return 0;
 }
 
 void slt_classes_free(struct slt_classes *c)

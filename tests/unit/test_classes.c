@@ -332,6 +332,40 @@ static void test_net_early(void **state)
 	slt_classes_free(c);
 }
 
+/* Several --classes files: merged, equal entries kept once, a member two
+ * files class differently is an error naming both FILE:LINE. */
+static void test_merge(void **state)
+{
+	(void)state;
+	struct slt_classes *a = NULL, *b = NULL;
+	struct slt_error err;
+	slt_error_clear(&err);
+	const char *ta = "cgroup.rstat_cpu read-mostly\ncgroup.bstat hot-write\n";
+	const char *tb = "# b\n[mem_cgroup_per_node]\nlruvec hot-write\n"
+			 "[cgroup]\nrstat_cpu read-mostly\n";
+	assert_int_equal(slt_classes_read_mem(ta, strlen(ta), "a.classes", SLT_CLASSES_FILE,
+					      NULL, &a, &err), 0);
+	assert_int_equal(slt_classes_read_mem(tb, strlen(tb), "b.classes", SLT_CLASSES_FILE,
+					      NULL, &b, &err), 0);
+	assert_string_equal(a->entries[1].file, "a.classes");
+	assert_int_equal(slt_classes_merge(a, b, &err), 0);
+	assert_int_equal(a->n, 3);      /* rstat_cpu once */
+	slt_classes_free(b);            /* a owns its copies */
+	assert_int_equal(slt_classes_lookup(a, "mem_cgroup_per_node", "lruvec.lists",
+					    SLT_PATH_ANY), SLT_CLASS_HOT_WRITE);
+	assert_string_equal(a->entries[2].file, "b.classes");
+	assert_int_equal(a->entries[2].line, 3);
+	const char *tc = "\ncgroup.bstat read-mostly\n";
+	assert_int_equal(slt_classes_read_mem(tc, strlen(tc), "c.classes", SLT_CLASSES_FILE,
+					      NULL, &b, &err), 0);
+	assert_int_equal(slt_classes_merge(a, b, &err), SLT_EUSAGE);
+	assert_string_equal(err.file, "c.classes");
+	assert_int_equal(err.line, 2);
+	assert_string_equal(err.message, "cgroup.bstat is read-mostly here but hot-write at a.classes:2");
+	slt_classes_free(b);
+	slt_classes_free(a);
+}
+
 static void test_net_errors(void **state)
 {
 	(void)state;
@@ -402,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_net_rst),
 		cmocka_unit_test(test_net_early),
 		cmocka_unit_test(test_net_errors),
+		cmocka_unit_test(test_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
