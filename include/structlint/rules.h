@@ -139,7 +139,9 @@ struct slt_check_opts {
  * to r (rule ids: slt_rule_kind_name()).  r->n_checks grows by the
  * checks evaluated.  Returns 0; SLT_EUSAGE when a rule names a member or
  * group s lacks (err: rules_path, the line, "column N: ..." and a
- * did-you-mean hint) or needs classes that were not given; SLT_ENOMEM.
+ * did-you-mean hint) or needs classes that were not given, or that give
+ * no member of s a class (o->classes all SLT_CLASS_NONE: "no class is
+ * given for any member of STRUCT"); SLT_ENOMEM.
  */
 int slt_rules_check(const struct slt_rules_struct *rs, const char *rules_path,
 		    const struct slt_struct *s, const struct slt_check_opts *o,
@@ -183,6 +185,18 @@ int slt_groups_find(const struct slt_struct *s, struct slt_cl_group **out,
 /* Is member i of s inside group g (between its markers, same parent)? */
 int slt_group_has(const struct slt_struct *s, const struct slt_cl_group *g,
 		  size_t i);
+
+/*
+ * Classes implied by s's marker groups (added after v1): every member
+ * inside a group whose name implies a class (slt_group_class_of) and whose
+ * cls[i] is SLT_CLASS_NONE gets SLT_CLASS_READ_MOSTLY (read-mostly group)
+ * or SLT_CLASS_HOT_WRITE (written group); markers, unnamed members and
+ * members of unclassified groups keep their class.  cls is parallel to
+ * s->members.  Used where no classes file gives a class (baselines of
+ * kernel structs).  Returns the number of members given a class, or
+ * SLT_ENOMEM.
+ */
+int slt_groups_classes(const struct slt_struct *s, enum slt_class *cls);
 
 /*
  * The kernel's own checks on s's marker groups, appended to r with

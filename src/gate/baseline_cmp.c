@@ -7,6 +7,8 @@
  * in structlint(1), BASELINE:
  *
  *   baseline-struct-missing           error
+ *   baseline-no-classes               warning (neither the baseline nor
+ *                                     --classes classes a member)
  *   baseline-lines-grew               error   (cacheline count grew)
  *   baseline-size-grew                warning (same cacheline count)
  *   baseline-hole-new                 warning (new hole, or a hole grew)
@@ -33,6 +35,7 @@
 
 #include "gate/baseline_int.h"
 #include "join/join_int.h"
+#include "structlint/rules.h"
 
 struct cmp {
 	const struct slt_baseline *b;
@@ -172,7 +175,24 @@ static int match_members(struct cmp *c)
 			cls = bs->members[c->c2b[i]].cls;
 		c->ccls[i] = cls;
 	}
-	return 0;
+	/* then the class the current layout's kernel cacheline groups imply */
+	return slt_groups_classes(cs, c->ccls) < 0 ? SLT_ENOMEM : 0;
+}
+
+/* Neither the baseline nor --classes classes any member of the struct:
+ * only the class-free checks can fail; say so. */
+static int check_classes_known(struct cmp *c)
+{
+	for (size_t k = 0; k < c->bs->n_members; k++)
+		if (c->bs->members[k].cls != SLT_CLASS_NONE)
+			return 0;
+	for (size_t i = 0; c->o->classes && i < c->cs->n_members; i++)
+		if (c->cpath[i][0] && slt_classes_lookup(c->o->classes, c->cs->name, c->cpath[i],
+							 SLT_PATH_ANY) != SLT_CLASS_NONE)
+			return 0;
+	return add(c, "baseline-no-classes", SLT_SEV_WARNING, NULL, SLT_NO_OFFSET,
+		   "baseline has no member classes for %s: only size, holes, moves and missing "
+		   "members are checked; record it with --classes", c->bs->name);
 }
 
 /* Does --classes give current member i its class? */
@@ -426,6 +446,8 @@ static int compare_struct(struct cmp *c)
 	int rc = c->b2c && c->c2b && c->renamed && c->ccls && c->cpath ? 0 : SLT_ENOMEM;
 	if (!rc)
 		rc = match_members(c);
+	if (!rc)
+		rc = check_classes_known(c);
 	if (!rc)
 		rc = check_size(c);
 	if (!rc)

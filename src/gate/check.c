@@ -127,8 +127,24 @@ static bool has_bytes(const struct slt_member *m)
 	return m->size > 0 && !(m->flags & SLT_MEMBER_ZERO_SIZE);
 }
 
+/* Classes were given (o->classes) and at least one member has one: a
+ * classes file that names none of s's members would make every class
+ * check pass silently. */
+static bool have_classes(const struct ctx *c)
+{
+	for (size_t i = 0; c->o->classes && i < c->s->n_members; i++)
+		if (c->o->classes[i] != SLT_CLASS_NONE)
+			return true;
+	return false;
+}
+
 static int need_classes(struct ctx *c, const struct slt_rule *ru, unsigned col, const char *what)
 {
+	if (c->o->classes)
+		return slt_error_set_line(c->err, SLT_EUSAGE, c->path, ru->line,
+					  "name the struct's members in the classes file (STRUCT.MEMBER CLASS or a [STRUCT] section)",
+					  "column %u: %s needs member classes: no class is given for any member of %s",
+					  col, what, c->s->name);
 	return slt_error_set_line(c->err, SLT_EUSAGE, c->path, ru->line,
 				  "give --classes FILE or --samples FILE",
 				  "column %u: %s needs member classes", col, what);
@@ -166,7 +182,7 @@ static int resolve_group(struct ctx *c, const struct slt_rule *ru,
 	}
 	if (!strncmp(n->name, "class:", 6)) {
 		int k = slt_class_parse(n->name + 6);
-		if (k > 0 && !c->o->classes)
+		if (k > 0 && !have_classes(c))
 			return need_classes(c, ru, n->column, n->name);
 		for (size_t i = 0; k > 0 && i < c->s->n_members; i++)
 			if (c->o->classes[i] == (enum slt_class)k)
@@ -329,7 +345,7 @@ static int check_member_rule(struct ctx *c, const struct slt_rule *ru)
 				   m->offset / c->cl, c->cl);
 		return 0;
 	case SLT_RULE_NO_HOT_WRITE_NEAR: {
-		if (!c->o->classes)
+		if (!have_classes(c))
 			return need_classes(c, ru, ru->column, "no-hot-write-near");
 		uint64_t f, l;
 		slt_member_lines(m, c->cl, &f, &l);

@@ -134,6 +134,31 @@ int slt_group_has(const struct slt_struct *s, const struct slt_cl_group *g, size
 	return k > (long)g->begin && k < (long)g->end;
 }
 
+int slt_groups_classes(const struct slt_struct *s, enum slt_class *cls)
+{
+	struct slt_cl_group *g;
+	size_t n;
+	int given = 0;
+	if (slt_groups_find(s, &g, &n, NULL))
+		return SLT_ENOMEM;
+	for (size_t i = 0; i < s->n_members; i++) {
+		const struct slt_member *m = &s->members[i];
+		if (cls[i] != SLT_CLASS_NONE || !m->name[0] ||
+		    (m->flags & (SLT_MEMBER_GROUP_BEGIN | SLT_MEMBER_GROUP_END)))
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			if (g[k].cls == SLT_GROUP_UNKNOWN || !slt_group_has(s, &g[k], i))
+				continue;
+			cls[i] = g[k].cls == SLT_GROUP_WRITTEN ? SLT_CLASS_HOT_WRITE
+							       : SLT_CLASS_READ_MOSTLY;
+			given++;
+			break;
+		}
+	}
+	free(g);
+	return given;
+}
+
 /* Lines [*first, *last] the group's bytes occupy; 0 when it has none. */
 static int group_lines(const struct slt_cl_group *g, unsigned cl, uint64_t *first, uint64_t *last)
 {

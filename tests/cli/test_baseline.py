@@ -103,9 +103,21 @@ KINDS = {
 }
 
 
+# structs kinds.classes gives no class: checked without classes, with a
+# warning that says so (baseline-no-classes)
+CLASSED = {'s_moved_line', 's_share', 's_removed', 's_added', 's_type'}
+NOCLS = ('baseline-no-classes', 'warning', None)
+
+
+def want_of(name):
+    want_rc, want = KINDS[name]
+    # (a struct the after build lacks is only missing)
+    return want_rc, ([] if name in CLASSED or name == 's_missing' else [NOCLS]) + want
+
+
 def kind_case(name):
     def t():
-        want_rc, want = KINDS[name]
+        want_rc, want = want_of(name)
         b = record(before(), name)
         d = check(after(), b, rc=want_rc)
         assert triples(d) == want, (name, triples(d), want)
@@ -113,9 +125,14 @@ def kind_case(name):
         for v in d['violations']:
             assert v['struct'] == name and v['source'] == b, v
             assert v['decl_file'].endswith('kinds.c') and v['decl_line'] > 0, v
-        # and the same baseline against the before build: nothing
+        # and the same baseline against the before build: nothing (but
+        # the warning that no class is known)
         d = check(before(), b, rc=0)
-        assert d['violations'] == [], d['violations']
+        assert triples(d) == ([] if name in CLASSED else [NOCLS]), d['violations']
+        if name not in CLASSED:
+            assert d['violations'][0]['message'] == (
+                'baseline has no member classes for %s: only size, holes, moves and missing '
+                'members are checked; record it with --classes' % name), d['violations']
     return t
 
 
@@ -158,16 +175,17 @@ def t_bitfields():
     b = os.path.join(TMP, 'bf.json')
     with open(b, 'w') as f:
         f.write(json.dumps(d))
-    assert check(bitfields(), b, rc=0)['violations'] == []
+    assert triples(check(bitfields(), b, rc=0)) == [NOCLS]
 
 
 def t_round_trip():
     names = list(KINDS)
     b = record(before(), *names)
     d = check(before(), b, rc=0)
-    assert d['violations'] == [] and d['structs_checked'] == len(names), d
+    assert triples(d) == [NOCLS for n in names if n not in CLASSED], d
+    assert d['structs_checked'] == len(names), d
     d = check(after(), b, rc=1)
-    want = [(n,) + t for n in names for t in KINDS[n][1]]
+    want = [(n,) + t for n in names for t in want_of(n)[1]]
     got = [(v['struct'], v['rule'], v['severity'], v.get('member')) for v in d['violations']]
     assert got == want, (got, want)
     assert d['errors'] == 6, d
@@ -230,9 +248,28 @@ def t_errors():
     assert 'name at least one struct' in p.stderr, p.stderr
     p = run('baseline', o, 's_same', 'no_such_struct', rc=2)
     assert 'no_such_struct' in p.stderr, p.stderr
-    p = run('baseline', o, 's_same', '--classes', KINDS_CLASSES, '--classes', KINDS_CLASSES, rc=0)
-    p = run('baseline', o, 's_share', '--classes', KINDS_CLASSES, '--classes', KINDS_CLASSES, rc=2)
-    assert 'both name s_share' in p.stderr, p.stderr
+    # --classes files are merged: the same file twice agrees with itself
+    p = run('baseline', o, 's_share', '--classes', KINDS_CLASSES, '--classes', KINDS_CLASSES)
+    assert json.loads(p.stdout)['structs'] == json.loads(
+        run('baseline', o, 's_share', '--classes', KINDS_CLASSES).stdout)['structs']
+    # a file naming none of the structs recorded is a warning
+    p = run('baseline', o, 's_same', '--classes', KINDS_CLASSES)
+    assert p.stderr == 'structlint: warning: %s: classes for s_moved_line, none for the structs ' \
+        'recorded\n' % KINDS_CLASSES, p.stderr
+    # a member two files class differently: exit 2 naming both FILE:LINE
+    other = os.path.join(TMP, 'other.classes')
+    with open(other, 'w') as f:
+        f.write('# other\ns_share.hw read-mostly\n')
+    p = run('baseline', o, 's_share', '--classes', KINDS_CLASSES, '--classes', other, rc=2)
+    assert p.stderr == ('structlint: %s:2: s_share.hw is read-mostly here but hot-write at %s:6 '
+                        '(give each member one class across the --classes files)\n'
+                        % (other, KINDS_CLASSES)), p.stderr
+    # a FILE operand that looks like a path but is not there (not a struct)
+    p = run('baseline', os.path.join(TMP, 'nosuch.o'), 's_same', rc=2)
+    assert p.stderr == 'structlint: %s: no such file (build it first, or check the path)\n' % \
+        os.path.join(TMP, 'nosuch.o'), p.stderr
+    p = run('baseline', 'conn.o', 's_same', rc=2)
+    assert p.stderr.startswith('structlint: conn.o: no such file'), p.stderr
     p = run('baseline', o, 's_same', '--cacheline', '48', rc=2)
     p = run('baseline', o, 's_same', '--suppress', '/nonexistent.json', rc=2)
     assert '/nonexistent.json' in p.stderr, p.stderr

@@ -181,7 +181,8 @@ static void expect(const struct slt_gate_result *r, const char *name,
 				      r->violations[i].message);
 	for (size_t i = 0; i < r->n_violations; i++) {
 		const struct slt_violation *v = &r->violations[i];
-		if (strcmp(v->struct_name, name))
+		/* the warning that a struct has no recorded classes: test_no_classes */
+		if (strcmp(v->struct_name, name) || !strcmp(v->rule, "baseline-no-classes"))
 			continue;
 		if (got == n)
 			fail_msg("%s: extra violation %s %s: %s", name, v->rule,
@@ -320,7 +321,8 @@ static void test_round_trip(void **state)
 	(void)state;
 	struct slt_gate_result *r = compare_with(before_o, NULL, NULL, NULL);
 	for (size_t i = 0; i < r->n_violations; i++)
-		fail_msg("unexpected %s %s: %s", r->violations[i].rule,
+		if (strcmp(r->violations[i].rule, "baseline-no-classes"))
+			fail_msg("unexpected %s %s: %s", r->violations[i].rule,
 			 r->violations[i].struct_name, r->violations[i].message);
 	assert_true(r->n_checks > N_NAMES);
 	slt_gate_result_free(r);
