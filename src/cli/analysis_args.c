@@ -26,7 +26,9 @@ const char cli_analysis_usage[] =
 "                             (default: detected)\n"
 "  -C, --classes FILE         member classes: a classes file or a kernel\n"
 "                             net_cachelines .rst table (given classes win\n"
-"                             over measured ones)\n"
+"                             over measured ones); repeatable: the files\n"
+"                             are merged (a member classed differently by\n"
+"                             two files is an error)\n"
 "      --strict-classes       a member the struct lacks in the classes file\n"
 "                             is an error (default: a warning)\n"
 "instance base (address samples), first that applies:\n"
@@ -126,7 +128,17 @@ int cli_analysis_option(struct cli_analysis *c, int opt, const char *arg,
 	unsigned long v;
 	switch (opt) {
 	case 's': c->samples = arg; return 0;
-	case 'C': c->classes_path = arg; return 0;
+	case 'C':
+		if (c->n_classes == CLI_MAX_CLASSES)
+			return cli_usage_error("at most %d --classes files", CLI_MAX_CLASSES);
+		c->classes_paths[c->n_classes++] = arg;
+		{
+			size_t u = strlen(c->classes_joined);
+			snprintf(c->classes_joined + u, sizeof(c->classes_joined) - u, "%s%s",
+				 u ? "," : "", arg);
+		}
+		c->classes_path = c->classes_joined;
+		return 0;
 	case CLI_OPT_SFMT:
 		c->sfmt = slt_samples_format_parse(arg);
 		if (c->sfmt < 0)
@@ -292,13 +304,14 @@ enum slt_class *cli_given_classes(const struct slt_classes *cl,
 	return g;
 }
 
-/* Entries of the classes file that name a member no definition of the
- * struct has: counted per entry over all definitions, then warned about
- * (or, with --strict-classes, the first is the error). */
+/* Entries of the classes files that name a member no definition of the
+ * struct has: counted per entry over the definitions of its struct, then
+ * warned about (or, with strict, the first is the error). */
 struct unknown_ctx {
-	const struct cli_analysis *c;
+	const struct slt_classes *cl;
 	size_t *count;             /* per entry: definitions lacking it */
-	size_t want;               /* warn when count == want */
+	size_t *want;              /* per entry: definitions of its struct */
+	bool strict;
 	int n;
 	struct slt_error *err;
 };
@@ -308,49 +321,89 @@ static void unknown_count(void *ctx, const struct slt_class_entry *e,
 {
 	struct unknown_ctx *u = ctx;
 	(void)suggestion;
-	u->count[e - u->c->classes->entries]++;
+	u->count[e - u->cl->entries]++;
 }
 
 static void unknown_report(void *ctx, const struct slt_class_entry *e,
 			   const char *suggestion)
 {
 	struct unknown_ctx *u = ctx;
+	size_t k = (size_t)(e - u->cl->entries);
 	char hint[300];
-	if (u->count[e - u->c->classes->entries] != u->want)
+	if (u->count[k] != u->want[k])
 		return;
+	u->count[k] = 0;           /* once, even for several definitions */
 	snprintf(hint, sizeof(hint), "did you mean %s?", suggestion ? suggestion : "");
-	if (u->c->strict_classes) {
+	if (u->strict) {
 		if (!u->n++)
-			slt_error_set_line(u->err, SLT_EUSAGE, u->c->classes_path, e->line,
+			slt_error_set_line(u->err, SLT_EUSAGE, e->file ? e->file : "", e->line,
 					   suggestion ? hint : "without --strict-classes this is a warning",
 					   "%s has no member '%s'", e->struct_name, e->member);
 		return;
 	}
 	u->n++;
 	fprintf(stderr, "structlint: warning: %s:%u: %s has no member '%s'%s%s%s\n",
-		u->c->classes_path, e->line, e->struct_name, e->member,
+		e->file ? e->file : "", e->line, e->struct_name, e->member,
 		suggestion ? " (" : "", suggestion ? hint : "", suggestion ? ")" : "");
 }
 
-static int check_classes(const struct cli_analysis *c, struct slt_error *err)
+int cli_classes_warn(const struct slt_classes *cl, const struct slt_layout *l,
+		     bool strict, struct slt_error *err)
 {
-	const struct slt_layout *l = c->layout;
-	struct unknown_ctx u = { c, calloc(c->classes->n + 1, sizeof(size_t)), l->n_structs, 0, err };
-	int rc = u.count ? 0 : SLT_ENOMEM;
+	struct unknown_ctx u = { cl, calloc(cl->n + 1, sizeof(size_t)),
+				 calloc(cl->n + 1, sizeof(size_t)), strict, 0, err };
+	int rc = u.count && u.want ? 0 : SLT_ENOMEM;
+	for (size_t e = 0; !rc && e < cl->n; e++)
+		for (size_t i = 0; i < l->n_structs; i++)
+			u.want[e] += !strcmp(l->structs[i].name, cl->entries[e].struct_name);
 	for (size_t i = 0; !rc && i < l->n_structs; i++)
-		rc = slt_classes_check(c->classes, &l->structs[i], unknown_count, &u);
-	if (rc >= 0 && l->n_structs)
-		rc = slt_classes_check(c->classes, &l->structs[0], unknown_report, &u);
+		rc = slt_classes_check(cl, &l->structs[i], unknown_count, &u);
+	for (size_t i = 0; rc >= 0 && i < l->n_structs; i++)
+		rc = slt_classes_check(cl, &l->structs[i], unknown_report, &u);
 	free(u.count);
+	free(u.want);
 	if (rc < 0)
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-	return c->strict_classes && u.n ? SLT_EUSAGE : 0;
+	return strict && u.n ? SLT_EUSAGE : 0;
 }
 
-static bool is_file_operand(const char *s)
+int cli_classes_load(const char *const *paths, size_t n, struct slt_classes **out,
+		     struct slt_error *err)
+{
+	struct slt_classes *all = NULL, *one = NULL;
+	int rc = 0;
+	for (size_t i = 0; !rc && i < n; i++) {
+		rc = slt_classes_read(paths[i], SLT_CLASSES_AUTO, NULL, i ? &one : &all, err);
+		if (!rc && i)
+			rc = slt_classes_merge(all, one, err);
+		slt_classes_free(one);
+		one = NULL;
+	}
+	if (rc) {
+		slt_classes_free(all);
+		all = NULL;
+	}
+	*out = all;
+	return rc;
+}
+
+/* A name that only a path has: a '.' suffix (conn.o, x.ko, a.out) or
+ * vmlinux*; C identifiers have neither. */
+static bool looks_like_path(const char *s)
+{
+	return strchr(s, '.') || !strncmp(s, "vmlinux", 7);
+}
+
+int cli_file_operand(const char *s)
 {
 	struct stat st;
-	return strchr(s, '/') || stat(s, &st) == 0;
+	if (stat(s, &st) == 0)
+		return 1;
+	if (strchr(s, '/') || looks_like_path(s)) {
+		fprintf(stderr, "structlint: %s: no such file (build it first, or check the path)\n", s);
+		return SLT_EXIT_ERROR;
+	}
+	return 0;
 }
 
 int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
@@ -359,7 +412,10 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	int rc;
 	if (!c->samples && !c->classes_path && !c->classes_optional)
 		return cli_usage_error("give --samples FILE or --classes FILE");
-	if (n_ops > 0 && is_file_operand(ops[0])) {
+	int fo = n_ops > 0 ? cli_file_operand(ops[0]) : 0;
+	if (fo == SLT_EXIT_ERROR)
+		return fo;
+	if (fo == 1) {
 		c->file = ops[0];
 		ops++;
 		n_ops--;
@@ -384,10 +440,10 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 				" bytes, smaller than %s (%" PRIu64 " bytes): is it an instance of %s?\n",
 				c->base_symbol, size, c->layout->structs[i].name,
 				c->layout->structs[i].size, c->layout->structs[i].name);
-	if (!rc && c->classes_path)
-		rc = slt_classes_read(c->classes_path, SLT_CLASSES_AUTO, NULL, &c->classes, err);
+	if (!rc && c->n_classes)
+		rc = cli_classes_load(c->classes_paths, c->n_classes, &c->classes, err);
 	if (!rc && c->classes)
-		rc = check_classes(c, err);
+		rc = cli_classes_warn(c->classes, c->layout, c->strict_classes, err);
 	if (!rc && !(c->profiles = calloc(c->layout->n_structs, sizeof(*c->profiles))))
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc && c->samples)

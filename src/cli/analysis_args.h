@@ -19,6 +19,7 @@
 #include "structlint/report.h"
 
 #define CLI_MAX_HINTS 64
+#define CLI_MAX_CLASSES 64
 
 /* Option values of the shared long options (a command's own start at
  * CLI_OPT_OWN). */
@@ -65,7 +66,12 @@ extern const char cli_analysis_usage[];
 
 struct cli_analysis {
 	/* options */
-	const char *samples, *classes_path;
+	const char *samples;
+	const char *classes_path;  /* the --classes files joined with ','
+				      (for messages), NULL when none */
+	const char *classes_paths[CLI_MAX_CLASSES]; /* each --classes FILE */
+	size_t n_classes;
+	char classes_joined[1024];
 	const char *base_symbol;   /* --base SYMBOL, resolved once FILE is known */
 	int sfmt;
 	struct slt_join_opts jopts;
@@ -117,5 +123,24 @@ enum slt_class *cli_given_classes(const struct slt_classes *cl,
 				  const struct slt_struct *s);
 
 void cli_analysis_release(struct cli_analysis *c);
+
+/* Read the n classes files paths[] and merge them into one *out (a
+ * member classed differently by two files is an error naming both
+ * FILE:LINE).  Returns 0 or SLT_E* with err filled; *out NULL then. */
+int cli_classes_load(const char *const *paths, size_t n, struct slt_classes **out,
+		     struct slt_error *err);
+
+/* Warn on stderr (structlint: warning: FILE:LINE: STRUCT has no member
+ * 'X') about every entry of cl naming a member that no definition of its
+ * struct in l has; with strict, the first is an error instead (SLT_EUSAGE,
+ * err filled).  Returns 0, SLT_EUSAGE or SLT_ENOMEM. */
+int cli_classes_warn(const struct slt_classes *cl, const struct slt_layout *l,
+		     bool strict, struct slt_error *err);
+
+/* Is the first operand s the FILE?  1: a file (exists, or contains '/'),
+ * 0: a struct name, SLT_EXIT_ERROR: it looks like a path (a '.' suffix
+ * such as conn.o, x.ko, or vmlinux*) but does not exist ("FILE: no such
+ * file" printed).  The one rule of report, suggest, check, baseline. */
+int cli_file_operand(const char *s);
 
 #endif

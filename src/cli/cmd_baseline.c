@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
 #include "structlint/baseline.h"
+#include "structlint/rules.h"
 
 static const char usage_head[] =
 "usage: structlint baseline [OPTIONS] [FILE] STRUCT... > BASELINE.json\n"
@@ -32,8 +32,8 @@ static const char usage_head[] =
 
 static const char usage_tail[] =
 "output:\n"
-"  -C, --classes FILE         repeatable: each classes file is used for the\n"
-"                             structs it names\n"
+"  (--classes is repeatable: the files are merged; a struct no file names\n"
+"  is recorded without classes, except kernel cacheline-group members)\n"
 "      --suppress FILE        copy the suppressions of FILE\n"
 "                             (structlint.suppressions/v1) into the baseline\n"
 "  -p, --pretty               indent the JSON\n"
@@ -52,12 +52,8 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-#define MAX_CLASSES 64
-
 struct args {
 	struct cli_analysis t;           /* the parsed options */
-	const char *classes[MAX_CLASSES];
-	size_t n_classes;
 	const char *suppress;
 };
 
@@ -71,12 +67,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 		int rc;
 		if (o == OPT_SUPPRESS) {
 			a->suppress = optarg;
-			continue;
-		}
-		if (o == 'C') {
-			if (a->n_classes == MAX_CLASSES)
-				return cli_usage_error("at most %d --classes files", MAX_CLASSES);
-			a->classes[a->n_classes++] = optarg;
 			continue;
 		}
 		rc = cli_analysis_option(&a->t, o, optarg, argv[optind - 1]);
@@ -93,31 +83,17 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-/* The classes file (of a->classes) that names struct name; NULL when none.
- * Two files naming it is a usage error (*rc). */
-static const char *classes_for(const struct args *a, struct slt_classes **cl,
-			       const char *name, int *rc)
+/* Do the classes name struct name? */
+static bool names_struct(const struct slt_classes *cl, const char *name)
 {
-	const char *found = NULL;
-	*rc = 0;
-	for (size_t i = 0; i < a->n_classes; i++) {
-		bool names = false;
-		for (size_t k = 0; k < cl[i]->n && !names; k++)
-			names = !strcmp(cl[i]->entries[k].struct_name, name);
-		if (!names)
-			continue;
-		if (found) {
-			*rc = cli_usage_error("--classes %s and %s both name %s: give one",
-					      found, a->classes[i], name);
-			return NULL;
-		}
-		found = a->classes[i];
-	}
-	return found;
+	for (size_t k = 0; cl && k < cl->n; k++)
+		if (!strcmp(cl->entries[k].struct_name, name))
+			return true;
+	return false;
 }
 
 /* Record every definition of name into b. */
-static int record_one(const struct args *a, struct slt_classes **cl,
+static int record_one(const struct args *a, const struct slt_classes *cl,
 		      const char *file, const char *name, struct slt_baseline *b,
 		      struct slt_error *err)
 {
@@ -125,9 +101,10 @@ static int record_one(const struct args *a, struct slt_classes **cl,
 	c.jopts.hints = c.hints;
 	c.classes_optional = true;
 	int rc;
-	c.classes_path = classes_for(a, cl, name, &rc);
-	if (rc)
-		return rc;
+	if (!names_struct(cl, name)) {     /* the files are for other structs */
+		c.classes_path = NULL;
+		c.n_classes = 0;
+	}
 	char *ops[2] = { (char *)file, (char *)name };
 	rc = cli_analysis_load(&c, file ? ops : ops + 1, file ? 2 : 1, err);
 	for (size_t i = 0; !rc && i < c.layout->n_structs; i++) {
@@ -141,6 +118,12 @@ static int record_one(const struct args *a, struct slt_classes **cl,
 			for (size_t k = 0; !rc && k < s->n_members; k++)
 				cls[k] = an->classes[k].cls;
 		}
+		/* members of a kernel cacheline group whose name implies a class
+		 * get it when no classes file gives one */
+		if (!rc && !cls && !(cls = calloc(s->n_members + 1, sizeof(*cls))))
+			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		if (!rc && slt_groups_classes(s, cls) < 0)
+			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		if (!rc)
 			rc = slt_baseline_add_struct(b, s, cls, err);
 		free(cls);
@@ -149,14 +132,6 @@ static int record_one(const struct args *a, struct slt_classes **cl,
 	}
 	cli_analysis_release(&c);
 	return rc;
-}
-
-/* FILE or a struct name?  The rule analysis_args.c applies to its first
- * operand: a path with '/' or an existing file. */
-static bool is_file(const char *s)
-{
-	struct stat st;
-	return strchr(s, '/') || stat(s, &st) == 0;
 }
 
 static int copy_suppressions(const char *path, struct slt_baseline *b,
@@ -172,7 +147,7 @@ static int copy_suppressions(const char *path, struct slt_baseline *b,
 
 int cmd_baseline(int argc, char **argv)
 {
-	struct args a = { .n_classes = 0 };
+	struct args a = { .suppress = NULL };
 	cli_analysis_init(&a.t);
 	int rc = parse_args(argc, argv, &a);
 	if (rc < 0)
@@ -182,7 +157,10 @@ int cmd_baseline(int argc, char **argv)
 	char **ops = argv + optind;
 	int n_ops = argc - optind;
 	const char *file = NULL;
-	if (n_ops > 0 && is_file(ops[0])) {
+	int fo = n_ops > 0 ? cli_file_operand(ops[0]) : 0;
+	if (fo == SLT_EXIT_ERROR)
+		return fo;
+	if (fo == 1) {
 		file = ops[0];
 		ops++;
 		n_ops--;
@@ -191,19 +169,30 @@ int cmd_baseline(int argc, char **argv)
 		return cli_usage_error("name at least one struct or union");
 	struct slt_error err;
 	slt_error_clear(&err);
-	struct slt_classes *cl[MAX_CLASSES] = { NULL };
-	char sources[1024] = "";
-	size_t used = 0;
-	for (size_t i = 0; !rc && i < a.n_classes; i++) {
-		rc = slt_classes_read(a.classes[i], SLT_CLASSES_AUTO, NULL, &cl[i], &err);
-		if (!rc && used < sizeof(sources))
-			used += (size_t)snprintf(sources + used, sizeof(sources) - used, "%s%s",
-						 i ? "," : "", a.classes[i]);
+	struct slt_classes *cl = NULL;
+	if (a.t.n_classes)
+		rc = cli_classes_load(a.t.classes_paths, a.t.n_classes, &cl, &err);
+	/* a classes file that names none of the structs recorded */
+	for (size_t f = 0; !rc && f < a.t.n_classes; f++) {
+		const char *other = NULL;
+		bool rec = false;
+		for (size_t k = 0; k < cl->n && !rec; k++) {
+			const struct slt_class_entry *e = &cl->entries[k];
+			if (!e->file || strcmp(e->file, a.t.classes_paths[f]))
+				continue;
+			other = other ? other : e->struct_name;
+			for (int i = 0; i < n_ops && !rec; i++)
+				rec = !strcmp(ops[i], e->struct_name);
+		}
+		if (!rec && other)
+			fprintf(stderr, "structlint: warning: %s: classes for %s, none for the "
+				"structs recorded\n", a.t.classes_paths[f], other);
 	}
 	struct slt_baseline *b = NULL;
 	if (!rc)
 		rc = slt_baseline_new(a.t.ropts.cacheline_size, file ? file : "",
-				      a.t.samples && !a.n_classes ? a.t.samples : sources, &b, &err);
+				      a.t.samples && !a.t.n_classes ? a.t.samples :
+				      a.t.n_classes ? a.t.classes_path : "", &b, &err);
 	if (!rc && a.suppress)
 		rc = copy_suppressions(a.suppress, b, &err);
 	for (int i = 0; !rc && i < n_ops; i++)
@@ -213,8 +202,7 @@ int cmd_baseline(int argc, char **argv)
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
 	slt_baseline_free(b);
-	for (size_t i = 0; i < a.n_classes; i++)
-		slt_classes_free(cl[i]);
+	slt_classes_free(cl);
 	if (rc > 0)
 		return rc;                       /* usage error, printed */
 	return rc < 0 ? cli_fail(&err) : SLT_EXIT_OK;

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
@@ -45,7 +44,11 @@ static const char usage[] =
 "                             violations are listed, never fail the gate\n"
 "member classes (for no-hot-write-near, class:CLASS groups and kernel\n"
 "group membership):\n"
-"  -C, --classes FILE         classes file or net_cachelines .rst table\n"
+"  -C, --classes FILE         classes file or net_cachelines .rst table;\n"
+"                             repeatable: the files are merged (a member\n"
+"                             classed differently by two files is an error)\n"
+"      --strict-classes       a classes entry naming a member the struct\n"
+"                             lacks is an error (default: a warning)\n"
 "  -s, --samples FILE         measured classes (as structlint report)\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.check/v1)\n"
@@ -117,8 +120,10 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 	struct slt_layout *l = NULL;
 	struct slt_classes *cl = NULL;
 	int rc = slt_layout_load(k->c.file, k->names, k->n_names, &k->c.lopts, &l, err);
-	if (!rc && k->c.classes_path)
-		rc = slt_classes_read(k->c.classes_path, SLT_CLASSES_AUTO, NULL, &cl, err);
+	if (!rc && k->c.n_classes)
+		rc = cli_classes_load(k->c.classes_paths, k->c.n_classes, &cl, err);
+	if (!rc && cl)
+		rc = cli_classes_warn(cl, l, k->c.strict_classes, err);
 	for (size_t i = 0; !rc && l && i < l->n_structs; i++) {
 		enum slt_class *g = NULL;
 		if (cl && !(g = cli_given_classes(cl, &l->structs[i])))
@@ -168,12 +173,6 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 	return rc;
 }
 
-static bool is_file_operand(const char *s)
-{
-	struct stat st;
-	return strchr(s, '/') || stat(s, &st) == 0;
-}
-
 static int add_name(struct check *k, const char *name)
 {
 	for (size_t i = 0; i < k->n_names; i++)
@@ -194,7 +193,10 @@ static int run(struct check *k, char **ops, int n_ops)
 	struct slt_baseline *b = NULL;
 	int rc;
 	slt_error_clear(&err);
-	if (n_ops > 0 && is_file_operand(ops[0])) {
+	int fo = n_ops > 0 ? cli_file_operand(ops[0]) : 0;
+	if (fo == SLT_EXIT_ERROR)
+		return fo;
+	if (fo == 1) {
 		k->c.file = ops[0];
 		ops++;
 		n_ops--;
@@ -221,8 +223,8 @@ static int run(struct check *k, char **ops, int n_ops)
 		rc = k->c.samples ? check_measured(k, r, &err) : check_given(k, r, &err);
 	if (!rc && b) {
 		struct slt_classes *cl = NULL;
-		if (k->c.classes_path)
-			rc = slt_classes_read(k->c.classes_path, SLT_CLASSES_AUTO, NULL, &cl, &err);
+		if (k->c.n_classes)
+			rc = cli_classes_load(k->c.classes_paths, k->c.n_classes, &cl, &err);
 		struct slt_baseline_opts bo = { .classes = cl, .suppress = k->suppress,
 						.source = k->baseline_path };
 		if (!rc)
