@@ -242,6 +242,32 @@ def t_seed_cases():
                       ('mem_cgroup_per_node', 'lruvec', 'lruvec_stats_percpu')], shares
 
 
+def t_kernel_groups():
+    """A baseline recorded without --classes from a struct with kernel
+    cacheline groups: members get the class the group name implies, so a
+    later build that puts the written group on the read-mostly group's
+    line fails (the 6.12 tcp_sock against 6.1, in miniature)."""
+    kg = os.path.join(ROOT, 'fixtures', 'gate', 'kgroups.c')
+    inc = '-I' + os.path.join(ROOT, 'tests', 'cli')
+    o0, o1 = obj('kg0.o', kg, inc), obj('kg1.o', kg, inc, '-DCHANGE=1')
+    p = run('baseline', o0, 'sock_like')
+    b = os.path.join(TMP, 'kg.json')
+    with open(b, 'w') as f:
+        f.write(p.stdout)
+    cls = {m['path']: m['class'] for m in json.loads(p.stdout)['structs'][0]['members']}
+    assert (cls['cold_head'], cls['mss_cache'], cls['ops'], cls['bytes_acked'], cls['snd_cwnd']) == \
+        ('none', 'read-mostly', 'read-mostly', 'hot-write', 'hot-write'), cls
+    assert cls['__cacheline_group_begin__sock_read_tx'] == 'none', cls
+    d = check(o0, b, rc=0)
+    assert [v for v in d['violations'] if v['severity'] != 'note'] == [], d['violations']
+    d = check(o1, b, rc=1)
+    shares = [(v['member'], v['message'].split(' with read-mostly ')[1].split(' ')[0])
+              for v in d['violations'] if v['rule'] == 'baseline-hot-shares-read-mostly']
+    assert shares == [('bytes_acked', 'mss_cache'), ('bytes_acked', 'window_clamp'),
+                      ('bytes_acked', 'ops'), ('snd_cwnd', 'mss_cache'),
+                      ('snd_cwnd', 'window_clamp'), ('snd_cwnd', 'ops')], shares
+
+
 def t_errors():
     o = before()
     p = run('baseline', o, rc=2)
@@ -299,6 +325,7 @@ CASES.update({
     'suppress': t_suppress_file,
     'seed_cases': t_seed_cases,
     'errors': t_errors,
+    'kernel_groups': t_kernel_groups,
 })
 
 if __name__ == '__main__':
