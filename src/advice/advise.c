@@ -33,6 +33,8 @@ struct ctx {
 	struct slt_arena *ar;
 	size_t cap;
 	bool exact_gave_up;    /* the exact search ran out of budget once */
+	uint64_t regroup_size; /* bytes of the REGROUP search's result
+				  (UINT64_MAX: none) */
 };
 
 /* Budget of one exact search in slt_advise(): states, and time only as a
@@ -288,6 +290,8 @@ static int run(struct ctx *x, enum slt_proposal_kind k,
 		return 0;
 	if (rc)
 		return rc;
+	if (k == SLT_PROPOSAL_REGROUP)
+		x->regroup_size = c.size;
 	rc = add(x, k, &p, &c);
 	slt_adv_plan_free(&p);
 	return rc;
@@ -363,7 +367,11 @@ static int advise(struct ctx *x)
 			if (x->adv->proposals[i].size_after > top)
 				top = x->adv->proposals[i].size_after;
 		double prev = x->before.total;
-		for (uint64_t b = 0; !rc && x->a->layout->size + b <= top;
+		/* a budget the unbounded search's result already fits in gives
+		 * that result again (the optimum, where the exact search ran):
+		 * the budgets stop there */
+		for (uint64_t b = 0; !rc && x->a->layout->size + b <= top &&
+		     x->a->layout->size + b < x->regroup_size;
 		     b += x->us.line) {
 			struct slt_adv_search p = s;
 			struct slt_adv_plan pl;
@@ -394,7 +402,8 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 	       struct slt_advice **out, struct slt_error *err)
 {
 	static const struct slt_advice_opts none;
-	struct ctx x = { .a = a, .o = opts ? opts : &none };
+	struct ctx x = { .a = a, .o = opts ? opts : &none,
+			 .regroup_size = UINT64_MAX };
 	size_t maxp = x.o->max_proposals ? x.o->max_proposals : 5;
 	int rc;
 
