@@ -342,6 +342,17 @@ static void members(struct ctx *x)
 	}
 }
 
+/* Append member i to m[k] (room for 64) unless it is there: new k. */
+static size_t add_once(size_t *m, size_t k, size_t i)
+{
+	for (size_t j = 0; j < k; j++)
+		if (m[j] == i)
+			return k;
+	if (k < 64)
+		m[k++] = i;
+	return k;
+}
+
 /* Adjacent-line interference across each aligned 128-byte pair. */
 static void adjacent(struct ctx *x, size_t *buf)
 {
@@ -390,16 +401,18 @@ static void adjacent(struct ctx *x, size_t *buf)
 			     (s2.st_w < s1.ld_rm ? s2.st_w : s1.ld_rm);
 		if (sc <= 0 || sc < x->min_score)
 			continue;
+		/* writers of both lines, then readers; a member on both lines
+		 * (one that straddles the pair's middle) is listed once */
 		size_t m[64], k = 0;
-		for (size_t i = 0; i < s1.n_writers && k < 64; i++)
-			m[k++] = s1.m[i];
-		for (size_t i = 0; i < s2.n_writers && k < 64; i++)
-			m[k++] = s2.m[i];
+		for (size_t i = 0; i < s1.n_writers; i++)
+			k = add_once(m, k, s1.m[i]);
+		for (size_t i = 0; i < s2.n_writers; i++)
+			k = add_once(m, k, s2.m[i]);
 		size_t nw = k;
-		for (size_t i = s1.n_writers; i < s1.n && k < 64; i++)
-			m[k++] = s1.m[i];
-		for (size_t i = s2.n_writers; i < s2.n && k < 64; i++)
-			m[k++] = s2.m[i];
+		for (size_t i = s1.n_writers; i < s1.n; i++)
+			k = add_once(m, k, s1.m[i]);
+		for (size_t i = s2.n_writers; i < s2.n; i++)
+			k = add_once(m, k, s2.m[i]);
 		struct slt_finding *fd = add(x, SLT_FIND_ADJACENT, L, sc, m, k, nw);
 		if (fd)
 			fd->line2 = L + 1;
