@@ -12,10 +12,16 @@
  *   baseline-lines-grew               error   (cacheline count grew)
  *   baseline-size-grew                warning (same cacheline count)
  *   baseline-hole-new                 warning (new hole, or a hole grew)
- *   baseline-member-moved-line        error for read-mostly, hot-write and
- *                                     mixed members, else note
+ *   baseline-member-moved-line        error for read-mostly members, and for
+ *                                     hot-write and mixed members that take
+ *                                     part in a new sharing or when the
+ *                                     struct gained cachelines; warning for
+ *                                     other hot-write and mixed ones; else
+ *                                     note
  *   baseline-member-moved             note    (same lines, new offset)
- *   baseline-hot-shares-read-mostly   error
+ *   baseline-hot-shares-read-mostly   error, one per cacheline holding a
+ *                                     new sharing, naming every written and
+ *                                     read-mostly member on it
  *   baseline-member-removed           warning for classified read-mostly/
  *                                     written members, else note
  *   baseline-member-renamed           note    (same offset, size, type)
@@ -30,6 +36,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +57,11 @@ struct cmp {
 	bool *renamed;                    /* per current member */
 	enum slt_class *ccls;             /* current classes */
 	char **cpath;                     /* current member paths */
+	bool *newshare;                   /* per current member: in a new
+					     written/read-mostly sharing */
+	unsigned char *line_new;          /* per current cacheline: holds a
+					     new sharing */
+	bool lines_grew;                  /* more cachelines than recorded */
 };
 
 static bool is_written(enum slt_class c)
@@ -77,11 +89,19 @@ static int add(struct cmp *c, const char *rule, enum slt_severity sev,
 static int add(struct cmp *c, const char *rule, enum slt_severity sev,
 	       const char *member, uint64_t offset, const char *fmt, ...)
 {
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&msg, &len);
+	if (f) {
+		va_list ap;
+		va_start(ap, fmt);
+		vfprintf(f, fmt, ap);
+		va_end(ap);
+	}
+	if (!f || fclose(f)) {
+		free(msg);
+		return SLT_ENOMEM;
+	}
 	struct slt_violation v = {
 		.rule = rule, .severity = sev, .struct_name = c->bs->name,
 		.member = member, .message = msg,
@@ -91,7 +111,9 @@ static int add(struct cmp *c, const char *rule, enum slt_severity sev,
 	};
 	if (!slt_suppressions_match(&c->b->suppressions, &v))
 		slt_suppressions_match(c->o->suppress, &v);
-	return slt_gate_add(c->r, &v);
+	int rc = slt_gate_add(c->r, &v);
+	free(msg);
+	return rc;
 }
 
 /* "cacheline 3" or "cachelines 3-4" */
@@ -210,6 +232,7 @@ static int check_size(struct cmp *c)
 	const struct slt_baseline_struct *bs = c->bs;
 	uint64_t lines = slt_cachelines(c->cs->size, c->cl);
 	c->r->n_checks++;
+	c->lines_grew = lines > bs->cachelines;
 	if (lines > bs->cachelines)
 		return add(c, "baseline-lines-grew", SLT_SEV_ERROR, NULL, SLT_NO_OFFSET,
 			   "%s grew from %" PRIu64 " to %" PRIu64 " cachelines (%" PRIu64
@@ -308,14 +331,21 @@ static int check_baseline_members(struct cmp *c)
 		uint64_t cf, clast;
 		cur_lines(c, (size_t)i, &cf, &clast);
 		enum slt_class cls = c->ccls[i];
+		/* a written member that moved without a new sharing and
+		 * without growth harms nothing by itself: a warning */
+		bool benign = is_classified_hot(cls) && cls != SLT_CLASS_READ_MOSTLY &&
+			      !c->newshare[i] && !c->lines_grew;
 		if (cf != bf || clast != bl)
 			rc = add(c, "baseline-member-moved-line",
+				 benign ? SLT_SEV_WARNING :
 				 is_classified_hot(cls) ? SLT_SEV_ERROR : SLT_SEV_NOTE,
 				 c->cpath[i], m->offset,
-				 "%s %s moved from offset %" PRIu64 " (%s) to offset %" PRIu64 " (%s)",
+				 "%s %s moved from offset %" PRIu64 " (%s) to offset %" PRIu64 " (%s)%s",
 				 cls_word(cls), c->cpath[i], bm->offset,
 				 lines_str(l1, sizeof(l1), bf, bl), m->offset,
-				 lines_str(l2, sizeof(l2), cf, clast));
+				 lines_str(l2, sizeof(l2), cf, clast),
+				 benign ? "; no new sharing with a read-mostly member and no more "
+				 "cachelines" : "");
 		else if (m->offset != bm->offset)
 			rc = add(c, "baseline-member-moved", SLT_SEV_NOTE, c->cpath[i], m->offset,
 				 "%s moved from offset %" PRIu64 " to %" PRIu64 ", still on %s",
@@ -386,52 +416,138 @@ static int check_added(struct cmp *c)
 	return 0;
 }
 
-static int check_sharing(struct cmp *c)
+/* Do current members h and m share a cacheline the baseline did not see
+ * them share (or is one of them new)? */
+static bool new_pair(const struct cmp *c, size_t h, size_t m)
+{
+	long bh = c->c2b[h], bm = c->c2b[m];
+	if (bh < 0 || bm < 0)
+		return true;
+	uint64_t bhf, bhl, bmf, bml;
+	base_lines(c, (size_t)bh, &bhf, &bhl);
+	base_lines(c, (size_t)bm, &bmf, &bml);
+	return !overlap(bhf, bhl, bmf, bml);
+}
+
+/* Can h (written) and m (read-mostly) falsely share? */
+static bool sharing_pair(const struct cmp *c, size_t h, size_t m)
 {
 	const struct slt_struct *cs = c->cs;
+	return h != m && is_written(c->ccls[h]) && c->ccls[m] == SLT_CLASS_READ_MOSTLY &&
+	       takes_part(&cs->members[h], c->cpath[h]) &&
+	       takes_part(&cs->members[m], c->cpath[m]) && !nested(cs, h, m);
+}
+
+/* Every written/read-mostly pair sharing a line now (one check each):
+ * the new ones mark their members (newshare) and lines (line_new), for
+ * the moved-line severity and check_sharing(). */
+static void find_new_sharing(struct cmp *c)
+{
+	const struct slt_struct *cs = c->cs;
+	uint64_t n_lines = slt_cachelines(cs->size, c->cl);
 	for (size_t h = 0; h < cs->n_members; h++) {
-		if (!is_written(c->ccls[h]) || !takes_part(&cs->members[h], c->cpath[h]))
-			continue;
-		uint64_t hf, hl;
-		cur_lines(c, h, &hf, &hl);
 		for (size_t m = 0; m < cs->n_members; m++) {
-			if (m == h || c->ccls[m] != SLT_CLASS_READ_MOSTLY ||
-			    !takes_part(&cs->members[m], c->cpath[m]) || nested(cs, h, m))
+			if (!sharing_pair(c, h, m))
 				continue;
 			c->r->n_checks++;
-			uint64_t mf, ml;
+			uint64_t hf, hl, mf, ml;
+			cur_lines(c, h, &hf, &hl);
 			cur_lines(c, m, &mf, &ml);
-			if (!overlap(hf, hl, mf, ml))
+			if (!overlap(hf, hl, mf, ml) || !new_pair(c, h, m))
 				continue;
-			uint64_t line = hf > mf ? hf : mf;
-			char was[200] = "";
-			long bh = c->c2b[h], bm = c->c2b[m];
-			if (bh >= 0 && bm >= 0) {
-				uint64_t bhf, bhl, bmf, bml;
-				char l1[64], l2[64];
-				base_lines(c, (size_t)bh, &bhf, &bhl);
-				base_lines(c, (size_t)bm, &bmf, &bml);
-				if (overlap(bhf, bhl, bmf, bml))
-					continue;   /* shared already in the baseline */
-				snprintf(was, sizeof(was), "; in the baseline %s was on %s and %s on %s",
-					 c->cpath[h], lines_str(l1, sizeof(l1), bhf, bhl),
-					 c->cpath[m], lines_str(l2, sizeof(l2), bmf, bml));
-			} else {
-				snprintf(was, sizeof(was), "; %s is not in the baseline",
-					 bh < 0 ? c->cpath[h] : c->cpath[m]);
-			}
-			const struct slt_member *hm = &cs->members[h], *mm = &cs->members[m];
-			int rc = add(c, "baseline-hot-shares-read-mostly", SLT_SEV_ERROR,
-				     c->cpath[h], hm->offset,
-				     "%s %s (offset %" PRIu64 ", %" PRIu64 " bytes) now shares cacheline %"
-				     PRIu64 " with read-mostly %s (offset %" PRIu64 ", %" PRIu64 " bytes)%s",
-				     slt_class_name(c->ccls[h]), c->cpath[h], hm->offset, hm->size,
-				     line, c->cpath[m], mm->offset, mm->size, was);
-			if (rc)
-				return rc;
+			c->newshare[h] = c->newshare[m] = true;
+			for (uint64_t L = hf > mf ? hf : mf; L <= hl && L <= ml && L < n_lines; L++)
+				c->line_new[L] = 1;
 		}
 	}
-	return 0;
+}
+
+/* Is current member i on cacheline L? */
+static bool cur_on(const struct cmp *c, size_t i, uint64_t line)
+{
+	uint64_t f, l;
+	cur_lines(c, i, &f, &l);
+	return f <= line && line <= l;
+}
+
+/* One violation per cacheline holding a new sharing: every written and
+ * read-mostly member on it, then where the members of the new pairs were
+ * in the baseline. */
+static int add_shared_line(struct cmp *c, uint64_t line, bool *isnew)
+{
+	const struct slt_struct *cs = c->cs;
+	size_t n = cs->n_members;
+	long first = -1;
+	for (size_t i = 0; i < n; i++)
+		isnew[i] = false;
+	for (size_t h = 0; h < n; h++)
+		for (size_t m = 0; m < n; m++)
+			if (sharing_pair(c, h, m) && cur_on(c, h, line) && cur_on(c, m, line) &&
+			    new_pair(c, h, m)) {
+				isnew[h] = isnew[m] = true;
+				if (first < 0 || (size_t)first > h)
+					first = (long)h;
+			}
+	if (first < 0)
+		return 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return SLT_ENOMEM;
+	const char *sep = "";
+	for (int pass = 0; pass < 2; pass++) {
+		fprintf(f, pass ? " and read-mostly " : "written ");
+		sep = "";
+		for (size_t i = 0; i < n; i++) {
+			bool want = pass ? c->ccls[i] == SLT_CLASS_READ_MOSTLY : is_written(c->ccls[i]);
+			if (!want || !takes_part(&cs->members[i], c->cpath[i]) || !cur_on(c, i, line))
+				continue;
+			fprintf(f, "%s%s (", sep, c->cpath[i]);
+			if (!pass)
+				fprintf(f, "%s, ", slt_class_name(c->ccls[i]));
+			fprintf(f, "offset %" PRIu64 ", %" PRIu64 " bytes)", cs->members[i].offset,
+				cs->members[i].size);
+			sep = ", ";
+		}
+	}
+	fprintf(f, "; not shared in the baseline: ");
+	sep = "";
+	for (size_t k = 0; k < 2 * n; k++) {
+		size_t i = k % n;   /* the written members first */
+		if (!isnew[i] || (k < n) != is_written(c->ccls[i]))
+			continue;
+		long b = c->c2b[i];
+		char lb[64];
+		uint64_t bf, bl;
+		if (b >= 0) {
+			base_lines(c, (size_t)b, &bf, &bl);
+			fprintf(f, "%s%s was on %s", sep, c->cpath[i], lines_str(lb, sizeof(lb), bf, bl));
+		} else {
+			fprintf(f, "%s%s is not in the baseline", sep, c->cpath[i]);
+		}
+		sep = ", ";
+	}
+	if (fclose(f)) {
+		free(text);
+		return SLT_ENOMEM;
+	}
+	int rc = add(c, "baseline-hot-shares-read-mostly", SLT_SEV_ERROR, c->cpath[first],
+		     cs->members[first].offset, "cacheline %" PRIu64 " now holds %s", line, text);
+	free(text);
+	return rc;
+}
+
+static int check_sharing(struct cmp *c)
+{
+	uint64_t n_lines = slt_cachelines(c->cs->size, c->cl);
+	bool *isnew = calloc(c->cs->n_members + 1, sizeof(*isnew));
+	int rc = isnew ? 0 : SLT_ENOMEM;
+	for (uint64_t L = 0; !rc && L < n_lines; L++)
+		if (c->line_new[L])
+			rc = add_shared_line(c, L, isnew);
+	free(isnew);
+	return rc;
 }
 
 static int compare_struct(struct cmp *c)
@@ -443,9 +559,15 @@ static int compare_struct(struct cmp *c)
 	c->renamed = calloc(nc, sizeof(*c->renamed));
 	c->ccls = calloc(nc, sizeof(*c->ccls));
 	c->cpath = calloc(nc, sizeof(*c->cpath));
-	int rc = c->b2c && c->c2b && c->renamed && c->ccls && c->cpath ? 0 : SLT_ENOMEM;
+	c->newshare = calloc(nc, sizeof(*c->newshare));
+	c->line_new = calloc(slt_cachelines(cs->size, c->cl) + 1, 1);
+	c->lines_grew = false;
+	int rc = c->b2c && c->c2b && c->renamed && c->ccls && c->cpath && c->newshare &&
+		 c->line_new ? 0 : SLT_ENOMEM;
 	if (!rc)
 		rc = match_members(c);
+	if (!rc)
+		find_new_sharing(c);
 	if (!rc)
 		rc = check_classes_known(c);
 	if (!rc)
@@ -465,6 +587,8 @@ static int compare_struct(struct cmp *c)
 	free(c->renamed);
 	free(c->ccls);
 	free(c->cpath);
+	free(c->newshare);
+	free(c->line_new);
 	return rc;
 }
 

@@ -98,11 +98,19 @@ static int add(struct ctx *c, const struct slt_rule *ru, const char *member, uin
 static int add(struct ctx *c, const struct slt_rule *ru, const char *member, uint64_t off,
 	       const char *fmt, ...)
 {
-	char msg[600];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&msg, &len);
+	if (f) {
+		va_list ap;
+		va_start(ap, fmt);
+		vfprintf(f, fmt, ap);
+		va_end(ap);
+	}
+	if (!f || fclose(f)) {
+		free(msg);
+		return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
 	snprintf(c->source, sizeof(c->source), "%s:%u", c->path, ru->line);
 	struct slt_violation v = {
 		.rule = slt_rule_kind_name(ru->kind), .severity = SLT_SEV_ERROR,
@@ -110,7 +118,9 @@ static int add(struct ctx *c, const struct slt_rule *ru, const char *member, uin
 		.decl_file = c->s->decl_file, .decl_line = c->s->decl_line,
 		.offset = off, .source = c->source,
 	};
-	if (slt_gate_add(c->r, &v))
+	int rc = slt_gate_add(c->r, &v);
+	free(msg);
+	if (rc)
 		return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	return 0;
 }
@@ -223,19 +233,60 @@ static unsigned char *group_line_map(struct ctx *c, const struct gset *g, uint64
 	return map;
 }
 
-/* The first member of g on line L (index into g->idx), or -1. */
-static long member_on_line(struct ctx *c, const struct gset *g, uint64_t line)
+/* Does member i (with bytes) touch cacheline L? */
+static bool on_line(const struct ctx *c, size_t i, uint64_t line)
 {
+	const struct slt_member *m = &c->s->members[i];
+	uint64_t f, l;
+	if (!has_bytes(m))
+		return false;
+	slt_member_lines(m, c->cl, &f, &l);
+	return f <= line && line <= l;
+}
+
+/* "a (offset 0), b (offset 8)": the members of g on cacheline L, in g's
+ * order, appended to f; *first: the first of them (index into s->members),
+ * or -1. */
+static void list_on_line(struct ctx *c, const struct gset *g, uint64_t line, FILE *f,
+			 long *first)
+{
+	char p[256];
+	*first = -1;
 	for (size_t k = 0; k < g->n; k++) {
-		const struct slt_member *m = &c->s->members[g->idx[k]];
-		uint64_t f, l;
-		if (!has_bytes(m))
+		size_t i = g->idx[k];
+		if (!on_line(c, i, line))
 			continue;
-		slt_member_lines(m, c->cl, &f, &l);
-		if (f <= line && line <= l)
-			return (long)g->idx[k];
+		fprintf(f, "%s%s (offset %" PRIu64 ")", *first < 0 ? "" : ", ",
+			mpath(c, i, p, sizeof(p)), c->s->members[i].offset);
+		if (*first < 0)
+			*first = (long)i;
 	}
-	return -1;
+}
+
+/* One violation for the groups a and b sharing cacheline L, naming every
+ * member of each on it. */
+static int add_shared_line(struct ctx *c, const struct slt_rule *ru, const struct gset *a,
+			   const struct gset *b, uint64_t line)
+{
+	char *text = NULL, first[256];
+	size_t len = 0;
+	long fa = -1, fb = -1;
+	FILE *f = open_memstream(&text, &len);
+	if (f) {
+		fprintf(f, "%s: ", a->name);
+		list_on_line(c, a, line, f, &fa);
+		fprintf(f, "; %s: ", b->name);
+		list_on_line(c, b, line, f, &fb);
+	}
+	if (!f || fclose(f) || fa < 0) {
+		free(text);
+		return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	mpath(c, (size_t)fa, first, sizeof(first));
+	int rc = add(c, ru, first, c->s->members[fa].offset,
+		     "groups %s and %s share cacheline %" PRIu64 ": %s", a->name, b->name, line, text);
+	free(text);
+	return rc;
 }
 
 static int check_separate(struct ctx *c, const struct slt_rule *ru)
@@ -258,18 +309,9 @@ static int check_separate(struct ctx *c, const struct slt_rule *ru)
 			if (!ma || !mb)
 				rc = slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 			c->r->n_checks++;
-			for (uint64_t L = 0; !rc && L < n_lines; L++) {
-				if (!ma[L] || !mb[L])
-					continue;
-				long x = member_on_line(c, &g[0], L), y = member_on_line(c, &g[1], L);
-				char px[256], py[256];
-				mpath(c, (size_t)x, px, sizeof(px));
-				mpath(c, (size_t)y, py, sizeof(py));
-				rc = add(c, ru, px, c->s->members[x].offset,
-					 "groups %s and %s share cacheline %" PRIu64 ": %s (offset %" PRIu64
-					 ") and %s (offset %" PRIu64 ")", g[0].name, g[1].name, L,
-					 px, c->s->members[x].offset, py, c->s->members[y].offset);
-			}
+			for (uint64_t L = 0; !rc && ma && mb && L < n_lines; L++)
+				if (ma[L] && mb[L])
+					rc = add_shared_line(c, ru, &g[0], &g[1], L);
 			free(ma);
 			free(mb);
 			free(g[1].idx);
@@ -304,6 +346,72 @@ static int check_max_lines(struct ctx *c, const struct slt_rule *ru)
 			 "), more than the %" PRIu64 " allowed", g.name, last - first + 1, first, last,
 			 ru->value);
 	free(g.idx);
+	return rc;
+}
+
+/* Is member k member i, inside it or enclosing it? */
+static bool related(const struct ctx *c, size_t i, size_t k)
+{
+	for (long q = (long)k; q >= 0; q = c->s->members[q].parent)
+		if (q == (long)i)
+			return true;
+	for (long q = c->s->members[i].parent; q >= 0; q = c->s->members[q].parent)
+		if (q == (long)k)
+			return true;
+	return false;
+}
+
+/* Is member k of s a written member to report beside member i: classed
+ * written, not related to i, not covered by a parent of the same class? */
+static bool hot_near(const struct ctx *c, size_t i, size_t k)
+{
+	const struct slt_member *w = &c->s->members[k];
+	if (!written(c->o->classes[k]) || !has_bytes(w) || related(c, i, k))
+		return false;
+	long p = w->parent;
+	return !(p >= 0 && c->o->classes[p] == c->o->classes[k]);
+}
+
+/* no-hot-write-near on cacheline L of member i: one violation naming every
+ * written member on L (with its class) and the read-mostly ones beside
+ * them. */
+static int check_hot_near(struct ctx *c, const struct slt_rule *ru, size_t i, uint64_t line)
+{
+	char *text = NULL, p[256];
+	size_t len = 0;
+	long first = -1;
+	bool rm = false;
+	FILE *f = open_memstream(&text, &len);
+	for (size_t k = 0; f && k < c->s->n_members; k++) {
+		if (!hot_near(c, i, k) || !on_line(c, k, line))
+			continue;
+		fprintf(f, "%s%s (%s, offset %" PRIu64 ")", first < 0 ? "" : ", ",
+			mpath(c, k, p, sizeof(p)), slt_class_name(c->o->classes[k]),
+			c->s->members[k].offset);
+		if (first < 0)
+			first = (long)k;
+	}
+	for (size_t k = 0; f && first >= 0 && k < c->s->n_members; k++) {
+		if (c->o->classes[k] != SLT_CLASS_READ_MOSTLY || related(c, i, k) || !on_line(c, k, line))
+			continue;
+		fprintf(f, "%s%s (offset %" PRIu64 ")", rm ? ", " : "; read-mostly on it: ",
+			mpath(c, k, p, sizeof(p)), c->s->members[k].offset);
+		rm = true;
+	}
+	if (!f || fclose(f)) {
+		free(text);
+		return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	int rc = 0;
+	if (first >= 0) {
+		char pi[256], pw[256];
+		mpath(c, i, pi, sizeof(pi));
+		mpath(c, (size_t)first, pw, sizeof(pw));
+		rc = add(c, ru, pw, c->s->members[first].offset,
+			 "cacheline %" PRIu64 " of %s (offset %" PRIu64 ") holds written %s", line,
+			 pi, c->s->members[i].offset, text);
+	}
+	free(text);
 	return rc;
 }
 
@@ -349,32 +457,8 @@ static int check_member_rule(struct ctx *c, const struct slt_rule *ru)
 			return need_classes(c, ru, ru->column, "no-hot-write-near");
 		uint64_t f, l;
 		slt_member_lines(m, c->cl, &f, &l);
-		for (size_t k = 0; !rc && k < c->s->n_members; k++) {
-			const struct slt_member *w = &c->s->members[k];
-			uint64_t wf, wl;
-			if ((long)k == i || !written(c->o->classes[k]) || !has_bytes(w))
-				continue;
-			/* inside m, or an ancestor of m, or covered by a written parent */
-			long p = w->parent;
-			if (p >= 0 && c->o->classes[p] == c->o->classes[k])
-				continue;
-			bool related = false;
-			for (long q = (long)k; q >= 0 && !related; q = c->s->members[q].parent)
-				related = q == i;
-			for (long q = m->parent; q >= 0 && !related; q = c->s->members[q].parent)
-				related = q == (long)k;
-			if (related)
-				continue;
-			slt_member_lines(w, c->cl, &wf, &wl);
-			if (wl < f || l < wf)
-				continue;
-			char pw[256];
-			mpath(c, k, pw, sizeof(pw));
-			rc = add(c, ru, pw, w->offset, "%s member %s (offset %" PRIu64
-				 ") shares cacheline %" PRIu64 " with %s (offset %" PRIu64 ")",
-				 slt_class_name(c->o->classes[k]), pw, w->offset,
-				 wf > f ? wf : f, name, m->offset);
-		}
+		for (uint64_t L = f; !rc && L <= l; L++)
+			rc = check_hot_near(c, ru, (size_t)i, L);
 		return rc;
 	}
 	default:

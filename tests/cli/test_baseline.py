@@ -16,6 +16,7 @@ Environment: STRUCTLINT (binary), CC_GCC (compiler).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -90,6 +91,12 @@ KINDS = {
     's_share': (1, [('baseline-member-moved-line', 'note', 'pad'),
                     ('baseline-member-moved-line', 'error', 'hw'),
                     ('baseline-hot-shares-read-mostly', 'error', 'hw')]),
+    's_hot_moved': (0, [('baseline-member-moved-line', 'warning', 'hw'),
+                        ('baseline-member-moved', 'note', 'a'),
+                        ('baseline-member-moved', 'note', 'pad')]),
+    's_hot_grow': (1, [('baseline-lines-grew', 'error', None),
+                       ('baseline-member-type-changed', 'note', 'pad'),
+                       ('baseline-member-moved-line', 'error', 'hw')]),
     's_removed': (0, [('baseline-member-removed', 'note', 'gone'),
                       ('baseline-member-removed', 'warning', 'rmg')]),
     's_renamed': (0, [('baseline-member-renamed', 'note', 'new_name')]),
@@ -105,7 +112,7 @@ KINDS = {
 
 # structs kinds.classes gives no class: checked without classes, with a
 # warning that says so (baseline-no-classes)
-CLASSED = {'s_moved_line', 's_share', 's_removed', 's_added', 's_type'}
+CLASSED = {'s_moved_line', 's_share', 's_hot_moved', 's_hot_grow', 's_removed', 's_added', 's_type'}
 NOCLS = ('baseline-no-classes', 'warning', None)
 
 
@@ -188,7 +195,7 @@ def t_round_trip():
     want = [(n,) + t for n in names for t in want_of(n)[1]]
     got = [(v['struct'], v['rule'], v['severity'], v.get('member')) for v in d['violations']]
     assert got == want, (got, want)
-    assert d['errors'] == 6, d
+    assert d['errors'] == 8, d
 
 
 def t_suppress_file():
@@ -221,6 +228,24 @@ def t_suppress_file():
     assert check(after(), b, '--suppress', sup, rc=1)['suppressed'] == 0
 
 
+SHARE_RE = re.compile(r'cacheline (\d+) now holds written (.*) and read-mostly (.*); '
+                      r'not shared in the baseline: (.*)$')
+
+
+def shares_of(d):
+    """baseline-hot-shares-read-mostly violations as (struct, member,
+    line, written members, read-mostly members), one per cacheline."""
+    out = []
+    for v in d['violations']:
+        if v['rule'] != 'baseline-hot-shares-read-mostly':
+            continue
+        m = SHARE_RE.match(v['message'])
+        assert m, v['message']
+        names = [re.findall(r'(?:^|, )(\S+) \(', m.group(k)) for k in (2, 3)]
+        out.append((v['struct'], v['member'], int(m.group(1)), names[0], names[1]))
+    return out
+
+
 def t_seed_cases():
     """The real cases as miniatures: a 6.12 baseline fails against 6.1
     with the sharings the kernel's fixes removed."""
@@ -234,12 +259,18 @@ def t_seed_cases():
         f.write(p.stdout)
     assert check(o612, b, rc=0)['violations'] == []
     d = check(o61, b, '--classes', os.path.join(CLASSES, 'mem_cgroup_per_node-6.1.classes'), rc=1)
-    shares = sorted((v['struct'], v['member'], v['message'].split(' with read-mostly ')[1].split(' ')[0])
-                    for v in d['violations'] if v['rule'] == 'baseline-hot-shares-read-mostly')
-    assert shares == [('cgroup', 'last_bstat', 'rstat_cpu'), ('cgroup', 'last_bstat', 'rstat_css_list'),
-                      ('mem_cgroup_per_node', 'iter', 'memcg'),
-                      ('mem_cgroup_per_node', 'iter', 'shrinker_info'),
-                      ('mem_cgroup_per_node', 'lruvec', 'lruvec_stats_percpu')], shares
+    # one violation per cacheline, naming every written and read-mostly
+    # member on it
+    assert shares_of(d) == [
+        ('cgroup', 'last_bstat', 14, ['last_bstat'], ['rstat_cpu', 'rstat_css_list']),
+        ('mem_cgroup_per_node', 'lruvec', 24, ['lruvec'], ['lruvec_stats_percpu']),
+        ('mem_cgroup_per_node', 'iter', 39, ['iter'], ['shrinker_info', 'memcg'])], shares_of(d)
+    # bstat moved off line 16 beside no read-mostly member, cgroup kept its
+    # lines: a warning, not an error
+    sev = {(v['struct'], v['member']): v['severity'] for v in d['violations']
+           if v['rule'] == 'baseline-member-moved-line'}
+    assert sev[('cgroup', 'bstat')] == 'warning' and sev[('cgroup', 'last_bstat')] == 'error', sev
+    assert sev[('mem_cgroup_per_node', 'iter')] == 'error', sev   # the struct grew
 
 
 def t_kernel_groups():
@@ -261,11 +292,8 @@ def t_kernel_groups():
     d = check(o0, b, rc=0)
     assert [v for v in d['violations'] if v['severity'] != 'note'] == [], d['violations']
     d = check(o1, b, rc=1)
-    shares = [(v['member'], v['message'].split(' with read-mostly ')[1].split(' ')[0])
-              for v in d['violations'] if v['rule'] == 'baseline-hot-shares-read-mostly']
-    assert shares == [('bytes_acked', 'mss_cache'), ('bytes_acked', 'window_clamp'),
-                      ('bytes_acked', 'ops'), ('snd_cwnd', 'mss_cache'),
-                      ('snd_cwnd', 'window_clamp'), ('snd_cwnd', 'ops')], shares
+    assert shares_of(d) == [('sock_like', 'bytes_acked', 1, ['bytes_acked', 'snd_cwnd'],
+                             ['mss_cache', 'window_clamp', 'ops'])], shares_of(d)
 
 
 def t_errors():

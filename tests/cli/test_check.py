@@ -69,8 +69,9 @@ def summary(structs, checks, errors, notes=0):
 # conn.rules, per change: the exact violations (message, rule id, rules line)
 CONN = {
     0: [],
-    1: [('groups read_mostly and hot_write share cacheline 0: ops (offset 0) and packets '
-         '(offset 32)', 'separate', 5)],
+    1: [('groups read_mostly and hot_write share cacheline 0: read_mostly: ops (offset 0), '
+         'mss (offset 8), window (offset 12), name (offset 16); hot_write: packets (offset 32)',
+         'separate', 5)],
     2: [('group read_mostly spans 2 cachelines (0..1), more than the 1 allowed', 'max-lines', 6),
         ('member bytes is at offset 128, want 64', 'offset', 8),
         ('size 192 bytes, more than the 128 allowed', 'max-size', 9),
@@ -127,10 +128,12 @@ def case_rules_classes():
     assert lines(p) == [summary(1, 2, 0)], lines(p)
     p = run(obj(CONN_C, 5), '--rules', CRULES, '--classes', CLASSES, rc=1)
     assert lines(p) == [
-        conn_line('hot-write member drops (offset 32) shares cacheline 0 with mss (offset 8)',
+        conn_line('cacheline 0 of mss (offset 8) holds written drops (hot-write, offset 32); '
+                  'read-mostly on it: ops (offset 0), window (offset 12), name (offset 16)',
                   'no-hot-write-near'),
-        conn_line('groups class:read-mostly and class:hot-write share cacheline 0: ops '
-                  '(offset 0) and drops (offset 32)', 'separate'),
+        conn_line('groups class:read-mostly and class:hot-write share cacheline 0: '
+                  'class:read-mostly: ops (offset 0), mss (offset 8), window (offset 12), '
+                  'name (offset 16); class:hot-write: drops (offset 32)', 'separate'),
         summary(1, 2, 2)], lines(p)
     d = json.loads(run(obj(CONN_C, 5), '--rules', CRULES, '--classes', CLASSES, '--json', rc=1).stdout)
     assert [(v['member'], v['offset'], v['source']) for v in d['violations']] == [
@@ -168,8 +171,9 @@ def case_cacheline():
     """--cacheline 128: the same layout against 128-byte lines."""
     p = run(obj(CONN_C, 0), '--rules', RULES, '--cacheline', '128', rc=1)
     assert lines(p) == [
-        conn_line('groups read_mostly and hot_write share cacheline 0: ops (offset 0) and bytes '
-                  '(offset 64)', 'separate'),
+        conn_line('groups read_mostly and hot_write share cacheline 0: read_mostly: ops '
+                  '(offset 0), mss (offset 8), window (offset 12), name (offset 16); hot_write: '
+                  'bytes (offset 64), packets (offset 72)', 'separate'),
         conn_line('member bytes at offset 64 does not start a cacheline (64 bytes into '
                   'cacheline 0 of 128 bytes)', 'cacheline-start'),
         summary(1, 8, 2)], lines(p)

@@ -57,7 +57,7 @@ static int teardown(void **state)
 
 static const char *const all_names[] = {
 	"s_same", "s_grow_lines", "s_grow_size", "s_hole", "s_moved_line",
-	"s_moved", "s_share", "s_removed", "s_renamed", "s_added",
+	"s_moved", "s_share", "s_hot_moved", "s_hot_grow", "s_removed", "s_renamed", "s_added",
 	"s_added_note", "s_type", "s_missing",
 };
 #define N_NAMES (sizeof(all_names) / sizeof(all_names[0]))
@@ -251,8 +251,26 @@ static void test_every_kind(void **state)
 	       { "baseline-member-moved-line", SLT_SEV_ERROR, "hw",
 		 "hot-write hw moved from offset 64 (cacheline 1) to offset 8 (cacheline 0)" },
 	       { "baseline-hot-shares-read-mostly", SLT_SEV_ERROR, "hw",
-		 "hot-write hw (offset 8, 8 bytes) now shares cacheline 0 with read-mostly rm "
-		 "(offset 0, 8 bytes); in the baseline hw was on cacheline 1 and rm on cacheline 0" });
+		 "cacheline 0 now holds written hw (hot-write, offset 8, 8 bytes) and read-mostly rm "
+		 "(offset 0, 8 bytes); not shared in the baseline: hw was on cacheline 1, rm was on "
+		 "cacheline 0" });
+	/* a written member moved with no new sharing and no growth: a warning */
+	EXPECT(r, "s_hot_moved",
+	       { "baseline-member-moved-line", SLT_SEV_WARNING, "hw",
+		 "hot-write hw moved from offset 0 (cacheline 0) to offset 120 (cacheline 1); no new "
+		 "sharing with a read-mostly member and no more cachelines" },
+	       { "baseline-member-moved", SLT_SEV_NOTE, "a",
+		 "a moved from offset 8 to 0, still on cacheline 0" },
+	       { "baseline-member-moved", SLT_SEV_NOTE, "pad",
+		 "pad moved from offset 16 to 8, still on cachelines 0-1" });
+	/* ... and with growth: an error */
+	EXPECT(r, "s_hot_grow",
+	       { "baseline-lines-grew", SLT_SEV_ERROR, NULL,
+		 "s_hot_grow grew from 1 to 2 cachelines (64 to 72 bytes, 64-byte lines)" },
+	       { "baseline-member-type-changed", SLT_SEV_NOTE, "pad",
+		 "pad changed type from char[56] (56 bytes) to char[64] (64 bytes)" },
+	       { "baseline-member-moved-line", SLT_SEV_ERROR, "hw",
+		 "hot-write hw moved from offset 56 (cacheline 0) to offset 64 (cacheline 1)" });
 	EXPECT(r, "s_removed",
 	       { "baseline-member-removed", SLT_SEV_NOTE, "gone",
 		 "unclassified gone (long int, offset 8, 8 bytes, cacheline 0) is gone" },
@@ -282,8 +300,9 @@ static void test_every_kind(void **state)
 	       { "baseline-struct-missing", SLT_SEV_ERROR, NULL,
 		 "struct s_missing (8 bytes in the baseline) is not in the input" });
 	/* errors: lines-grew, moved-line rm, moved-line hw, hot-shares,
-	 * added newm, struct-missing */
-	assert_int_equal(slt_gate_failures(r), 6);
+	 * lines-grew and moved-line hw of s_hot_grow, added newm,
+	 * struct-missing */
+	assert_int_equal(slt_gate_failures(r), 8);
 	slt_gate_result_free(r);
 }
 
@@ -308,8 +327,9 @@ static void test_given_classes(void **state)
 	       { "baseline-member-added", SLT_SEV_NOTE, "newm",
 		 "new hot-write member newm (long int, offset 8, 8 bytes, cacheline 0)" },
 	       { "baseline-hot-shares-read-mostly", SLT_SEV_ERROR, "newm",
-		 "hot-write newm (offset 8, 8 bytes) now shares cacheline 0 with read-mostly rm "
-		 "(offset 0, 8 bytes); newm is not in the baseline" });
+		 "cacheline 0 now holds written newm (hot-write, offset 8, 8 bytes) and read-mostly "
+		 "rm (offset 0, 8 bytes); not shared in the baseline: newm is not in the baseline, rm was "
+		 "on cacheline 0" });
 	slt_gate_result_free(r);
 	slt_classes_free(cl);
 }
@@ -371,7 +391,7 @@ static void test_suppressions(void **state)
 		}
 	}
 	assert_int_equal(n, 2);
-	assert_int_equal(slt_gate_failures(r), 4);
+	assert_int_equal(slt_gate_failures(r), 6);
 	slt_gate_result_free(r);
 
 	/* the same from a suppressions file, whole-struct form */
@@ -388,7 +408,7 @@ static void test_suppressions(void **state)
 	struct slt_baseline_opts o = { .suppress = s };
 	r = compare_with(after_o, &o, NULL, NULL);
 	slt_suppressions_free(s);      /* the result keeps its own copies */
-	assert_int_equal(slt_gate_failures(r), 5);
+	assert_int_equal(slt_gate_failures(r), 7);
 	for (size_t i = 0; i < r->n_violations; i++)
 		if (!strcmp(r->violations[i].rule, "baseline-struct-missing"))
 			assert_string_equal(r->violations[i].suppress_reason, "removed on purpose");

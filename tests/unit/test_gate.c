@@ -135,8 +135,9 @@ static void test_rules_and_writers(void **state)
 	assert_string_equal(v->source, "c.rules:4");
 	assert_string_equal(v->member, "rstat_css_list");
 	assert_int_equal(v->offset, 120);
-	assert_string_equal(v->message, "groups ro and hot share cacheline 2: rstat_css_list "
-			    "(offset 120) and last_bstat (offset 136)");
+	/* one violation per line, naming every member of each group on it */
+	assert_string_equal(v->message, "groups ro and hot share cacheline 2: ro: rstat_css_list "
+			    "(offset 120); hot: last_bstat (offset 136), bstat (offset 160)");
 	assert_true(strstr(v->decl_file, "kernel_like.c") != NULL);
 	r->n_structs_checked = 1;
 
@@ -197,18 +198,25 @@ static void test_rules_and_writers(void **state)
 	slt_error_clear(&err);
 	assert_int_equal(slt_rules_check(&bad->structs[0], "c.rules", s, &o, r, &err), SLT_EUSAGE);
 	assert_string_equal(err.message, "column 1: no-hot-write-near needs member classes");
-	/* with classes: bstat hot-write shares level's line? no: level is on line 0 */
+	/* with classes: flags and max_depth written on level's line 0, with
+	 * read-mostly nr_descendants: one violation for the line, naming all */
 	enum slt_class *cls = calloc(s->n_members, sizeof(*cls));
 	for (size_t i = 0; i < s->n_members; i++)
 		if (!strcmp(s->members[i].name, "flags"))
 			cls[i] = SLT_CLASS_HOT_WRITE;
+		else if (!strcmp(s->members[i].name, "max_depth"))
+			cls[i] = SLT_CLASS_MIXED;
+		else if (!strcmp(s->members[i].name, "nr_descendants"))
+			cls[i] = SLT_CLASS_READ_MOSTLY;
 	o.classes = cls;
 	size_t before = r->n_violations;
 	slt_error_clear(&err);
 	assert_int_equal(slt_rules_check(&bad->structs[0], "c.rules", s, &o, r, &err), 0);
 	assert_int_equal(r->n_violations, before + 1);
+	assert_string_equal(r->violations[before].member, "flags");
 	assert_string_equal(r->violations[before].message,
-			    "hot-write member flags (offset 0) shares cacheline 0 with level (offset 8)");
+			    "cacheline 0 of level (offset 8) holds written flags (hot-write, offset 0), "
+			    "max_depth (mixed, offset 12); read-mostly on it: nr_descendants (offset 16)");
 	free(cls);
 	slt_rules_free(bad);
 	slt_rules_free(ru);
