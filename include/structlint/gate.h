@@ -104,6 +104,18 @@ struct slt_gate_write_opts {
 	bool pretty;              /* JSON/SARIF: indented */
 	const char *version;      /* structlint's version, for SARIF's
 				     tool.driver.version; NULL: "unknown" */
+	/* SARIF only (added after v1; zero: the defaults) */
+	const char *source_root;  /* decl files under this directory (or
+				     starting with this relative prefix, e.g.
+				     a kernel DWARF "debian/build/X") get a
+				     uri relative to it with uriBaseId
+				     "%SRCROOT%"; NULL: the current
+				     directory (cwd) plays that part */
+	const char *cwd;          /* the current directory (absolute), for
+				     the default above and for a relative
+				     source_root's absolute uri; NULL: none */
+	bool notes;               /* SARIF: include note results (default:
+				     left out; warnings and errors always) */
 };
 
 /*
@@ -129,8 +141,15 @@ int slt_gate_write_json(FILE *out, const struct slt_gate_result *r,
 
 /* A SARIF 2.1.0 log (OASIS SARIF 2.1.0, see src/report/sarif.c): one
  * run, tool.driver with every rule id used, one result per violation
- * located at the struct's decl file:line.  Returns 0, SLT_ENOMEM or
- * SLT_EIO. */
+ * (notes only with o->notes) located at the struct's decl file:line.
+ * Locations: a decl file under the source root (o->source_root, else
+ * o->cwd) is a relative uri with uriBaseId "%SRCROOT%" (the run's
+ * originalUriBaseIds gives the root's absolute file:// uri when known);
+ * another absolute path is a file:// uri; a relative one (kernel DWARF)
+ * stays relative.  Each result has partialFingerprints
+ * "structlintViolation/v1": a 64-bit FNV-1a hash (16 hex digits) of rule,
+ * struct and member, ":" and the 1-based occurrence of that triple in the
+ * log.  Returns 0, SLT_ENOMEM or SLT_EIO. */
 int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
 			 const struct slt_gate_write_opts *o,
 			 struct slt_error *err);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
@@ -52,7 +53,13 @@ static const char usage[] =
 "  -s, --samples FILE         measured classes (as structlint report)\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.check/v1)\n"
-"      --sarif                SARIF 2.1.0 (code-scanning upload)\n"
+"      --sarif                SARIF 2.1.0 (code-scanning upload; notes\n"
+"                             left out, locations relative to the\n"
+"                             current directory as %SRCROOT%)\n"
+"      --source-root DIR      SARIF: decl files under DIR (or starting\n"
+"                             with the relative prefix DIR, as kernel\n"
+"                             DWARF paths do) relative to %SRCROOT% = DIR\n"
+"      --notes                SARIF: include the notes too\n"
 "  -p, --pretty               indent the JSON or SARIF\n"
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
@@ -63,7 +70,7 @@ static const char usage[] =
 "2 usage or input error (one line on stderr: FILE:LINE:COLUMN for rules).\n"
 "See structlint(1), CHECK, RULES FILES, KERNEL CACHELINE GROUPS, CHECKS.\n";
 
-enum { OPT_SARIF = CLI_OPT_OWN + 40, OPT_SUPPRESS };
+enum { OPT_SARIF = CLI_OPT_OWN + 40, OPT_SUPPRESS, OPT_SOURCE_ROOT, OPT_NOTES };
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
@@ -71,6 +78,8 @@ static const struct option long_opts[] = {
 	{ "baseline", required_argument, NULL, 'b' },
 	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
 	{ "sarif", no_argument, NULL, OPT_SARIF },
+	{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
+	{ "notes", no_argument, NULL, OPT_NOTES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -93,7 +102,8 @@ static int fail_rules(const struct slt_error *err)
 struct check {
 	struct cli_analysis c;
 	const char *rules_path, *baseline_path, *suppress_path;
-	bool sarif;
+	const char *source_root;   /* --source-root DIR */
+	bool sarif, notes;
 	struct slt_rules *rules;
 	struct slt_suppressions *suppress;
 	const char **names;
@@ -246,9 +256,13 @@ static int run(struct check *k, char **ops, int n_ops)
 	if (rc) {
 		exit_code = rc == SLT_EUSAGE && err.line ? fail_rules(&err) : cli_fail(&err);
 	} else {
+		char cwd[4096];
 		struct slt_gate_write_opts wo = { .input = k->c.file ? k->c.file : "",
 						  .pretty = k->c.ropts.pretty,
-						  .version = STRUCTLINT_VERSION };
+						  .version = STRUCTLINT_VERSION,
+						  .source_root = k->source_root,
+						  .cwd = getcwd(cwd, sizeof(cwd)),
+						  .notes = k->notes };
 		if (k->sarif)
 			rc = slt_gate_write_sarif(stdout, r, &wo, &err);
 		else if (k->c.json)
@@ -278,6 +292,8 @@ int cmd_check(int argc, char **argv)
 		case 'b': k.baseline_path = optarg; continue;
 		case OPT_SUPPRESS: k.suppress_path = optarg; continue;
 		case OPT_SARIF: k.sarif = true; continue;
+		case OPT_SOURCE_ROOT: k.source_root = optarg; continue;
+		case OPT_NOTES: k.notes = true; continue;
 		case CLI_OPT_FAIL:
 			return cli_usage_error("check always fails on violations: drop --fail-on-findings");
 		default:
@@ -296,6 +312,12 @@ int cmd_check(int argc, char **argv)
 		return cli_usage_error("check: give --rules FILE or --baseline FILE");
 	if (k.sarif && k.c.json)
 		return cli_usage_error("check: --json and --sarif are exclusive");
+	if ((k.source_root || k.notes) && !k.sarif)
+		return cli_usage_error("check: %s applies to --sarif output only (text and --json "
+				       "always list notes and keep the decl paths)",
+				       k.source_root ? "--source-root" : "--notes");
+	if (k.source_root && !k.source_root[0])
+		return cli_usage_error("check: --source-root needs a directory");
 	int rc = run(&k, argv + optind, argc - optind);
 	free(k.names);
 	slt_rules_free(k.rules);

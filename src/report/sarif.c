@@ -17,15 +17,37 @@
  *         (3.11.8), "locations" (3.27.12): a location (3.28) with a
  *         "physicalLocation" (3.28.3, 3.29): "artifactLocation" (3.29.3,
  *         3.4) "uri" (3.4.3) = the struct's decl file (the layout file
- *         when unknown), "region" (3.29.4, 3.30) "startLine" (3.30.5,
- *         >= 1; left out when the line is unknown); "suppressions"
- *         (3.27.23) with one suppression (3.35), "kind": "external"
- *         (3.35.2), "justification" (3.35.6) for suppressed violations;
+ *         when unknown; see "Locations" below), "region" (3.29.4, 3.30)
+ *         "startLine" (3.30.5, >= 1; left out when the line is unknown);
+ *         "partialFingerprints" (3.27.17); "suppressions" (3.27.23) with
+ *         one suppression (3.35), "kind": "external" (3.35.2),
+ *         "justification" (3.35.6) for suppressed violations;
  *         "properties" (3.8) hold structlint's struct, member, offset
  *         and source.
+ *       "originalUriBaseIds" (3.14.14): "%SRCROOT%" -> an artifactLocation
+ *         whose "uri" is the source root's absolute file:// URI, ending
+ *         in '/' (3.14.14: absolute, no uriBaseId), or only a
+ *         "description" when the root is a relative prefix and the
+ *         current directory is unknown; present when a result uses it.
+ *
+ * Locations: a decl file under the source root (--source-root DIR, else
+ * the current directory) becomes a uri relative to it with "uriBaseId":
+ * "%SRCROOT%" (3.4.4); another absolute path a "file://" URI (3.4.3); a
+ * relative path (kernel DWARF: include/linux/tcp.h, or Debian's
+ * debian/build/build_amd64_none_cloud-amd64/include/linux/tcp.h) stays a
+ * relative reference, unless it starts with a relative DIR, which is then
+ * stripped.  Bytes outside RFC 3986's unreserved, sub-delims, ':', '@'
+ * and '/' are percent-encoded.
+ *
+ * partialFingerprints: "structlintViolation/v1" = FNV-1a 64 (16 hex
+ * digits) of "rule\0struct\0member", then ':' and the occurrence of that
+ * triple in the log (1, 2, ...): stable across builds whose violations
+ * keep their order, and distinct for results on the same line.
  */
+#include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/json_out.h"
@@ -61,30 +83,184 @@ const char *slt_gate_rule_help(const char *rule)
 	return "A structlint layout check; see structlint(1), CHECKS.";
 }
 
-/* The uri of a decl file: "./" dropped (a relative reference, 3.4.3). */
-static const char *uri_of(const char *f)
+/* p without leading "./" (any number) */
+static const char *skip_dot(const char *p)
 {
-	while (f[0] == '.' && f[1] == '/')
-		f += 2;
-	return f;
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
+	return p;
+}
+
+/* Append path to f percent-encoded (RFC 3986 path characters kept). */
+static void put_encoded(FILE *f, const char *path)
+{
+	static const char keep[] = "-._~!$&'()*+,;=:@/";
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr(keep, *c))
+			fputc(*c, f);
+		else
+			fprintf(f, "%%%02X", *c);
+	}
+}
+
+/* The source root, as a prefix of absolute paths (abs, no trailing '/';
+ * "" for "/") and of relative ones (rel, or NULL). */
+struct root {
+	char *abs;    /* malloc()ed or NULL: no absolute root known */
+	char *rel;    /* malloc()ed or NULL */
+};
+
+static char *trimmed(const char *d)
+{
+	d = skip_dot(d);
+	size_t n = strlen(d);
+	while (n > 0 && d[n - 1] == '/')
+		n--;
+	if (n == 1 && d[0] == '.')
+		n = 0;
+	char *r = malloc(n + 1);
+	if (r) {
+		memcpy(r, d, n);
+		r[n] = 0;
+	}
+	return r;
+}
+
+static int root_init(struct root *rt, const struct slt_gate_write_opts *o)
+{
+	const char *dir = o && o->source_root ? o->source_root : NULL;
+	const char *cwd = o && o->cwd && o->cwd[0] == '/' ? o->cwd : NULL;
+	rt->abs = rt->rel = NULL;
+	if (!dir) {
+		if (cwd && !(rt->abs = trimmed(cwd)))
+			return -1;
+		return 0;
+	}
+	if (dir[0] == '/')
+		return (rt->abs = trimmed(dir)) ? 0 : -1;
+	if (!(rt->rel = trimmed(dir)))
+		return -1;
+	if (cwd) {
+		char *c = trimmed(cwd);
+		size_t n = c ? strlen(c) + strlen(rt->rel) + 2 : 0;
+		rt->abs = c ? malloc(n) : NULL;
+		if (rt->abs)
+			snprintf(rt->abs, n, "%s%s%s", c, rt->rel[0] ? "/" : "", rt->rel);
+		free(c);
+		if (!rt->abs)
+			return -1;
+	}
+	return 0;
+}
+
+/* The rest of path after prefix and a '/', or NULL when path is not
+ * under prefix. */
+static const char *under(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	if (!n)
+		return path[0] == '/' ? path + 1 : path;
+	return !strncmp(path, prefix, n) && path[n] == '/' ? path + n + 1 : NULL;
+}
+
+/* artifactLocation (3.4) of path; *based set when it uses %SRCROOT%. */
+static json_t *artifact_location(const char *path, const struct root *rt, bool *based)
+{
+	const char *p = skip_dot(path), *rel = NULL;
+	if (p[0] == '/' && rt->abs)
+		rel = under(p, rt->abs);
+	else if (p[0] != '/' && rt->rel)
+		rel = under(p, rt->rel);
+	char *uri = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&uri, &len);
+	if (!f)
+		return NULL;
+	if (!rel && p[0] == '/')
+		fputs("file://", f);
+	put_encoded(f, rel ? rel : p);
+	if (fclose(f)) {
+		free(uri);
+		return NULL;
+	}
+	json_t *loc = rel ? json_pack("{s:s,s:s}", "uri", uri, "uriBaseId", "%SRCROOT%") :
+			    json_pack("{s:s}", "uri", uri);
+	free(uri);
+	*based |= rel != NULL;
+	return loc;
+}
+
+/* run.originalUriBaseIds (3.14.14). */
+static json_t *base_ids(const struct root *rt)
+{
+	if (!rt->abs)
+		return json_pack("{s:{s:{s:s}}}", "%SRCROOT%", "description", "text",
+				 "the --source-root prefix of the decl files' paths");
+	char *uri = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&uri, &len);
+	if (!f)
+		return NULL;
+	fputs("file://", f);
+	put_encoded(f, rt->abs[0] ? rt->abs : "");
+	fputc('/', f);
+	if (fclose(f)) {
+		free(uri);
+		return NULL;
+	}
+	json_t *ids = json_pack("{s:{s:s}}", "%SRCROOT%", "uri", uri);
+	free(uri);
+	return ids;
+}
+
+/* 64-bit FNV-1a of s and its terminating NUL, continuing from h. */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	} while (*s++);
+	return h;
+}
+
+/* partialFingerprints (3.27.17) of v; seen counts each hash's uses. */
+static json_t *fingerprints(const struct slt_violation *v, json_t *seen, bool *bad)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	h = fnv1a(h, v->rule ? v->rule : "");
+	h = fnv1a(h, v->struct_name ? v->struct_name : "");
+	h = fnv1a(h, v->member ? v->member : "");
+	char key[17], fp[48];
+	snprintf(key, sizeof(key), "%016" PRIx64, h);
+	json_int_t n = json_integer_value(json_object_get(seen, key)) + 1;
+	slt_json_set(seen, key, json_integer(n), bad);
+	snprintf(fp, sizeof(fp), "%s:%" JSON_INTEGER_FORMAT, key, n);
+	return json_pack("{s:s}", "structlintViolation/v1", fp);
 }
 
 int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
 			 const struct slt_gate_write_opts *o,
 			 struct slt_error *err)
 {
-	bool bad = false;
+	bool bad = false, based = false;
 	const char *input = o && o->input && o->input[0] ? o->input : "/sys/kernel/btf/vmlinux";
+	struct root rt;
 	json_t *doc = json_object(), *run = json_object(), *tool = json_object(),
 	       *driver = json_object(), *rules = json_array(), *results = json_array(),
-	       *ids = json_object();
-	if (!doc || !run || !tool || !driver || !rules || !results || !ids) {
+	       *ids = json_object(), *seen = json_object();
+	if (root_init(&rt, o) || !doc || !run || !tool || !driver || !rules || !results || !ids ||
+	    !seen) {
 		json_decref(doc); json_decref(run); json_decref(tool); json_decref(driver);
-		json_decref(rules); json_decref(results); json_decref(ids);
+		json_decref(rules); json_decref(results); json_decref(ids); json_decref(seen);
+		free(rt.abs);
+		free(rt.rel);
 		return slt_error_set(err, SLT_ENOMEM, "", -1, NULL, "out of memory building the SARIF log");
 	}
 	for (size_t i = 0; !bad && i < r->n_violations; i++) {
 		const struct slt_violation *v = &r->violations[i];
+		if (v->severity == SLT_SEV_NOTE && !(o && o->notes))
+			continue;
 		const char *id = v->rule ? v->rule : "structlint";
 		json_t *idx = json_object_get(ids, id);
 		if (!idx) {
@@ -100,22 +276,22 @@ int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
 				break;
 		}
 		json_t *res = json_object(), *phys = json_object(), *props = json_object();
-		const char *file = v->decl_file && v->decl_file[0] ? uri_of(v->decl_file) : input;
-		slt_json_set(phys, "artifactLocation", json_pack("{s:s}", "uri", file), &bad);
+		const char *file = v->decl_file && v->decl_file[0] ? v->decl_file : input;
+		slt_json_set(phys, "artifactLocation", artifact_location(file, &rt, &based), &bad);
 		if (v->decl_file && v->decl_file[0] && v->decl_line > 0)
 			slt_json_set(phys, "region", json_pack("{s:I}", "startLine",
 							       (json_int_t)v->decl_line), &bad);
 		slt_json_set(res, "ruleId", json_string(id), &bad);
 		slt_json_set(res, "ruleIndex", json_integer(json_integer_value(idx)), &bad);
 		slt_json_set(res, "level", json_string(slt_severity_name(v->severity)), &bad);
-		char text[1200];
-		snprintf(text, sizeof(text), "struct %s: %s", v->struct_name ? v->struct_name : "?",
-			 v->message ? v->message : "");
-		slt_json_set(res, "message", json_pack("{s:s}", "text", text), &bad);
+		json_t *text = json_sprintf("struct %s: %s", v->struct_name ? v->struct_name : "?",
+					    v->message ? v->message : "");
+		slt_json_set(res, "message", text ? json_pack("{s:o}", "text", text) : NULL, &bad);
 		json_t *locs = json_array();
 		slt_json_push(locs, phys ? json_pack("{s:O}", "physicalLocation", phys) : NULL, &bad);
 		json_decref(phys);
 		slt_json_set(res, "locations", locs, &bad);
+		slt_json_set(res, "partialFingerprints", fingerprints(v, seen, &bad), &bad);
 		if (v->suppressed)
 			slt_json_set(res, "suppressions",
 				     json_pack("[{s:s,s:s}]", "kind", "external", "justification",
@@ -131,6 +307,11 @@ int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
 		slt_json_push(results, res, &bad);
 	}
 	json_decref(ids);
+	json_decref(seen);
+	if (based)
+		slt_json_set(run, "originalUriBaseIds", base_ids(&rt), &bad);
+	free(rt.abs);
+	free(rt.rel);
 	slt_json_set(driver, "name", json_string("structlint"), &bad);
 	slt_json_set(driver, "version", json_string(o && o->version ? o->version : "unknown"), &bad);
 	slt_json_set(driver, "rules", rules, &bad);

@@ -41,8 +41,9 @@ def obj(src, change):
     return out
 
 
-def run(*args, rc=0):
-    p = subprocess.run([SL, 'check'] + [str(a) for a in args], capture_output=True, text=True)
+def run(*args, rc=0, cwd=None):
+    p = subprocess.run([SL, 'check'] + [str(a) for a in args], capture_output=True, text=True,
+                       cwd=cwd or TMP)
     assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
     if rc == 2:
         assert p.stdout == '' and len(p.stderr.strip().split('\n')) == 1, (p.stdout, p.stderr)
@@ -263,21 +264,84 @@ def check_sarif(doc, n_results):
     return run_
 
 
+def fnv1a(*parts):
+    h = 0xcbf29ce484222325
+    for b in b'\0'.join(p.encode() for p in parts) + b'\0':
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return '%016x' % h
+
+
 def case_sarif():
+    # run from TMP: the decl file is outside the current directory, a
+    # file:// URI
     p = run(obj(CONN_C, 2), '--rules', RULES, '--sarif', rc=1)
     r = check_sarif(json.loads(p.stdout), 5)
     res = r['results'][0]
     assert res['ruleId'] == 'max-lines' and res['level'] == 'error', res
     assert res['message']['text'] == 'struct conn: group read_mostly spans 2 cachelines (0..1), more than the 1 allowed', res
     loc = res['locations'][0]['physicalLocation']
-    assert loc['artifactLocation']['uri'] == CONN_C and loc['region']['startLine'] == 20, loc
+    assert loc['artifactLocation'] == {'uri': 'file://' + CONN_C} and loc['region']['startLine'] == 20, loc
+    assert 'originalUriBaseIds' not in r, r
     assert res['properties']['source'] == RULES + ':6', res
-    # notes and errors of kernel groups; a passing run has results too (notes)
-    r = check_sarif(json.loads(run(obj(KG_C, 1), '--rules', KRULES, '--sarif', '--pretty', rc=1).stdout), 4)
+    # partialFingerprints: FNV-1a of rule, struct, member, then the
+    # occurrence; distinct for the five results on one line, the same on
+    # a second run
+    fps = [x['partialFingerprints']['structlintViolation/v1'] for x in r['results']]
+    assert fps == ['%s:1' % fnv1a(x['ruleId'], 'conn', x['properties'].get('member', ''))
+                   for x in r['results']], fps
+    assert len(set(fps)) == 5, fps
+    again = json.loads(run(obj(CONN_C, 2), '--rules', RULES, '--sarif', rc=1).stdout)
+    assert [x['partialFingerprints'] for x in again['runs'][0]['results']] == \
+        [x['partialFingerprints'] for x in r['results']]
+    # kernel groups: the notes are left out unless --notes (text and JSON
+    # keep them)
+    r = check_sarif(json.loads(run(obj(KG_C, 1), '--rules', KRULES, '--sarif', '--pretty', rc=1).stdout), 1)
+    assert [x['level'] for x in r['results']] == ['error'], r['results']
+    assert [x['id'] for x in r['tool']['driver']['rules']] == ['cacheline-group-sharing'], r
+    r = check_sarif(json.loads(run(obj(KG_C, 1), '--rules', KRULES, '--sarif', '--notes', rc=1).stdout), 4)
     assert [x['level'] for x in r['results']] == ['note', 'note', 'note', 'error'], r['results']
     check_sarif(json.loads(run(obj(CONN_C, 0), '--rules', RULES, '--sarif').stdout), 0)
-    # --json and --sarif together is a usage error
+    # --json and --sarif together, or the SARIF options without --sarif,
+    # are usage errors
     run(obj(CONN_C, 0), '--rules', RULES, '--sarif', '--json', rc=2)
+    p = run(obj(CONN_C, 0), '--rules', RULES, '--notes', rc=2)
+    assert '--notes applies to --sarif output only' in p.stderr, p.stderr
+    p = run(obj(CONN_C, 0), '--rules', RULES, '--json', '--source-root', ROOT, rc=2)
+    assert '--source-root applies to --sarif output only' in p.stderr, p.stderr
+
+
+def case_sarif_locations():
+    """Relative uris with uriBaseId %SRCROOT% for decl files under the
+    current directory or --source-root (OASIS SARIF 2.1.0 3.4.4,
+    3.14.14)."""
+    o = obj(CONN_C, 1)
+    rel = os.path.relpath(CONN_C, ROOT)
+    want_loc = {'uri': rel, 'uriBaseId': '%SRCROOT%'}
+    want_base = {'%SRCROOT%': {'uri': 'file://%s/' % ROOT}}
+    for args, cwd in [((), ROOT), (('--source-root', ROOT), TMP),
+                      (('--source-root', ROOT + '/'), TMP), (('--source-root', '.'), ROOT)]:
+        r = check_sarif(json.loads(run(o, '--rules', RULES, '--sarif', *args, rc=1, cwd=cwd).stdout), 1)
+        loc = r['results'][0]['locations'][0]['physicalLocation']['artifactLocation']
+        assert loc == want_loc and r['originalUriBaseIds'] == want_base, (args, cwd, loc, r)
+    # a root the file is not under: file:// as without one
+    r = check_sarif(json.loads(run(o, '--rules', RULES, '--sarif', '--source-root', TMP, rc=1).stdout), 1)
+    assert r['results'][0]['locations'][0]['physicalLocation']['artifactLocation'] == \
+        {'uri': 'file://' + CONN_C}, r
+    # bytes a URI cannot hold are percent-encoded
+    d = os.path.join(TMP, 'a dir')
+    os.makedirs(d, exist_ok=True)
+    src = os.path.join(d, 'conn.c')
+    with open(CONN_C) as f, open(src, 'w') as g:
+        g.write(f.read())
+    o2 = os.path.join(TMP, 'spaced.o')
+    subprocess.run([CC, '-g', '-c', '-I', os.path.join(ROOT, 'tests', 'cli'), '-DCHANGE=1',
+                    '-o', o2, src], check=True)
+    r = check_sarif(json.loads(run(o2, '--rules', RULES, '--sarif', rc=1, cwd=ROOT).stdout), 1)
+    assert r['results'][0]['locations'][0]['physicalLocation']['artifactLocation'] == \
+        {'uri': 'file://%s/a%%20dir/conn.c' % TMP}, r
+    r = check_sarif(json.loads(run(o2, '--rules', RULES, '--sarif', rc=1).stdout), 1)
+    assert r['results'][0]['locations'][0]['physicalLocation']['artifactLocation'] == \
+        {'uri': 'a%20dir/conn.c', 'uriBaseId': '%SRCROOT%'}, r
 
 
 BAD = [

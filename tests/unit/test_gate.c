@@ -6,6 +6,7 @@
  * (violations, sources, unknown members with a suggestion), and the text,
  * JSON and SARIF writers read back.
  */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -224,12 +225,118 @@ static void test_rules_and_writers(void **state)
 	slt_layout_free(l);
 }
 
+/* SARIF locations (source root, cwd, relative kernel DWARF paths,
+ * file:// with percent-encoding), partialFingerprints (FNV-1a of rule,
+ * struct and member, then the occurrence) and notes left out unless asked. */
+static json_t *sarif_of(const struct slt_gate_result *r, const struct slt_gate_write_opts *wo)
+{
+	struct slt_error err;
+	slt_error_clear(&err);
+	FILE *f = tmpfile();
+	assert_int_equal(slt_gate_write_sarif(f, r, wo, &err), 0);
+	char *text = slurp(f);
+	fclose(f);
+	json_error_t je;
+	json_t *d = json_loads(text, 0, &je);
+	free(text);
+	assert_non_null(d);
+	return d;
+}
+
+static const char *res_str(json_t *d, size_t i, const char *what)
+{
+	json_t *res = json_array_get(json_object_get(json_array_get(json_object_get(d, "runs"), 0),
+						     "results"), i);
+	if (!strcmp(what, "fingerprint"))
+		return json_string_value(json_object_get(json_object_get(res, "partialFingerprints"),
+							 "structlintViolation/v1"));
+	json_t *al = json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
+						     "physicalLocation"), "artifactLocation");
+	return json_string_value(json_object_get(al, what));
+}
+
+static void test_sarif_locations(void **state)
+{
+	(void)state;
+	struct slt_gate_result *r;
+	struct slt_error err;
+	slt_error_clear(&err);
+	assert_int_equal(slt_gate_result_new(&r, &err), 0);
+	static const char *const files[] = {
+		"/src/proj/lib/conn.h",                                   /* under cwd */
+		"/usr/include/my dir/x%.h",                               /* elsewhere */
+		"debian/build/build_amd64/include/linux/tcp.h",           /* kernel DWARF */
+		"./lib/a.c",
+		"/src/proj/lib/conn.h",                                   /* again */
+		"/src/proj/lib/conn.h",                                   /* a note */
+	};
+	for (size_t i = 0; i < 6; i++) {
+		struct slt_violation v = { .rule = "separate", .severity = i == 5 ? SLT_SEV_NOTE :
+					   SLT_SEV_ERROR, .struct_name = "conn", .member = "ops",
+					   .message = "m", .decl_file = files[i], .decl_line = 3,
+					   .offset = SLT_NO_OFFSET };
+		assert_int_equal(slt_gate_add(r, &v), 0);
+	}
+	struct slt_gate_write_opts wo = { .input = "k.o", .cwd = "/src/proj" };
+	json_t *d = sarif_of(r, &wo);
+	json_t *run = json_array_get(json_object_get(d, "runs"), 0);
+	assert_int_equal(json_array_size(json_object_get(run, "results")), 5);   /* no note */
+	assert_string_equal(res_str(d, 0, "uri"), "lib/conn.h");
+	assert_string_equal(res_str(d, 0, "uriBaseId"), "%SRCROOT%");
+	assert_string_equal(res_str(d, 1, "uri"), "file:///usr/include/my%20dir/x%25.h");
+	assert_null(res_str(d, 1, "uriBaseId"));
+	assert_string_equal(res_str(d, 2, "uri"), "debian/build/build_amd64/include/linux/tcp.h");
+	assert_null(res_str(d, 2, "uriBaseId"));
+	assert_string_equal(res_str(d, 3, "uri"), "lib/a.c");
+	assert_null(res_str(d, 3, "uriBaseId"));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(json_object_get(
+		run, "originalUriBaseIds"), "%SRCROOT%"), "uri")), "file:///src/proj/");
+	/* FNV-1a 64 of "separate\0conn\0ops\0"; the same triple again: ":2" */
+	uint64_t h = 0xcbf29ce484222325ULL;
+	static const char key[] = "separate\0conn\0ops";
+	for (size_t i = 0; i < sizeof(key); i++) {
+		h ^= (unsigned char)key[i];
+		h *= 0x100000001b3ULL;
+	}
+	char want[40];
+	snprintf(want, sizeof(want), "%016" PRIx64 ":1", h);
+	assert_string_equal(res_str(d, 0, "fingerprint"), want);
+	snprintf(want, sizeof(want), "%016" PRIx64 ":5", h);
+	assert_string_equal(res_str(d, 4, "fingerprint"), want);
+	json_decref(d);
+
+	/* a relative --source-root strips the kernel's build prefix; with
+	 * --notes the note is there */
+	wo.source_root = "debian/build/build_amd64/";
+	wo.notes = true;
+	d = sarif_of(r, &wo);
+	run = json_array_get(json_object_get(d, "runs"), 0);
+	assert_int_equal(json_array_size(json_object_get(run, "results")), 6);
+	assert_string_equal(res_str(d, 0, "uri"), "file:///src/proj/lib/conn.h");
+	assert_string_equal(res_str(d, 2, "uri"), "include/linux/tcp.h");
+	assert_string_equal(res_str(d, 2, "uriBaseId"), "%SRCROOT%");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(json_object_get(
+		run, "originalUriBaseIds"), "%SRCROOT%"), "uri")),
+		"file:///src/proj/debian/build/build_amd64/");
+	json_decref(d);
+	/* an absolute root; no cwd: nothing else is relative */
+	wo.source_root = "/usr/include/";
+	wo.cwd = NULL;
+	d = sarif_of(r, &wo);
+	assert_string_equal(res_str(d, 0, "uri"), "file:///src/proj/lib/conn.h");
+	assert_string_equal(res_str(d, 1, "uri"), "my%20dir/x%25.h");
+	assert_string_equal(res_str(d, 1, "uriBaseId"), "%SRCROOT%");
+	json_decref(d);
+	slt_gate_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_group_class),
 		cmocka_unit_test(test_kernel_groups),
 		cmocka_unit_test(test_rules_and_writers),
+		cmocka_unit_test(test_sarif_locations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
