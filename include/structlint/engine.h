@@ -51,11 +51,13 @@
  * exactly the sum of all values added in its subtree.
  *
  * SLT_ENGINE_REPLAY, generic replay of member rates on ONE shared object
- * (no tree, no flush): every thread loads every SLT_ROLE_READ member, and
- * each SLT_ROLE_HOT_WRITE member has exactly one writer thread (the k-th
- * hot-write role is written by thread k % threads), at the roles' relative
- * rates (loads for read roles, stores for hot-write roles), so false
- * sharing appears exactly where the layout puts it.
+ * (no tree, no flush): each SLT_ROLE_HOT_WRITE member has exactly one
+ * writer thread (the k-th hot-write role is written by thread k %
+ * threads), and the loads of each SLT_ROLE_READ member are split over the
+ * threads, so that the accesses of all threads together follow the
+ * roles' relative rates (loads for read roles, stores for hot-write
+ * roles) whatever the thread count, and false sharing appears exactly
+ * where the layout puts it (replay.c).
  *
  * Threads: opts.threads updaters (0 = online CPUs), pinned to CPU
  * i % online CPUs when opts.pin (threads may exceed CPUs), plus, in STATS
@@ -118,6 +120,11 @@ enum slt_engine_mode {
 	SLT_ENGINE_STATS = 1,  /* the stats machinery (see the top) */
 	SLT_ENGINE_REPLAY = 2, /* generic replay on one shared object */
 };
+
+/* What one timed operation is in mode m, the name both `engine` and
+ * `validate` print for the latency rows: "update" (STATS: the update
+ * path) or "access" (REPLAY: one load or store). */
+const char *slt_engine_lat_what(enum slt_engine_mode m);
 
 /* One role of a spec. */
 struct slt_engine_role_spec {
@@ -234,6 +241,22 @@ int slt_engine_bind(const struct slt_engine_spec *spec,
 
 void slt_engine_bound_free(struct slt_engine_bound *b);
 
+/*
+ * Compare the role maps of two bound layouts in everything but offsets:
+ * a member bound in one and not the other, a member with another role, a
+ * role member of another size (bytes), another mode.  Such differences
+ * mean the two sides run different workloads (e.g. 6.1's embedded
+ * lruvec_stats is written by the flush, 6.12's pointer only read), so a
+ * ratio of their throughputs measures layout plus workload.  Writes a
+ * description ("lruvec_stats: flush-write, 688 bytes in A; read, 8 bytes
+ * in B; ...") into buf (size bytes, NUL-terminated, truncated with
+ * "..."), "" when the maps agree.  Returns the number of differing
+ * members (plus 1 for a different mode).
+ */
+size_t slt_engine_bound_diff(const struct slt_engine_bound *a,
+			     const struct slt_engine_bound *b, char *buf,
+			     size_t size);
+
 enum slt_engine_flush {
 	SLT_FLUSH_LIST = 1, /* detach the updated list under the per-CPU
 			       lock, aggregate after releasing it */
@@ -262,12 +285,30 @@ struct slt_engine_opts {
 	bool pin;                /* pin updater i to CPU i % online CPUs */
 	bool count_accesses;     /* exact per-role per-thread counts (a
 				    thread-local increment per access) */
-	unsigned latency_every;  /* time 1 in N updates with CLOCK_MONOTONIC
-				    (>= 1) */
+	unsigned latency_every;  /* time on average 1 in N updates with
+				    CLOCK_MONOTONIC (>= 1): the gaps between
+				    timed updates are geometric with mean N,
+				    drawn from the thread's PRNG, so the timed
+				    updates are a fair sample and never line
+				    up with the batch threshold or a replay
+				    schedule's cycle */
 	uint64_t max_updates;    /* per updater thread: stop after this many
 				    updates even before `seconds` (0 = no
-				    limit; tests use it for exact counts) */
+				    limit; tests use it for exact counts).
+				    REPLAY: every thread stops after
+				    ceil(max_updates / L) cycles of its own
+				    schedule, L the length of the global
+				    cycle (replay.c), so the accesses of all
+				    threads together are exactly that many
+				    global cycles whatever the thread count */
 };
+
+/* Run time bounds of slt_engine_opts.seconds (and of the CLI's --seconds
+ * in `engine` and `validate`), seconds: below the floor a run is mostly
+ * thread start-up; the ceiling keeps a mistyped value from running for
+ * hours. */
+#define SLT_ENGINE_SECONDS_MIN 0.01
+#define SLT_ENGINE_SECONDS_MAX 3600.0
 
 /* Defaults: threads 0, seconds 1.0, depth 3, fanout 2, batch 64, flush
  * list, write_every 4, cacheline 0, seed 1, pin true, count_accesses
@@ -279,18 +320,39 @@ void slt_engine_opts_default(struct slt_engine_opts *o);
  * [20,25) [25,30) [30,40) [40,50) [50,60) [60,70) [70,80) [80,90) [90,inf). */
 #define SLT_ENGINE_HIST_BUCKETS 14
 
+/* What the histogram measures: the wall time (CLOCK_MONOTONIC, ns) from
+ * the moment the lock is acquired to the moment before it is released, of
+ * every hold in which the holder was NOT preempted.  The kernel holds
+ * these locks with preemption (and, for the per-CPU lock, interrupts)
+ * off; a user-space thread can be switched out while holding one, and
+ * such a hold measures the scheduler, not the critical section.  So a
+ * hold of at least SLT_ENGINE_PREEMPT_CHECK_NS ns is checked against the
+ * thread's involuntary context switches (getrusage(RUSAGE_THREAD)
+ * ru_nivcsw, Linux getrusage(2)): when the count rose since the thread's
+ * previous check (the flusher checks at the start of each flush), the hold
+ * is counted in `preempted` and its time in preempted_sum_ns /
+ * preempted_max_ns, not in the buckets.  A shorter hold cannot include a
+ * context switch out and back in (that alone takes microseconds), so it
+ * is not checked (no system call on the fast path). */
+#define SLT_ENGINE_PREEMPT_CHECK_NS 1000u
+
 struct slt_engine_hist {
 	uint64_t count[SLT_ENGINE_HIST_BUCKETS]; /* lock holds per bucket */
-	uint64_t holds;          /* all holds */
-	uint64_t sum_ns, max_ns; /* hold time, ns */
+	uint64_t holds;          /* holds not preempted (the buckets' sum) */
+	uint64_t sum_ns, max_ns; /* their hold time, ns */
+	uint64_t preempted;      /* holds during which the holder was
+				    preempted (see above), not in the buckets */
+	uint64_t preempted_sum_ns, preempted_max_ns; /* their wall time, ns */
 };
 
 /* The bucket of a hold of ns nanoseconds (0 .. SLT_ENGINE_HIST_BUCKETS-1);
  * bucket edges are whole microseconds, a hold of exactly 1000 ns is in
  * [1,5). */
 unsigned slt_engine_hist_bucket(uint64_t ns);
-/* Count one hold of ns nanoseconds. */
+/* Count one hold of ns nanoseconds (not preempted). */
 void slt_engine_hist_add(struct slt_engine_hist *h, uint64_t ns);
+/* Count one preempted hold of ns nanoseconds (wall time). */
+void slt_engine_hist_add_preempted(struct slt_engine_hist *h, uint64_t ns);
 /* Add b's counts to a. */
 void slt_engine_hist_merge(struct slt_engine_hist *a,
 			   const struct slt_engine_hist *b);
@@ -306,7 +368,8 @@ struct slt_engine_access {
 
 struct slt_engine_thread {
 	int cpu;                 /* CPU pinned to, -1 when not pinned (the
-				    flusher) */
+				    flusher, --no-pin); writers print "-" /
+				    null for -1 */
 	uint64_t ops;            /* updates (replay: accesses) performed */
 	double ops_per_s;
 };
@@ -320,16 +383,29 @@ struct slt_engine_result {
 	uint64_t ops;            /* all updaters' ops */
 	double ops_per_s;
 	struct slt_engine_thread *thread; /* [threads] */
-	/* Update latency over the timed sample (1 in latency_every updates,
-	 * a reservoir of at most 65536 per thread), ns. */
+	/* Update latency over the timed sample (on average 1 in
+	 * latency_every updates at geometric gaps, a reservoir of at most
+	 * 65536 per thread), ns. */
 	uint64_t lat_samples;
 	double lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns;
+	uint64_t lat_batch_samples; /* STATS: timed updates that were batch
+				    crossings (the update that may wake the
+				    flusher); a fair sample has about
+				    lat_samples / batch of them */
 	/* STATS mode (zero in REPLAY): */
 	struct slt_engine_hist flush_lock;  /* global flush lock holds */
 	struct slt_engine_hist percpu_lock; /* per-CPU lock holds, updates
 					       and flushes */
 	uint64_t flushes;        /* flushes run, the final one included */
-	uint64_t flush_wakeups;  /* flusher wake-ups by the batch */
+	uint64_t batch_crossings; /* updates that completed a batch (every
+				    opts.batch-th update of a thread): each
+				    asks for a flush */
+	uint64_t flush_wakeups;  /* batch crossings that woke the flusher:
+				    a crossing while a flush is already
+				    requested coalesces into it (as the
+				    kernel's flush work is queued once), so
+				    wake-ups <= crossings and flushes <=
+				    wake-ups + 1 (the final flush) */
 	uint64_t flushed_groups; /* groups aggregated over all flushes */
 	/* The tree (STATS mode): n_groups groups in breadth-first order,
 	 * group 0 the root.  parent[g] (-1 for the root); added[g] = the sum

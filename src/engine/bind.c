@@ -171,3 +171,75 @@ int slt_engine_bind(const struct slt_engine_spec *spec,
 	*out = b;
 	return 0;
 }
+
+static const struct slt_engine_bound_role *role_named(const struct slt_engine_bound *b,
+						      const char *member)
+{
+	for (size_t k = 0; k < b->n_roles; k++)
+		if (!strcmp(b->roles[k].member, member))
+			return &b->roles[k];
+	return NULL;
+}
+
+/* Append "; " (when not first) and the formatted text, keeping buf
+ * NUL-terminated and marking truncation with "...". */
+static void append(char *buf, size_t size, size_t *len, const char *what)
+{
+	if (!size || *len >= size)
+		return;
+	int w = snprintf(buf + *len, size - *len, "%s%s", *len ? "; " : "", what);
+	if (w < 0)
+		return;
+	if ((size_t)w >= size - *len) {
+		*len = size - 1;
+		if (size >= 4)
+			memcpy(buf + size - 4, "...", 4);
+		return;
+	}
+	*len += (size_t)w;
+}
+
+/* One side's description of a role ("flush-write, 688 bytes" or
+ * "not bound"). */
+static void side_text(char *out, size_t n, const struct slt_engine_bound_role *r)
+{
+	if (r)
+		snprintf(out, n, "%s, %llu bytes", slt_engine_role_name(r->role),
+			 (unsigned long long)r->size);
+	else
+		snprintf(out, n, "not bound");
+}
+
+size_t slt_engine_bound_diff(const struct slt_engine_bound *a,
+			     const struct slt_engine_bound *b, char *buf,
+			     size_t size)
+{
+	size_t len = 0, n = 0;
+	char item[600], ta[160], tb[160];
+	if (size)
+		buf[0] = 0;
+	if (a->mode != b->mode) {
+		snprintf(item, sizeof(item), "mode: %s in A, %s in B",
+			 a->mode == SLT_ENGINE_STATS ? "stats" : "replay",
+			 b->mode == SLT_ENGINE_STATS ? "stats" : "replay");
+		append(buf, size, &len, item);
+		n++;
+	}
+	for (int side = 0; side < 2; side++) {
+		const struct slt_engine_bound *x = side ? b : a, *y = side ? a : b;
+		for (size_t k = 0; k < x->n_roles; k++) {
+			const struct slt_engine_bound_role *rx = &x->roles[k];
+			const struct slt_engine_bound_role *ry = role_named(y, rx->member);
+			if (side && ry)
+				continue;   /* compared from A's side */
+			if (ry && ry->role == rx->role && ry->size == rx->size)
+				continue;
+			side_text(ta, sizeof(ta), side ? ry : rx);
+			side_text(tb, sizeof(tb), side ? rx : ry);
+			snprintf(item, sizeof(item), "%s: %s in A, %s in B", rx->member, ta, tb);
+			append(buf, size, &len, item);
+			n++;
+		}
+	}
+	return n;
+}

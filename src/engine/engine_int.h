@@ -72,7 +72,13 @@ struct eng_thread {
 	double *lat;               /* reservoir of update latencies, ns */
 	size_t n_lat;
 	uint64_t lat_seen;
-	uint64_t flushes, flushed_groups, wakeups;
+	uint64_t flushes, flushed_groups, wakeups, crossings;
+	uint64_t lat_rng;          /* PRNG of the latency sampling gaps */
+	uint64_t lat_wait;         /* updates to the next timed one (>= 1) */
+	uint64_t lat_batch;        /* timed updates that crossed a batch */
+	uint64_t nivcsw;           /* involuntary context switches at the
+				      thread's previous preemption check */
+	uint64_t max_ops;          /* replay: stop after this many (0: none) */
 	uint64_t sink;             /* loaded values end here */
 	/* replay: this thread's schedule of role indices (>= 0 load,
 	 * -1 - r store) */
@@ -135,6 +141,18 @@ void eng_replay_op(struct eng_run *r, struct eng_thread *th, uint64_t n);
 /* hist.c */
 uint64_t eng_now_ns(void);
 void eng_lat_add(struct eng_thread *th, double ns);
+/* The geometric gap (mean `every`) to the next timed update, from
+ * th->lat_rng. */
+uint64_t eng_lat_gap(struct eng_thread *th, unsigned every);
+/* Whether this update is timed (counts th->lat_wait down). */
+bool eng_lat_due(struct eng_thread *th, unsigned every);
+/* The calling thread's involuntary context switches so far (the
+ * baseline of a preemption check). */
+uint64_t eng_preempt_snap(void);
+/* Count a lock hold of ns into h, or as preempted when it is at least
+ * SLT_ENGINE_PREEMPT_CHECK_NS long and the thread's involuntary context
+ * switches rose above *base (engine.h); a check moves *base on. */
+void eng_hold_add(uint64_t *base, struct slt_engine_hist *h, uint64_t ns);
 
 /* xorshift64* */
 static inline uint64_t eng_rand(uint64_t *s)

@@ -43,6 +43,10 @@ static void aggregate(struct eng_run *r, struct eng_thread *th,
 void eng_flush(struct eng_run *r, struct eng_thread *th, int32_t *scratch)
 {
 	struct eng_tree *t = &r->tree;
+	/* preemption baselines: the flush lock's hold (the whole flush) and
+	 * the per-CPU holds (moved on by each check) */
+	uint64_t fbase = eng_preempt_snap();
+	th->nivcsw = fbase;
 	pthread_mutex_lock(&r->flush_lock);
 	uint64_t f0 = eng_now_ns();
 	for (unsigned cpu = 0; cpu < t->n_cpus; cpu++) {
@@ -53,12 +57,12 @@ void eng_flush(struct eng_run *r, struct eng_thread *th, int32_t *scratch)
 			aggregate(r, th, scratch, n, cpu);
 		uint64_t c1 = eng_now_ns();
 		pthread_mutex_unlock(&t->cpu_lock[cpu]);
-		slt_engine_hist_add(&th->cpu_hist, c1 - c0);
+		eng_hold_add(&th->nivcsw, &th->cpu_hist, c1 - c0);
 		if (r->o.flush == SLT_FLUSH_LIST)
 			aggregate(r, th, scratch, n, cpu);
 	}
 	th->flushes++;
 	uint64_t f1 = eng_now_ns();
 	pthread_mutex_unlock(&r->flush_lock);
-	slt_engine_hist_add(&th->flush_hist, f1 - f0);
+	eng_hold_add(&fbase, &th->flush_hist, f1 - f0);
 }

@@ -4,6 +4,8 @@
  * update latency samples (a per-thread reservoir; percentiles are
  * slt_stats_percentile_sorted()'s, validate.h).
  */
+#include <math.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "engine/engine_int.h"
@@ -34,6 +36,14 @@ void slt_engine_hist_add(struct slt_engine_hist *h, uint64_t ns)
 		h->max_ns = ns;
 }
 
+void slt_engine_hist_add_preempted(struct slt_engine_hist *h, uint64_t ns)
+{
+	h->preempted++;
+	h->preempted_sum_ns += ns;
+	if (ns > h->preempted_max_ns)
+		h->preempted_max_ns = ns;
+}
+
 void slt_engine_hist_merge(struct slt_engine_hist *a,
 			   const struct slt_engine_hist *b)
 {
@@ -43,6 +53,58 @@ void slt_engine_hist_merge(struct slt_engine_hist *a,
 	a->sum_ns += b->sum_ns;
 	if (b->max_ns > a->max_ns)
 		a->max_ns = b->max_ns;
+	a->preempted += b->preempted;
+	a->preempted_sum_ns += b->preempted_sum_ns;
+	if (b->preempted_max_ns > a->preempted_max_ns)
+		a->preempted_max_ns = b->preempted_max_ns;
+}
+
+/* This thread's involuntary context switches so far (0 when getrusage
+ * fails: then nothing counts as preempted). */
+static uint64_t nivcsw(void)
+{
+	struct rusage ru;
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? (uint64_t)ru.ru_nivcsw : 0;
+}
+
+uint64_t eng_preempt_snap(void)
+{
+	return nivcsw();
+}
+
+void eng_hold_add(uint64_t *base, struct slt_engine_hist *h, uint64_t ns)
+{
+	if (ns < SLT_ENGINE_PREEMPT_CHECK_NS) {
+		slt_engine_hist_add(h, ns);
+		return;
+	}
+	uint64_t now = nivcsw();
+	if (now > *base)
+		slt_engine_hist_add_preempted(h, ns);
+	else
+		slt_engine_hist_add(h, ns);
+	*base = now;
+}
+
+/* The gap to the next timed update: geometric on {1, 2, ...} with mean
+ * every (p = 1 / every), by inversion: 1 + floor(ln U / ln(1 - p)). */
+uint64_t eng_lat_gap(struct eng_thread *th, unsigned every)
+{
+	if (every <= 1)
+		return 1;
+	double u = (double)(eng_rand(&th->lat_rng) >> 11) / 9007199254740992.0;
+	if (u <= 0.0)
+		u = 1.0 / 9007199254740992.0;
+	double g = 1.0 + floor(log(u) / log1p(-1.0 / (double)every));
+	return g > 1e12 ? (uint64_t)1e12 : (uint64_t)g;
+}
+
+bool eng_lat_due(struct eng_thread *th, unsigned every)
+{
+	if (--th->lat_wait)
+		return false;
+	th->lat_wait = eng_lat_gap(th, every);
+	return true;
 }
 
 const char *slt_engine_hist_label(unsigned i)

@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Generic replay on one shared object: every thread loads the read roles,
- * the k-th hot-write role is stored by thread k % threads only, at the
- * roles' relative rates.  A global schedule gives each role slots in
- * proportion to its rate (the busiest role 64 slots, every role at least
- * one), spread out by smooth weighted round robin; each thread keeps the
- * read slots and its own hot-write slots, in that order.
+ * Generic replay on one shared object.  A global cycle gives each role
+ * slots in proportion to its rate (the busiest role 64 slots, every role
+ * at least one), spread out by smooth weighted round robin.  The cycle is
+ * split over the threads: each hot-write slot goes to the role's one
+ * writer (thread k % threads for the k-th hot-write role), each read slot
+ * to the thread with the fewest slots so far (the lowest index on a tie),
+ * so the loads of a read-mostly member are split over the reader threads
+ * and the threads' schedules are as even as the writes allow.  One cycle
+ * of every thread's schedule together is exactly one global cycle: the
+ * totals over all threads follow the roles' relative rates whatever the
+ * thread count (with max_updates, exactly: every thread runs the same
+ * number of its cycles).  Each thread keeps its slots in the global
+ * order.
  */
 #include <stdlib.h>
 
@@ -17,6 +24,7 @@ int eng_replay_init(struct eng_run *r, struct slt_error *err)
 {
 	const struct slt_engine_bound *b = r->b;
 	size_t nr = b->n_roles;
+	unsigned T = r->o.threads;
 	uint64_t wmax = 0;
 	for (size_t k = 0; k < nr; k++) {
 		uint64_t w = b->roles[k].role == SLT_ROLE_READ ? b->roles[k].loads : b->roles[k].stores;
@@ -26,8 +34,10 @@ int eng_replay_init(struct eng_run *r, struct slt_error *err)
 	uint32_t *slots = calloc(nr, sizeof(*slots));
 	int64_t *cur = calloc(nr, sizeof(*cur));
 	int32_t *global = calloc(nr * SLOTS_MAX + 1, sizeof(*global));
+	unsigned *owner = calloc(nr * SLOTS_MAX + 1, sizeof(*owner));
+	size_t *len = calloc(T, sizeof(*len));
 	int rc = 0;
-	if (!slots || !cur || !global) {
+	if (!slots || !cur || !global || !owner || !len) {
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		goto done;
 	}
@@ -51,7 +61,22 @@ int eng_replay_init(struct eng_run *r, struct slt_error *err)
 		cur[best] -= (int64_t)total;
 		global[i] = (int32_t)best;
 	}
-	for (unsigned t = 0; t < r->o.threads && !rc; t++) {
+	/* the writes to their writers first, then the reads to the
+	 * shortest schedules */
+	for (size_t i = 0; i < total; i++)
+		if (b->roles[global[i]].role != SLT_ROLE_READ)
+			len[owner[i] = r->writer[global[i]]]++;
+	for (size_t i = 0; i < total; i++) {
+		if (b->roles[global[i]].role != SLT_ROLE_READ)
+			continue;
+		unsigned best = 0;
+		for (unsigned t = 1; t < T; t++)
+			if (len[t] < len[best])
+				best = t;
+		len[owner[i] = best]++;
+	}
+	uint64_t cycles = r->o.max_updates ? (r->o.max_updates + total - 1) / total : 0;
+	for (unsigned t = 0; t < T && !rc; t++) {
 		struct eng_thread *th = &r->th[t];
 		if (!(th->sched = calloc(total, sizeof(*th->sched)))) {
 			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
@@ -59,16 +84,18 @@ int eng_replay_init(struct eng_run *r, struct slt_error *err)
 		}
 		for (size_t i = 0; i < total; i++) {
 			int32_t k = global[i];
-			if (b->roles[k].role == SLT_ROLE_READ)
-				th->sched[th->n_sched++] = k;
-			else if (r->writer[k] == t)
-				th->sched[th->n_sched++] = -1 - k;
+			if (owner[i] != t)
+				continue;
+			th->sched[th->n_sched++] = b->roles[k].role == SLT_ROLE_READ ? k : -1 - k;
 		}
+		th->max_ops = cycles * th->n_sched;
 	}
 done:
 	free(slots);
 	free(cur);
 	free(global);
+	free(owner);
+	free(len);
 	return rc;
 }
 
@@ -76,7 +103,7 @@ void eng_replay_op(struct eng_run *r, struct eng_thread *th, uint64_t n)
 {
 	uint8_t *obj = r->tree.groups[0].obj;
 	int32_t e = th->sched[n % th->n_sched];
-	bool timed = n % r->o.latency_every == 0;
+	bool timed = eng_lat_due(th, r->o.latency_every);
 	uint64_t t0 = timed ? eng_now_ns() : 0;
 	if (e >= 0)
 		eng_role_load(th, obj, (size_t)e);

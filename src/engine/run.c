@@ -62,9 +62,10 @@ static int check_opts(const struct slt_engine_bound *b, struct slt_engine_opts *
 		      struct slt_error *err)
 {
 	const char *h = NULL;
-	if (!(o->seconds > 0) || !isfinite(o->seconds) || o->seconds > 86400)
-		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "give a run time in seconds > 0, e.g. 1 or 0.5",
-				     "seconds must be > 0 (got %g)", o->seconds);
+	if (!(o->seconds >= SLT_ENGINE_SECONDS_MIN) || !(o->seconds <= SLT_ENGINE_SECONDS_MAX))
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "give a run time in seconds, e.g. 1 or 0.5",
+				     "seconds must be from %g to %g (got %g)", SLT_ENGINE_SECONDS_MIN,
+				     SLT_ENGINE_SECONDS_MAX, o->seconds);
 	if (o->threads > MAX_THREADS)
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1, h,
 				     "threads must be at most %u (got %u)", MAX_THREADS, o->threads);
@@ -109,8 +110,9 @@ static void *updater(void *arg)
 	struct eng_thread *th = arg;
 	struct eng_run *r = th->run;
 	bool replay = r->b->mode == SLT_ENGINE_REPLAY;
-	uint64_t max = r->o.max_updates;
+	uint64_t max = replay ? th->max_ops : r->o.max_updates;
 	start_barrier(r);
+	th->nivcsw = eng_preempt_snap();
 	if (!replay || th->n_sched)
 		for (uint64_t n = 1; !atomic_load_explicit(&r->stop, memory_order_relaxed); n++) {
 			if (replay)
@@ -203,6 +205,8 @@ static int fill_result(struct eng_run *r, double secs, struct slt_engine_result 
 		res->flushes += th->flushes;
 		res->flushed_groups += th->flushed_groups;
 		res->flush_wakeups += th->wakeups;
+		res->batch_crossings += th->crossings;
+		res->lat_batch_samples += th->lat_batch;
 		if (res->access)
 			memcpy(res->access + (size_t)i * b->n_roles, th->acc,
 			       b->n_roles * sizeof(*res->access));
@@ -285,6 +289,8 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		th->rng = r->o.seed * 0x9E3779B97F4A7C15ULL + i + 1;
 		if (!th->rng)
 			th->rng = 1;
+		th->lat_rng = (th->rng ^ 0xD1B54A32D192ED03ULL) | 1;
+		th->lat_wait = eng_lat_gap(th, r->o.latency_every);
 		if ((r->o.count_accesses && !(th->acc = calloc(b->n_roles + 1, sizeof(*th->acc)))) ||
 		    !(th->added = calloc(r->tree.n_groups, sizeof(*th->added))) ||
 		    (i < T && !(th->lat = malloc(ENG_LAT_RESERVOIR * sizeof(*th->lat))))) {

@@ -26,6 +26,11 @@ const char *slt_engine_role_name(enum slt_engine_role r)
 	return "?";
 }
 
+const char *slt_engine_lat_what(enum slt_engine_mode m)
+{
+	return m == SLT_ENGINE_REPLAY ? "access" : "update";
+}
+
 const char *slt_engine_flush_name(enum slt_engine_flush f)
 {
 	return f == SLT_FLUSH_LIST ? "list" : f == SLT_FLUSH_POP ? "pop" : "?";

@@ -128,7 +128,7 @@ void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 	}
 	uint64_t t2 = eng_now_ns();
 	pthread_mutex_unlock(&t->cpu_lock[cpu]);
-	slt_engine_hist_add(&th->cpu_hist, t2 - t1);
+	eng_hold_add(&th->nivcsw, &th->cpu_hist, t2 - t1);
 }
 
 /* Post-order walk of c's updated children, then c; each popped node is

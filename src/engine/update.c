@@ -67,8 +67,9 @@ void eng_update(struct eng_run *r, struct eng_thread *th, uint64_t n)
 	size_t g = t->first_leaf + (size_t)(rnd % leaves);
 	int64_t val = (int64_t)((rnd >> 32) % 7) + 1;
 	uint8_t *obj = t->groups[g].obj;
-	bool timed = n % r->o.latency_every == 0;
+	bool timed = eng_lat_due(th, r->o.latency_every);
 	uint64_t t0 = timed ? eng_now_ns() : 0;
+	bool crossing = n % r->o.batch == 0;
 
 	/* memcg = pn->memcg; the group is the one the object points at */
 	if (r->role_back >= 0) {
@@ -88,12 +89,17 @@ void eng_update(struct eng_run *r, struct eng_thread *th, uint64_t n)
 		for (size_t k = 0; k < b->n_roles; k++)
 			if (b->roles[k].role == SLT_ROLE_HOT_WRITE && r->writer[k] == th->idx)
 				eng_role_store(th, obj, k, (uint8_t)n);
-	if (n % r->o.batch == 0 &&
-	    !atomic_exchange_explicit(&r->flush_requested, 1, memory_order_relaxed)) {
-		th->wakeups++;
-		sem_post(&r->wake);
+	if (crossing) {
+		th->crossings++;
+		/* a crossing while a flush is requested coalesces into it */
+		if (!atomic_exchange_explicit(&r->flush_requested, 1, memory_order_relaxed)) {
+			th->wakeups++;
+			sem_post(&r->wake);
+		}
 	}
-	if (timed)
+	if (timed) {
 		eng_lat_add(th, (double)(eng_now_ns() - t0));
+		th->lat_batch += crossing;
+	}
 	th->ops++;
 }

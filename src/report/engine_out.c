@@ -14,12 +14,17 @@
  *                "lines": [FIRST, LAST] (0-based cachelines) } ],
  *   "seconds": measured wall seconds,
  *   "ops": N, "ops_per_s": X,
- *   "threads": [ { "thread": I, "cpu": C (-1: not pinned), "ops",
+ *   "threads": [ { "thread": I, "cpu": C (null: not pinned), "ops",
  *                  "ops_per_s" } ],
- *   "latency_ns": { "timed": N (updates timed), "p50", "p90", "p99",
- *                   "p99_9" },
- *   "flushes": N, "flush_wakeups": N, "flushed_groups": N,
- *   "flush_lock", "percpu_lock": { "holds": N, "sum_ns", "max_ns",
+ *   "latency_ns": { "what": "update" | "access", "timed": N (updates
+ *                   timed), "timed_batch_crossings": N, "p50", "p90",
+ *                   "p99", "p99_9" (ns, 1 decimal) },
+ *   "flushes": N, "batch_crossings": N, "flush_wakeups": N (crossings
+ *                   that woke the flusher; the others coalesced),
+ *   "flushed_groups": N,
+ *   "flush_lock", "percpu_lock": { "holds": N (not preempted), "sum_ns",
+ *                   "max_ns", "preempted": N, "preempted_sum_ns",
+ *                   "preempted_max_ns",
  *                   "buckets_us": [ { "range": "0-1", "count": N }, ... ] },
  *   "groups": N (stats mode: groups in the tree),
  *   "accesses": [ { "thread": I (the flusher is I = threads), "member",
@@ -29,6 +34,7 @@
  */
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "report/json_out.h"
@@ -36,10 +42,18 @@
 
 #define U(v) json_integer((json_int_t)(v))
 
+/* A nanosecond figure rounded to 1 decimal. */
+static json_t *ns1(double v)
+{
+	return isfinite(v) ? json_real(round(v * 10.0) / 10.0) : json_null();
+}
+
 static void hist_text(FILE *f, const char *what, const struct slt_engine_hist *h)
 {
-	fprintf(f, "%s: %" PRIu64 " holds, mean %.2f us, max %.2f us\n", what, h->holds,
+	fprintf(f, "%s (not preempted): %" PRIu64 " holds, mean %.2f us, max %.2f us\n", what, h->holds,
 		h->holds ? (double)h->sum_ns / (double)h->holds / 1e3 : 0.0, (double)h->max_ns / 1e3);
+	fprintf(f, "  preempted while held: %" PRIu64 " holds, max %.2f us (not in the buckets)\n",
+		h->preempted, (double)h->preempted_max_ns / 1e3);
 	fprintf(f, "  %-8s %12s %7s\n", "us", "holds", "%");
 	for (unsigned i = 0; i < SLT_ENGINE_HIST_BUCKETS; i++)
 		fprintf(f, "  %-8s %12" PRIu64 " %6.2f%%\n", slt_engine_hist_label(i), h->count[i],
@@ -70,16 +84,21 @@ int slt_engine_write_text(FILE *f, const struct slt_engine_result *r,
 		}
 	}
 	fprintf(f, "\n%-10s %6s %14s %14s\n", "thread", "cpu", "ops", "ops/s");
-	for (unsigned i = 0; i < r->threads; i++)
-		fprintf(f, "%-10u %6d %14" PRIu64 " %14.0f\n", i, r->thread[i].cpu,
+	for (unsigned i = 0; i < r->threads; i++) {
+		char cpu[16] = "-";
+		if (r->thread[i].cpu >= 0)
+			snprintf(cpu, sizeof(cpu), "%d", r->thread[i].cpu);
+		fprintf(f, "%-10u %6s %14" PRIu64 " %14.0f\n", i, cpu,
 			r->thread[i].ops, r->thread[i].ops_per_s);
+	}
 	fprintf(f, "%-10s %6s %14" PRIu64 " %14.0f   (%.3f s)\n", "total", "", r->ops, r->ops_per_s, r->seconds);
-	fprintf(f, "\n%s latency (ns, %" PRIu64 " timed): p50 %.0f  p90 %.0f  p99 %.0f  p99.9 %.0f\n",
-		stats ? "update" : "access", r->lat_samples, r->lat_p50_ns, r->lat_p90_ns,
+	fprintf(f, "\n%s latency (ns, %" PRIu64 " timed at random gaps): p50 %.0f  p90 %.0f  p99 %.0f  p99.9 %.0f\n",
+		slt_engine_lat_what(r->mode), r->lat_samples, r->lat_p50_ns, r->lat_p90_ns,
 		r->lat_p99_ns, r->lat_p999_ns);
 	if (stats) {
-		fprintf(f, "flushes: %" PRIu64 " (%" PRIu64 " wake-ups by the batch, %" PRIu64 " groups aggregated)\n\n",
-			r->flushes, r->flush_wakeups, r->flushed_groups);
+		fprintf(f, "  (%" PRIu64 " of the timed updates were batch crossings)\n", r->lat_batch_samples);
+		fprintf(f, "flushes: %" PRIu64 " (%" PRIu64 " batch crossings, %" PRIu64 " flusher wake-ups: crossings while a flush is pending coalesce; %" PRIu64 " groups aggregated)\n\n",
+			r->flushes, r->batch_crossings, r->flush_wakeups, r->flushed_groups);
 		hist_text(f, "flush lock hold time", &r->flush_lock);
 		fputc('\n', f);
 		hist_text(f, "per-CPU lock hold time", &r->percpu_lock);
@@ -94,6 +113,9 @@ static json_t *hist_json(const struct slt_engine_hist *h, bool *bad)
 	slt_json_set(o, "holds", U(h->holds), bad);
 	slt_json_set(o, "sum_ns", U(h->sum_ns), bad);
 	slt_json_set(o, "max_ns", U(h->max_ns), bad);
+	slt_json_set(o, "preempted", U(h->preempted), bad);
+	slt_json_set(o, "preempted_sum_ns", U(h->preempted_sum_ns), bad);
+	slt_json_set(o, "preempted_max_ns", U(h->preempted_max_ns), bad);
 	for (unsigned i = 0; i < SLT_ENGINE_HIST_BUCKETS; i++)
 		slt_json_push(a, json_pack("{s:s,s:I}", "range", slt_engine_hist_label(i),
 					   "count", (json_int_t)h->count[i]), bad);
@@ -145,14 +167,19 @@ int slt_engine_write_json(FILE *f, const struct slt_engine_result *r,
 	slt_json_set(d, "ops_per_s", json_real(r->ops_per_s), &bad);
 	json_t *th = json_array();
 	for (unsigned i = 0; i < r->threads; i++)
-		slt_json_push(th, json_pack("{s:i,s:i,s:I,s:f}", "thread", (int)i, "cpu", r->thread[i].cpu,
+		slt_json_push(th, json_pack("{s:i,s:o,s:I,s:f}", "thread", (int)i,
+					    "cpu", r->thread[i].cpu >= 0 ? json_integer(r->thread[i].cpu) : json_null(),
 					    "ops", (json_int_t)r->thread[i].ops,
 					    "ops_per_s", r->thread[i].ops_per_s), &bad);
 	slt_json_set(d, "threads", th, &bad);
-	slt_json_set(d, "latency_ns", json_pack("{s:I,s:f,s:f,s:f,s:f}", "timed", (json_int_t)r->lat_samples,
-						 "p50", r->lat_p50_ns, "p90", r->lat_p90_ns,
-						 "p99", r->lat_p99_ns, "p99_9", r->lat_p999_ns), &bad);
+	slt_json_set(d, "latency_ns", json_pack("{s:s,s:I,s:I,s:o,s:o,s:o,s:o}",
+						 "what", slt_engine_lat_what(r->mode),
+						 "timed", (json_int_t)r->lat_samples,
+						 "timed_batch_crossings", (json_int_t)r->lat_batch_samples,
+						 "p50", ns1(r->lat_p50_ns), "p90", ns1(r->lat_p90_ns),
+						 "p99", ns1(r->lat_p99_ns), "p99_9", ns1(r->lat_p999_ns)), &bad);
 	slt_json_set(d, "flushes", U(r->flushes), &bad);
+	slt_json_set(d, "batch_crossings", U(r->batch_crossings), &bad);
 	slt_json_set(d, "flush_wakeups", U(r->flush_wakeups), &bad);
 	slt_json_set(d, "flushed_groups", U(r->flushed_groups), &bad);
 	slt_json_set(d, "flush_lock", hist_json(&r->flush_lock, &bad), &bad);

@@ -484,8 +484,12 @@ static void test_profile_roundtrip(void **state)
 	free_struct(s);
 }
 
-/* Replay: every thread loads the read members, each hot-write member has
- * exactly one writer, at the given relative rates. */
+/* Replay: each hot-write member has exactly one writer, the loads of the
+ * read members are split over the threads, and the totals over all
+ * threads follow the given rates whatever the thread count: read back
+ * from the written profile, exactly as counted, for 1, 2 and 4 threads
+ * (before, every thread loaded every read member, so the store share
+ * fell as threads were added). */
 static void test_replay(void **state)
 {
 	(void)state;
@@ -503,41 +507,130 @@ static void test_replay(void **state)
 	assert_int_equal(slt_engine_spec_replay("struct mem_cgroup_per_node", rm, N(rm), &spec, &err), 0);
 	assert_int_equal(spec->n_roles, 4);
 	assert_int_equal(slt_engine_bind(spec, s, 64, &b, &err), 0);
-	struct slt_engine_opts o = exact_opts(2, 64, SLT_FLUSH_LIST, 5);
-	/* slots per schedule cycle: memcg 64, shrinker_info 32, iter 16,
-	 * lru_zone_size 16; each thread's cycle is 112 accesses */
-	o.max_updates = 112 * 50;
-	struct slt_engine_result *r = NULL;
-	assert_int_equal(slt_engine_run(b, &o, &r, &err), 0);
-	assert_int_equal(r->mode, SLT_ENGINE_REPLAY);
-	assert_int_equal(r->n_access_threads, 2);
-	assert_int_equal(r->n_groups, 0);
-	assert_int_equal(r->flushes, 0);
-	const struct slt_engine_access *a0 = r->access, *a1 = r->access + b->n_roles;
 	size_t memcg, shr, iter, lzs;
 	role_of(b, "memcg", &memcg);
 	role_of(b, "shrinker_info", &shr);
 	role_of(b, "iter", &iter);
 	role_of(b, "lru_zone_size", &lzs);
-	/* both threads load; the rates hold exactly per schedule cycle */
-	assert_true(a0[memcg].loads > 0 && a1[memcg].loads > 0);
-	assert_int_equal(a0[memcg].loads, 2 * a0[shr].loads);
-	assert_int_equal(a1[memcg].loads, 2 * a1[shr].loads);
-	assert_int_equal(a0[memcg].loads, 64 * 50);
-	assert_int_equal(a0[iter].stores, 2 * 16 * 50);   /* two lines each */
-	assert_int_equal(a1[lzs].stores, 4 * 16 * 50);    /* four lines each */
-	/* iter (first hot-write role) by thread 0 only, lru_zone_size by 1 */
-	assert_true(a0[iter].stores > 0);
-	assert_int_equal(a1[iter].stores, 0);
-	assert_int_equal(a0[lzs].stores, 0);
-	assert_true(a1[lzs].stores > 0);
-	/* iter spans lines 38-39: two stores per access */
-	assert_int_equal(a0[iter].stores % 2, 0);
-	assert_int_equal(r->ops, 2 * o.max_updates);
-	slt_engine_result_free(r);
+	static const unsigned threads[] = { 1, 2, 4 };
+	for (size_t ti = 0; ti < N(threads); ti++) {
+		unsigned T = threads[ti];
+		struct slt_engine_opts o = exact_opts(T, 64, SLT_FLUSH_LIST, 5);
+		/* the global cycle: memcg 64 slots, shrinker_info 32, iter 16,
+		 * lru_zone_size 16 = 128; 50 cycles */
+		o.max_updates = 128 * 50;
+		struct slt_engine_result *r = NULL;
+		assert_int_equal(slt_engine_run(b, &o, &r, &err), 0);
+		assert_int_equal(r->mode, SLT_ENGINE_REPLAY);
+		assert_int_equal(r->n_access_threads, T);
+		assert_int_equal(r->n_groups, 0);
+		assert_int_equal(r->flushes, 0);
+		assert_int_equal(r->ops, 128 * 50);   /* all threads together */
+		/* the written profile, read back, summed over threads */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		assert_int_equal(slt_engine_write_profile(r, b, f, "mem", &err), 0);
+		fclose(f);
+		struct readback rb = { .b = b, .n_cpus = T };
+		rb.loads = calloc((size_t)T * b->n_roles, sizeof(uint64_t));
+		rb.stores = calloc((size_t)T * b->n_roles, sizeof(uint64_t));
+		struct slt_samples_info info;
+		assert_int_equal(slt_profile_parse(buf, len, "mem", readback_cb, &rb, &info, &err), 0);
+		uint64_t ld[4] = { 0 }, st[4] = { 0 };
+		for (unsigned t = 0; t < T; t++)
+			for (size_t k = 0; k < 4; k++) {
+				ld[k] += rb.loads[t * b->n_roles + k];
+				st[k] += rb.stores[t * b->n_roles + k];
+			}
+		/* per access: memcg 1 line, shrinker_info 1, iter 2, lru_zone_size 4 */
+		assert_int_equal(ld[memcg], 64 * 50);
+		assert_int_equal(ld[shr], 32 * 50);
+		assert_int_equal(st[iter], 16 * 50 * 2);
+		assert_int_equal(st[lzs], 16 * 50 * 4);
+		assert_int_equal(ld[iter] + ld[lzs] + st[memcg] + st[shr], 0);
+		/* the input's relative rates: memcg:shrinker_info:iter:lru_zone_size
+		 * = 400:200:100:100 (per access) */
+		assert_int_equal(ld[memcg] * 100, 400 * (st[iter] / 2));
+		assert_int_equal(ld[shr] * 100, 200 * (st[lzs] / 4));
+		/* one writer each: iter by thread 0, lru_zone_size by 1 % T */
+		for (unsigned t = 0; t < T; t++) {
+			const struct slt_engine_access *a = r->access + (size_t)t * b->n_roles;
+			assert_true((a[iter].stores > 0) == (t == 0));
+			assert_true((a[lzs].stores > 0) == (t == 1 % T));
+			if (T > 1)   /* the loads are split: no thread has them all */
+				assert_true(a[memcg].loads < 64 * 50);
+		}
+		free(rb.loads);
+		free(rb.stores);
+		free(buf);
+		slt_engine_result_free(r);
+	}
 	slt_engine_bound_free(b);
 	slt_engine_spec_free(spec);
 	free_struct(s);
+}
+
+/* Latency sampling is a fair sample: the timed updates include batch
+ * crossings (the update that may wake the flusher, by far the slowest)
+ * at about their share of all updates, 1 / batch, for every batch (the
+ * old 1-in-64 timing timed only batch crossings at batch 32 and 64).
+ * Counted, not timed. */
+static void test_latency_sampling(void **state)
+{
+	(void)state;
+	struct slt_struct *s = make_struct("mem_cgroup_per_node", 2560, memcg61, N(memcg61));
+	struct slt_engine_bound *b = bind_builtin(s);
+	static const unsigned batches[] = { 32, 64, 128 };
+	for (size_t bi = 0; bi < N(batches); bi++) {
+		struct slt_engine_opts o = exact_opts(2, batches[bi], SLT_FLUSH_LIST, 21);
+		o.max_updates = 200000;
+		o.latency_every = 64;
+		struct slt_engine_result *r = NULL;
+		assert_int_equal(slt_engine_run(b, &o, &r, NULL), 0);
+		double want = 2.0 * 200000 / 64;      /* timed updates expected */
+		double crossings = (double)r->lat_samples / batches[bi];
+		print_message("batch %u: %llu timed, %llu of them batch crossings (%.1f expected)\n",
+			      batches[bi], (unsigned long long)r->lat_samples,
+			      (unsigned long long)r->lat_batch_samples, crossings);
+		assert_true(r->lat_samples > want * 0.9 && r->lat_samples < want * 1.1);
+		assert_true((double)r->lat_batch_samples > crossings * 0.5);
+		assert_true((double)r->lat_batch_samples < crossings * 1.6);
+		/* every batch-th update of a thread crosses; wake-ups coalesce */
+		assert_int_equal(r->batch_crossings, 2 * (200000 / batches[bi]));
+		assert_true(r->flush_wakeups <= r->batch_crossings);
+		assert_true(r->flushes <= r->flush_wakeups + 1);
+		slt_engine_result_free(r);
+	}
+	slt_engine_bound_free(b);
+	free_struct(s);
+}
+
+/* The role maps of 6.1 and 6.12 differ (a different workload); a layout
+ * against itself does not. */
+static void test_bound_diff(void **state)
+{
+	(void)state;
+	struct slt_struct *s61 = make_struct("mem_cgroup_per_node", 2560, memcg61, N(memcg61));
+	struct slt_struct *s612 = make_struct("mem_cgroup_per_node", 1920, memcg612, N(memcg612));
+	struct slt_engine_bound *a = bind_builtin(s61), *b = bind_builtin(s612);
+	char buf[1024];
+	assert_int_equal(slt_engine_bound_diff(a, a, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	size_t n = slt_engine_bound_diff(a, b, buf, sizeof(buf));
+	print_message("%s\n", buf);
+	assert_int_equal(n, 2);   /* lruvec_stats's role and size, lruvec's size */
+	assert_non_null(strstr(buf, "lruvec_stats: flush-write, 688 bytes in A, read, 8 bytes in B"));
+	assert_non_null(strstr(buf, "lruvec: hot-write, 1592 bytes in A, hot-write, 1560 bytes in B"));
+	char small[24];
+	assert_int_equal(slt_engine_bound_diff(a, b, small, sizeof(small)), 2);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_string_equal(small + sizeof(small) - 4, "...");
+	slt_engine_bound_free(a);
+	slt_engine_bound_free(b);
+	free_struct(s61);
+	free_struct(s612);
 }
 
 static void test_bad_opts(void **state)
@@ -587,6 +680,8 @@ int main(void)
 		cmocka_unit_test(test_access_counts),
 		cmocka_unit_test(test_profile_roundtrip),
 		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_latency_sampling),
+		cmocka_unit_test(test_bound_diff),
 		cmocka_unit_test(test_bad_opts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
