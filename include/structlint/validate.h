@@ -94,31 +94,44 @@ int slt_stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
 
 /*
  * The paired form, for runs made in pairs (round i of an interleaved
- * design ran a[i] and b[i] next to each other): the per-pair ratios
- * b[i] / a[i], their median as the estimate (out->ratio), and the
- * percentile bootstrap of that median over the pairs resampled with
- * replacement (Efron & Tibshirani, ch. 13, one sample of n ratios).  A
- * drift of the machine that slows both runs of a pair alike cancels in
- * the ratio, where the independent form above counts it as noise.
- * median_a and median_b are still the medians of a[] and b[]; out->paired
- * is set; n_a = n_b = n.  Same defaults, errors and determinism as
+ * design ran a[i] and b[i] next to each other): a Student t interval on
+ * the logs of the per-pair ratios r[i] = b[i] / a[i] (Student, "The
+ * probable error of a mean", Biometrika 6, 1908; any statistics text):
+ * with m and s the mean and standard deviation (n - 1 divisor) of
+ * ln r[i], out->ratio = exp(m) (the geometric mean of the ratios) and the
+ * interval is exp(m -/+ t * s / sqrt(n)), t the (1 + level) / 2 quantile
+ * of Student's t with n - 1 degrees of freedom.  Exact when the ratios
+ * are log-normal (multiplicative noise), so it keeps its level at a few
+ * pairs, where a percentile bootstrap undercovers.  A drift of the
+ * machine that slows both runs of a pair alike cancels in the ratio,
+ * where the independent form above counts it as noise.  median_a and
+ * median_b are the medians of a[] and b[]; out->paired is set; n_a = n_b
+ * = n; resamples and seed 0 (no resampling).  n == 1: lo and hi NaN (no
+ * interval).  level 0 = SLT_BOOTSTRAP_LEVEL.  Errors as
  * slt_stats_ratio_ci().
  */
 int slt_stats_paired_ratio_ci(const double *a, const double *b, size_t n,
-			      unsigned resamples, double level, uint64_t seed,
-			      struct slt_ratio_ci *out, struct slt_error *err);
+			      double level, struct slt_ratio_ci *out,
+			      struct slt_error *err);
+
+/* The p-quantile (0 < p < 1) of Student's t distribution with df > 0
+ * degrees of freedom (bisection on the CDF, which is computed from the
+ * regularized incomplete beta function, Numerical Recipes 6.4); NaN for
+ * p or df out of range.  E.g. p 0.975, df 4: 2.7764. */
+double slt_stats_t_quantile(double p, double df);
 
 enum slt_verdict {
 	SLT_VERDICT_NO_CHANGE = 0, /* the interval contains 1.0 */
 	SLT_VERDICT_FASTER,        /* the interval lies above 1.0: B faster */
 	SLT_VERDICT_SLOWER,        /* the interval lies below 1.0: B slower */
+	SLT_VERDICT_NONE,          /* too few runs: no verdict */
 };
 
-/* NO_CHANGE when either side has fewer than SLT_VERDICT_MIN_RUNS runs;
- * else FASTER when ci->lo > 1.0, SLOWER when ci->hi < 1.0, else
- * NO_CHANGE. */
+/* NONE when either side has fewer than SLT_VERDICT_MIN_RUNS runs or the
+ * interval is NaN; else FASTER when ci->lo > 1.0, SLOWER when ci->hi <
+ * 1.0, else NO_CHANGE. */
 enum slt_verdict slt_verdict_of(const struct slt_ratio_ci *ci);
-/* "faster", "slower", "no measurable change". */
+/* "faster", "slower", "no measurable change", "no verdict". */
 const char *slt_verdict_name(enum slt_verdict v);
 
 /* ---- the A/B runner ---------------------------------------------------- */
@@ -133,12 +146,15 @@ struct slt_validate_opts {
 	uint64_t ci_seed;        /* bootstrap PRNG seed */
 	bool paired;             /* the verdict from the paired interval
 				    (slt_stats_paired_ratio_ci() over the
-				    rounds) instead of the independent one */
+				    rounds; the default) rather than the
+				    independent one */
 };
 
 /* Defaults: 20 rounds, warm-up 0.5 s, the engine's defaults with 0.5 s per
  * run and count_accesses off (validate needs no profile), 10000 resamples,
- * level 0.95, ci_seed SLT_BOOTSTRAP_SEED, independent verdict.  20 rounds
+ * level 0.95, ci_seed SLT_BOOTSTRAP_SEED, the paired verdict (the rounds
+ * are interleaved pairs by design: a load change of the machine that hits
+ * both runs of a round cancels in its ratio).  20 rounds
  * x 2 runs x 0.5 s plus 2 x 0.5 s of warm-up: 21 s.  Many short rounds
  * rather than few long ones: the bootstrap sees more runs, and each
  * round's A and B run closer together in time. */
@@ -161,7 +177,7 @@ struct slt_validate_side {
 	/* STATS mode: lock hold-time histograms summed over the runs, and
 	 * flush counts summed (zero in REPLAY mode) */
 	struct slt_engine_hist flush_lock, percpu_lock;
-	uint64_t flushes, flush_wakeups;
+	uint64_t flushes, flush_wakeups, batch_crossings;
 	double seconds;          /* measured run time summed over the runs */
 };
 
@@ -171,9 +187,11 @@ struct slt_validate_result {
 	enum slt_engine_mode mode;
 	struct slt_validate_side a, b;
 	struct slt_ratio_ci ci;  /* B/A of the medians, A's and B's runs
-				    resampled independently */
-	struct slt_ratio_ci ci_paired; /* median of the per-round ratios,
-				    rounds resampled (same runs) */
+				    resampled independently; under
+				    SLT_VERDICT_MIN_RUNS rounds lo and hi of
+				    both intervals are NaN (no interval) */
+	struct slt_ratio_ci ci_paired; /* Student t on the logs of the
+				    per-round ratios (same runs) */
 	bool paired;             /* the verdict is ci_paired's */
 	enum slt_verdict verdict;
 };
@@ -183,7 +201,7 @@ struct slt_validate_result {
  * opts->rounds interleaved rounds (slt_validate_a_first()), after one
  * warm-up run each, and compare their ops/s (slt_stats_ratio_ci() and
  * slt_stats_paired_ratio_ci(); the verdict from the one opts->paired
- * selects).  a and
+ * selects; SLT_VERDICT_NONE under SLT_VERDICT_MIN_RUNS rounds).  a and
  * b must be bound in the same mode.  progress (may be NULL) is called
  * after each run with the side ('A' or 'B'), the 0-based round and that
  * run's ops/s.
@@ -210,6 +228,9 @@ struct slt_validate_labels {
 	const char *b_file, *b_what;   /* e.g. "proposal 1 (regroup)" */
 	uint64_t a_size, b_size;       /* bytes */
 	unsigned cacheline_size;       /* bytes */
+	/* the two sides' bound role maps (may be NULL): printed per side,
+	 * and a note when slt_engine_bound_diff() finds them different */
+	const struct slt_engine_bound *a_roles, *b_roles;
 };
 
 /*

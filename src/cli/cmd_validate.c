@@ -21,6 +21,7 @@
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
+#include "cli/engine_args.h"
 #include "structlint/advice.h"
 #include "structlint/advice_report.h"
 #include "structlint/engine.h"
@@ -32,9 +33,11 @@ static const char usage_head[] =
 "\n"
 "Measure STRUCT's layout as loaded (A, base) against the advisor's proposal\n"
 "(B, with fix) or another real layout (--against) on the reference stats\n"
-"engine: interleaved runs (ABBA), the median ops/s of each, their ratio\n"
-"B/A with a 95% percentile-bootstrap confidence interval, and a verdict:\n"
-"faster (interval above 1.0), slower (below), no measurable change.\n"
+"engine: interleaved runs (ABBA), the median ops/s of each, the per-round\n"
+"ratios B/A with a 95% paired Student t interval (on their logs), and a\n"
+"verdict: faster (interval above 1.0), slower (below), no measurable\n"
+"change; no verdict under 3 rounds.  Each side's role map is printed, with\n"
+"a note when the two differ (then the ratio measures layout plus workload).\n"
 "Roles: the engine's built-in role map for mem_cgroup_per_node and cgroup,\n"
 "else a generic replay of the members' classes (read-mostly members loaded\n"
 "by every thread, each hot-written member stored by one thread).\n"
@@ -45,16 +48,16 @@ static const char usage_tail[] =
 "      --profile P            access profile (structlint.profile/v1), as\n"
 "                             --samples P\n"
 "      --proposal N           B = the advisor's proposal N (default 1, the\n"
-"                             best)\n"
+"                             best); not with --against\n"
 "      --against FILE2:STRUCT2\n"
 "                             B = another real layout (e.g. a later\n"
 "                             kernel's); needs no --classes for a struct\n"
 "                             with a built-in role map\n"
 "      --rounds R             rounds, each one run of A and one of B\n"
 "                             (default 20)\n"
-"      --seconds S            seconds per run (default 0.5)\n"
-"      --warmup S             one discarded run per side first (default\n"
-"                             0.5; 0: none)\n"
+"      --seconds S            seconds per run, 0.01 to 3600 (default 0.5)\n"
+"      --warmup S             one discarded run per side first, 0.01 to\n"
+"                             3600 (default 0.5; 0: none)\n"
 "      --threads T            updater threads (default: online CPUs)\n"
 "      --batch 32|64|128      updates per CPU between flusher wake-ups\n"
 "                             (default 64)\n"
@@ -64,15 +67,17 @@ static const char usage_tail[] =
 "                             (default 4)\n"
 "      --seed N               the engine's PRNG seed (default 1)\n"
 "      --no-pin               do not pin updater threads to CPUs\n"
-"      --paired               the verdict from the paired interval: the\n"
-"                             median of the rounds' B/A ratios, rounds\n"
-"                             resampled (a drifting machine load cancels\n"
-"                             in each round's ratio); default: A's and B's\n"
-"                             runs resampled independently\n"
+"      --independent          the verdict from the independent interval:\n"
+"                             B/A of the medians, A's and B's runs\n"
+"                             resampled (percentile bootstrap); default:\n"
+"                             the paired interval, since each round runs A\n"
+"                             and B next to each other and a drifting\n"
+"                             machine load cancels in its ratio\n"
+"      --paired               the paired verdict (the default)\n"
 "      --fail-unless-faster   exit 1 unless the verdict is \"faster\"\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.validate/v1)\n"
-"  -p, --pretty               indent the JSON\n"
+"  -p, --pretty               indent the JSON (with --json only)\n"
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
 "      --debug-root DIR       where separate debug files live\n"
@@ -86,7 +91,7 @@ enum {
 	OPT_PROFILE = CLI_OPT_OWN + 40, OPT_PROPOSAL, OPT_AGAINST, OPT_ROUNDS,
 	OPT_SECONDS, OPT_WARMUP, OPT_THREADS, OPT_BATCH, OPT_FLUSH, OPT_DEPTH,
 	OPT_FANOUT, OPT_WRITE_EVERY, OPT_SEED, OPT_NO_PIN, OPT_FAIL_FASTER,
-	OPT_PAIRED,
+	OPT_PAIRED, OPT_INDEPENDENT,
 };
 
 static const struct option long_opts[] = {
@@ -107,30 +112,17 @@ static const struct option long_opts[] = {
 	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
 	{ "fail-unless-faster", no_argument, NULL, OPT_FAIL_FASTER },
 	{ "paired", no_argument, NULL, OPT_PAIRED },
+	{ "independent", no_argument, NULL, OPT_INDEPENDENT },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct val {
 	struct slt_validate_opts o;
 	unsigned long proposal;    /* 1-based */
+	bool proposal_given;
 	const char *against;       /* FILE2:STRUCT2 */
 	bool fail_unless_faster;
 };
-
-/* A time in seconds: a finite number in [min, 3600]. */
-static int parse_seconds(const char *opt, const char *arg, double min,
-			 double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v < min || v > 3600.0 ||
-	    (min == 0.0 && v < 0.0) || (min > 0.0 && v <= 0.0))
-		return cli_usage_error("%s '%s': want %s seconds up to 3600", opt, arg,
-				       min > 0.0 ? "a positive number of" : "0 or more");
-	*out = v;
-	return 0;
-}
 
 static int uint_opt(const char *opt, const char *arg, unsigned long min,
 		    unsigned long max, unsigned *out)
@@ -154,6 +146,7 @@ static int val_option(struct val *v, struct cli_analysis *c, int o,
 	case OPT_PROPOSAL:
 		if (!cli_parse_uint(arg, 1, 1000, &v->proposal))
 			return cli_usage_error("--proposal '%s': want a proposal number from 1 (the best)", arg);
+		v->proposal_given = true;
 		return 0;
 	case OPT_AGAINST:
 		if (!strchr(arg, ':') || arg[strlen(arg) - 1] == ':' || arg[0] == ':')
@@ -164,12 +157,9 @@ static int val_option(struct val *v, struct cli_analysis *c, int o,
 		if (!strcmp(arg, "0"))
 			return cli_usage_error("--rounds 0: run at least one round");
 		return uint_opt("--rounds", arg, 1, 10000, &v->o.rounds);
-	case OPT_SECONDS: return parse_seconds("--seconds", arg, 1e-3, &e->seconds);
-	case OPT_WARMUP: return parse_seconds("--warmup", arg, 0.0, &v->o.warmup_seconds);
-	case OPT_THREADS:
-		if (!strcmp(arg, "0"))
-			return cli_usage_error("--threads 0: want at least one updater thread");
-		return uint_opt("--threads", arg, 1, 1024, &e->threads);
+	case OPT_SECONDS: return cli_engine_seconds("--seconds", arg, false, &e->seconds);
+	case OPT_WARMUP: return cli_engine_seconds("--warmup", arg, true, &v->o.warmup_seconds);
+	case OPT_THREADS: return cli_engine_threads(arg, &e->threads);
 	case OPT_BATCH:
 		rc = uint_opt("--batch", arg, 32, 128, &u);
 		if (!rc && u != 32 && u != 64 && u != 128)
@@ -195,6 +185,7 @@ static int val_option(struct val *v, struct cli_analysis *c, int o,
 	case OPT_NO_PIN: e->pin = false; return 0;
 	case OPT_FAIL_FASTER: v->fail_unless_faster = true; return 0;
 	case OPT_PAIRED: v->o.paired = true; return 0;
+	case OPT_INDEPENDENT: v->o.paired = false; return 0;
 	}
 	return 1;
 }
@@ -361,6 +352,8 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 		.a_size = sa->size,
 		.b_size = sb->size,
 		.cacheline_size = c->ropts.cacheline_size,
+		.a_roles = s->bound_a,
+		.b_roles = s->bound_b,
 	};
 	if (c->json)
 		return slt_validate_write_json(stdout, s->res, &l, &v->o, c->ropts.pretty, err);
@@ -381,6 +374,14 @@ int cmd_validate(int argc, char **argv)
 	int rc = parse_args(argc, argv, &c, &v);
 	if (rc)
 		return rc < 0 ? SLT_EXIT_OK : rc;   /* --help, or usage error */
+	if (v.proposal_given && v.against)
+		return cli_usage_error("--proposal N and --against FILE:STRUCT both name layout B: give one");
+	if (c.ropts.pretty && !c.json)
+		return cli_usage_error("--pretty indents the JSON: give it with --json");
+	if (!v.against && !c.classes_path && !c.samples)
+		return cli_usage_error("validate needs member classes or an access profile to find the proposal: "
+				       "give --classes FILE or --samples FILE (--profile FILE), "
+				       "or compare with --against FILE2:STRUCT2");
 	c.classes_optional = v.against != NULL;
 	struct slt_error err;
 	slt_error_clear(&err);

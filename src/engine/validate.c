@@ -22,6 +22,7 @@ void slt_validate_opts_default(struct slt_validate_opts *o)
 	o->resamples = SLT_BOOTSTRAP_RESAMPLES;
 	o->level = SLT_BOOTSTRAP_LEVEL;
 	o->ci_seed = SLT_BOOTSTRAP_SEED;
+	o->paired = true;
 }
 
 bool slt_validate_a_first(unsigned round)
@@ -73,6 +74,7 @@ static void take_run(struct slt_validate_side *side, struct side_runs *sr,
 	slt_engine_hist_merge(&side->percpu_lock, &e->percpu_lock);
 	side->flushes += e->flushes;
 	side->flush_wakeups += e->flush_wakeups;
+	side->batch_crossings += e->batch_crossings;
 	side->seconds += e->seconds;
 }
 
@@ -94,10 +96,11 @@ static int check_opts(const struct slt_engine_bound *a,
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
 				     "run at least one round (--rounds 1 or more)",
 				     "zero rounds: nothing to compare");
-	if (!(o->engine.seconds > 0.0) || !isfinite(o->engine.seconds))
+	if (!(o->engine.seconds >= SLT_ENGINE_SECONDS_MIN) ||
+	    !(o->engine.seconds <= SLT_ENGINE_SECONDS_MAX))
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
-				     "give a positive number of seconds per run",
-				     "seconds per run %g is not positive", o->engine.seconds);
+				     "give seconds per run from 0.01 to 3600",
+				     "seconds per run %g is out of range", o->engine.seconds);
 	if (!(o->warmup_seconds >= 0.0) || !isfinite(o->warmup_seconds))
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
 				     "give 0 for no warm-up, or a positive time",
@@ -168,8 +171,9 @@ int slt_validate_run(const struct slt_engine_bound *a,
 				&r->ci, err);
 	if (!rc)
 		rc = slt_stats_paired_ratio_ci(r->a.ops_per_s, r->b.ops_per_s, n,
-					       opts->resamples, opts->level,
-					       opts->ci_seed, &r->ci_paired, err);
+					       opts->level, &r->ci_paired, err);
+	if (!rc && n < SLT_VERDICT_MIN_RUNS)   /* no interval, no verdict */
+		r->ci.lo = r->ci.hi = r->ci_paired.lo = r->ci_paired.hi = NAN;
 	if (!rc) {
 		r->paired = opts->paired;
 		r->verdict = slt_verdict_of(opts->paired ? &r->ci_paired : &r->ci);

@@ -17,15 +17,22 @@
  *   "ratio": B/A of the medians, "change_percent": (ratio - 1) * 100,
  *   "ci": { "level", "lo", "hi" (ratios B/A), "lo_percent", "hi_percent",
  *       "method": "percentile bootstrap", "resamples", "seed" },
- *   "ci_paired": { "level", "ratio" (median of the per-round ratios B/A),
- *       "lo", "hi", "lo_percent", "hi_percent",
- *       "method": "paired percentile bootstrap", "resamples", "seed" },
- *   "verdict_from": "ci" | "ci_paired" (--paired),
- *   "verdict": "faster" | "slower" | "no measurable change",
- *   "sides": { "a" | "b": { "lat_p50_ns", "lat_p90_ns", "lat_p99_ns",
- *       "lat_p999_ns" (medians over the runs), "flushes", "flush_wakeups",
- *       "seconds" (run time summed),
- *       "flush_lock", "percpu_lock": { "holds", "sum_ns", "max_ns",
+ *   "ci_paired": { "level", "ratio" (geometric mean of the per-round
+ *       ratios B/A), "lo", "hi", "lo_percent", "hi_percent",
+ *       "method": "paired Student t on log ratios", "df" },
+ *       (lo, hi, lo_percent, hi_percent: null under 3 rounds)
+ *   "verdict_from": "ci_paired" (default) | "ci" (--independent),
+ *   "verdict": "faster" | "slower" | "no measurable change" | "no verdict",
+ *   "reason": why there is no verdict (under 3 rounds), else null,
+ *   "roles": { "a" | "b": [ { "member", "role", "offset", "size" } ] },
+ *   "roles_differ": null, or what differs between the two role maps
+ *       other than offsets (the ratio then measures layout plus workload),
+ *   "sides": { "a" | "b": { "latency_of": "update" | "access",
+ *       "lat_p50_ns", "lat_p90_ns", "lat_p99_ns", "lat_p999_ns" (medians
+ *       over the runs, 1 decimal), "flushes", "batch_crossings",
+ *       "flush_wakeups", "seconds" (run time summed),
+ *       "flush_lock", "percpu_lock": { "holds" (not preempted), "sum_ns",
+ *           "max_ns", "preempted", "preempted_max_ns",
  *           "buckets_us": { "0-1": N, "1-5": N, ... ">90": N } } } }
  * }
  * Any change that drops or renames a key bumps the version.
@@ -70,12 +77,70 @@ static void hist_rows(FILE *f, const char *what,
 	    b->holds ? (double)b->sum_ns / (double)b->holds / 1e3 : 0.0, 2);
 	snprintf(label, sizeof(label), "%s max us", what);
 	row(f, label, (double)a->max_ns / 1e3, (double)b->max_ns / 1e3, 1);
+	snprintf(label, sizeof(label), "%s preempted", what);
+	row(f, label, (double)a->preempted, (double)b->preempted, 0);
 	for (unsigned i = 0; i < SLT_ENGINE_HIST_BUCKETS; i++) {
 		if (!a->count[i] && !b->count[i])
 			continue;
 		snprintf(label, sizeof(label), "  %s us", slt_engine_hist_label(i));
 		row(f, label, (double)a->count[i], (double)b->count[i], 0);
 	}
+}
+
+/* Why there is no verdict ("" when there is one). */
+static const char *no_verdict_reason(const struct slt_validate_result *r,
+				     char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (r->verdict == SLT_VERDICT_NONE)
+		snprintf(buf, n, "%u round%s: too few runs for a confidence interval that "
+			 "says anything about the noise; run %u or more rounds",
+			 r->rounds, r->rounds == 1 ? "" : "s", SLT_VERDICT_MIN_RUNS);
+	return buf;
+}
+
+static void roles_text(FILE *f, char side, const struct slt_engine_bound *b)
+{
+	fprintf(f, "roles %c:", side);
+	for (size_t k = 0; k < b->n_roles; k++)
+		fprintf(f, "%s %s %s @%llu+%llu", k ? "," : "", b->roles[k].member,
+			slt_engine_role_name(b->roles[k].role),
+			(unsigned long long)b->roles[k].offset,
+			(unsigned long long)b->roles[k].size);
+	fputc('\n', f);
+}
+
+/* The roles block and the note when the maps differ. */
+static void roles_block(FILE *f, const struct slt_validate_labels *l)
+{
+	if (!l->a_roles || !l->b_roles)
+		return;
+	roles_text(f, 'A', l->a_roles);
+	roles_text(f, 'B', l->b_roles);
+	char diff[1024];
+	if (slt_engine_bound_diff(l->a_roles, l->b_roles, diff, sizeof(diff)))
+		fprintf(f, "note: the role maps differ (%s): A and B run different workloads, "
+			"so the ratio measures layout plus workload, not layout alone\n", diff);
+	fputc('\n', f);
+}
+
+/* "[+1.0%, +5.0%]", or as ratios "[1.0100, 1.0500]"; "-" for no
+ * interval. */
+static void fmt_interval(char *buf, size_t n, const struct slt_ratio_ci *c,
+			 bool ratios)
+{
+	if (isnan(c->lo) || isnan(c->hi)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	if (ratios) {
+		snprintf(buf, n, "[%.4f, %.4f]", c->lo, c->hi);
+		return;
+	}
+	char lo[32], hi[32];
+	pct(lo, sizeof(lo), c->lo);
+	pct(hi, sizeof(hi), c->hi);
+	snprintf(buf, n, "[%s, %s]", lo, hi);
 }
 
 int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
@@ -94,26 +159,33 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		"  with fix (B): %s, %s (%llu bytes)\n\n",
 		l->a_file, l->a_what, (unsigned long long)l->a_size,
 		l->b_file, l->b_what, (unsigned long long)l->b_size);
+	roles_block(f, l);
 
 	/* the row shows the interval the verdict comes from */
 	const struct slt_ratio_ci *vci = r->paired ? &r->ci_paired : &r->ci;
-	char ch[32], lo[32], hi[32];
+	char ch[32];
 	pct(ch, sizeof(ch), vci->ratio);
-	pct(lo, sizeof(lo), vci->lo);
-	pct(hi, sizeof(hi), vci->hi);
 	char ci[80];
-	snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+	fmt_interval(ci, sizeof(ci), vci, false);
 	fprintf(f, "%-22s %16s %16s %9s   %-20s %s\n", "", "base", "with fix",
 		"change", "95% CI", "verdict");
 	fprintf(f, "%-22s %16.0f %16.0f %9s   %-20s %s\n", "ops/s (median)",
 		r->a.median_ops_per_s, r->b.median_ops_per_s, ch, ci,
 		slt_verdict_name(r->verdict));
-	row(f, "update p50 ns", r->a.lat_p50_ns, r->b.lat_p50_ns, 0);
-	row(f, "update p90 ns", r->a.lat_p90_ns, r->b.lat_p90_ns, 0);
-	row(f, "update p99 ns", r->a.lat_p99_ns, r->b.lat_p99_ns, 0);
-	row(f, "update p99.9 ns", r->a.lat_p999_ns, r->b.lat_p999_ns, 0);
+	const char *lw = slt_engine_lat_what(r->mode);
+	char label[64];
+	snprintf(label, sizeof(label), "%s p50 ns", lw);
+	row(f, label, r->a.lat_p50_ns, r->b.lat_p50_ns, 0);
+	snprintf(label, sizeof(label), "%s p90 ns", lw);
+	row(f, label, r->a.lat_p90_ns, r->b.lat_p90_ns, 0);
+	snprintf(label, sizeof(label), "%s p99 ns", lw);
+	row(f, label, r->a.lat_p99_ns, r->b.lat_p99_ns, 0);
+	snprintf(label, sizeof(label), "%s p99.9 ns", lw);
+	row(f, label, r->a.lat_p999_ns, r->b.lat_p999_ns, 0);
 	if (r->mode == SLT_ENGINE_STATS) {
 		row(f, "flushes", (double)r->a.flushes, (double)r->b.flushes, 0);
+		row(f, "batch crossings", (double)r->a.batch_crossings, (double)r->b.batch_crossings, 0);
+		row(f, "flusher wake-ups", (double)r->a.flush_wakeups, (double)r->b.flush_wakeups, 0);
 		hist_rows(f, "flush lock", &r->a.flush_lock, &r->b.flush_lock);
 		hist_rows(f, "per-CPU lock", &r->a.percpu_lock, &r->b.percpu_lock);
 	}
@@ -126,20 +198,24 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		fputc('\n', f);
 	}
 	const struct slt_ratio_ci *other = r->paired ? &r->ci : &r->ci_paired;
-	fprintf(f, "\nverdict: %s: %s %.4f, %.0f%% CI [%.4f, %.4f] (%s, %u resamples, "
-		"seed %#llx)\n", slt_verdict_name(r->verdict),
-		r->paired ? "per-round B/A median" : "B/A of the medians",
-		vci->ratio, vci->level * 100.0, vci->lo, vci->hi,
-		r->paired ? "percentile bootstrap of the rounds' ratios (paired)"
-			  : "percentile bootstrap, A's and B's runs resampled independently",
-		vci->resamples, (unsigned long long)vci->seed);
-	fprintf(f, "%s: %s %.4f, %.0f%% CI [%.4f, %.4f] (not the verdict's)\n",
+	char oci[80], reason[200];
+	fmt_interval(ci, sizeof(ci), vci, true);
+	fmt_interval(oci, sizeof(oci), other, true);
+	static const char paired_what[] = "per-round B/A, geometric mean";
+	static const char paired_how[] = "Student t on the log ratios of the rounds (paired)";
+	static const char ind_how[] = "percentile bootstrap, A's and B's runs resampled independently";
+	fprintf(f, "\nverdict: %s: %s %.4f, %.0f%% CI %s (%s",
+		slt_verdict_name(r->verdict), r->paired ? paired_what : "B/A of the medians",
+		vci->ratio, vci->level * 100.0, ci, r->paired ? paired_how : ind_how);
+	if (!r->paired)
+		fprintf(f, ", %u resamples, seed %#llx", vci->resamples, (unsigned long long)vci->seed);
+	fputs(")\n", f);
+	fprintf(f, "%s: %s %.4f, %.0f%% CI %s (not the verdict's)\n",
 		r->paired ? "independent" : "paired",
-		r->paired ? "B/A of the medians" : "per-round B/A median",
-		other->ratio, other->level * 100.0, other->lo, other->hi);
-	if (r->rounds < SLT_VERDICT_MIN_RUNS)
-		fprintf(f, "         (%u round%s: too few runs for a verdict, run %u or more)\n",
-			r->rounds, r->rounds == 1 ? "" : "s", SLT_VERDICT_MIN_RUNS);
+		r->paired ? "B/A of the medians" : paired_what,
+		other->ratio, other->level * 100.0, oci);
+	if (no_verdict_reason(r, reason, sizeof(reason))[0])
+		fprintf(f, "no verdict: %s\n", reason);
 	return ferror(f) ? SLT_EIO : 0;
 }
 
@@ -151,26 +227,48 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A nanosecond figure rounded to 1 decimal. */
+static json_t *ns1(double v)
+{
+	return isfinite(v) ? json_real(round(v * 10.0) / 10.0) : json_null();
+}
+
+static json_t *roles_json(const struct slt_engine_bound *b, bool *bad)
+{
+	json_t *a = json_array();
+	for (size_t k = 0; b && k < b->n_roles; k++)
+		slt_json_push(a, json_pack("{s:s,s:s,s:I,s:I}", "member", b->roles[k].member,
+					   "role", slt_engine_role_name(b->roles[k].role),
+					   "offset", (json_int_t)b->roles[k].offset,
+					   "size", (json_int_t)b->roles[k].size), bad);
+	return a;
+}
+
 static json_t *hist_json(const struct slt_engine_hist *h, bool *bad)
 {
 	json_t *o = json_object(), *b = json_object();
 	slt_json_set(o, "holds", U(h->holds), bad);
 	slt_json_set(o, "sum_ns", U(h->sum_ns), bad);
 	slt_json_set(o, "max_ns", U(h->max_ns), bad);
+	slt_json_set(o, "preempted", U(h->preempted), bad);
+	slt_json_set(o, "preempted_max_ns", U(h->preempted_max_ns), bad);
 	for (unsigned i = 0; i < SLT_ENGINE_HIST_BUCKETS; i++)
 		slt_json_set(b, slt_engine_hist_label(i), U(h->count[i]), bad);
 	slt_json_set(o, "buckets_us", b, bad);
 	return o;
 }
 
-static json_t *side_json(const struct slt_validate_side *s, bool *bad)
+static json_t *side_json(const struct slt_validate_side *s,
+			 enum slt_engine_mode m, bool *bad)
 {
 	json_t *o = json_object();
-	slt_json_set(o, "lat_p50_ns", num(s->lat_p50_ns), bad);
-	slt_json_set(o, "lat_p90_ns", num(s->lat_p90_ns), bad);
-	slt_json_set(o, "lat_p99_ns", num(s->lat_p99_ns), bad);
-	slt_json_set(o, "lat_p999_ns", num(s->lat_p999_ns), bad);
+	slt_json_set(o, "latency_of", json_string(slt_engine_lat_what(m)), bad);
+	slt_json_set(o, "lat_p50_ns", ns1(s->lat_p50_ns), bad);
+	slt_json_set(o, "lat_p90_ns", ns1(s->lat_p90_ns), bad);
+	slt_json_set(o, "lat_p99_ns", ns1(s->lat_p99_ns), bad);
+	slt_json_set(o, "lat_p999_ns", ns1(s->lat_p999_ns), bad);
 	slt_json_set(o, "flushes", U(s->flushes), bad);
+	slt_json_set(o, "batch_crossings", U(s->batch_crossings), bad);
 	slt_json_set(o, "flush_wakeups", U(s->flush_wakeups), bad);
 	slt_json_set(o, "seconds", num(s->seconds), bad);
 	slt_json_set(o, "flush_lock", hist_json(&s->flush_lock, bad), bad);
@@ -255,16 +353,26 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(cp, "hi", num(r->ci_paired.hi), &bad);
 	slt_json_set(cp, "lo_percent", num((r->ci_paired.lo - 1.0) * 100.0), &bad);
 	slt_json_set(cp, "hi_percent", num((r->ci_paired.hi - 1.0) * 100.0), &bad);
-	slt_json_set(cp, "method", json_string("paired percentile bootstrap"), &bad);
-	slt_json_set(cp, "resamples", U(r->ci_paired.resamples), &bad);
-	slt_json_set(cp, "seed", U(r->ci_paired.seed), &bad);
+	slt_json_set(cp, "method", json_string("paired Student t on log ratios"), &bad);
+	slt_json_set(cp, "df", U(r->rounds ? r->rounds - 1 : 0), &bad);
 	slt_json_set(root, "ci_paired", cp, &bad);
 	slt_json_set(root, "verdict_from", json_string(r->paired ? "ci_paired" : "ci"), &bad);
 	slt_json_set(root, "verdict", json_string(slt_verdict_name(r->verdict)), &bad);
+	char reason[200];
+	no_verdict_reason(r, reason, sizeof(reason));
+	slt_json_set(root, "reason", reason[0] ? json_string(reason) : json_null(), &bad);
+	json_t *roles = json_object();
+	slt_json_set(roles, "a", roles_json(l->a_roles, &bad), &bad);
+	slt_json_set(roles, "b", roles_json(l->b_roles, &bad), &bad);
+	slt_json_set(root, "roles", roles, &bad);
+	char diff[1024] = "";
+	if (l->a_roles && l->b_roles)
+		slt_engine_bound_diff(l->a_roles, l->b_roles, diff, sizeof(diff));
+	slt_json_set(root, "roles_differ", diff[0] ? json_string(diff) : json_null(), &bad);
 
 	json_t *sides = json_object();
-	slt_json_set(sides, "a", side_json(&r->a, &bad), &bad);
-	slt_json_set(sides, "b", side_json(&r->b, &bad), &bad);
+	slt_json_set(sides, "a", side_json(&r->a, r->mode, &bad), &bad);
+	slt_json_set(sides, "b", side_json(&r->b, r->mode, &bad), &bad);
 	slt_json_set(root, "sides", sides, &bad);
 	return slt_json_write(f, root, bad, pretty, "the JSON validate result", err);
 }

@@ -12,6 +12,7 @@ Environment: STRUCTLINT (binary), CC_GCC (compiler).
 """
 import atexit
 import json
+import math
 import os
 import shutil
 import statistics
@@ -124,18 +125,24 @@ def check_numbers(d, rounds):
     ci = d['ci']
     assert ci['level'] == 0.95 and ci['method'] == 'percentile bootstrap', ci
     assert ci['resamples'] == 10000, ci
-    assert ci['lo'] <= ci['hi'], ci
     runs_a, runs_b = d['runs']['a'], d['runs']['b']
     cp = d['ci_paired']
-    assert cp['method'] == 'paired percentile bootstrap' and cp['level'] == 0.95, cp
-    pr = statistics.median(b / a for a, b in zip(runs_a, runs_b))
-    assert abs(cp['ratio'] - pr) < 1e-12 * pr and cp['lo'] <= cp['ratio'] <= cp['hi'], (cp, pr)
+    assert cp['method'] == 'paired Student t on log ratios' and cp['level'] == 0.95, cp
+    assert cp['df'] == rounds - 1, cp
+    logs = [math.log(b / a) for a, b in zip(runs_a, runs_b)]
+    pr = math.exp(statistics.mean(logs))      # geometric mean of the ratios
+    assert abs(cp['ratio'] - pr) < 1e-9 * pr, (cp, pr)
     assert d['verdict_from'] in ('ci', 'ci_paired'), d['verdict_from']
     ci = d[d['verdict_from']]
-    want = 'faster' if ci['lo'] > 1 else 'slower' if ci['hi'] < 1 else 'no measurable change'
-    if rounds < 3:
-        want = 'no measurable change'    # too few runs for a verdict
-    assert d['verdict'] == want, (d['verdict'], ci)
+    if rounds < 3:    # too few runs: no interval, no verdict, a reason
+        assert d['verdict'] == 'no verdict' and 'rounds' in d['reason'], d
+        for c in (d['ci'], cp):
+            assert c['lo'] is None and c['hi'] is None and c['lo_percent'] is None, c
+    else:
+        assert cp['lo'] <= cp['ratio'] <= cp['hi'], cp
+        want = 'faster' if ci['lo'] > 1 else 'slower' if ci['hi'] < 1 else 'no measurable change'
+        assert d['verdict'] == want and d['reason'] is None, (d['verdict'], ci)
+        assert ci['lo'] <= ci['hi'], ci
     o = d['options']
     assert d['verdict_from'] == ('ci_paired' if o['paired'] else 'ci'), (d['verdict_from'], o)
     assert o['rounds'] == rounds and o['order'] == 'ABBA' and o['threads'] == 2, o
@@ -185,12 +192,19 @@ def case_text():
     assert len(row) == 1, t
     f = row[0].split()
     assert float(f[2]) > 0 and float(f[3]) > 0 and f[4].endswith('%'), f
-    assert row[0].rstrip().endswith(('faster', 'slower', 'no measurable change')), row
+    assert row[0].rstrip().endswith('no verdict'), row    # 1 round
     runs = [l.split() for l in lines if l.startswith(('  A:', '  B:'))]
     assert [r[0] for r in runs] == ['A:', 'B:'] and all(len(r) == 2 for r in runs), runs
     # the printed median is the only run's figure
     assert runs[0][1] == f[2] and runs[1][1] == f[3], (runs, f)
-    assert any(l.startswith('verdict: ') and '95% CI [' in l for l in lines), t
+    assert any(l.startswith('verdict: no verdict: ') and '95% CI -' in l for l in lines), t
+    assert any(l.startswith('no verdict: 1 round: ') for l in lines), t
+    # 3 rounds: an interval and a verdict from it
+    t = run('validate', bad_obj(), 'bad_stats', '--classes', classes(), '--rounds', '3',
+            *SHORT[2:]).stdout
+    v = [l for l in t.split('\n') if l.startswith('verdict: ')]
+    assert len(v) == 1 and '95% CI [' in v[0] and 'Student t' in v[0], t
+    assert 'no verdict' not in t, t
 
 
 def case_json_proposal():
@@ -210,10 +224,15 @@ def case_json_proposal():
     if len(adv['proposals']) >= 2:
         d2 = validate_json(o, 'bad_stats', '--classes', cl, '--proposal', '2', *SHORT)
         assert d2['b']['what'] == 'proposal 2 (%s)' % adv['proposals'][1]['kind'], d2['b']
-    d = validate_json(o, 'bad_stats', '--classes', cl, '--paired', '--rounds', '3',
+    d = validate_json(o, 'bad_stats', '--classes', cl, '--rounds', '3', *SHORT[2:])
+    check_numbers(d, 3)     # the paired verdict is the default
+    assert d['options']['paired'] is True and d['verdict_from'] == 'ci_paired', d
+    d = validate_json(o, 'bad_stats', '--classes', cl, '--independent', '--rounds', '3',
                       *SHORT[2:])
     check_numbers(d, 3)
-    assert d['options']['paired'] is True and d['verdict_from'] == 'ci_paired', d
+    assert d['options']['paired'] is False and d['verdict_from'] == 'ci', d
+    # the same struct on both sides: the same role map, no note
+    assert d['roles']['a'] and d['roles_differ'] is None, d['roles']
     n = len(adv['proposals'])
     run('validate', o, 'bad_stats', '--classes', cl, '--proposal', n + 1, *SHORT, rc=2)
 
@@ -232,6 +251,20 @@ def case_builtin_against():
     for side in 'ab':
         s = d['sides'][side]
         assert s['flushes'] >= 1 and s['percpu_lock']['holds'] >= 1, s
+        assert s['flush_wakeups'] <= s['batch_crossings'], s
+        assert s['latency_of'] == 'update', s
+    # 6.1's embedded lruvec_stats is flush-written, 6.12's pointer only
+    # read: two workloads, and the output says so
+    ra = {r['member']: r['role'] for r in d['roles']['a']}
+    rb = {r['member']: r['role'] for r in d['roles']['b']}
+    assert ra['lruvec_stats'] == 'flush-write' and rb['lruvec_stats'] == 'read', (ra, rb)
+    assert 'lruvec_stats: flush-write, 688 bytes in A, read, 8 bytes in B' in d['roles_differ'], d
+    t = run('validate', seed(False), 'mem_cgroup_per_node', '--against',
+            seed(True) + ':mem_cgroup_per_node', *SHORT).stdout
+    assert 'roles A:' in t and 'roles B:' in t, t
+    note = [l for l in t.split('\n') if l.startswith('note: the role maps differ')]
+    assert len(note) == 1 and 'layout plus workload' in note[0], t
+    assert 'no verdict: 1 round' in t, t
     # engine options pass through
     d = validate_json(seed(False), 'mem_cgroup_per_node', '--against',
                       seed(True) + ':mem_cgroup_per_node', *SHORT,
@@ -274,6 +307,18 @@ def case_bad_input():
             seed(True) + ':mem_cgroup_per_node', *SHORT, rc=2)
     assert 'memcg' in p.stderr or 'lruvec_stats_percpu' in p.stderr, p.stderr
     run('validate', '/nonexistent.o', 'bad_stats', '--classes', cl, rc=2)
+    # B named twice
+    p = run('validate', seed(False), 'mem_cgroup_per_node', '--against',
+            seed(True) + ':mem_cgroup_per_node', '--proposal', '2', *SHORT, rc=2)
+    assert '--proposal' in p.stderr and '--against' in p.stderr, p.stderr
+    # a run time under the floor, --pretty without --json, and the hint
+    # for a struct without classes, profile or --against
+    p = run(*base, '--seconds', '0.001', rc=2)
+    assert 'from 0.01 to 3600' in p.stderr, p.stderr
+    p = run(*base, '--pretty', *SHORT, rc=2)
+    assert '--json' in p.stderr, p.stderr
+    p = run('validate', o, 'bad_stats', *SHORT, rc=2)
+    assert '--classes' in p.stderr and '--samples' in p.stderr, p.stderr
 
 
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}

@@ -106,14 +106,16 @@ static void test_run(void **state)
 	assert_true(r->ci.ratio == r->b.median_ops_per_s / r->a.median_ops_per_s);
 	assert_true(r->ci.lo <= r->ci.hi);
 	assert_int_equal(r->ci.n_a, 3);
-	assert_false(r->paired);
-	assert_int_equal(r->verdict, slt_verdict_of(&r->ci));
-	/* the paired interval from the same runs, round by round */
-	double ratios[3];
+	/* the paired verdict is the default */
+	assert_true(r->paired);
+	assert_int_equal(r->verdict, slt_verdict_of(&r->ci_paired));
+	/* the paired interval from the same runs, round by round: the
+	 * geometric mean of the ratios */
+	double lsum = 0;
 	for (unsigned i = 0; i < 3; i++)
-		ratios[i] = r->b.ops_per_s[i] / r->a.ops_per_s[i];
+		lsum += log(r->b.ops_per_s[i] / r->a.ops_per_s[i]);
 	assert_true(r->ci_paired.paired);
-	assert_true(r->ci_paired.ratio == slt_stats_median(ratios, 3));
+	assert_true(fabs(r->ci_paired.ratio - exp(lsum / 3)) < 1e-12 * r->ci_paired.ratio);
 	assert_true(r->ci_paired.lo <= r->ci_paired.ratio && r->ci_paired.ratio <= r->ci_paired.hi);
 	/* the same runs give the same interval (fixed bootstrap seed) */
 	struct slt_ratio_ci again;
@@ -125,11 +127,17 @@ static void test_run(void **state)
 	assert_int_equal(r->b.percpu_lock.holds, 0);
 	assert_true(r->a.seconds > 0 && r->b.seconds > 0);
 	slt_validate_result_free(r);
-	/* --paired: the verdict is the paired interval's */
-	o.paired = true;
+	/* --independent: the verdict is the independent interval's */
+	o.paired = false;
 	assert_int_equal(slt_validate_run(b, b, &o, NULL, NULL, &r, &err), 0);
-	assert_true(r->paired);
-	assert_int_equal(r->verdict, slt_verdict_of(&r->ci_paired));
+	assert_false(r->paired);
+	assert_int_equal(r->verdict, slt_verdict_of(&r->ci));
+	slt_validate_result_free(r);
+	/* two rounds: no interval, no verdict */
+	o.rounds = 2;
+	assert_int_equal(slt_validate_run(b, b, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r->verdict, SLT_VERDICT_NONE);
+	assert_true(isnan(r->ci.lo) && isnan(r->ci_paired.hi));
 	slt_validate_result_free(r);
 	slt_engine_bound_free(b);
 }
