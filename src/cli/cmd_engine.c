@@ -14,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
+#include "cli/engine_args.h"
 #include "structlint/engine.h"
 
 static const char usage_head[] =
@@ -37,8 +39,8 @@ static const char usage_tail[] =
 "      --builtin NAME         use NAME's built-in role map (mem_cgroup_per_node,\n"
 "                             cgroup) even with --classes/--samples\n"
 "      --profile P            a structlint.profile/v1 to replay (--samples P)\n"
-"      --threads N            updater threads (default: online CPUs)\n"
-"      --seconds S            run time in seconds (default 1)\n"
+"      --threads N            updater threads, 1 to 1024 (default: online CPUs)\n"
+"      --seconds S            run time in seconds, 0.01 to 3600 (default 1)\n"
 "      --batch 32|64|128      updates per CPU between flusher wake-ups\n"
 "                             (MEMCG_CHARGE_BATCH; default 64)\n"
 "      --flush list|pop       list: detach the updated list under the per-CPU\n"
@@ -51,6 +53,13 @@ static const char usage_tail[] =
 "      --no-pin               do not pin updater threads to CPUs\n"
 "      --write-profile OUT    write the exact per-member, per-thread loads and\n"
 "                             stores as a structlint.profile/v1 to OUT\n"
+"output:\n"
+"  -j, --json                 JSON (schema structlint.engine/v1)\n"
+"  -p, --pretty               indent the JSON (with --json only)\n"
+"  -c, --cacheline N          cache line size in bytes (default 64)\n"
+"  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
+"      --debug-root DIR       where separate debug files live\n"
+"  -h, --help                 this help\n"
 "\n"
 "exit status: 0 ok, 2 usage or input error.  See structlint(1), ENGINE.\n";
 
@@ -102,15 +111,8 @@ static int eng_option(struct eng_cli *e, struct cli_analysis *c, int o,
 	case OPT_LAYOUT: e->layout = arg; return 0;
 	case OPT_BUILTIN: e->builtin = arg; return 0;
 	case OPT_PROFILE: return cli_analysis_option(c, 's', arg, "--profile");
-	case OPT_THREADS: return uint_opt("--threads", arg, 1, 1024, &e->o.threads);
-	case OPT_SECONDS: {
-		char *end;
-		double s = strtod(arg, &end);
-		if (end == arg || *end || !(s > 0) || !isfinite(s) || s > 86400)
-			return cli_usage_error("--seconds '%s': want a number of seconds > 0 (e.g. 1 or 0.5)", arg);
-		e->o.seconds = s;
-		return 0;
-	}
+	case OPT_THREADS: return cli_engine_threads(arg, &e->o.threads);
+	case OPT_SECONDS: return cli_engine_seconds("--seconds", arg, false, &e->o.seconds);
 	case OPT_BATCH:
 		if (!cli_parse_uint(arg, 32, 128, &v) || (v != 32 && v != 64 && v != 128))
 			return cli_usage_error("--batch '%s': want 32, 64 or 128", arg);
@@ -201,6 +203,18 @@ int cmd_engine(int argc, char **argv)
 		return rc < 0 ? SLT_EXIT_OK : rc;
 	char **ops = argv + optind;
 	int n_ops = argc - optind;
+	if (c.ropts.pretty && !c.json)
+		return cli_usage_error("--pretty indents the JSON: give it with --json");
+	if (e.builtin) {
+		bool known = false;
+		for (const char *const *n = slt_engine_builtin_names(); *n; n++)
+			known |= !strcmp(*n, e.builtin) ||
+				 (!strncmp(e.builtin, "struct ", 7) && !strcmp(*n, e.builtin + 7));
+		if (!known)
+			return cli_usage_error("--builtin '%s': no built-in role map of that name "
+					       "(built-in: mem_cgroup_per_node, cgroup; other structs: --classes or --samples)",
+					       e.builtin);
+	}
 	if (e.layout) {
 		const char *colon = strrchr(e.layout, ':');
 		if (n_ops || !colon || colon == e.layout || !colon[1])
@@ -208,6 +222,12 @@ int cmd_engine(int argc, char **argv)
 						     : "--layout '%s': want FILE:STRUCT", e.layout);
 		e.layout_ops[0] = strndup(e.layout, (size_t)(colon - e.layout));
 		e.layout_ops[1] = strdup(colon + 1);
+		if (e.layout_ops[0] && access(e.layout_ops[0], F_OK)) {
+			fprintf(stderr, "structlint: %s: no such file (--layout FILE:STRUCT)\n", e.layout_ops[0]);
+			free(e.layout_ops[0]);
+			free(e.layout_ops[1]);
+			return SLT_EXIT_ERROR;
+		}
 		ops = e.layout_ops;
 		n_ops = 2;
 	} else if (!n_ops && e.builtin) {

@@ -70,7 +70,16 @@ def case_json_stats():
         b = d[h]['buckets_us']
         assert [x['range'] for x in b][:3] == ['0-1', '1-5', '5-10'] and b[-1]['range'] == '>90'
         assert len(b) == 14 and sum(x['count'] for x in b) == d[h]['holds']
-    assert d['flush_lock']['holds'] == d['flushes']
+    fl = d['flush_lock']
+    assert fl['holds'] + fl['preempted'] == d['flushes'], fl
+    assert d['flush_wakeups'] <= d['batch_crossings'], d
+    lat = d['latency_ns']
+    assert lat['what'] == 'update' and lat['timed'] >= lat['timed_batch_crossings'], lat
+    for k in ('p50', 'p90', 'p99', 'p99_9'):   # rounded to 1 decimal
+        assert lat[k] is None or round(lat[k], 1) == lat[k], lat
+    assert all(t['cpu'] is None or t['cpu'] >= 0 for t in d['threads']), d['threads']
+    d = engine_json(obj(), 'mem_cgroup_per_node', *SHORT, '--no-pin')
+    assert [t['cpu'] for t in d['threads']] == [None, None], d['threads']
     # the flusher (thread 2) is the only one storing to lruvec_stats
     acc = [a for a in d['accesses'] if a['member'] == 'lruvec_stats']
     assert [a['stores'] > 0 for a in acc] == [False, False, True], acc
@@ -138,6 +147,14 @@ def case_bad_input():
     bad([o, 'mem_cgroup_per_node', '--depth', '0'], '--depth')
     p = run(o, 'mem_cgroup_per_node', '--help')
     assert p.returncode == 0 and '--write-profile' in p.stdout
+    for opt in ('--json', '--pretty', '--cacheline', '--format-path', '--debug-root'):
+        assert opt in p.stdout, opt
+    bad([o, 'mem_cgroup_per_node', '--seconds', '0.001'], 'from 0.01 to 3600')
+    bad([o, 'mem_cgroup_per_node', '--seconds', '4000'], 'from 0.01 to 3600')
+    bad([o, 'mem_cgroup_per_node', '--threads', '0'], "--threads '0': want 1 to 1024 updater threads")
+    bad(['--layout', os.path.join(TMP, 'nofile') + ':S'], 'no such file')
+    bad(['--builtin', 'foo'], "--builtin 'foo': no built-in role map")
+    bad([o, 'mem_cgroup_per_node', '--pretty'], '--json')
 
 
 CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith('case_')}
