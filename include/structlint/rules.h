@@ -95,6 +95,12 @@ struct slt_rules_struct {
 	size_t n_groups;
 	struct slt_rule *rules;    /* file order */
 	size_t n_rules;
+	/* added after v1 */
+	enum slt_kind kind;        /* SLT_KIND_STRUCT for [struct NAME],
+				      SLT_KIND_UNION for [union NAME], 0 for
+				      [NAME] (either) */
+	unsigned column;           /* 1-based column of NAME in the first
+				      section naming it */
 };
 
 struct slt_rules {
@@ -109,8 +115,13 @@ struct slt_rules {
  * Parse a rules file.  Returns 0 and *out, or SLT_EIO, SLT_ECORRUPT
  * (err->file and err->line name the place, the message starts with the
  * 1-based column "column N: ...", the hint says what is accepted) or
- * SLT_ENOMEM; *out is NULL on failure.  Names of members are checked
- * against a layout only by slt_rules_check().
+ * SLT_ENOMEM; *out is NULL on failure.  Refused as SLT_ECORRUPT besides
+ * syntax errors: max-lines or max-cachelines of 0; a member listed in two
+ * groups of one struct (or twice in one group); a limit given twice for
+ * one struct (first, offset MEMBER, max-lines GROUP, max-size,
+ * max-cachelines, max-holes), or first = M with offset M other than 0;
+ * [struct X] and [union X] both.  Names of members are checked against a
+ * layout only by slt_rules_check().
  */
 int slt_rules_read(const char *path, struct slt_rules **out,
 		   struct slt_error *err);
@@ -141,7 +152,8 @@ struct slt_check_opts {
  * group s lacks (err: rules_path, the line, "column N: ..." and a
  * did-you-mean hint) or needs classes that were not given, or that give
  * no member of s a class (o->classes all SLT_CLASS_NONE: "no class is
- * given for any member of STRUCT"); SLT_ENOMEM.
+ * given for any member of STRUCT"), or when the section says [union X]
+ * for a struct X (or [struct X] for a union); SLT_ENOMEM.
  */
 int slt_rules_check(const struct slt_rules_struct *rs, const char *rules_path,
 		    const struct slt_struct *s, const struct slt_check_opts *o,

@@ -99,6 +99,9 @@ static int fail_rules(const struct slt_error *err)
 	return cli_fail(err);
 }
 
+struct check;
+static int section_missing(const struct check *k, struct slt_error *err);
+
 struct check {
 	struct cli_analysis c;
 	const char *rules_path, *baseline_path, *suppress_path;
@@ -183,6 +186,25 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 	return rc;
 }
 
+/* The loader found no struct of a name a rules section gives: say so at
+ * the section (RULES:LINE:COLUMN), with the loader's did-you-mean hint.
+ * Returns 1 when err was rewritten. */
+static int section_missing(const struct check *k, struct slt_error *err)
+{
+	char name[256], input[512], hint[512];
+	if (sscanf(err->message, "no struct or union named '%255[^']'", name) != 1)
+		return 0;
+	const struct slt_rules_struct *rs = slt_rules_find(k->rules, name);
+	if (!rs)
+		return 0;
+	snprintf(input, sizeof(input), "%s", err->file);
+	snprintf(hint, sizeof(hint), "%s", err->hint);
+	slt_error_clear(err);
+	slt_error_set_line(err, SLT_EUSAGE, k->rules_path, rs->line, hint,
+			   "column %u: %s has no struct or union named '%s'", rs->column, input, name);
+	return 1;
+}
+
 static int add_name(struct check *k, const char *name)
 {
 	for (size_t i = 0; i < k->n_names; i++)
@@ -253,6 +275,8 @@ static int run(struct check *k, char **ops, int n_ops)
 	}
 	r->n_structs_checked = n;
 	int exit_code;
+	if (rc == SLT_ENOTFOUND && section_missing(k, &err))
+		rc = SLT_EUSAGE;
 	if (rc) {
 		exit_code = rc == SLT_EUSAGE && err.line ? fail_rules(&err) : cli_fail(&err);
 	} else {

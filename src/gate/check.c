@@ -514,6 +514,12 @@ int slt_rules_check(const struct slt_rules_struct *rs, const char *rules_path,
 	if (slt_groups_find(s, &c.kg, &c.n_kg, NULL))
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	int rc = 0;
+	if (rs->kind && rs->kind != s->kind) {
+		bool u = s->kind == SLT_KIND_UNION;
+		rc = slt_error_set_line(err, SLT_EUSAGE, c.path, rs->line, u ? "write [union NAME]" :
+					"write [struct NAME]", "column %u: [%s %s] names a %s",
+					rs->column, u ? "struct" : "union", rs->name, u ? "union" : "struct");
+	}
 	/* every group's members exist, even a group no rule uses */
 	for (size_t k = 0; !rc && k < rs->n_groups; k++)
 		for (size_t m = 0; !rc && m < rs->groups[k].n_members; m++)

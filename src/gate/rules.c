@@ -5,6 +5,7 @@
  * read is against the line's end, no NUL is assumed in the input.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,20 @@ static int fail(struct parser *ps, unsigned col, const char *hint,
 					  (int)(t->n > 80 ? 80 : t->n), t->p);
 	return slt_error_set_line(ps->err, SLT_ECORRUPT, ps->name, ps->line, hint,
 				  "column %u: %s", col, what);
+}
+
+static int failf(struct parser *ps, unsigned col, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int failf(struct parser *ps, unsigned col, const char *hint, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return slt_error_set_line(ps->err, SLT_ECORRUPT, ps->name, ps->line, hint,
+				  "column %u: %s", col, msg);
 }
 
 static bool name_char(char c)
@@ -165,11 +180,21 @@ static int section(struct parser *ps, const char *p, const char *e, unsigned col
 			return fail(ps, t.col, "want [struct NAME] or [union NAME] with a C identifier",
 				    "not a struct name:", &t);
 		}
+	enum slt_kind kind = kw == 6 ? SLT_KIND_STRUCT : kw == 5 ? SLT_KIND_UNION : 0;
+	unsigned ncol = (unsigned)(q - p) + col0;
 	/* A struct named twice keeps one entry: later sections append. */
 	struct slt_rules *r = ps->r;
 	for (size_t i = 0; i < r->n_structs; i++)
 		if (strlen(r->structs[i].name) == (size_t)(ne - q) &&
 		    !memcmp(r->structs[i].name, q, (size_t)(ne - q))) {
+			struct slt_rules_struct *o = &r->structs[i];
+			if (kind && o->kind && kind != o->kind)
+				return failf(ps, ncol, "a name is a struct or a union: use one keyword for it",
+					     "[%s %s] but line %u says [%s %s]",
+					     kind == SLT_KIND_UNION ? "union" : "struct", o->name, o->line,
+					     o->kind == SLT_KIND_UNION ? "union" : "struct", o->name);
+			if (kind)
+				o->kind = kind;
 			ps->cur = &r->structs[i];
 			ps->cap_groups = ps->cur->n_groups;
 			ps->cap_rules = ps->cur->n_rules;
@@ -181,6 +206,8 @@ static int section(struct parser *ps, const char *p, const char *e, unsigned col
 	ps->cur = &r->structs[r->n_structs++];
 	ps->cur->name = slt_arena_strndup(ps->a, q, (size_t)(ne - q));
 	ps->cur->line = ps->line;
+	ps->cur->kind = kind;
+	ps->cur->column = ncol;
 	ps->cap_groups = ps->cap_rules = 0;
 	return ps->cur->name ? 0 : oom(ps);
 }
@@ -196,6 +223,51 @@ static struct slt_rule_name *names_of(struct parser *ps, const struct tok *toks,
 			return NULL;
 	}
 	return v;
+}
+
+/* Keys that set one value per struct (or per member/group named before
+ * '='): a second one is refused, as is first = M beside offset M = N != 0. */
+static bool single(enum slt_rule_kind k)
+{
+	return k == SLT_RULE_FIRST || k == SLT_RULE_OFFSET || k == SLT_RULE_MAX_LINES ||
+	       k == SLT_RULE_MAX_SIZE || k == SLT_RULE_MAX_CACHELINES || k == SLT_RULE_MAX_HOLES;
+}
+
+static int duplicate(struct parser *ps, const struct slt_rules_struct *cur,
+		     const struct slt_rule *ru, const struct tok *names, size_t nn,
+		     const struct tok *key)
+{
+	const char *kn = slt_rule_kind_name(ru->kind);
+	for (size_t i = 0; i < cur->n_rules; i++) {
+		const struct slt_rule *o = &cur->rules[i];
+		/* first = M and offset M = N (N != 0), in either order */
+		const struct slt_rule *f = o->kind == SLT_RULE_FIRST ? o :
+					   ru->kind == SLT_RULE_FIRST ? ru : NULL;
+		const struct slt_rule *of = o->kind == SLT_RULE_OFFSET ? o :
+					    ru->kind == SLT_RULE_OFFSET ? ru : NULL;
+		if (f && of && f != of && nn && o->n_names &&
+		    tok_is(&names[0], o->names[0].name) && of->value != 0)
+			return failf(ps, key->col, "a member first in the struct is at offset 0",
+				     "%s contradicts line %u: '%s' first and at offset %llu", kn,
+				     o->line, o->names[0].name, (unsigned long long)of->value);
+		if (!single(ru->kind) || o->kind != ru->kind)
+			continue;
+		if ((ru->kind == SLT_RULE_OFFSET || ru->kind == SLT_RULE_MAX_LINES) &&
+		    !tok_is(&names[0], o->names[0].name))
+			continue;
+		if (ru->kind == SLT_RULE_FIRST)
+			return failf(ps, key->col, "give one first member per struct",
+				     "first given twice: line %u says '%s'", o->line,
+				     o->names[0].name);
+		if (ru->kind == SLT_RULE_OFFSET || ru->kind == SLT_RULE_MAX_LINES)
+			return failf(ps, key->col, "give each limit once per struct",
+				     "%s %s given twice: line %u says %llu", kn, o->names[0].name,
+				     o->line, (unsigned long long)o->value);
+		return failf(ps, key->col, "give each limit once per struct",
+			     "%s given twice: line %u says %llu", kn, o->line,
+			     (unsigned long long)o->value);
+	}
+	return 0;
 }
 
 static int statement(struct parser *ps, const char *p, const char *e)
@@ -256,6 +328,22 @@ static int statement(struct parser *ps, const char *p, const char *e)
 			if (tok_is(&left[1], cur->groups[i].name))
 				return fail(ps, left[1].col, "give each group of a struct one name",
 					    "group defined twice:", &left[1]);
+		for (size_t i = 0; i < nr; i++) {
+			for (size_t j = 0; j < i; j++)
+				if (right[j].n == right[i].n && !memcmp(right[j].p, right[i].p, right[i].n))
+					return failf(ps, right[i].col, "list each member once",
+						     "member '%.*s' is listed twice in group '%.*s'",
+						     (int)right[i].n, right[i].p, (int)left[1].n, left[1].p);
+			for (size_t g = 0; g < cur->n_groups; g++)
+				for (size_t m = 0; m < cur->groups[g].n_members; m++)
+					if (tok_is(&right[i], cur->groups[g].members[m].name))
+						return failf(ps, right[i].col,
+							     "a member belongs to one group of a struct: "
+							     "separate compares whole groups",
+							     "member '%.*s' is already in group '%s' (line %u)",
+							     (int)right[i].n, right[i].p,
+							     cur->groups[g].name, cur->groups[g].line);
+		}
 		cur->groups = grow(ps, cur->groups, cur->n_groups, &ps->cap_groups, sizeof(*cur->groups));
 		if (!cur->groups)
 			return oom(ps);
@@ -290,6 +378,9 @@ static int statement(struct parser *ps, const char *p, const char *e)
 		int rc = parse_number(ps, &right[0], &ru.value);
 		if (rc)
 			return rc;
+		if (!ru.value && (ru.kind == SLT_RULE_MAX_LINES || ru.kind == SLT_RULE_MAX_CACHELINES))
+			return failf(ps, right[0].col, "want 1 or more cachelines: anything with bytes "
+				     "spans at least one", "%s of 0 can never hold", keys[k].key);
 	} else if (keys[k].names == 1) {
 		if (nr != 1)
 			return fail(ps, eq->col, accepted, "want one member after '=' for", &left[0]);
@@ -300,6 +391,9 @@ static int statement(struct parser *ps, const char *p, const char *e)
 		for (size_t i = 0; i < nr; i++)
 			names[nn++] = right[i];
 	}
+	int rc = duplicate(ps, cur, &ru, names, nn, &left[0]);
+	if (rc)
+		return rc;
 	ru.names = names_of(ps, names, nn);
 	ru.n_names = nn;
 	if (!ru.names)

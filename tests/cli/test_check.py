@@ -361,6 +361,17 @@ BAD = [
     ('[struct conn]\nseparate = read_mostly hot\n', '2:12: struct conn has no group \'read_mostly\''),
     ('[struct conn]\ngroup rm = ops\nseparate = rm clas:cold\n', '3:15: struct conn has no group \'clas:cold\' (did you mean class:cold?)'),
     ('[struct nosuch]\n', 'no_such'),
+    # values that cannot hold, ambiguous groups, limits given twice
+    ('[struct conn]\nmax-lines read_mostly = 0\n', '2:25: max-lines of 0 can never hold (want 1 or more'),
+    ('[struct conn]\nmax-cachelines = 0\n', '2:18: max-cachelines of 0 can never hold'),
+    ('[struct conn]\ngroup a = ops mss\ngroup b = window mss\n',
+     "3:18: member 'mss' is already in group 'a' (line 2) (a member belongs to one group"),
+    ('[struct conn]\noffset ops = 0\noffset ops = 8\n', '3:1: offset ops given twice: line 2 says 0'),
+    ('[struct conn]\nmax-size = 128\nmax-size = 256\n', '3:1: max-size given twice: line 2 says 128'),
+    # a section's keyword that the layout contradicts
+    ('[union conn]\nmax-size = 128\n', '1:8: [union conn] names a struct (write [struct NAME])'),
+    # a section naming a struct the file lacks: the rules file's place
+    ('[struct conx]\n', "1:9: %s has no struct or union named 'conx' (did you mean conn?"),
 ]
 
 
@@ -371,9 +382,12 @@ def case_bad_rules():
         with open(path, 'w') as f:
             f.write(text)
         p = run(o, '--rules', path, rc=2)
-        if want == 'no_such':     # the loader's error for a missing struct
-            assert 'nosuch' in p.stderr, p.stderr
+        if want == 'no_such':     # no struct near that name: no suggestion
+            assert p.stderr.startswith("structlint: %s:1:9: %s has no struct or union named "
+                                       "'nosuch'" % (path, o)), p.stderr
             continue
+        if '%s' in want:
+            want = want % o
         if ':' in want.split(' ')[0]:
             assert p.stderr.startswith('structlint: %s:%s' % (path, want)), (text, p.stderr)
         else:

@@ -32,7 +32,7 @@ static const char good[] =
 	"[union other]\n"
 	"max-size=8\n"
 	"[struct conn]\n"
-	"max-holes = 0\n";
+	"cacheline-start = mss\n";
 
 static struct slt_rules *parse(const char *text, struct slt_error *err)
 {
@@ -73,9 +73,14 @@ static void test_good(void **state)
 	assert_int_equal(c->rules[8].kind, SLT_RULE_NO_HOT_WRITE_NEAR);
 	assert_int_equal(c->rules[8].column, 2);
 	/* the second [struct conn] section appends */
-	assert_int_equal(c->rules[9].kind, SLT_RULE_MAX_HOLES);
-	assert_int_equal(c->rules[9].value, 0);
+	assert_int_equal(c->rules[9].kind, SLT_RULE_CACHELINE_START);
+	assert_string_equal(c->rules[9].names[0].name, "mss");
 	assert_int_equal(c->rules[9].line, 17);
+	/* the keyword and the name's column are kept */
+	assert_int_equal(c->kind, SLT_KIND_STRUCT);
+	assert_int_equal(c->column, 9);
+	assert_int_equal(r->structs[1].kind, SLT_KIND_UNION);
+	assert_int_equal(r->structs[1].column, 8);
 	assert_string_equal(r->structs[1].name, "other");
 	assert_int_equal(r->structs[1].rules[0].value, 8);
 	assert_null(slt_rules_find(r, "nothing"));
@@ -110,7 +115,46 @@ static void test_errors(void **state)
 	expect_error("[struct]\n", 1, "column 1: section names no struct");
 	expect_error("[struct a.b]\n", 1, "column 9: not a struct name: 'a.b'");
 	expect_error("[struct s]\nfirst = a\x01\n", 2, "column 10: unexpected character '\x01'");
+	/* values that can never hold, members in two groups, limits given
+	 * twice or contradicting each other, a name both struct and union */
+	expect_error("[struct s]\nmax-lines g = 0\n", 2,
+		     "column 15: max-lines of 0 can never hold");
+	expect_error("[struct s]\nmax-cachelines = 0x0\n", 2,
+		     "column 18: max-cachelines of 0 can never hold");
+	expect_error("[struct s]\ngroup a = x y\ngroup b = z y\n", 3,
+		     "column 13: member 'y' is already in group 'a' (line 2)");
+	expect_error("[struct s]\ngroup a = x y\n[struct t]\n[struct s]\ngroup b = x\n", 5,
+		     "column 11: member 'x' is already in group 'a' (line 2)");
+	expect_error("[struct s]\ngroup a = x y x\n", 2,
+		     "column 15: member 'x' is listed twice in group 'a'");
+	expect_error("[struct s]\noffset a = 8\noffset b = 16\noffset a = 8\n", 4,
+		     "column 1: offset a given twice: line 2 says 8");
+	expect_error("[struct s]\nmax-size = 64\n[struct s]\nmax-size = 128\n", 4,
+		     "column 1: max-size given twice: line 2 says 64");
+	expect_error("[struct s]\nmax-cachelines = 1\nmax-cachelines = 2\n", 3,
+		     "column 1: max-cachelines given twice: line 2 says 1");
+	expect_error("[struct s]\nmax-holes = 1\nmax-holes = 1\n", 3,
+		     "column 1: max-holes given twice: line 2 says 1");
+	expect_error("[struct s]\nmax-lines g = 1\nmax-lines g = 2\n", 3,
+		     "column 1: max-lines g given twice: line 2 says 1");
+	expect_error("[struct s]\nfirst = a\nfirst = b\n", 3,
+		     "column 1: first given twice: line 2 says 'a'");
+	expect_error("[struct s]\nfirst = a\noffset a = 8\n", 3,
+		     "column 1: offset contradicts line 2: 'a' first and at offset 8");
+	expect_error("[struct s]\noffset a = 8\nfirst = a\n", 3,
+		     "column 1: first contradicts line 2: 'a' first and at offset 8");
+	expect_error("[struct s]\n[union s]\n", 2,
+		     "column 8: [union s] but line 1 says [struct s]");
 	struct slt_error err;
+	/* ... while these hold: different members and groups, first at 0,
+	 * [s] with either keyword */
+	struct slt_rules *ok = parse("[struct s]\nmax-lines g = 1\nmax-lines h = 1\noffset a = 0\n"
+				     "first = a\ncacheline-start = a\ncacheline-start = b\n[s]\n"
+				     "[union u]\n[u]\n", &err);
+	assert_non_null(ok);
+	assert_int_equal(ok->structs[0].n_rules, 6);
+	assert_int_equal(ok->structs[1].kind, SLT_KIND_UNION);
+	slt_rules_free(ok);
 	assert_null(parse("", &err));
 	assert_int_equal(err.code, SLT_ECORRUPT);
 	assert_string_equal(err.message, "the rules file names no struct");
