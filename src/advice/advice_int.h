@@ -313,6 +313,8 @@ struct slt_adv_hot_info {
 	size_t hot;     /* hot units */
 	size_t steps;   /* group evaluations, both passes */
 	int pass;       /* the pass that won: 0 line price, 1 byte price */
+	const char *why; /* static: why it did not run (SLT_EUSAGE) or gave
+			    up (SLT_EUNSUPPORTED), "" otherwise */
 };
 int slt_adv_search_hot(const struct slt_adv_units *us,
 		       const struct slt_adv_search *s,

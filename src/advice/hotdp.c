@@ -389,16 +389,27 @@ int slt_adv_search_hot(const struct slt_adv_units *us,
 	size_t *cold = NULL, *cold_tail = NULL, n_cold = 0, seg0 = SIZE_MAX, last = SIZE_MAX, hot_idx[SLT_ADV_HOT_MAX];
 	bool *used = NULL;
 	struct slt_adv_plan p = { 0 };
+	struct slt_adv_hot_info dummy;
 	double bobj = BIG;
 	int rc = 0;
 
+	if (!info)
+		info = &dummy;
 	memset(best, 0, sizeof(*best));
-	if (info)
-		memset(info, 0, sizeof(*info));
-	if (s->size_only || s->keep_order || s->max_moves || s->max_pads ||
-	    !s->allow_padding || s->max_size != UINT64_MAX || !us->line ||
-	    us->separation > us->line)
+	memset(info, 0, sizeof(*info));
+	info->why = "";
+	if (s->size_only || s->keep_order || s->max_moves || s->max_pads) {
+		info->why = "size-only, padding-only and minimal-move searches are not modelled";
 		return SLT_EUSAGE;
+	}
+	if (!s->allow_padding || s->max_size != UINT64_MAX) {
+		info->why = "a byte budget or no padding is not modelled";
+		return SLT_EUSAGE;
+	}
+	if (!us->line || us->separation > us->line) {
+		info->why = "a separation wider than the line is not modelled";
+		return SLT_EUSAGE;
+	}
 	d.max_steps = max_steps ? max_steps : DEF_STEPS;
 	/* the anchored prefix, the tail, hot and cold units */
 	while (d.n_pre < us->n && (us->u[d.n_pre].flags & SLT_ADV_ANCHORED))
@@ -414,15 +425,19 @@ int slt_adv_search_hot(const struct slt_adv_units *us,
 		const struct slt_adv_unit *u = &us->u[i];
 		uint64_t ext = u->size;
 		if (u->flags & SLT_ADV_LAST) {
-			if (last != SIZE_MAX || i + 1 != us->n)
+			if (last != SIZE_MAX || i + 1 != us->n) {
+				info->why = "a flexible array not last";
 				rc = SLT_EUSAGE;
+			}
 			last = i;
 			continue;
 		}
 		if (seg0 == SIZE_MAX)
 			seg0 = u->seg;
-		if ((u->flags & SLT_ADV_ANCHORED) || u->seg != seg0)
+		if ((u->flags & SLT_ADV_ANCHORED) || u->seg != seg0) {
+			info->why = "anchored or pinned members after movable ones";
 			rc = SLT_EUSAGE;
+		}
 		if (!(u->n_leaves || (u->paths && u->size))) {
 			cold[n_cold++] = i;
 			continue;
@@ -430,10 +445,14 @@ int slt_adv_search_hot(const struct slt_adv_units *us,
 		for (size_t j = 0; j < u->n_leaves; j++)
 			if (u->leaves[j].rel + u->leaves[j].size > ext)
 				ext = u->leaves[j].rel + u->leaves[j].size;
-		if (ext > u->size || u->align > us->line || d.h == SLT_ADV_HOT_MAX)
+		if (ext > u->size || u->align > us->line || d.h == SLT_ADV_HOT_MAX) {
+			info->why = d.h == SLT_ADV_HOT_MAX ? "more than 18 hot units" :
+				    u->align > us->line ? "a hot member aligned beyond the line" :
+				    "a hot bitfield unit with storage past its last used byte";
 			rc = SLT_EUSAGE;
-		else
+		} else {
 			hot_idx[d.h++] = i;
+		}
 	}
 	if (rc)
 		goto out;
@@ -507,15 +526,14 @@ int slt_adv_search_hot(const struct slt_adv_units *us,
 			memset(&p, 0, sizeof(p));
 			*cost = c;
 			bobj = obj;
-			if (info)
-				info->pass = pass;
+			info->pass = pass;
 		}
 		slt_adv_plan_free(&p);
 	}
-	if (info) {
-		info->hot = d.h;
-		info->steps = d.steps;
-	}
+	info->hot = d.h;
+	info->steps = d.steps;
+	if (rc == SLT_EUNSUPPORTED)
+		info->why = "its step budget was spent";
 out:
 	free(cold);
 	free(cold_tail);
