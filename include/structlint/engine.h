@@ -327,13 +327,19 @@ void slt_engine_opts_default(struct slt_engine_opts *o);
  * off; a user-space thread can be switched out while holding one, and
  * such a hold measures the scheduler, not the critical section.  So a
  * hold of at least SLT_ENGINE_PREEMPT_CHECK_NS ns is checked against the
- * thread's involuntary context switches (getrusage(RUSAGE_THREAD)
- * ru_nivcsw, Linux getrusage(2)): when the count rose since the thread's
- * previous check (the flusher checks at the start of each flush), the hold
- * is counted in `preempted` and its time in preempted_sum_ns /
- * preempted_max_ns, not in the buckets.  A shorter hold cannot include a
- * context switch out and back in (that alone takes microseconds), so it
- * is not checked (no system call on the fast path). */
+ * thread's context switches (getrusage(RUSAGE_THREAD) ru_nivcsw +
+ * ru_nvcsw, Linux getrusage(2): preempted, or blocked on a lock whose
+ * holder was preempted, which a kernel spinlock holder with preemption
+ * off never is): when the count rose since the thread's previous check
+ * (the flush lock: since it was acquired; the flusher's per-CPU holds:
+ * since the flush began or the previous check), the hold is counted in
+ * `preempted` and its time in preempted_sum_ns / preempted_max_ns, not in
+ * the buckets.  A switch while waiting to acquire a per-CPU lock also
+ * counts (the check errs toward leaving a hold out of the buckets).  A
+ * shorter hold cannot include a context switch out and back in (that
+ * alone takes microseconds), so it is not checked (no system call on the
+ * fast path).  Not visible to any of this: a virtual CPU stopped by the
+ * hypervisor (steal time) while the thread holds a lock. */
 #define SLT_ENGINE_PREEMPT_CHECK_NS 1000u
 
 struct slt_engine_hist {

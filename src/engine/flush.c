@@ -43,11 +43,12 @@ static void aggregate(struct eng_run *r, struct eng_thread *th,
 void eng_flush(struct eng_run *r, struct eng_thread *th, int32_t *scratch)
 {
 	struct eng_tree *t = &r->tree;
-	/* preemption baselines: the flush lock's hold (the whole flush) and
-	 * the per-CPU holds (moved on by each check) */
+	/* preemption baselines: the flush lock's hold (the whole flush),
+	 * taken once the lock is held (only flushes take it), and the
+	 * per-CPU holds (moved on by each check) */
+	pthread_mutex_lock(&r->flush_lock);
 	uint64_t fbase = eng_preempt_snap();
 	th->nivcsw = fbase;
-	pthread_mutex_lock(&r->flush_lock);
 	uint64_t f0 = eng_now_ns();
 	for (unsigned cpu = 0; cpu < t->n_cpus; cpu++) {
 		pthread_mutex_lock(&t->cpu_lock[cpu]);

@@ -59,12 +59,14 @@ void slt_engine_hist_merge(struct slt_engine_hist *a,
 		a->preempted_max_ns = b->preempted_max_ns;
 }
 
-/* This thread's involuntary context switches so far (0 when getrusage
- * fails: then nothing counts as preempted). */
+/* This thread's context switches so far, involuntary (preempted) and
+ * voluntary (blocked, e.g. on a lock whose holder was preempted); 0 when
+ * getrusage fails: then nothing counts as preempted. */
 static uint64_t nivcsw(void)
 {
 	struct rusage ru;
-	return getrusage(RUSAGE_THREAD, &ru) == 0 ? (uint64_t)ru.ru_nivcsw : 0;
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ?
+		(uint64_t)ru.ru_nivcsw + (uint64_t)ru.ru_nvcsw : 0;
 }
 
 uint64_t eng_preempt_snap(void)
