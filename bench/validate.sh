@@ -4,8 +4,8 @@
 # bench/validate.sh [BUILD_DIR]
 #
 # Does a proposed layout run faster?  `structlint validate` (interleaved
-# A/B runs on the reference stats engine, ratio of median ops/s with a 95%
-# percentile-bootstrap interval) on three cases, printed as one table like
+# A/B runs on the reference stats engine, the per-round ratios B/A with a
+# 95% paired Student t interval) on three cases, printed as one table like
 # the kernel's will-it-scale tables (base, with fix, change in %, 95% CI,
 # verdict):
 #   memcg 6.1 -> proposal   struct mem_cgroup_per_node of Debian's 6.1
@@ -14,7 +14,11 @@
 #                           6.1.classes), against the advisor's proposal 1;
 #                           the engine's built-in memcg role map
 #   memcg 6.1 -> 6.12       the same base against Debian's 6.12 layout
-#                           (--against), the kernel's own fix
+#                           (--against), the kernel's own fix; the two
+#                           role maps differ (6.1's embedded lruvec_stats
+#                           is flush-written, 6.12's pointer only read), so
+#                           this row measures layout plus workload (the
+#                           row prints validate's note)
 #   bad_stats -> proposal   a compiled fixture where read-mostly pointers
 #                           share a line with hot counters, against the
 #                           advisor's proposal; generic replay of its
@@ -29,14 +33,14 @@
 # Timing results depend on the machine and its load: say which when
 # quoting them.
 # Each row shows both intervals validate computes from the same runs: the
-# default (ratio of the medians, A's and B's runs resampled independently)
-# and the paired one (median of the per-round ratios, rounds resampled:
-# validate --paired), which a drifting machine load disturbs less.
-# Exit status: 0 when the bad_stats row's paired verdict is "faster" (the
-# runs are made in interleaved pairs: the paired interval is the one this
-# design is for); 1 when it is not or a run failed; 2 could not run.
+# paired one, the verdict's by default (geometric mean of the per-round
+# ratios, Student t on their logs), which a drifting machine load disturbs
+# less, and the independent one (ratio of the medians, A's and B's runs
+# resampled: validate --independent).
+# Exit status: 0 when the bad_stats row's verdict is "faster"; 1 when it
+# is not or a run failed; 2 could not run.
 set -u -o pipefail
-case ${1:-} in -h|--help) sed -n '3,38p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '3,42p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${1:-$root/build}
@@ -108,11 +112,13 @@ row "bad_stats -> proposal" "$tmp/bad.o" bad_stats --classes "$tmp/bad.classes"
 printf '%s\n' "${rows[@]}" | python3 -c '
 import json, sys
 def verdict(ci, n):
-    if n < 3:
-        return "no measurable change"
+    if n < 3 or ci["lo"] is None:
+        return "no verdict"
     return "faster" if ci["lo"] > 1 else "slower" if ci["hi"] < 1 else "no measurable change"
+def pc(v):
+    return "-" if v is None else "%+.1f%%" % v
 print("%-22s %-6s %12s %14s %8s  %-17s %-20s | %-8s %-17s %s" % ("case", "engine", "base ops/s",
-      "with fix ops/s", "change", "95% CI", "verdict", "paired", "paired 95% CI", "paired verdict"))
+      "with fix ops/s", "change", "95% CI", "verdict", "indep.", "indep. 95% CI", "indep. verdict"))
 bad = None
 for line in sys.stdin.read().splitlines():
     label, path = line.split("|")
@@ -121,17 +127,25 @@ for line in sys.stdin.read().splitlines():
         continue
     d = json.load(open(path))
     ci, cp, n = d["ci"], d["ci_paired"], d["options"]["rounds"]
-    print("%-22s %-6s %12.0f %14.0f %+7.1f%%  [%+.1f%%, %+.1f%%] %-20s | %+7.1f%% [%+.1f%%, %+.1f%%] %s" % (
+    print("%-22s %-6s %12.0f %14.0f %+7.1f%%  [%s, %s] %-20s | %+7.1f%% [%s, %s] %s" % (
         label, d["options"]["mode"], d["median_ops_per_s"]["a"], d["median_ops_per_s"]["b"],
-        d["change_percent"], ci["lo_percent"], ci["hi_percent"], verdict(ci, n),
-        (cp["ratio"] - 1) * 100, cp["lo_percent"], cp["hi_percent"], verdict(cp, n)))
+        (cp["ratio"] - 1) * 100, pc(cp["lo_percent"]), pc(cp["hi_percent"]), d["verdict"],
+        d["change_percent"], pc(ci["lo_percent"]), pc(ci["hi_percent"]), verdict(ci, n)))
     for side in "ab":
         print("%-22s   %s runs: %s" % ("", side.upper(), " ".join("%.0f" % x for x in d["runs"][side])))
     print("%-22s   B = %s, %d bytes (A: %d bytes)" % ("", d["b"]["what"], d["b"]["size"], d["a"]["size"]))
+    if d.get("roles_differ"):
+        print("%-22s   note: the role maps differ (%s): layout plus workload" % ("", d["roles_differ"]))
+    for side in "ab":
+        s = d["sides"][side]
+        if s["flushes"]:
+            print("%-22s   %s: flush lock max %.1f us (%d preempted holds apart), per-CPU lock max %.1f us (%d preempted)" % (
+                "", side.upper(), s["flush_lock"]["max_ns"] / 1e3, s["flush_lock"]["preempted"],
+                s["percpu_lock"]["max_ns"] / 1e3, s["percpu_lock"]["preempted"]))
     if label.startswith("bad_stats"):
-        bad = verdict(cp, n)
-print("change, 95% CI, verdict: ratio of the medians, A and B resampled independently (the default);")
-print("paired: median of the per-round ratios B/A, rounds resampled (validate --paired).")
+        bad = d["verdict"]
+print("change, 95% CI, verdict: geometric mean of the per-round ratios B/A, paired Student t (the default);")
+print("indep.: ratio of the medians, A and B resampled independently (validate --independent).")
 sys.exit(0 if bad == "faster" else 1)
 ' || status=1
 exit $status
