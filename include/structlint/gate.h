@@ -159,6 +159,11 @@ int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
  * version does not know. */
 const char *slt_gate_rule_help(const char *rule);
 
+/* Does the fnmatch(3) glob pattern match a rule id this version reports
+ * (the rules-file keys, cacheline-group*, baseline-*)?  For warning about
+ * suppressions that can never apply.  (Added after v1.) */
+bool slt_gate_rule_known(const char *pattern);
+
 #ifdef __cplusplus
 }
 #endif

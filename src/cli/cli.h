@@ -19,6 +19,13 @@ enum {
 int cli_fail(const struct slt_error *err);
 /* printf-style usage error: one line on stderr, returns SLT_EXIT_ERROR. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_fail() for text and JSON inputs whose message starts "column N: ":
+ * "structlint: FILE:LINE:N: what (hint)" (cmd_check.c). */
+int cli_fail_at(const struct slt_error *err);
+struct slt_suppressions;
+/* A warning for each suppression whose rule matches no rule id
+ * (cmd_check.c). */
+void cli_warn_suppressions(const struct slt_suppressions *s);
 
 enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
 /* Parse --color's argument; returns -1 when invalid. */

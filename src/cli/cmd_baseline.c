@@ -139,6 +139,8 @@ static int copy_suppressions(const char *path, struct slt_baseline *b,
 {
 	struct slt_suppressions *s = NULL;
 	int rc = slt_suppressions_read(path, &s, err);
+	if (!rc)
+		cli_warn_suppressions(s);
 	for (size_t i = 0; !rc && i < s->n; i++)
 		rc = slt_baseline_add_suppression(b, &s->entries[i], err);
 	slt_suppressions_free(s);
@@ -167,6 +169,11 @@ int cmd_baseline(int argc, char **argv)
 	}
 	if (n_ops < 1)
 		return cli_usage_error("name at least one struct or union");
+	for (int i = 0; i < n_ops; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(ops[i], ops[j]))
+				return cli_usage_error("baseline: %s is named twice: each struct is "
+						       "recorded once", ops[i]);
 	struct slt_error err;
 	slt_error_clear(&err);
 	struct slt_classes *cl = NULL;
@@ -205,5 +212,5 @@ int cmd_baseline(int argc, char **argv)
 	slt_classes_free(cl);
 	if (rc > 0)
 		return rc;                       /* usage error, printed */
-	return rc < 0 ? cli_fail(&err) : SLT_EXIT_OK;
+	return rc < 0 ? cli_fail_at(&err) : SLT_EXIT_OK;
 }

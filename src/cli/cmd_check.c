@@ -13,6 +13,7 @@
  * input errors.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,9 +84,10 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* A rules-file error: "FILE:LINE:COLUMN: what (hint)" when the library
- * put the column at the front of the message ("column N: ..."). */
-static int fail_rules(const struct slt_error *err)
+/* An error in a text or JSON input: "FILE:LINE:COLUMN: what (hint)" when
+ * the library put the column at the front of the message ("column N:
+ * ..."), as rules files and the JSON readers do; else cli_fail(). */
+int cli_fail_at(const struct slt_error *err)
 {
 	unsigned col;
 	int used = 0;
@@ -97,6 +99,31 @@ static int fail_rules(const struct slt_error *err)
 		return SLT_EXIT_ERROR;
 	}
 	return cli_fail(err);
+}
+
+/* Suppressions whose rule glob matches no rule id can never apply: one
+ * warning each, naming where the entry is. */
+void cli_warn_suppressions(const struct slt_suppressions *s)
+{
+	for (size_t i = 0; s && i < s->n; i++)
+		if (!slt_gate_rule_known(s->entries[i].rule))
+			fprintf(stderr, "structlint: warning: %s: rule '%s' matches no rule id: this "
+				"suppression never applies (rule ids: structlint(1), CHECK and "
+				"BASELINE)\n", s->entries[i].where, s->entries[i].rule);
+}
+
+/* A usage error of check: one stderr line pointing at check's help. */
+static int check_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int check_usage(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("structlint: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see structlint check --help)\n", stderr);
+	return SLT_EXIT_ERROR;
 }
 
 struct check;
@@ -235,11 +262,14 @@ static int run(struct check *k, char **ops, int n_ops)
 	}
 	k->c.jopts.cacheline_size = k->c.aopts.cacheline_size = k->c.ropts.cacheline_size;
 	if (k->rules_path && (rc = slt_rules_read(k->rules_path, &k->rules, &err)))
-		return fail_rules(&err);
+		return cli_fail_at(&err);
 	if (k->suppress_path && (rc = slt_suppressions_read(k->suppress_path, &k->suppress, &err)))
-		return cli_fail(&err);
+		return cli_fail_at(&err);
 	if (k->baseline_path && (rc = slt_baseline_read(k->baseline_path, &b, &err)))
-		return cli_fail(&err);
+		return cli_fail_at(&err);
+	cli_warn_suppressions(k->suppress);
+	if (b)
+		cli_warn_suppressions(&b->suppressions);
 	for (size_t i = 0; k->rules && i < k->rules->n_structs; i++)
 		if (add_name(k, k->rules->structs[i].name))
 			return cli_usage_error("out of memory");
@@ -278,7 +308,7 @@ static int run(struct check *k, char **ops, int n_ops)
 	if (rc == SLT_ENOTFOUND && section_missing(k, &err))
 		rc = SLT_EUSAGE;
 	if (rc) {
-		exit_code = rc == SLT_EUSAGE && err.line ? fail_rules(&err) : cli_fail(&err);
+		exit_code = rc == SLT_EUSAGE && err.line ? cli_fail_at(&err) : cli_fail(&err);
 	} else {
 		char cwd[4096];
 		struct slt_gate_write_opts wo = { .input = k->c.file ? k->c.file : "",
@@ -319,7 +349,11 @@ int cmd_check(int argc, char **argv)
 		case OPT_SOURCE_ROOT: k.source_root = optarg; continue;
 		case OPT_NOTES: k.notes = true; continue;
 		case CLI_OPT_FAIL:
-			return cli_usage_error("check always fails on violations: drop --fail-on-findings");
+			return check_usage("check always fails on violations: drop --fail-on-findings");
+		case '?':
+			return check_usage("unknown option '%s'", argv[optind - 1]);
+		case ':':
+			return check_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
 			rc = cli_analysis_option(&k.c, opt, optarg, argv[optind - 1]);
 		}
@@ -328,20 +362,20 @@ int cmd_check(int argc, char **argv)
 			return SLT_EXIT_OK;
 		}
 		if (rc == 1)
-			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			return check_usage("unknown option '%s'", argv[optind - 1]);
 		if (rc)
 			return rc;
 	}
 	if (!k.rules_path && !k.baseline_path)
-		return cli_usage_error("check: give --rules FILE or --baseline FILE");
+		return check_usage("check: give --rules FILE or --baseline FILE");
 	if (k.sarif && k.c.json)
-		return cli_usage_error("check: --json and --sarif are exclusive");
+		return check_usage("check: --json and --sarif are exclusive");
 	if ((k.source_root || k.notes) && !k.sarif)
-		return cli_usage_error("check: %s applies to --sarif output only (text and --json "
+		return check_usage("check: %s applies to --sarif output only (text and --json "
 				       "always list notes and keep the decl paths)",
 				       k.source_root ? "--source-root" : "--notes");
 	if (k.source_root && !k.source_root[0])
-		return cli_usage_error("check: --source-root needs a directory");
+		return check_usage("check: --source-root needs a directory");
 	int rc = run(&k, argv + optind, argc - optind);
 	free(k.names);
 	slt_rules_free(k.rules);

@@ -299,9 +299,9 @@ static int check_baseline_members(struct cmp *c)
 			rc = add(c, "baseline-member-removed",
 				 is_classified_hot(bm->cls) ? SLT_SEV_WARNING : SLT_SEV_NOTE,
 				 bm->path, bm->offset,
-				 "%s %s (%s, offset %" PRIu64 ", %" PRIu64 " bytes, %s) is gone",
+				 "%s %s (%s, offset %" PRIu64 ", %" PRIu64 " byte%s, %s) is gone",
 				 cls_word(bm->cls), bm->path, bm->type, bm->offset, bm->size,
-				 lines_str(l1, sizeof(l1), bf, bl));
+				 bm->size == 1 ? "" : "s", lines_str(l1, sizeof(l1), bf, bl));
 			if (rc)
 				return rc;
 			continue;
@@ -310,17 +310,18 @@ static int check_baseline_members(struct cmp *c)
 		if (c->renamed[i]) {
 			rc = add(c, "baseline-member-renamed", SLT_SEV_NOTE, c->cpath[i], m->offset,
 				 "%s was renamed %s (same offset %" PRIu64 ", %" PRIu64
-				 " bytes, type %s)", bm->path, c->cpath[i], m->offset,
-				 m->size, bm->type);
+				 " byte%s, type %s)", bm->path, c->cpath[i], m->offset,
+				 m->size, m->size == 1 ? "" : "s", bm->type);
 			if (rc)
 				return rc;
 			continue;
 		}
 		if (strcmp(m->type ? m->type : "", bm->type)) {
 			rc = add(c, "baseline-member-type-changed", SLT_SEV_NOTE, c->cpath[i],
-				 m->offset, "%s changed type from %s (%" PRIu64 " bytes) to %s (%"
-				 PRIu64 " bytes)%s%s", c->cpath[i], bm->type, bm->size,
-				 m->type ? m->type : "", m->size,
+				 m->offset, "%s changed type from %s (%" PRIu64 " byte%s) to %s (%"
+				 PRIu64 " byte%s)%s%s", c->cpath[i], bm->type, bm->size,
+				 bm->size == 1 ? "" : "s", m->type ? m->type : "", m->size,
+				 m->size == 1 ? "" : "s",
 				 bm->cls != SLT_CLASS_NONE && cls_given(c, (size_t)i) ? "" :
 				 bm->cls != SLT_CLASS_NONE ? "; its recorded class " : "",
 				 bm->cls != SLT_CLASS_NONE && !cls_given(c, (size_t)i) ?
@@ -400,16 +401,17 @@ static int check_added(struct cmp *c)
 		if (rm >= 0)
 			rc = add(c, "baseline-member-added", SLT_SEV_ERROR, c->cpath[i], m->offset,
 				 "new member %s (%s, offset %" PRIu64 ", %" PRIu64
-				 " bytes) of unknown class is on %s with read-mostly %s (offset %"
+				 " byte%s) of unknown class is on %s with read-mostly %s (offset %"
 				 PRIu64 "): give it a class or move it", c->cpath[i],
-				 m->type ? m->type : "", m->offset, m->size,
+				 m->type ? m->type : "", m->offset, m->size, m->size == 1 ? "" : "s",
 				 lines_str(lb, sizeof(lb), f, l), c->cpath[rm],
 				 cs->members[rm].offset);
 		else
 			rc = add(c, "baseline-member-added", SLT_SEV_NOTE, c->cpath[i], m->offset,
-				 "new %s member %s (%s, offset %" PRIu64 ", %" PRIu64 " bytes, %s)",
+				 "new %s member %s (%s, offset %" PRIu64 ", %" PRIu64 " byte%s, %s)",
 				 cls_word(c->ccls[i]), c->cpath[i], m->type ? m->type : "",
-				 m->offset, m->size, lines_str(lb, sizeof(lb), f, l));
+				 m->offset, m->size, m->size == 1 ? "" : "s",
+				 lines_str(lb, sizeof(lb), f, l));
 		if (rc)
 			return rc;
 	}
@@ -506,8 +508,8 @@ static int add_shared_line(struct cmp *c, uint64_t line, bool *isnew)
 			fprintf(f, "%s%s (", sep, c->cpath[i]);
 			if (!pass)
 				fprintf(f, "%s, ", slt_class_name(c->ccls[i]));
-			fprintf(f, "offset %" PRIu64 ", %" PRIu64 " bytes)", cs->members[i].offset,
-				cs->members[i].size);
+			fprintf(f, "offset %" PRIu64 ", %" PRIu64 " byte%s)", cs->members[i].offset,
+				cs->members[i].size, cs->members[i].size == 1 ? "" : "s");
 			sep = ", ";
 		}
 	}
@@ -627,9 +629,9 @@ int slt_baseline_compare(const struct slt_baseline *b,
 		int rc;
 		if (!c.cs)
 			rc = add(&c, "baseline-struct-missing", SLT_SEV_ERROR, NULL, SLT_NO_OFFSET,
-				 "%s %s (%" PRIu64 " bytes in the baseline) is not in the input",
+				 "%s %s (%" PRIu64 " byte%s in the baseline) is not in the input",
 				 c.bs->kind == SLT_KIND_UNION ? "union" : "struct", c.bs->name,
-				 c.bs->size);
+				 c.bs->size, c.bs->size == 1 ? "" : "s");
 		else
 			rc = compare_struct(&c);
 		if (rc)

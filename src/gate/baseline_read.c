@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gate/baseline_int.h"
 #include "samples/profile_int.h"
@@ -24,10 +25,15 @@
 
 static const char hint_rerecord[] =
 	"re-record it with `structlint baseline FILE STRUCT... > BASELINE.json`";
+static const char hint_suppress[] =
+	"each suppression is {\"rule\", \"struct\", \"member\"?, \"reason\"} with non-empty "
+	"strings (globs); see structlint(1), structlint.suppressions/v1";
 
 struct rd {
 	struct pctx pc;
 	struct slt_arena *a;
+	const char *hint;  /* what to do about a bad field: hint_rerecord or
+			      hint_suppress */
 	char where[128];   /* "structs[1].members[3]." for messages */
 };
 
@@ -38,7 +44,7 @@ static int field(struct rd *r, const json_t *obj, const char *key,
 	slt_pj_push_key(&r->pc, key);
 	*v = json_object_get(obj, key);
 	if (!*v && required)
-		return FAIL(&r->pc, hint_rerecord, "%s%s is missing", r->where, key);
+		return FAIL(&r->pc, r->hint, "%s%s is missing", r->where, key);
 	return 0;
 }
 
@@ -52,7 +58,7 @@ static int get_u64(struct rd *r, const json_t *obj, const char *key,
 	if (!rc && v) {
 		rc = slt_pj_u64(&r->pc, name, v, out);
 		if (!rc && *out > max)
-			rc = FAIL(&r->pc, hint_rerecord, "%s = %" PRIu64 " is over %" PRIu64,
+			rc = FAIL(&r->pc, r->hint, "%s = %" PRIu64 " is over %" PRIu64,
 				  name, *out, max);
 	}
 	if (!rc)
@@ -83,7 +89,7 @@ static int get_str(struct rd *r, const json_t *obj, const char *key,
 	if (!rc && v)
 		rc = slt_pj_str(&r->pc, name, v, nonempty, &s);
 	if (!rc && v && strlen(s) != json_string_length(v))
-		rc = FAIL(&r->pc, hint_rerecord, "%s holds a NUL byte", name);
+		rc = FAIL(&r->pc, r->hint, "%s holds a NUL byte", name);
 	if (rc)
 		return rc;
 	slt_pj_pop(&r->pc);
@@ -99,10 +105,10 @@ static int get_array(struct rd *r, const json_t *obj, const char *key,
 {
 	int rc = field(r, obj, key, required, arr);
 	if (!rc && *arr && !json_is_array(*arr))
-		rc = FAIL(&r->pc, hint_rerecord, "%s%s must be an array, not %s",
+		rc = FAIL(&r->pc, r->hint, "%s%s must be an array, not %s",
 			  r->where, key, slt_pj_kind(*arr));
 	if (!rc && *arr && json_array_size(*arr) > max)
-		rc = FAIL(&r->pc, hint_rerecord, "%s%s has %zu entries (at most %zu)",
+		rc = FAIL(&r->pc, r->hint, "%s%s has %zu entries (at most %zu)",
 			  r->where, key, json_array_size(*arr), max);
 	return rc;   /* the key stays pushed: the caller pushes indices */
 }
@@ -111,7 +117,7 @@ static int want_object(struct rd *r, const json_t *v)
 {
 	if (json_is_object(v))
 		return 0;
-	return FAIL(&r->pc, hint_rerecord, "%s must be an object, not %s",
+	return FAIL(&r->pc, r->hint, "%s must be an object, not %s",
 		    r->where[0] ? r->where : "the document", slt_pj_kind(v));
 }
 
@@ -129,7 +135,7 @@ static int read_flags(struct rd *r, const json_t *m, uint32_t *flags)
 		json_t *v = json_array_get(arr, i);
 		slt_pj_push_index(&r->pc, i);
 		if (!json_is_string(v))
-			return FAIL(&r->pc, hint_rerecord, "%sflags[%zu] must be a string, not %s",
+			return FAIL(&r->pc, r->hint, "%sflags[%zu] must be a string, not %s",
 				    r->where, i, slt_pj_kind(v));
 		size_t k = 0;
 		while (slt_bl_flags[k].name && strcmp(slt_bl_flags[k].name, json_string_value(v)))
@@ -283,10 +289,14 @@ static int read_suppressions(struct rd *r, const json_t *root,
 			     bool required)
 {
 	json_t *arr;
+	const char *hint = r->hint;
 	r->where[0] = '\0';
+	r->hint = hint_suppress;
 	int rc = get_array(r, root, "suppressions", required, MAX_STRUCTS, &arr);
-	if (rc || !arr)
+	if (rc || !arr) {
+		r->hint = hint;
 		return rc;
+	}
 	for (size_t i = 0; !rc && i < json_array_size(arr); i++) {
 		json_t *e = json_array_get(arr, i);
 		struct slt_suppression o = { 0 };
@@ -311,6 +321,7 @@ static int read_suppressions(struct rd *r, const json_t *root,
 	}
 	if (!rc)
 		slt_pj_pop(&r->pc);
+	r->hint = hint;
 	return rc;
 }
 
@@ -323,14 +334,23 @@ static int open_doc(struct rd *r, const void *data, size_t size,
 		return slt_error_set(r->pc.err, SLT_ECORRUPT, r->pc.name, -1,
 				     "at most 256 MiB", "%s is %zu bytes, over the limit",
 				     what, size);
+	const char *want = r->hint == hint_suppress ?
+		"want a structlint.suppressions/v1 JSON document (structlint(1))" :
+		"it must be the JSON that `structlint baseline` writes";
+	size_t blank = 0;
+	while (blank < size && strchr(" \t\r\n", ((const char *)data)[blank]))
+		blank++;
+	if (blank == size)
+		return slt_error_set(r->pc.err, SLT_ECORRUPT, r->pc.name, 0, want,
+				     "the file is empty: want %s", what);
 	json_error_t je;
 	json_t *doc = json_loadb(r->pc.text, size, JSON_REJECT_DUPLICATES, &je);
 	if (!doc) {
 		slt_error_set_line(r->pc.err, json_error_code(&je) == json_error_out_of_memory ?
 				   SLT_ENOMEM : SLT_ECORRUPT, r->pc.name,
-				   je.line > 0 ? (unsigned)je.line : 1,
-				   "it must be the JSON that `structlint baseline` writes",
-				   "column %d: not valid JSON: %s", je.column, je.text);
+				   je.line > 0 ? (unsigned)je.line : 1, want,
+				   "column %d: not valid JSON: %s", je.column > 0 ? je.column : 1,
+				   je.text);
 		if (r->pc.err && r->pc.err->offset < 0)
 			r->pc.err->offset = je.position;
 		return r->pc.err ? r->pc.err->code : SLT_ECORRUPT;
@@ -342,7 +362,7 @@ static int open_doc(struct rd *r, const void *data, size_t size,
 	if (!rc)
 		rc = field(r, doc, "schema", true, &v);
 	if (!rc && !json_is_string(v))
-		rc = FAIL(&r->pc, hint_rerecord, "schema must be a string, not %s", slt_pj_kind(v));
+		rc = FAIL(&r->pc, r->hint, "schema must be a string, not %s", slt_pj_kind(v));
 	if (rc)
 		return rc;
 	const char *got = json_string_value(v);
@@ -356,8 +376,74 @@ static int open_doc(struct rd *r, const void *data, size_t size,
 				      "this structlint reads only that version: re-record it with this structlint",
 				      "schema \"%.60s\" is not supported (this structlint reads %s)",
 				      got, schema);
-	return FAIL(&r->pc, hint_rerecord, "not %s: schema is \"%.60s\", want \"%s\"",
+	return FAIL(&r->pc, r->hint, "not %s: schema is \"%.60s\", want \"%s\"",
 		    what, got, schema);
+}
+
+/* Order of structs (pointers into one array) for finding repeats: name,
+ * size, members, then array order. */
+static int dup_cmp(const void *pa, const void *pb)
+{
+	const struct slt_baseline_struct *x = *(const struct slt_baseline_struct *const *)pa,
+					 *y = *(const struct slt_baseline_struct *const *)pb;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	if (x->n_members != y->n_members)
+		return x->n_members < y->n_members ? -1 : 1;
+	for (size_t k = 0; k < x->n_members; k++) {
+		const struct slt_baseline_member *a = &x->members[k], *m = &y->members[k];
+		if ((c = strcmp(a->path, m->path)) || (c = strcmp(a->type, m->type)))
+			return c;
+		if (a->offset != m->offset)
+			return a->offset < m->offset ? -1 : 1;
+	}
+	return x < y ? -1 : x > y;
+}
+
+static bool same_struct(const struct slt_baseline_struct *x, const struct slt_baseline_struct *y)
+{
+	if (strcmp(x->name, y->name) || x->size != y->size || x->n_members != y->n_members)
+		return false;
+	for (size_t k = 0; k < x->n_members; k++)
+		if (strcmp(x->members[k].path, y->members[k].path) ||
+		    strcmp(x->members[k].type, y->members[k].type) ||
+		    x->members[k].offset != y->members[k].offset)
+			return false;
+	return true;
+}
+
+/* The same definition recorded twice (name, size, member paths, types and
+ * offsets): an error at the later one.  Different definitions of one name
+ * (a name defined differently in two compile units) are kept. */
+static int check_repeats(struct rd *r, const struct slt_baseline *b)
+{
+	if (b->n_structs < 2)
+		return 0;
+	const struct slt_baseline_struct **ix = malloc(b->n_structs * sizeof(*ix));
+	if (!ix)
+		return slt_error_set(r->pc.err, SLT_ENOMEM, r->pc.name, -1, NULL, "out of memory");
+	for (size_t i = 0; i < b->n_structs; i++)
+		ix[i] = &b->structs[i];
+	qsort(ix, b->n_structs, sizeof(*ix), dup_cmp);
+	int rc = 0;
+	for (size_t i = 1; !rc && i < b->n_structs; i++) {
+		const struct slt_baseline_struct *x = ix[i - 1], *y = ix[i];
+		if (!same_struct(x, y))
+			continue;
+		size_t xi = (size_t)(x - b->structs), yi = (size_t)(y - b->structs);
+		r->pc.depth = 0;    /* the error's place: structs[yi] */
+		slt_pj_push_key(&r->pc, "structs");
+		slt_pj_push_index(&r->pc, yi);
+		rc = FAIL(&r->pc, "record each struct once (structlint baseline FILE STRUCT... names "
+			  "each once)", "structs[%zu] repeats structs[%zu]: %s %s, %" PRIu64
+			  " bytes, is recorded twice", yi, xi,
+			  y->kind == SLT_KIND_UNION ? "union" : "struct", y->name, y->size);
+	}
+	free(ix);
+	return rc;
 }
 
 static int read_baseline(struct rd *r, const void *data, size_t size,
@@ -388,6 +474,8 @@ static int read_baseline(struct rd *r, const void *data, size_t size,
 		if (!rc)
 			slt_pj_pop(&r->pc);
 	}
+	if (!rc)
+		rc = check_repeats(r, b);
 	if (!rc) {
 		slt_pj_pop(&r->pc);
 		rc = read_suppressions(r, root, &b->suppressions,
@@ -407,7 +495,7 @@ int slt_baseline_read_mem(const void *data, size_t size, const char *name,
 	struct slt_arena *a = ((struct bl_priv *)b->priv_)->arena;
 	struct rd r = { .pc = { .text = size ? data : "", .size = size,
 				.name = name ? name : "<memory>", .err = err },
-			.a = a };
+			.a = a, .hint = hint_rerecord };
 	int rc = read_baseline(&r, data, size, b);
 	if (!rc && !(b->path = slt_arena_strdup(a, r.pc.name)))
 		rc = slt_error_set(err, SLT_ENOMEM, name, -1, NULL, "out of memory");
@@ -433,7 +521,7 @@ int slt_suppressions_read_mem(const void *data, size_t size, const char *name,
 	s->priv_ = a;
 	struct rd r = { .pc = { .text = size ? data : "", .size = size,
 				.name = name ? name : "<memory>", .err = err },
-			.a = a };
+			.a = a, .hint = hint_suppress };
 	json_t *root;
 	size_t cap = 0;
 	int rc = open_doc(&r, data, size, SLT_SCHEMA_SUPPRESSIONS, "a suppressions file", &root);
@@ -458,6 +546,12 @@ static int slurp(const char *path, char **buf, size_t *len,
 	if (!f)
 		return slt_error_set(err, SLT_EIO, path, -1, "check the path and permissions",
 				     "cannot open: %s", strerror(errno));
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return slt_error_set(err, SLT_EIO, path, -1, "give the JSON file's path",
+				     "is a directory, not a file");
+	}
 	size_t cap = 0;
 	int rc = 0;
 	for (;;) {

@@ -448,9 +448,9 @@ static int check_member_rule(struct ctx *c, const struct slt_rule *ru)
 	case SLT_RULE_CACHELINE_START:
 		if (m->offset % c->cl)
 			return add(c, ru, name, m->offset, "member %s at offset %" PRIu64
-				   " does not start a cacheline (%" PRIu64 " bytes into cacheline %" PRIu64
+				   " does not start a cacheline (%" PRIu64 " byte%s into cacheline %" PRIu64
 				   " of %u bytes)", name, m->offset, m->offset % c->cl,
-				   m->offset / c->cl, c->cl);
+				   m->offset % c->cl == 1 ? "" : "s", m->offset / c->cl, c->cl);
 		return 0;
 	case SLT_RULE_NO_HOT_WRITE_NEAR: {
 		if (!have_classes(c))
@@ -478,7 +478,8 @@ static int check_rule(struct ctx *c, const struct slt_rule *ru)
 		c->r->n_checks++;
 		if (s->size > ru->value)
 			return add(c, ru, NULL, SLT_NO_OFFSET, "size %" PRIu64
-				   " bytes, more than the %" PRIu64 " allowed", s->size, ru->value);
+				   " byte%s, more than the %" PRIu64 " allowed", s->size,
+				   s->size == 1 ? "" : "s", ru->value);
 		return 0;
 	case SLT_RULE_MAX_CACHELINES: {
 		uint64_t n = slt_cachelines(s->size, c->cl);
@@ -492,8 +493,9 @@ static int check_rule(struct ctx *c, const struct slt_rule *ru)
 	case SLT_RULE_MAX_HOLES:
 		c->r->n_checks++;
 		if (s->sum_byte_holes > ru->value)
-			return add(c, ru, NULL, SLT_NO_OFFSET, "%" PRIu64 " bytes of holes in %u hole%s"
+			return add(c, ru, NULL, SLT_NO_OFFSET, "%" PRIu64 " byte%s of holes in %u hole%s"
 				   ", more than the %" PRIu64 " allowed", s->sum_byte_holes,
+				   s->sum_byte_holes == 1 ? "" : "s",
 				   s->n_byte_holes, s->n_byte_holes == 1 ? "" : "s", ru->value);
 		return 0;
 	default:

@@ -263,9 +263,10 @@ int slt_groups_check(const struct slt_struct *s, const struct slt_check_opts *o,
 		char msg[300];
 		if (group_lines(&g[k], cl, &f, &l))
 			snprintf(msg, sizeof(msg), "cacheline group %s: bytes %" PRIu64 "..%" PRIu64
-				 " (%" PRIu64 " bytes), cachelines %" PRIu64 "..%" PRIu64
+				 " (%" PRIu64 " byte%s), cachelines %" PRIu64 "..%" PRIu64
 				 " (%" PRIu64 "), %s", g[k].name, g[k].offset, g[k].end_offset,
-				 g[k].end_offset - g[k].offset, f, l, l - f + 1,
+				 g[k].end_offset - g[k].offset,
+				 g[k].end_offset - g[k].offset == 1 ? "" : "s", f, l, l - f + 1,
 				 slt_group_class_name(g[k].cls));
 		else
 			snprintf(msg, sizeof(msg), "cacheline group %s: empty at offset %" PRIu64 ", %s",

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/arena.h"
 #include "structlint/rules.h"
@@ -458,6 +459,12 @@ int slt_rules_read(const char *path, struct slt_rules **out, struct slt_error *e
 	if (!f)
 		return slt_error_set(err, SLT_EIO, path, -1, "check the path given to --rules",
 				     "cannot open the rules file: %s", strerror(errno));
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return slt_error_set(err, SLT_EIO, path, -1, "give the rules file's path to --rules",
+				     "is a directory, not a rules file");
+	}
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap);
 	int rc = buf ? 0 : SLT_ENOMEM;

@@ -44,6 +44,7 @@
  * triple in the log (1, 2, ...): stable across builds whose violations
  * keep their order, and distinct for results on the same line.
  */
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -71,7 +72,27 @@ static const struct {
 	{ "cacheline-group-markers", "A __cacheline_group_begin__/end__ marker without its partner: the kernel's CACHELINE_ASSERT_GROUP_MEMBER cannot hold for that group." },
 	{ "cacheline-group-sharing", "A read-mostly kernel cacheline group shares a cacheline with a written group: every write invalidates the readers' copy (false sharing)." },
 	{ "cacheline-group-member", "A member's class (--classes, e.g. a net_cachelines table) says it belongs in a read-mostly or written cacheline group, but it lies elsewhere (the kernel's CACHELINE_ASSERT_GROUP_MEMBER)." },
+	{ "baseline-struct-missing", "A struct recorded in the baseline is not in the checked file." },
+	{ "baseline-no-classes", "Neither the baseline nor --classes gives any member of the struct a class: only size, holes, moves and missing members are compared." },
+	{ "baseline-lines-grew", "The struct spans more cachelines than in the baseline." },
+	{ "baseline-size-grew", "The struct grew within the same number of cachelines." },
+	{ "baseline-hole-new", "A new hole, or a bigger one, compared with the baseline." },
+	{ "baseline-member-moved-line", "A member now occupies other cachelines than in the baseline (error for read-mostly members, and for written ones in a new sharing or when the struct grew)." },
+	{ "baseline-member-moved", "A member has a new offset on the same cachelines." },
+	{ "baseline-hot-shares-read-mostly", "A cacheline now holds written and read-mostly members that did not share a line in the baseline (false sharing)." },
+	{ "baseline-member-removed", "A member of the baseline is gone." },
+	{ "baseline-member-renamed", "A member has a new name at the same offset, size and type." },
+	{ "baseline-member-type-changed", "A member has another type than in the baseline." },
+	{ "baseline-member-added", "A member the baseline lacks (an error when its class is unknown and it lands beside a read-mostly member)." },
 };
+
+bool slt_gate_rule_known(const char *pattern)
+{
+	for (size_t i = 0; pattern && i < sizeof(rule_help) / sizeof(rule_help[0]); i++)
+		if (fnmatch(pattern, rule_help[i].id, 0) == 0)
+			return true;
+	return false;
+}
 
 const char *slt_gate_rule_help(const char *rule)
 {

@@ -345,6 +345,38 @@ def t_errors():
     assert '/nonexistent/b.json' in p.stderr, p.stderr
 
 
+def t_hints():
+    """Errors and warnings of baselines say what to do: a struct recorded
+    twice, JSON positions as FILE:LINE:COLUMN, an empty file, plurals."""
+    o = before()
+    p = run('baseline', o, 's_share', 's_same', 's_share', rc=2)
+    assert p.stderr.startswith('structlint: baseline: s_share is named twice'), p.stderr
+    d = json.loads(run('baseline', o, 's_share').stdout)
+    d['structs'].append(d['structs'][0])
+    twice = os.path.join(TMP, 'twice.json')
+    with open(twice, 'w') as f:
+        json.dump(d, f, indent=1)
+    p = run('check', o, '--baseline', twice, rc=2)
+    assert p.stderr.startswith('structlint: %s:' % twice) and \
+        'structs[1] repeats structs[0]: struct s_share, 72 bytes, is recorded twice' in p.stderr, p.stderr
+    assert len(p.stderr.split(':')[1:3]) == 2 and p.stderr.split(':')[2].isdigit(), p.stderr
+    empty = os.path.join(TMP, 'empty.json')
+    open(empty, 'w').close()
+    p = run('check', o, '--baseline', empty, rc=2)
+    assert p.stderr == ('structlint: %s: the file is empty: want a baseline (it must be the JSON '
+                        'that `structlint baseline` writes)\n' % empty), p.stderr
+    # 1-byte members: "1 byte"
+    src = os.path.join(TMP, 'onebyte.c')
+    with open(src, 'w') as f:
+        f.write('struct ob { long a;\n#ifdef AFTER\nchar c;\n#endif\n};\nstruct ob v;\n')
+    b = os.path.join(TMP, 'ob.json')
+    with open(b, 'w') as f:
+        f.write(run('baseline', obj('ob0.o', src), 'ob').stdout)
+    d = check(obj('ob1.o', src, '-DAFTER'), b, rc=0)
+    msgs = [v['message'] for v in d['violations']]
+    assert 'new unclassified member c (char, offset 8, 1 byte, cacheline 0)' in msgs, msgs
+
+
 CASES = {'kind-' + k: kind_case(k) for k in KINDS}
 CASES.update({
     'record': t_record,
@@ -354,6 +386,7 @@ CASES.update({
     'seed_cases': t_seed_cases,
     'errors': t_errors,
     'kernel_groups': t_kernel_groups,
+    'hints': t_hints,
 })
 
 if __name__ == '__main__':

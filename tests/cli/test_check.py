@@ -397,6 +397,69 @@ def case_bad_rules():
     run(o, '--rules', RULES, '--fail-on-findings', rc=2)
 
 
+def case_hints():
+    """Input errors say what is wrong and what to do, at FILE:LINE:COLUMN
+    for JSON as for rules; check's usage errors point at its own help."""
+    o = obj(CONN_C, 0)
+    p = run(o, '--rules', TMP, rc=2)
+    assert p.stderr == 'structlint: %s: is a directory, not a rules file (give the rules file\'s ' \
+        'path to --rules)\n' % TMP, p.stderr
+    p = run(o, '--baseline', TMP, rc=2)
+    assert p.stderr == 'structlint: %s: is a directory, not a file (give the JSON file\'s path)\n' \
+        % TMP, p.stderr
+    p = run(o, rc=2)
+    assert p.stderr == 'structlint: check: give --rules FILE or --baseline FILE (see structlint ' \
+        'check --help)\n', p.stderr
+    p = run(o, '--rules', RULES, '--bogus', rc=2)
+    assert p.stderr == "structlint: unknown option '--bogus' (see structlint check --help)\n", p.stderr
+    # a suppressions file: its own hint, JSON positions as FILE:LINE:COLUMN
+    sup = os.path.join(TMP, 'hint-sup.json')
+    with open(sup, 'w') as f:
+        f.write('{"schema": "structlint.suppressions/v1",\n "suppressions": [{"rule": "x"}]}')
+    p = run(o, '--rules', RULES, '--suppress', sup, rc=2)
+    assert p.stderr == ('structlint: %s:2:19: suppressions[0].struct is missing (each suppression is '
+                        '{"rule", "struct", "member"?, "reason"} with non-empty strings (globs); see '
+                        'structlint(1), structlint.suppressions/v1)\n' % sup), p.stderr
+    # an empty file is said to be empty (no "column 0")
+    with open(sup, 'w') as f:
+        f.write('\n')
+    p = run(o, '--rules', RULES, '--suppress', sup, rc=2)
+    assert p.stderr == ('structlint: %s: the file is empty: want a suppressions file (want a '
+                        'structlint.suppressions/v1 JSON document (structlint(1)))\n' % sup), p.stderr
+    # a suppression whose rule matches no rule id: a warning, no effect
+    with open(sup, 'w') as f:
+        json.dump({'schema': 'structlint.suppressions/v1', 'suppressions': [
+            {'rule': 'seperate', 'struct': 'conn', 'reason': 'r'},
+            {'rule': 'sep*', 'struct': 'conn', 'reason': 'r'}]}, f)
+    p = run(obj(CONN_C, 1), '--rules', RULES, '--suppress', sup, rc=0)
+    assert p.stderr == ("structlint: warning: %s:suppressions[0]: rule 'seperate' matches no rule id: "
+                        "this suppression never applies (rule ids: structlint(1), CHECK and BASELINE)\n"
+                        % sup), p.stderr
+    # one byte, not "1 bytes"
+    src = os.path.join(TMP, 'onebyte.c')
+    with open(src, 'w') as f:
+        f.write('struct ob { char a; short b; char c; };\nstruct ob v;\n')
+    o1 = os.path.join(TMP, 'onebyte.o')
+    subprocess.run([CC, '-g', '-c', '-o', o1, src], check=True)
+    rules = os.path.join(TMP, 'onebyte.rules')
+    with open(rules, 'w') as f:
+        f.write('[struct ob]\ncacheline-start = c\nmax-holes = 0\nmax-size = 1\n')
+    p = run(o1, '--rules', rules, '--cacheline', '8', rc=1)
+    assert [l.split(': struct ob: ')[1] for l in lines(p)[:-1]] == [
+        'member c at offset 4 does not start a cacheline (4 bytes into cacheline 0 of 8 bytes) '
+        '[cacheline-start]',
+        '1 byte of holes in 1 hole, more than the 0 allowed [max-holes]',
+        'size 6 bytes, more than the 1 allowed [max-size]'], lines(p)
+    with open(src, 'w') as f:
+        f.write('struct ob { char a; char c; };\nstruct ob v;\n')
+    subprocess.run([CC, '-g', '-c', '-o', o1, src], check=True)
+    p = run(o1, '--rules', rules, '--cacheline', '8', rc=1)
+    assert [l.split(': struct ob: ')[1] for l in lines(p)[:-1]] == [
+        'member c at offset 1 does not start a cacheline (1 byte into cacheline 0 of 8 bytes) '
+        '[cacheline-start]',
+        'size 2 bytes, more than the 1 allowed [max-size]'], lines(p)
+
+
 CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith('case_')}
 
 if __name__ == '__main__':

@@ -442,7 +442,8 @@ static void expect_bad(const char *text, int code, unsigned line,
 static void test_read_errors(void **state)
 {
 	(void)state;
-	expect_bad("", SLT_ECORRUPT, 1, "not valid JSON");
+	expect_bad("", SLT_ECORRUPT, 0, "the file is empty: want a baseline");
+	expect_bad(" \n", SLT_ECORRUPT, 0, "the file is empty: want a baseline");
 	expect_bad("{\"schema\": ", SLT_ECORRUPT, 1, "not valid JSON");
 	expect_bad("[]", SLT_ECORRUPT, 1, "must be an object");
 	expect_bad("{\"schema\": \"structlint.baseline/v2\"}", SLT_EUNSUPPORTED, 1,
@@ -472,6 +473,22 @@ static void test_read_errors(void **state)
 	expect_bad(HEAD "\"structs\": [], \"suppressions\": [{\"rule\": \"x\", \"struct\": \"s\"}]}",
 		   SLT_ECORRUPT, 2, "suppressions[0].reason is missing");
 	expect_bad(HEAD "\"structs\": [], \"structs\": []}", SLT_ECORRUPT, 2, "not valid JSON");
+	/* the same definition twice (a different one of the same name is kept) */
+	expect_bad(HEAD "\"structs\": [{\"name\": \"s\", \"size\": 8, \"members\": [" MEMBER("")
+		   "]},\n{\"name\": \"t\", \"size\": 8, \"members\": []},\n"
+		   "{\"name\": \"s\", \"size\": 8, \"members\": [" MEMBER("") "]}]}", SLT_ECORRUPT, 4,
+		   "structs[2] repeats structs[0]: struct s, 8 bytes, is recorded twice");
+	{
+		static const char two[] = HEAD "\"structs\": [{\"name\": \"s\", \"size\": 8, "
+			"\"members\": [" MEMBER("") "]},\n{\"name\": \"s\", \"size\": 4, \"members\": ["
+			MEMBER("") "]}]}";
+		struct slt_baseline *b2 = NULL;
+		struct slt_error e2;
+		slt_error_clear(&e2);
+		assert_int_equal(slt_baseline_read_mem(two, strlen(two), "B.json", &b2, &e2), 0);
+		assert_int_equal(b2->n_structs, 2);
+		slt_baseline_free(b2);
+	}
 
 	/* the smallest valid document */
 	struct slt_baseline *b = NULL;
