@@ -341,7 +341,7 @@ static int open_doc(struct rd *r, const void *data, size_t size,
 	while (blank < size && strchr(" \t\r\n", ((const char *)data)[blank]))
 		blank++;
 	if (blank == size)
-		return slt_error_set(r->pc.err, SLT_ECORRUPT, r->pc.name, 0, want,
+		return slt_error_set(r->pc.err, SLT_ECORRUPT, r->pc.name, -1, want,
 				     "the file is empty: want %s", what);
 	json_error_t je;
 	json_t *doc = json_loadb(r->pc.text, size, JSON_REJECT_DUPLICATES, &je);
