@@ -19,7 +19,8 @@
  *       "method": "percentile bootstrap", "resamples", "seed" },
  *   "ci_paired": { "level", "ratio" (geometric mean of the per-round
  *       ratios B/A), "lo", "hi", "lo_percent", "hi_percent",
- *       "method": "paired Student t on log ratios", "df" },
+ *       "method": "paired Student t on log ratios", "df",
+ *       "resamples", "seed" (0: no resampling) },
  *       (lo, hi, lo_percent, hi_percent: null under 3 rounds)
  *   "verdict_from": "ci_paired" (default) | "ci" (--independent),
  *   "verdict": "faster" | "slower" | "no measurable change" | "no verdict",
@@ -355,6 +356,9 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(cp, "hi_percent", num((r->ci_paired.hi - 1.0) * 100.0), &bad);
 	slt_json_set(cp, "method", json_string("paired Student t on log ratios"), &bad);
 	slt_json_set(cp, "df", U(r->rounds ? r->rounds - 1 : 0), &bad);
+	/* kept from the bootstrap form (v1 keys are never dropped): 0 */
+	slt_json_set(cp, "resamples", U(r->ci_paired.resamples), &bad);
+	slt_json_set(cp, "seed", U(r->ci_paired.seed), &bad);
 	slt_json_set(root, "ci_paired", cp, &bad);
 	slt_json_set(root, "verdict_from", json_string(r->paired ? "ci_paired" : "ci"), &bad);
 	slt_json_set(root, "verdict", json_string(slt_verdict_name(r->verdict)), &bad);

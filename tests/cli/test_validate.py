@@ -128,7 +128,7 @@ def check_numbers(d, rounds):
     runs_a, runs_b = d['runs']['a'], d['runs']['b']
     cp = d['ci_paired']
     assert cp['method'] == 'paired Student t on log ratios' and cp['level'] == 0.95, cp
-    assert cp['df'] == rounds - 1, cp
+    assert cp['df'] == rounds - 1 and cp['resamples'] == 0 and cp['seed'] == 0, cp
     logs = [math.log(b / a) for a, b in zip(runs_a, runs_b)]
     pr = math.exp(statistics.mean(logs))      # geometric mean of the ratios
     assert abs(cp['ratio'] - pr) < 1e-9 * pr, (cp, pr)
