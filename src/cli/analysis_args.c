@@ -202,6 +202,30 @@ int cli_analysis_option(struct cli_analysis *c, int opt, const char *arg,
 	}
 }
 
+int cli_analysis_parse(int argc, char **argv, const struct option *long_opts,
+		       struct cli_analysis *c, cli_own_option_fn own, void *ctx,
+		       const char *usage_head, const char *usage_tail)
+{
+	int o;
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
+		int rc = own ? own(ctx, c, o, optarg) : 1;
+		if (rc == 1)
+			rc = cli_analysis_option(c, o, optarg, argv[optind - 1]);
+		if (rc == 1)
+			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		if (rc < 0) {
+			fputs(usage_head, stdout);
+			fputs(cli_analysis_usage, stdout);
+			fputs(usage_tail, stdout);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* Feed one sample to every join (one per definition). */
 struct fan {
 	struct slt_join **joins;

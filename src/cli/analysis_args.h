@@ -103,6 +103,21 @@ void cli_analysis_init(struct cli_analysis *c);
 int cli_analysis_option(struct cli_analysis *c, int opt, const char *arg,
 			const char *optopt_arg);
 
+/* A command's own options: handle opt (argument arg) like
+ * cli_analysis_option() (0 handled, 1 not its option, -1 for --help,
+ * SLT_EXIT_ERROR after printing a usage error).  ctx is the command's. */
+typedef int (*cli_own_option_fn)(void *ctx, struct cli_analysis *c, int opt,
+				 const char *arg);
+
+/* The option loop of a command built on the shared options: getopt_long
+ * over argv with CLI_ANALYSIS_SHORTOPTS and long_opts, each option offered
+ * to own (may be NULL) first, then to cli_analysis_option().  On --help
+ * prints usage_head, the shared options' help and usage_tail on stdout.
+ * Returns 0, -1 after --help, or SLT_EXIT_ERROR (the message printed). */
+int cli_analysis_parse(int argc, char **argv, const struct option *long_opts,
+		       struct cli_analysis *c, cli_own_option_fn own, void *ctx,
+		       const char *usage_head, const char *usage_tail);
+
 /* After option parsing: check the inputs, take [FILE] NAME from ops, load
  * the layout, the classes and the samples.  Returns 0; SLT_EXIT_ERROR for
  * a usage error (printed); or a negative SLT_E* code with err filled. */

@@ -57,30 +57,20 @@ struct args {
 	const char *suppress;
 };
 
+static int baseline_option(void *ctx, struct cli_analysis *c, int o,
+			   const char *arg)
+{
+	if (o != OPT_SUPPRESS)
+		return 1;
+	((struct args *)ctx)->suppress = arg;
+	return 0;
+}
+
 /* 0, -1 for --help, or SLT_EXIT_ERROR. */
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	int o;
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
-		int rc;
-		if (o == OPT_SUPPRESS) {
-			a->suppress = optarg;
-			continue;
-		}
-		rc = cli_analysis_option(&a->t, o, optarg, argv[optind - 1]);
-		if (rc == 1)
-			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
-		if (rc < 0) {
-			fputs(usage_head, stdout);
-			fputs(cli_analysis_usage, stdout);
-			fputs(usage_tail, stdout);
-		}
-		if (rc)
-			return rc;
-	}
-	return 0;
+	return cli_analysis_parse(argc, argv, long_opts, &a->t, baseline_option,
+				  a, usage_head, usage_tail);
 }
 
 /* Do the classes name struct name? */

@@ -103,9 +103,9 @@ static int uint_opt(const char *name, const char *arg, unsigned long min,
 	return 0;
 }
 
-static int eng_option(struct eng_cli *e, struct cli_analysis *c, int o,
-		      const char *arg)
+static int eng_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 {
+	struct eng_cli *e = ctx;
 	unsigned long v;
 	switch (o) {
 	case OPT_LAYOUT: e->layout = arg; return 0;
@@ -139,24 +139,8 @@ static int eng_option(struct eng_cli *e, struct cli_analysis *c, int o,
 static int parse_args(int argc, char **argv, struct cli_analysis *c,
 		      struct eng_cli *e)
 {
-	int o;
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
-		int rc = eng_option(e, c, o, optarg);
-		if (rc == 1)
-			rc = cli_analysis_option(c, o, optarg, argv[optind - 1]);
-		if (rc == 1)
-			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
-		if (rc < 0) {
-			fputs(usage_head, stdout);
-			fputs(cli_analysis_usage, stdout);
-			fputs(usage_tail, stdout);
-		}
-		if (rc)
-			return rc;
-	}
-	return 0;
+	return cli_analysis_parse(argc, argv, long_opts, c, eng_option, e,
+				  usage_head, usage_tail);
 }
 
 /* The spec: the built-in map (STRUCT or --builtin names one and no

@@ -50,29 +50,23 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static int report_option(void *ctx, struct cli_analysis *c, int o,
+			 const char *arg)
+{
+	if (o != OPT_SUGGEST)
+		return 1;
+	*(bool *)ctx = true;
+	return 0;
+}
+
 /* 0, -1 for --help, or SLT_EXIT_ERROR. */
 static int parse_args(int argc, char **argv, struct cli_analysis *c,
 		      bool *suggest)
 {
-	int o;
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
-		if (o == OPT_SUGGEST) {
-			*suggest = true;
-			continue;
-		}
-		int rc = cli_analysis_option(c, o, optarg, argv[optind - 1]);
-		if (rc == 1)
-			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
-		if (rc < 0) {
-			fputs(usage_head, stdout);
-			fputs(cli_analysis_usage, stdout);
-			fputs(usage_tail, stdout);
-		}
-		if (rc)
-			return rc;
-	}
+	int rc = cli_analysis_parse(argc, argv, long_opts, c, report_option,
+				    suggest, usage_head, usage_tail);
+	if (rc)
+		return rc;
 	if (*suggest && c->json)
 		return cli_usage_error("--suggest prints text; for JSON run structlint suggest --json");
 	return 0;

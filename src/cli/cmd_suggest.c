@@ -148,9 +148,9 @@ static int add_keep(struct sugg *s, const char *arg)
 	return 0;
 }
 
-static int sugg_option(struct sugg *s, struct cli_analysis *c, int o,
-		       const char *arg)
+static int sugg_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 {
+	struct sugg *s = ctx;
 	unsigned long v;
 	switch (o) {
 	case OPT_PIN:
@@ -211,24 +211,8 @@ static int sugg_option(struct sugg *s, struct cli_analysis *c, int o,
 static int parse_args(int argc, char **argv, struct cli_analysis *c,
 		      struct sugg *s)
 {
-	int o;
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
-		int rc = sugg_option(s, c, o, optarg);
-		if (rc == 1)
-			rc = cli_analysis_option(c, o, optarg, argv[optind - 1]);
-		if (rc == 1)
-			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
-		if (rc < 0) {
-			fputs(usage_head, stdout);
-			fputs(cli_analysis_usage, stdout);
-			fputs(usage_tail, stdout);
-		}
-		if (rc)
-			return rc;
-	}
-	return 0;
+	return cli_analysis_parse(argc, argv, long_opts, c, sugg_option, s,
+				  usage_head, usage_tail);
 }
 
 /* Fill in what the CLI decides for the advisor: the line size, and the CPU

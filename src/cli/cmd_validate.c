@@ -135,9 +135,9 @@ static int uint_opt(const char *opt, const char *arg, unsigned long min,
 	return 0;
 }
 
-static int val_option(struct val *v, struct cli_analysis *c, int o,
-		      const char *arg)
+static int val_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 {
+	struct val *v = ctx;
 	struct slt_engine_opts *e = &v->o.engine;
 	unsigned u = 0;
 	int rc;
@@ -193,24 +193,8 @@ static int val_option(struct val *v, struct cli_analysis *c, int o,
 static int parse_args(int argc, char **argv, struct cli_analysis *c,
 		      struct val *v)
 {
-	int o;
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS, long_opts, NULL)) != -1) {
-		int rc = val_option(v, c, o, optarg);
-		if (rc == 1)
-			rc = cli_analysis_option(c, o, optarg, argv[optind - 1]);
-		if (rc == 1)
-			rc = cli_usage_error("unknown option '%s'", argv[optind - 1]);
-		if (rc < 0) {
-			fputs(usage_head, stdout);
-			fputs(cli_analysis_usage, stdout);
-			fputs(usage_tail, stdout);
-		}
-		if (rc)
-			return rc;
-	}
-	return 0;
+	return cli_analysis_parse(argc, argv, long_opts, c, val_option, v,
+				  usage_head, usage_tail);
 }
 
 static bool has_builtin(const char *name)
