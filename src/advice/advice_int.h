@@ -218,6 +218,17 @@ bool slt_adv_plan_cost(const struct slt_adv_units *us,
 		       const struct slt_adv_weights *w,
 		       struct slt_adv_cost *out, int *rc);
 
+/*
+ * Work budget of one local search (search.c) when slt_adv_search.max_work
+ * is 0: cost evaluations times the units in the plan (one evaluation
+ * places and prices every unit).  Counted, not timed, so the proposals do
+ * not depend on the machine's load.  Calibrated on the 6.1 vmlinux's
+ * task_struct (227 units, bench/advice.sh): about 11 ns a unit-evaluation
+ * there, so one local search stops after about 0.1 s of CPU and the
+ * advisor's eight stay under 1 s; structs up to ~60 units never reach it.
+ */
+#define SLT_ADV_LOCAL_WORK 10000000u
+
 /* Search modes (search.c). */
 struct slt_adv_search {
 	uint64_t max_size;      /* bytes; UINT64_MAX = no budget */
@@ -228,8 +239,9 @@ struct slt_adv_search {
 				   (0 = unlimited) */
 	size_t max_pads;        /* at most this many padding members
 				   (0 = unlimited) */
-	size_t max_evals;       /* local search budget in cost evaluations
-				   (0 = 200000) */
+	size_t max_work;        /* local search budget: cost evaluations
+				   times units per plan (0 =
+				   SLT_ADV_LOCAL_WORK) */
 };
 
 /* Objective of a plan under s: w's total cost, or in size_only mode the
@@ -243,21 +255,25 @@ bool slt_adv_objective(const struct slt_adv_units *us,
 		       struct slt_adv_cost *cost, int *rc);
 
 /* Greedy fill + local search.  *best gets a plan (malloc()ed arrays; free
- * with slt_adv_plan_free()).  Returns 0, SLT_ENOMEM, or SLT_ENOTFOUND when
- * no legal plan fits. */
+ * with slt_adv_plan_free()).  *spent (may be NULL): whether the local
+ * search that gave *best stopped at its work budget (max_work) rather
+ * than at a plan no single move improves.  Returns 0, SLT_ENOMEM, or
+ * SLT_ENOTFOUND when no legal plan fits. */
 int slt_adv_search_heuristic(const struct slt_adv_units *us,
 			     const struct slt_adv_search *s,
 			     const struct slt_adv_weights *w,
 			     struct slt_adv_plan *best,
-			     struct slt_adv_cost *cost);
+			     struct slt_adv_cost *cost, bool *spent);
 
 /* The local search of slt_adv_search_heuristic() from plan *p (legal
- * under s), in place; *cost gets its final cost.  Returns 0, SLT_ENOMEM or
+ * under s), in place; *cost gets its final cost, *spent (may be NULL)
+ * whether it stopped at its work budget.  Returns 0, SLT_ENOMEM or
  * SLT_ENOTFOUND (*p not legal under s). */
 int slt_adv_search_polish(const struct slt_adv_units *us,
 			  const struct slt_adv_search *s,
 			  const struct slt_adv_weights *w,
-			  struct slt_adv_plan *p, struct slt_adv_cost *cost);
+			  struct slt_adv_plan *p, struct slt_adv_cost *cost,
+			  bool *spent);
 
 /* Brute force over all orders of the movable units and all padding
  * choices (up to 8 movable units; SLT_EUSAGE beyond): the test oracle. */
@@ -272,8 +288,9 @@ int slt_adv_search_brute(const struct slt_adv_units *us,
  * every CACHELINE_PADDING choice, by a dynamic program over subsets of the
  * units (exact.c; at most SLT_ADV_EXACT_MAX units before the flexible
  * tail).  hint (may be NULL): a plan whose objective bounds the optimum,
- * so states that cannot beat it are dropped.  Gives up when it would keep more than max_states states
- * (0 = 4,000,000) or run longer than max_ns nanoseconds (0 = 0.5 s).
+ * so states that cannot beat it are dropped.  Gives up when it would keep
+ * more than max_states states (0 = 4,000,000): a count, never a time, so
+ * the result does not depend on the machine's load.
  * *best gets the plan (free with slt_adv_plan_free()), *cost its cost.
  * Returns 0, SLT_ENOMEM, SLT_ENOTFOUND (no legal plan fits), SLT_EUSAGE
  * (mode not handled, too many units) or SLT_EUNSUPPORTED (gave up: use
@@ -289,8 +306,7 @@ bool slt_adv_twins(const struct slt_adv_units *us, size_t a, size_t b);
 int slt_adv_search_exact(const struct slt_adv_units *us,
 			 const struct slt_adv_search *s,
 			 const struct slt_adv_weights *w,
-			 const struct slt_adv_plan *hint,
-			 size_t max_states, int64_t max_ns,
+			 const struct slt_adv_plan *hint, size_t max_states,
 			 struct slt_adv_plan *best, struct slt_adv_cost *cost);
 
 /*

@@ -42,14 +42,25 @@ struct ctx {
 
 #define EXACT_METHOD "exact (subset DP)"
 
-/* Budget of one exact search in slt_advise(): states, and time only as a
- * safety net (100,000 states take about 0.07 s), so that the proposals do
- * not depend on the machine's load: `suggest` and `suggest --json` run
- * side by side must agree. */
+/* Budgets are counts, never times, so that the proposals do not depend on
+ * the machine's load: `suggest` and `suggest --json` run side by side, or
+ * on a busy CI machine, must agree.  One exact search: states (100,000
+ * take about 0.07 s). */
 #define EXACT_STATES 100000
-#define EXACT_NS 1000000000LL
 /* Budget of one hot-set DP: group evaluations (about 10 ns each). */
 #define HOT_STEPS 20000000u
+
+/* x->method plus, when the local search that gave the plan stopped at its
+ * work budget, a note saying so (the result is then not a local optimum,
+ * but the same on every run). */
+static int note_spent(struct ctx *x, bool spent)
+{
+	if (!spent)
+		return 0;
+	x->method = slt_arena_printf(x->ar, "%s; the local search stopped at its "
+				     "work budget", x->method);
+	return x->method ? 0 : SLT_ENOMEM;
+}
 
 /* Greedy fill + local search, then the exact optimum (exact.c) bounded by
  * its result where that applies and fits its budget; where it does not,
@@ -60,29 +71,30 @@ static int search(struct ctx *x, const struct slt_adv_search *s,
 {
 	struct slt_adv_plan e;
 	struct slt_adv_cost ec;
-	int rc = slt_adv_search_heuristic(&x->us, s, &x->w, p, c);
+	bool spent = false, espent = false;
+	int rc = slt_adv_search_heuristic(&x->us, s, &x->w, p, c, &spent);
 	bool modelled = !s->size_only && !s->keep_order && !s->max_moves;
 
 	x->method = "heuristic";
 	if (rc)
 		return rc;
 	rc = x->exact_gave_up ? SLT_EUNSUPPORTED :
-	     slt_adv_search_exact(&x->us, s, &x->w, p, EXACT_STATES, EXACT_NS,
-				  &e, &ec);
+	     slt_adv_search_exact(&x->us, s, &x->w, p, EXACT_STATES, &e, &ec);
 	if (rc == SLT_EUSAGE || rc == SLT_EUNSUPPORTED) {
 		x->exact_gave_up |= rc == SLT_EUNSUPPORTED;
 		double po, eo;
 		struct slt_adv_hot_info hi;
 		rc = slt_adv_search_hot(&x->us, s, &x->w, HOT_STEPS, &e, &ec, &hi);
 		if (!rc)
-			rc = slt_adv_search_polish(&x->us, s, &x->w, &e, &ec);
+			rc = slt_adv_search_polish(&x->us, s, &x->w, &e, &ec,
+						   &espent);
 		if (rc == SLT_EUSAGE || rc == SLT_EUNSUPPORTED ||
 		    rc == SLT_ENOTFOUND) {
 			if (modelled && hi.why && hi.why[0])
 				x->method = slt_arena_printf(x->ar,
 					"heuristic; the hot-set DP did not run: %s",
 					hi.why);
-			return x->method ? 0 : SLT_ENOMEM;
+			return x->method ? note_spent(x, spent) : SLT_ENOMEM;
 		}
 		if (!rc && slt_adv_objective(&x->us, s, &x->w, p, &po, c, &rc) &&
 		    slt_adv_objective(&x->us, s, &x->w, &e, &eo, &ec, &rc) &&
@@ -91,11 +103,13 @@ static int search(struct ctx *x, const struct slt_adv_search *s,
 			*p = e;
 			*c = ec;
 			x->method = "hot-set DP (exact sharing within its model) + local search";
-			return 0;
+			return note_spent(x, espent);
 		}
 		if (!rc)
 			x->method = "heuristic, no worse than the hot-set DP's";
 		slt_adv_plan_free(&e);
+		if (!rc)
+			rc = note_spent(x, spent);
 		if (rc)
 			slt_adv_plan_free(p);
 		return rc;

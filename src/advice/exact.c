@@ -37,8 +37,8 @@
  * States are expanded in order of |S| (a FIFO over the node array: every
  *   state of |S| = k is final before the first one is expanded).  The
  *   number of states is bounded by 2^n x offsets x open contents; a state
- *   and a time budget make it give up (SLT_EUNSUPPORTED) rather than run
- *   long.  The sums over lines are added in another order than
+ *   budget (a count, so the outcome does not depend on the machine's load)
+ *   makes it give up (SLT_EUNSUPPORTED) rather than run long.  The sums over lines are added in another order than
  *   slt_adv_cost_eval() adds them, so the optimum equals brute force's up to
  *   floating-point rounding (1e-9 relative in the tests).
  *
@@ -51,12 +51,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "advice/advice_int.h"
 
 #define DEF_STATES 4000000u
-#define DEF_NS 500000000LL
 
 struct node {
 	double val;          /* closed lines + padding price */
@@ -97,13 +95,6 @@ struct dp {
 static uint64_t align_up(uint64_t x, uint64_t a)
 {
 	return a > 1 ? (x + a - 1) / a * a : x;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
 static uint64_t key_hash(const struct node *x)
@@ -418,12 +409,10 @@ static bool finish(struct dp *d, struct node *x, double *obj)
 int slt_adv_search_exact(const struct slt_adv_units *us,
 			 const struct slt_adv_search *s,
 			 const struct slt_adv_weights *w,
-			 const struct slt_adv_plan *hint,
-			 size_t max_states, int64_t max_ns,
+			 const struct slt_adv_plan *hint, size_t max_states,
 			 struct slt_adv_plan *best, struct slt_adv_cost *cost)
 {
 	struct dp d = { .us = us, .s = s, .w = w, .last = SIZE_MAX };
-	int64_t t0 = now_ns();
 	size_t bi = SIZE_MAX;
 	double bobj = 0;
 	int rc = 0;
@@ -435,8 +424,6 @@ int slt_adv_search_exact(const struct slt_adv_units *us,
 	d.max_states = max_states ? max_states : DEF_STATES;
 	if (d.max_states > UINT32_MAX - 1)
 		d.max_states = UINT32_MAX - 1;
-	if (!max_ns)
-		max_ns = DEF_NS;
 	for (size_t i = 0; i < us->n; i++) {
 		const struct slt_adv_unit *u = &us->u[i];
 		uint64_t ext = u->size;
@@ -478,11 +465,8 @@ int slt_adv_search_exact(const struct slt_adv_units *us,
 	struct node root = { .parent = UINT32_MAX };
 	if (!rc)
 		rc = relax(&d, &root);
-	for (size_t i = 0; !rc && i < d.n; i++) {
+	for (size_t i = 0; !rc && i < d.n; i++)
 		rc = expand(&d, i);
-		if (!rc && !(i & 1023) && now_ns() - t0 > max_ns)
-			rc = SLT_EUNSUPPORTED;
-	}
 	/* complete states: every unit, the tail last */
 	uint32_t full = (1u << d.m) - 1;
 	for (size_t i = 0; !rc && i < d.n; i++) {

@@ -8,21 +8,21 @@
  *     before an anchored unit filled first-fit from that order; every
  *     subset of CACHELINE_PADDING at the group boundaries is tried;
  *   local search: from the greedy plan (or a given one), move one unit to
- *     another position or toggle one padding member, first improvement,
- *     until nothing improves or the evaluation budget is spent;
+ *     another position or toggle one padding member, best move per pass,
+ *     until nothing improves or its work budget (cost evaluations times
+ *     units per plan, SLT_ADV_LOCAL_WORK) is spent: counted, never timed,
+ *     so the result does not depend on the machine's load;
  *   brute force: every order of the (at most 8) units before the flexible
  *     tail and every padding choice: the test oracle.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "advice/advice_int.h"
 
 #define BRUTE_MAX 8
 #define MAX_BOUNDARIES 6
 #define PAIR_MAX 64      /* padding pairs tried up to this many units */
-#define TIME_BUDGET_NS 120000000LL /* one local search stops after 0.12 s */
 #define ALL_MOVE_MAX 64 /* beyond this many units only hot units move */
 
 static int plan_alloc(struct slt_adv_plan *p, size_t n)
@@ -136,13 +136,6 @@ bool slt_adv_objective(const struct slt_adv_units *us,
 	return true;
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
 /* Busiest writer CPU of a unit, -1 without per-CPU data. */
 static int32_t writer_cpu(const struct slt_adv_unit *u)
 {
@@ -248,15 +241,17 @@ static void greedy_order(const struct slt_adv_units *us, bool size_only,
 }
 
 /* Local search from *p (objective *obj).  Moves count applied moves;
- * max_moves 0 = unlimited. */
+ * max_moves 0 = unlimited.  It stops after the pass in which its
+ * evaluations exceed s->max_work / units (checked after each unit's moves
+ * and swaps); that pass's best move is still applied, and *spent is set. */
 static int local(const struct slt_adv_units *us, const struct slt_adv_search *s,
 		 const struct slt_adv_weights *w, struct slt_adv_plan *p,
-		 double *obj, size_t max_moves, size_t *moves)
+		 double *obj, size_t max_moves, size_t *moves, bool *spent)
 {
 	struct slt_adv_plan c = { 0 };
 	struct slt_adv_cost cost;
-	size_t evals = 0, max_evals = s->max_evals ? s->max_evals : 200000;
-	int64_t t0 = now_ns();
+	size_t work = s->max_work ? s->max_work : SLT_ADV_LOCAL_WORK;
+	size_t evals = 0, max_evals = work / (p->n ? p->n : 1);
 	bool improved = true;
 	int rc = plan_alloc(&c, p->n);
 
@@ -314,7 +309,7 @@ static int local(const struct slt_adv_units *us, const struct slt_adv_search *s,
 					kind = 3;
 				}
 			}
-			if (evals > max_evals || now_ns() - t0 > TIME_BUDGET_NS)
+			if (evals > max_evals)
 				break;
 		}
 		/* padding: one toggle, or two at once when the order is
@@ -363,8 +358,10 @@ static int local(const struct slt_adv_units *us, const struct slt_adv_search *s,
 		}
 		*obj = best;
 		(*moves)++;
-		improved = evals <= max_evals && now_ns() - t0 <= TIME_BUDGET_NS;
+		improved = evals <= max_evals;
 	}
+	if (evals > max_evals)
+		*spent = true;
 	slt_adv_plan_free(&c);
 	return rc;
 }
@@ -373,12 +370,12 @@ int slt_adv_search_heuristic(const struct slt_adv_units *us,
 			     const struct slt_adv_search *s,
 			     const struct slt_adv_weights *w,
 			     struct slt_adv_plan *best,
-			     struct slt_adv_cost *cost)
+			     struct slt_adv_cost *cost, bool *spent)
 {
 	struct slt_adv_plan p = { 0 }, id = { 0 };
 	size_t *seq = NULL, bnd[MAX_BOUNDARIES], n_bnd = 0, moves;
 	double obj, bobj = 0;
-	bool have = false;
+	bool have = false, sp = false, sp2 = false;
 	int rc;
 
 	memset(best, 0, sizeof(*best));
@@ -430,14 +427,15 @@ int slt_adv_search_heuristic(const struct slt_adv_units *us,
 		rc = SLT_ENOTFOUND;
 		goto out;
 	}
-	rc = local(us, s, w, best, &bobj, s->max_moves, &moves);
+	rc = local(us, s, w, best, &bobj, s->max_moves, &moves, &sp);
 	/* a second start from the original order, kept when better */
 	if (!rc && !s->max_moves && !s->keep_order &&
 	    slt_adv_objective(us, s, w, &id, &obj, cost, &rc)) {
-		rc = local(us, s, w, &id, &obj, 0, &moves);
+		rc = local(us, s, w, &id, &obj, 0, &moves, &sp2);
 		if (!rc && obj < bobj - 1e-9) {
 			plan_copy(best, &id);
 			bobj = obj;
+			sp = sp2;
 		}
 	}
 	if (!rc && !slt_adv_objective(us, s, w, best, &obj, cost, &rc) && !rc)
@@ -445,6 +443,8 @@ int slt_adv_search_heuristic(const struct slt_adv_units *us,
 	/* the full cost of the result (size mode evaluated the size only) */
 	if (!rc && s->size_only && !slt_adv_plan_cost(us, best, w, cost, &rc) && !rc)
 		rc = SLT_ENOTFOUND;
+	if (spent)
+		*spent = sp;
 out:
 	free(seq);
 	slt_adv_plan_free(&p);
@@ -457,15 +457,19 @@ out:
 int slt_adv_search_polish(const struct slt_adv_units *us,
 			  const struct slt_adv_search *s,
 			  const struct slt_adv_weights *w,
-			  struct slt_adv_plan *p, struct slt_adv_cost *cost)
+			  struct slt_adv_plan *p, struct slt_adv_cost *cost,
+			  bool *spent)
 {
 	double obj;
 	size_t moves;
+	bool sp = false;
 	int rc = 0;
 
 	if (!slt_adv_objective(us, s, w, p, &obj, cost, &rc))
 		return rc ? rc : SLT_ENOTFOUND;
-	rc = local(us, s, w, p, &obj, 0, &moves);
+	rc = local(us, s, w, p, &obj, 0, &moves, &sp);
+	if (spent)
+		*spent = sp;
 	if (!rc && !slt_adv_objective(us, s, w, p, &obj, cost, &rc) && !rc)
 		rc = SLT_ENOTFOUND;
 	return rc;

@@ -493,6 +493,59 @@ def case_source_root():
     run('suggest', o, 'cgroup', '--classes', CGROUP, '--source-root', os.path.join(TMP, 'nowhere'), rc=2)
 
 
+def big_obj(n=90):
+    """A struct of n members of mixed sizes (some arrays) and its classes
+    file (about 30% hot-write, 20% read-mostly): big enough that the local
+    search stops at its work budget (SLT_ADV_LOCAL_WORK) in size mode."""
+    out = os.path.join(TMP, 'big%d.o' % n)
+    cls = os.path.join(TMP, 'big%d.classes' % n)
+    if not os.path.exists(out):
+        types = ('long', 'int', 'short', 'char', 'void *', 'char', 'int', 'long', 'unsigned char')
+        src, c = ['struct big {'], ['[struct big]']
+        x = 7
+        for i in range(n):
+            x = (x * 1103515245 + 12345) % 2 ** 31
+            arr = '[%d]' % (2, 3, 5, 12)[x >> 8 & 3] if x % 7 == 0 else ''
+            src.append('\t%s m%d%s;' % (types[(x >> 4) % len(types)], i, arr))
+            k = (x >> 12) % 10
+            c.append('m%d = %s' % (i, 'hot-write' if k < 3 else 'read-mostly' if k < 5 else 'cold'))
+        src.append('};\nstruct big big_var;\n')
+        path = os.path.join(TMP, 'big%d.c' % n)
+        with open(path, 'w') as f:
+            f.write('\n'.join(src))
+        with open(cls, 'w') as f:
+            f.write('\n'.join(c) + '\n')
+        subprocess.run([CC, '-g', '-c', '-o', out, path], check=True)
+    return out, cls
+
+
+def case_load():
+    """Byte-identical output whatever the machine's load: every search
+    budget is a count (the local search's cost evaluations, the DPs'
+    states and steps), none a time.  Each run once alone and once niced
+    while a CPU-burning process runs on every CPU (the old 0.12 s limit
+    per local search stopped such runs earlier); the size-only run on a
+    90-member struct does reach the local search's budget (its summary
+    says so), the seed miniatures' runs reach the exact and hot-set DPs."""
+    big, _ = big_obj()
+    runs = [('suggest', '--size-only', big, 'big'),
+            ('suggest', '--json', obj(False), 'mem_cgroup_per_node', '--classes', MEMCG61),
+            ('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--max-proposals', '20')]
+    alone = [run(*a).stdout for a in runs]
+    assert 'the local search stopped at its work budget' in alone[0], alone[0][-2000:]
+    burners = [subprocess.Popen([sys.executable, '-c', 'while True: pass'])
+               for _ in range(os.cpu_count() or 2)]
+    try:
+        for a, want in zip(runs, alone):
+            p = subprocess.run([SL] + list(a), capture_output=True, text=True,
+                               preexec_fn=lambda: os.nice(5))
+            assert p.returncode == 0, (a, p.returncode, p.stderr)
+            assert p.stdout == want, (a, 'differs under load')
+    finally:
+        for b in burners:
+            b.kill()
+            b.wait()
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':

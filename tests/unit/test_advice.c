@@ -282,7 +282,7 @@ static void test_brute_vs_heuristic(void **state)
 		assert_int_equal(slt_adv_units_build(a, &o, &us, &err), 0);
 		slt_adv_weights_default(&us, &w);
 		assert_int_equal(slt_adv_search_brute(&us, &s, &w, &bp, &bc), 0);
-		assert_int_equal(slt_adv_search_heuristic(&us, &s, &w, &hp, &hc), 0);
+		assert_int_equal(slt_adv_search_heuristic(&us, &s, &w, &hp, &hc, NULL), 0);
 		assert_true(slt_adv_objective(&us, &s, &w, &bp, &bo, &bc, &rc));
 		assert_true(slt_adv_objective(&us, &s, &w, &hp, &ho, &hc, &rc));
 		/* the oracle is the optimum */
@@ -318,6 +318,69 @@ static void test_brute_vs_heuristic(void **state)
 	       extra_bytes);
 	/* measured: see the line above; a regression in the search shows here */
 	assert_true(exact * 10 >= ng * 9);
+}
+
+/* The local search's work budget is a count: with max_work the work of a
+ * few evaluations it stops early (and says so), with the same budget twice
+ * it returns the same plan, and without a budget it reaches a plan no
+ * single move improves (polishing it again changes nothing) and does not
+ * report a spent budget on structs this small. */
+static void test_local_budget(void **state)
+{
+	(void)state;
+	size_t n_spent = 0, n_better = 0;
+	for (int it = 0; it < 40; it++) {
+		struct rs r;
+		struct slt_error err = { 0 };
+		struct slt_adv_units us;
+		struct slt_adv_weights w;
+		struct slt_adv_plan p1, p2, pf;
+		struct slt_adv_cost c1, c2, cf;
+		struct slt_advice_opts o = { .cacheline_size = 64 };
+		struct slt_adv_search s = { .max_size = UINT64_MAX,
+					    .allow_padding = true,
+					    .size_only = it & 1 };
+		bool sp1 = false, sp2 = false, spf = true, spp = true;
+		double o1, of, op;
+		int rc;
+
+		gen(&r, 20 + rnd(20));
+		struct slt_analysis *a = analyze(&r.s, r.cls);
+		assert_int_equal(slt_adv_units_build(a, &o, &us, &err), 0);
+		slt_adv_weights_default(&us, &w);
+		struct slt_adv_search b = s;
+		b.max_work = us.n * (1 + rnd(3 * (uint32_t)us.n)); /* evaluations */
+		rc = slt_adv_search_heuristic(&us, &b, &w, &p1, &c1, &sp1);
+		if (rc == SLT_ENOTFOUND)
+			goto next;
+		assert_int_equal(rc, 0);
+		assert_int_equal(slt_adv_search_heuristic(&us, &b, &w, &p2, &c2, &sp2), 0);
+		assert_int_equal(sp1, sp2);
+		assert_memory_equal(p1.order, p2.order, us.n * sizeof(*p1.order));
+		assert_memory_equal(p1.pad, p2.pad, us.n * sizeof(*p1.pad));
+		assert_int_equal(slt_adv_search_heuristic(&us, &s, &w, &pf, &cf, &spf), 0);
+		assert_false(spf);
+		assert_true(slt_adv_objective(&us, &s, &w, &pf, &of, &cf, &rc));
+		assert_int_equal(slt_adv_search_polish(&us, &s, &w, &pf, &cf, &spp), 0);
+		assert_false(spp);
+		assert_true(slt_adv_objective(&us, &s, &w, &pf, &op, &cf, &rc));
+		assert_true(op == of);
+		assert_true(slt_adv_objective(&us, &s, &w, &p1, &o1, &c1, &rc));
+		n_spent += sp1;
+		n_better += of < o1 - 1e-9;
+		slt_adv_plan_free(&p1);
+		slt_adv_plan_free(&p2);
+		slt_adv_plan_free(&pf);
+next:
+		slt_adv_units_free(&us);
+		slt_analysis_free(a);
+	}
+	printf("# local search budget: %zu of 40 runs with a budget of 1 to 3 x "
+	       "units evaluations stopped at it, the unbounded search beat %zu "
+	       "of them\n", n_spent, n_better);
+	/* a budget of a few evaluations is spent on most of them */
+	assert_true(n_spent >= 20);
+	assert_true(n_better >= 1);
 }
 
 /* Bitfields sharing a storage unit, a char inside it, a zero-size marker
@@ -524,7 +587,7 @@ static void test_exact_vs_brute(void **state)
 			struct slt_adv_plan id;
 			assert_int_equal(slt_adv_plan_identity(&us, &id), 0);
 			int erc = slt_adv_search_exact(&us, &s, &w, it & 1 ? &id : NULL,
-						       0, 0, &ep, &ec);
+						       0, &ep, &ec);
 			slt_adv_plan_free(&id);
 			assert_int_equal(erc, rc);
 			if (rc == SLT_ENOTFOUND) {
@@ -557,7 +620,7 @@ static void test_exact_vs_brute(void **state)
 
 /* The heuristic against the exact optimum on 9..18 units: never better
  * (the oracle would be wrong), its gap printed; the DP's time and how
- * often it gives up (150,000 states, 2 s) on 12, 15 and 18 units. */
+ * often it gives up (150,000 states) on 12, 15 and 18 units. */
 static void test_exact_gap(void **state)
 {
 	(void)state;
@@ -583,9 +646,9 @@ static void test_exact_gap(void **state)
 		struct slt_analysis *a = analyze(&r.s, r.cls);
 		assert_int_equal(slt_adv_units_build(a, &o, &us, &err), 0);
 		slt_adv_weights_default(&us, &w);
-		assert_int_equal(slt_adv_search_heuristic(&us, &s, &w, &hp, &hc), 0);
+		assert_int_equal(slt_adv_search_heuristic(&us, &s, &w, &hp, &hc, NULL), 0);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		rc = slt_adv_search_exact(&us, &s, &w, &hp, 150000, 2000000000LL, &ep, &ec);
+		rc = slt_adv_search_exact(&us, &s, &w, &hp, 150000, &ep, &ec);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		double sec = (double)(t1.tv_sec - t0.tv_sec) +
 			     (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -726,7 +789,7 @@ static void test_hot_gap(void **state)
 		struct slt_analysis *a = analyze(&r.s, r.cls);
 		assert_int_equal(slt_adv_units_build(a, &o, &us, &err), 0);
 		slt_adv_weights_default(&us, &w);
-		assert_int_equal(slt_adv_search_heuristic(&us, &s, &w, &hp, &hc), 0);
+		assert_int_equal(slt_adv_search_heuristic(&us, &s, &w, &hp, &hc, NULL), 0);
 		rc = slt_adv_search_hot(&us, &s, &w, 0, &dp, &dc, &info);
 		assert_int_equal(rc, 0);
 		done++;
@@ -741,7 +804,7 @@ static void test_hot_gap(void **state)
 		coh_worse += dc.coherence > hc.coherence + 1e-9;
 		/* the DP's plan polished by the local search, as slt_advise()
 		 * uses it: never worse than the heuristic's */
-		assert_int_equal(slt_adv_search_polish(&us, &s, &w, &dp, &dc), 0);
+		assert_int_equal(slt_adv_search_polish(&us, &s, &w, &dp, &dc, NULL), 0);
 		assert_true(slt_adv_objective(&us, &s, &w, &dp, &dobj, &dc, &rc));
 		pworse += dobj > ho + 1e-9 * (fabs(ho) > 1 ? fabs(ho) : 1);
 		psame += same_obj(ho, dobj);
@@ -778,6 +841,7 @@ int main(void)
 		cmocka_unit_test(test_exact_gap),
 		cmocka_unit_test(test_hot_vs_brute),
 		cmocka_unit_test(test_hot_gap),
+		cmocka_unit_test(test_local_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
