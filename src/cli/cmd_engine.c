@@ -40,7 +40,12 @@ static const char usage_tail[] =
 "                             cgroup) even with --classes/--samples\n"
 "      --profile P            a structlint.profile/v1 to replay (--samples P)\n"
 "      --threads N            updater threads, 1 to 1024 (default: online CPUs)\n"
-"      --seconds S            run time in seconds, 0.01 to 3600 (default 1)\n"
+"      --seconds S            run time in seconds, 0.01 to 3600 (default 1);\n"
+"                             with --updates a cap only\n"
+"      --updates N            each updater thread stops after N updates, for\n"
+"                             reproducible profiles (the same counts on any\n"
+"                             load; replay: N accesses of all threads together,\n"
+"                             rounded up to whole replay cycles)\n"
 "      --batch 32|64|128      updates per CPU between flusher wake-ups\n"
 "                             (MEMCG_CHARGE_BATCH; default 64)\n"
 "      --flush list|pop       list: detach the updated list under the per-CPU\n"
@@ -66,7 +71,7 @@ static const char usage_tail[] =
 enum {
 	OPT_LAYOUT = CLI_OPT_OWN, OPT_BUILTIN, OPT_PROFILE, OPT_THREADS,
 	OPT_SECONDS, OPT_BATCH, OPT_FLUSH, OPT_DEPTH, OPT_FANOUT,
-	OPT_WRITE_EVERY, OPT_SEED, OPT_NO_PIN, OPT_WRITE_PROFILE,
+	OPT_WRITE_EVERY, OPT_SEED, OPT_NO_PIN, OPT_WRITE_PROFILE, OPT_UPDATES,
 };
 
 static const struct option long_opts[] = {
@@ -84,8 +89,13 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
 	{ "write-profile", required_argument, NULL, OPT_WRITE_PROFILE },
+	{ "updates", required_argument, NULL, OPT_UPDATES },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --updates ceiling: 10^12 updates per thread (hours at any speed; the
+ * --seconds cap ends a run first). */
+#define UPDATES_MAX 1000000000000ul
 
 struct eng_cli {
 	struct slt_engine_opts o;
@@ -132,6 +142,12 @@ static int eng_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 		return 0;
 	case OPT_NO_PIN: e->o.pin = false; return 0;
 	case OPT_WRITE_PROFILE: e->write_profile = arg; return 0;
+	case OPT_UPDATES:
+		if (!cli_parse_uint(arg, 1, UPDATES_MAX, &v))
+			return cli_usage_error("--updates '%s': want updates per thread from 1 to %lu",
+					       arg, UPDATES_MAX);
+		e->o.max_updates = v;
+		return 0;
 	}
 	return 1;
 }
@@ -238,6 +254,11 @@ int cmd_engine(int argc, char **argv)
 		rc = slt_engine_bind(spec, &c.layout->structs[0], c.ropts.cacheline_size, &b, &err);
 	if (!rc)
 		rc = slt_engine_run(b, &e.o, &r, &err);
+	if (!rc && e.o.max_updates && r->seconds >= e.o.seconds)
+		fprintf(stderr, "structlint: warning: the --seconds cap (%g s) ended the run "
+			"before every thread made its --updates %llu: the counts are not "
+			"reproducible (give a larger --seconds)\n",
+			e.o.seconds, (unsigned long long)e.o.max_updates);
 	if (!rc && e.write_profile)
 		rc = write_profile(e.write_profile, r, b, &err);
 	if (!rc) {

@@ -5,7 +5,9 @@
 mem_cgroup_per_node and cgroup): text and structlint.engine/v1 JSON
 structure of short runs (never timing), the built-in role maps, replay of a
 classes file, --write-profile read back by `structlint report` (the known
-classes recovered), and bad input (exit 2, one stderr line).
+classes recovered), and bad input (exit 2, one stderr line).  Every case that
+checks counts or the classes drawn from them runs a fixed number of updates
+(--updates, EXACT), not a time, so it is exact on any load.
 
     test_engine.py --list          case names
     test_engine.py CASE            run one case (exit 0 pass, 1 fail)
@@ -23,6 +25,9 @@ CC = os.environ.get('CC_GCC', 'gcc')
 MEMCG61 = os.path.join(ROOT, 'fixtures', 'classes', 'mem_cgroup_per_node-6.1.classes')
 TMP = tempfile.mkdtemp(prefix='slt-engine-')
 SHORT = ['--threads', '2', '--seconds', '0.1']
+# 20000 updates per updater thread, the --seconds cap far above what they take
+N = 20000
+EXACT = ['--threads', '2', '--updates', str(N), '--seconds', '600']
 
 
 def obj(v612=False):
@@ -58,10 +63,12 @@ def case_text():
 
 
 def case_json_stats():
-    d = engine_json(obj(), 'mem_cgroup_per_node', *SHORT, '--batch', '32', '--flush', 'pop')
+    d = engine_json(obj(), 'mem_cgroup_per_node', *EXACT, '--batch', '32', '--flush', 'pop')
     assert d['mode'] == 'stats' and d['struct'] == 'mem_cgroup_per_node' and d['size'] == 2560
     assert d['options']['batch'] == 32 and d['options']['flush'] == 'pop'
-    assert len(d['threads']) == 2 and d['ops'] == sum(t['ops'] for t in d['threads']) > 0
+    assert [t['ops'] for t in d['threads']] == [N, N] and d['ops'] == 2 * N, d['threads']
+    # every 32nd update of a thread completes a batch
+    assert d['batch_crossings'] == 2 * (N // 32), d['batch_crossings']
     assert d['flushes'] >= 1 and d['groups'] == 7
     roles = {r['member']: r for r in d['roles']}
     assert roles['memcg']['role'] == 'back-pointer' and roles['memcg']['lines'] == [39, 39]
@@ -98,8 +105,12 @@ def case_612_and_cgroup():
 
 
 def case_replay():
-    d = engine_json(obj(), 'mem_cgroup_per_node', '--classes', MEMCG61, *SHORT)
+    d = engine_json(obj(), 'mem_cgroup_per_node', '--classes', MEMCG61, *EXACT)
     assert d['mode'] == 'replay' and d['flushes'] == 0
+    # whole replay cycles: the same total for any thread count
+    d1 = engine_json(obj(), 'mem_cgroup_per_node', '--classes', MEMCG61, *EXACT[2:],
+                     '--threads', '1')
+    assert d['ops'] == d1['ops'] >= N, (d['ops'], d1['ops'])
     roles = {r['member']: r['role'] for r in d['roles']}
     assert roles['memcg'] == 'read' and roles['iter'] == 'hot-write', roles
     assert 'tree_node' not in roles                   # cold: not replayed
@@ -109,9 +120,57 @@ def case_replay():
         assert len(w) == 1, (m, w)
 
 
+def profile_rows(path):
+    """{(member or offset, cpu): (loads, stores)} of a profile's rows."""
+    with open(path) as f:
+        d = json.load(f)
+    assert d['schema'] == 'structlint.profile/v1', d['schema']
+    rows = {}
+    for s in d['structs']:
+        for m in s['members']:
+            for r in m['rows']:
+                key = (m.get('member', m['offset']), m['offset'], r['cpu'])
+                assert key not in rows, key
+                rows[key] = (r.get('loads', 0), r.get('stores', 0))
+    return rows
+
+
+def case_profile_repro():
+    """With --updates the written profile is the same on every run.  Replay
+    (no flusher): byte-identical.  Stats mode: the updaters' rows (cpu 0
+    and 1) are identical; the flusher's (cpu 2) name the same members, and
+    each row counts the run's flushed groups (its loads of the per-CPU
+    pointer, its stores to each line of the flush-written stats), which
+    vary: how many batch crossings coalesce into one flush depends on
+    when the flusher thread gets a CPU."""
+    for name, args in (('replay', ['--classes', MEMCG61]), ('stats', [])):
+        profs, runs = [], []
+        for i in range(2):
+            profs.append(os.path.join(TMP, 'repro-%s-%d.json' % (name, i)))
+            runs.append(engine_json(obj(), 'mem_cgroup_per_node', *EXACT, *args,
+                                    '--write-profile', profs[-1]))
+        if name == 'replay':
+            with open(profs[0], 'rb') as a, open(profs[1], 'rb') as b:
+                assert a.read() == b.read(), 'replay profiles differ'
+            continue
+        rows = [profile_rows(p) for p in profs]
+        for r, d in zip(rows, runs):
+            flusher = {k: v for k, v in r.items() if k[2] == 2}
+            assert flusher, r
+            for k, (loads, stores) in flusher.items():
+                assert loads + stores == d['flushed_groups'], (k, loads, stores, d['flushed_groups'])
+        assert rows[0].keys() == rows[1].keys(), set(rows[0]) ^ set(rows[1])
+        upd = [{k: v for k, v in r.items() if k[2] < 2} for r in rows]
+        assert upd[0] == upd[1], 'updater rows differ'
+        # each updater loaded a read member once per update and stored to
+        # a hot-written line every 4th update (--write-every 4): exact
+        assert set(upd[0].values()) == {(N, 0), (0, N // 4)}, upd[0]
+        assert {k[2] for k in upd[0]} == {0, 1}, upd[0]
+
+
 def case_profile_loop():
     prof = os.path.join(TMP, 'engine.json')
-    ok(run(obj(), 'mem_cgroup_per_node', *SHORT, '--write-profile', prof))
+    ok(run(obj(), 'mem_cgroup_per_node', *EXACT, '--write-profile', prof))
     with open(prof) as f:
         assert json.load(f)['schema'] == 'structlint.profile/v1'
     p = subprocess.run([SL, 'report', obj(), 'mem_cgroup_per_node', '--samples', prof, '--json'],
@@ -155,6 +214,13 @@ def case_bad_input():
     bad(['--layout', os.path.join(TMP, 'nofile') + ':S'], 'no such file')
     bad(['--builtin', 'foo'], "--builtin 'foo': no built-in role map")
     bad([o, 'mem_cgroup_per_node', '--pretty'], '--json')
+    for u in ('0', 'x', '-1', '1000000000001'):
+        bad([o, 'mem_cgroup_per_node', '--updates', u], "--updates '%s'" % u)
+    assert '--updates' in p.stdout
+    # a cap that ends the run before the updates are done says so
+    p = run(o, 'mem_cgroup_per_node', '--threads', '1', '--updates', '1000000000000',
+            '--seconds', '0.01')
+    assert p.returncode == 0 and 'the --seconds cap (0.01 s) ended the run' in p.stderr, p.stderr
 
 
 CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith('case_')}
