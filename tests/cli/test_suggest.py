@@ -533,7 +533,11 @@ def case_load():
             ('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--max-proposals', '20')]
     alone = [run(*a).stdout for a in runs]
     assert 'the local search stopped at its work budget' in alone[0], alone[0][-2000:]
-    burners = [subprocess.Popen([sys.executable, '-c', 'while True: pass'])
+    # busy loops that end with this test even if it is killed (their
+    # parent changes)
+    burn = ('import os\np = os.getppid()\nwhile os.getppid() == p:\n'
+            '    for _ in range(100000): pass\n')
+    burners = [subprocess.Popen([sys.executable, '-c', burn])
                for _ in range(os.cpu_count() or 2)]
     try:
         for a, want in zip(runs, alone):
