@@ -7,7 +7,8 @@
  *   "schema": "structlint.engine/v1",
  *   "struct": NAME, "mode": "stats" | "replay", "size": BYTES,
  *   "cacheline_size": BYTES,
- *   "options": { "threads", "seconds", "depth", "fanout", "batch",
+ *   "options": { "threads", "seconds", "updates" (per updater thread,
+ *                null when timed), "depth", "fanout", "batch",
  *                "flush": "list" | "pop", "write_every", "seed", "pin",
  *                "latency_every" },
  *   "roles": [ { "member", "role", "offset", "size" (bytes),
@@ -74,6 +75,9 @@ int slt_engine_write_text(FILE *f, const struct slt_engine_result *r,
 			r->n_groups, o->write_every);
 	else if (o)
 		fprintf(f, "options: %u threads, replay on one shared object\n", r->threads);
+	if (o && o->max_updates)
+		fprintf(f, "run: %" PRIu64 " updates per updater thread (cap %.2f s)\n",
+			o->max_updates, o->seconds);
 	if (b) {
 		fprintf(f, "roles:\n");
 		for (size_t k = 0; k < b->n_roles; k++) {
@@ -141,6 +145,7 @@ int slt_engine_write_json(FILE *f, const struct slt_engine_result *r,
 		json_t *op = json_object();
 		slt_json_set(op, "threads", U(r->threads), &bad);
 		slt_json_set(op, "seconds", json_real(o->seconds), &bad);
+		slt_json_set(op, "updates", o->max_updates ? U(o->max_updates) : json_null(), &bad);
 		slt_json_set(op, "depth", U(o->depth), &bad);
 		slt_json_set(op, "fanout", U(o->fanout), &bad);
 		slt_json_set(op, "batch", U(o->batch), &bad);
