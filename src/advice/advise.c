@@ -12,7 +12,9 @@
  *   PARETO   the best layout within +0, +64, +128, ... bytes (one line
  *            size per step) up to REGROUP's size, each kept when it beats
  *            the smaller budget;
- *   SIZE     smallest size, alignment kept (pahole --reorganize's goal).
+ *   SIZE     smallest size, alignment kept (pahole --reorganize's goal);
+ *            outside --size-only only when its sharing score is no higher
+ *            than the original's.
  * Proposals that do not lower the objective (SIZE: the size) are dropped,
  * and so are duplicates of a better one.
  */
@@ -248,6 +250,13 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	if (k == SLT_PROPOSAL_SIZE ? c->size >= orig->size :
 	    c->total >= x->before.total - 1e-9 ||
 	    c->coherence >= x->before.coherence - 1e-9)
+		return 0;
+	/* beside the sharing proposals a smaller layout is offered only when
+	 * it shares no more than the original (saving a line by putting a
+	 * writer beside read-mostly members undoes a sharing fix); with
+	 * --size-only size is the only objective */
+	if (k == SLT_PROPOSAL_SIZE && !x->o->size_only &&
+	    c->coherence > x->before.coherence + 1e-9)
 		return 0;
 	rc = slt_adv_relayout(x->ar, &x->us, p, &l, &moved, &n_moved);
 	if (rc)
