@@ -163,6 +163,19 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 		     const struct slt_adv_plan *p, struct slt_struct *out,
 		     size_t **moved, size_t *n_moved);
 
+/*
+ * Relocated and shifted top-level members of plan p placed at off (from
+ * slt_adv_place()): the definition of slt_proposal.moved / shifted
+ * (advice.h), computed only here (moved.c).  *n_reloc, *n_shifted: their
+ * numbers; state (may be NULL; one byte per member of us->orig, only
+ * top-level entries written): SLT_ADV_RELOCATED, SLT_ADV_SHIFTED or 0.
+ * Returns 0 or SLT_ENOMEM.
+ */
+enum { SLT_ADV_RELOCATED = 1, SLT_ADV_SHIFTED = 2 };
+int slt_adv_relocated(const struct slt_adv_units *us,
+		      const struct slt_adv_plan *p, const uint64_t *off,
+		      uint8_t *state, size_t *n_reloc, size_t *n_shifted);
+
 /* Weights of the objective (cost.c). */
 struct slt_adv_weights {
 	double coherence;   /* per unit of the estimator */
@@ -181,7 +194,14 @@ struct slt_adv_cost {
 	uint64_t lines;     /* cache lines of the size */
 	uint64_t size;      /* bytes */
 	double total;       /* weighted sum */
+	size_t shared;      /* blocks (lines, or --separation blocks) whose
+			       coherence term is above SLT_ADV_SHARED_MIN:
+			       the fixable sharing findings the model sees */
 };
+
+/* A block's coherence term above this counts as sharing (slt_adv_cost.shared);
+ * per-CPU terms below it are rounding. */
+#define SLT_ADV_SHARED_MIN 1e-9
 
 /*
  * Cost of units at offsets off (parallel to order) in a struct of size
@@ -337,6 +357,29 @@ int slt_adv_search_hot(const struct slt_adv_units *us,
 		       const struct slt_adv_weights *w, size_t max_steps,
 		       struct slt_adv_plan *best, struct slt_adv_cost *cost,
 		       struct slt_adv_hot_info *info);
+
+/*
+ * The MINIMAL search (minimal.c): every single relocation of a movable
+ * unit to another position of the original order, exhaustively; then,
+ * when none leaves no fixable finding (slt_adv_cost.shared), pairs of
+ * relocations until max_work unit evaluations (0 = SLT_ADV_MINIMAL_WORK)
+ * are spent.  Ranked by (findings left, members relocated, members shifted
+ * as slt_adv_relocated() counts them, bytes, sharing score, cost).  *best
+ * (free with slt_adv_plan_free()) and *cost get the best; *info what it
+ * did.  Returns 0, SLT_ENOMEM, or SLT_ENOTFOUND when no candidate leaves
+ * fewer findings (or as many with a lower score) than the original.
+ */
+#define SLT_ADV_MINIMAL_WORK 40000000u
+struct slt_adv_minimal_info {
+	size_t evaluated;  /* plans evaluated */
+	size_t moves;      /* relocations in the best: 1 or 2 */
+	bool pairs;        /* the pair search ran */
+	bool spent;        /* and stopped at its work budget */
+};
+int slt_adv_search_minimal(const struct slt_adv_units *us,
+			   const struct slt_adv_weights *w, size_t max_work,
+			   struct slt_adv_plan *best, struct slt_adv_cost *cost,
+			   struct slt_adv_minimal_info *info);
 
 /* The original order, no padding. */
 int slt_adv_plan_identity(const struct slt_adv_units *us,

@@ -5,9 +5,9 @@
  *   REGROUP  the exact optimum (exact.c) up to SLT_ADV_EXACT_MAX units within
  *            its budget, else greedy fill + local search; padding allowed,
  *            no byte budget;
- *   MINIMAL  local search from the original order, one move (a unit to
- *            another position, or one CACHELINE_PADDING) at a time, best
- *            move first, so few members relocate;
+ *   MINIMAL  the fewest members relocated: every single relocation, then
+ *            pairs (minimal.c); where those leave findings, the local
+ *            search from the original order when it leaves fewer;
  *   PADDING  the original order, CACHELINE_PADDING members only;
  *   PARETO   the best layout within +0, +64, +128, ... bytes (one line
  *            size per step) up to REGROUP's size, each kept when it beats
@@ -247,8 +247,10 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	size_t *moved, n_moved, *shifted, n_shifted, rel;
 	int rc;
 
+	/* MINIMAL ranks by findings left and members relocated, not by the
+	 * cost: less sharing is enough */
 	if (k == SLT_PROPOSAL_SIZE ? c->size >= orig->size :
-	    c->total >= x->before.total - 1e-9 ||
+	    (k != SLT_PROPOSAL_MINIMAL && c->total >= x->before.total - 1e-9) ||
 	    c->coherence >= x->before.coherence - 1e-9)
 		return 0;
 	/* beside the sharing proposals a smaller layout is offered only when
@@ -337,6 +339,80 @@ static int run(struct ctx *x, enum slt_proposal_kind k,
 	return rc;
 }
 
+/* Findings left and members relocated by plan p, for comparing MINIMAL
+ * candidates; false when illegal or out of memory (*rc). */
+static bool min_key(struct ctx *x, const struct slt_adv_plan *p,
+		    const struct slt_adv_cost *c, size_t key[2], int *rc)
+{
+	uint64_t *off = malloc((p->n ? p->n : 1) * sizeof(*off)), size;
+	size_t sh;
+	bool ok = off && slt_adv_place(&x->us, p, off, &size);
+
+	*rc = off ? 0 : SLT_ENOMEM;
+	if (ok)
+		*rc = slt_adv_relocated(&x->us, p, off, NULL, &key[1], &sh);
+	free(off);
+	key[0] = c->shared;
+	return ok && !*rc;
+}
+
+/* MINIMAL: the exhaustive single / pair relocations (minimal.c); where
+ * they leave findings, the local search from the original order (any
+ * number of moves, padding allowed) when it leaves fewer. */
+static int run_minimal(struct ctx *x, const struct slt_adv_search *s)
+{
+	struct slt_adv_plan p = { 0 }, q;
+	struct slt_adv_cost c, qc;
+	struct slt_adv_minimal_info mi;
+	struct slt_adv_search m = *s;
+	size_t pk[2], qk[2];
+	bool have;
+	int rc = slt_adv_search_minimal(&x->us, &x->w, 0, &p, &c, &mi);
+
+	if (rc && rc != SLT_ENOTFOUND)
+		return rc;
+	have = !rc;
+	x->method = slt_arena_printf(x->ar, "every %s relocation (%zu plans)%s",
+		mi.pairs ? "single and pair of" : "single", mi.evaluated,
+		mi.spent ? "; the pair search stopped at its work budget" : "");
+	if (!x->method) {
+		rc = SLT_ENOMEM;
+		goto out;
+	}
+	if (have && !min_key(x, &p, &c, pk, &rc))
+		goto out;
+	if (!have || pk[0]) {
+		const char *method = x->method;
+		m.max_moves = x->us.n;
+		rc = search(x, &m, &q, &qc);
+		if (rc == SLT_ENOTFOUND) {
+			rc = 0;
+			x->method = method;
+		} else if (rc) {
+			goto out;
+		} else if (min_key(x, &q, &qc, qk, &rc) &&
+			   (!have || qk[0] < pk[0])) {
+			slt_adv_plan_free(&p);
+			p = q;
+			c = qc;
+			have = true;
+			x->method = slt_arena_printf(x->ar, "local search from the "
+				"original order, after %s", method);
+			if (!x->method)
+				rc = SLT_ENOMEM;
+		} else {
+			slt_adv_plan_free(&q);
+			x->method = method;
+		}
+	}
+	if (!rc && have)
+		rc = add(x, SLT_PROPOSAL_MINIMAL, &p, &c);
+out:
+	if (have)
+		slt_adv_plan_free(&p);
+	return rc;
+}
+
 static int cmp_prop(const void *a, const void *b)
 {
 	const struct slt_proposal *x = a, *y = b;
@@ -391,12 +467,12 @@ static int advise(struct ctx *x)
 		return rc;
 	if (!o->size_only && x->before.coherence > 0) {
 		uint64_t top;
-		rc = run(x, SLT_PROPOSAL_REGROUP, &s);
-		if (!rc) {
-			struct slt_adv_search m = s;
-			m.max_moves = x->us.n;
-			rc = run(x, SLT_PROPOSAL_MINIMAL, &m);
-		}
+		/* MINIMAL first: a regroup with the same layout is dropped
+		 * as its duplicate, and the proposal says how few members
+		 * it relocates */
+		rc = run_minimal(x, &s);
+		if (!rc)
+			rc = run(x, SLT_PROPOSAL_REGROUP, &s);
 		if (!rc) {
 			struct slt_adv_search p = s;
 			p.keep_order = true;

@@ -154,7 +154,7 @@ static void line_value(const struct slt_adv_units *us,
 static int blocks_eval(const struct slt_adv_units *us, const size_t *order,
 		       const uint64_t *off, size_t n, uint64_t size,
 		       uint64_t lsz, bool coh, bool loc, double *coh_out,
-		       double *loc_out)
+		       double *loc_out, size_t *shared)
 {
 	uint64_t nl = size ? (size + lsz - 1) / lsz : 1;
 	struct line_acc *la;
@@ -187,6 +187,7 @@ static int blocks_eval(const struct slt_adv_units *us, const size_t *order,
 		line_value(us, &la[L], &f, &l);
 		*coh_out += coh ? f : 0;
 		*loc_out += loc ? l : 0;
+		*shared += coh && f > SLT_ADV_SHARED_MIN;
 	}
 	for (uint64_t L = 0; L < nl; L++)
 		free(la[L].cpus);
@@ -207,10 +208,10 @@ int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
 	out->size = size;
 	out->lines = size ? (size + lsz - 1) / lsz : 0;
 	rc = blocks_eval(us, order, off, n, size, sep, true, sep == lsz,
-			 &out->coherence, &out->locality);
+			 &out->coherence, &out->locality, &out->shared);
 	if (!rc && sep != lsz)
 		rc = blocks_eval(us, order, off, n, size, lsz, false, true,
-				 &out->coherence, &out->locality);
+				 &out->coherence, &out->locality, &out->shared);
 	out->total = w->coherence * out->coherence + w->locality * out->locality +
 		     w->line_price * (double)out->lines +
 		     w->byte_price * (double)out->size;

@@ -194,7 +194,7 @@ static void test_random_legal(void **state)
 {
 	(void)state;
 	size_t n_prop = 0, n_structs = 0, n_fixed = 0, kinds[6] = { 0 };
-	size_t by_exact = 0, by_hot = 0, by_heur = 0;
+	size_t by_exact = 0, by_hot = 0, by_heur = 0, by_min = 0;
 	for (int it = 0; it < 300; it++) {
 		struct rs r;
 		struct slt_error err = { 0 };
@@ -234,6 +234,9 @@ static void test_random_legal(void **state)
 			by_exact += !strncmp(m + 10, "exact", 5);
 			by_hot += !strncmp(m + 10, "hot-set DP", 10);
 			by_heur += !strncmp(m + 10, "heuristic", 9);
+			/* MINIMAL: exhaustive relocations (minimal.c) */
+			by_min += !strncmp(m + 10, "every single", 12) ||
+				  !strncmp(m + 10, "local search from", 17);
 		}
 		if (adv->n_proposals && adv->proposals[0].score_after == 0)
 			n_fixed++;
@@ -245,9 +248,9 @@ static void test_random_legal(void **state)
 	       "padding %zu, pareto %zu, size %zu), best proposal removes all "
 	       "sharing in %zu\n", n_structs, n_prop, kinds[1], kinds[2], kinds[3],
 	       kinds[4], kinds[5], n_fixed);
-	printf("# found by: exact subset DP %zu, hot-set DP %zu, heuristic %zu\n",
-	       by_exact, by_hot, by_heur);
-	assert_int_equal(by_exact + by_hot + by_heur, n_prop);
+	printf("# found by: exact subset DP %zu, hot-set DP %zu, heuristic %zu, "
+	       "minimal relocations %zu\n", by_exact, by_hot, by_heur, by_min);
+	assert_int_equal(by_exact + by_hot + by_heur + by_min, n_prop);
 	/* the hot-set DP's plans go through the legality checks above */
 	assert_true(by_hot > 0);
 	assert_true(n_prop > 0);
