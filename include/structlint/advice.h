@@ -113,13 +113,18 @@ struct slt_proposal {
 				       (members with new offsets, padding
 				       members inserted, holes recomputed) */
 	size_t *moved;              /* indices (into the original layout's
-				       members, ascending) of the members
-				       relocated: their order among the
-				       other members changed (all but a
-				       longest run kept in the original
-				       order; a nested member with its
-				       top-level member).  Empty for a
-				       padding-only proposal. */
+				       members, ascending) of the top-level
+				       members relocated: all but a longest
+				       run of top-level members kept in the
+				       original order (members of a unit
+				       counted one by one, so a reversing
+				       --keep-together relocates one; nested
+				       members are not listed, they go with
+				       their top-level member).  n_moved is
+				       the count the summary, the text's
+				       `moved:` line and JSON "moved" give;
+				       empty for a padding-only proposal
+				       unless --keep-together reorders. */
 	size_t n_moved;
 	uint64_t size_before, size_after;          /* bytes */
 	uint64_t lines_before, lines_after;        /* cachelines */
@@ -132,10 +137,11 @@ struct slt_proposal {
 				       static_assert()s that lock it in */
 	const char *summary;        /* one line for humans */
 	/* Added after v1 (additive): */
-	size_t *shifted;            /* indices (ascending) of the members
-				       whose offset changed though they were
-				       not relocated: shifted by inserted
-				       padding or by relocated neighbours */
+	size_t *shifted;            /* indices (ascending) of the top-level
+				       members whose offset changed though
+				       they were not relocated: shifted by
+				       inserted padding or by relocated
+				       neighbours */
 	size_t n_shifted;
 };
 

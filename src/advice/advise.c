@@ -151,87 +151,38 @@ static bool same_plan_layout(const struct slt_proposal *x,
 	return true;
 }
 
-/* Units that must be relocated to turn the original order into p's: all
- * but a longest increasing subsequence of p->order (the last one patience
- * sorting finds).  reloc[unit] is set for them; returns their number, or
- * SIZE_MAX without memory. */
-static size_t relocations(const struct slt_adv_plan *p, bool *reloc)
-{
-	size_t n = p->n ? p->n : 1, len = 0;
-	size_t *tail = calloc(n, sizeof(*tail)); /* position ending each length */
-	size_t *prev = calloc(n, sizeof(*prev));
-	if (!tail || !prev) {
-		free(tail);
-		free(prev);
-		return SIZE_MAX;
-	}
-	for (size_t i = 0; i < p->n; i++) {
-		size_t lo = 0, hi = len;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (p->order[tail[mid]] < p->order[i])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		prev[i] = lo ? tail[lo - 1] : SIZE_MAX;
-		tail[lo] = i;
-		if (lo == len)
-			len++;
-	}
-	for (size_t i = 0; i < p->n; i++)
-		reloc[p->order[i]] = true;
-	for (size_t i = len ? tail[len - 1] : SIZE_MAX; i != SIZE_MAX; i = prev[i])
-		reloc[p->order[i]] = false;
-	free(tail);
-	free(prev);
-	return p->n - len;
-}
-
-/* Split the members whose offset changed (*moved, from relayout) into the
- * relocated ones (their unit changed places: kept in *moved) and the ones
- * only shifted by inserted padding or relocated neighbours (*shifted). */
-static int split_moved(struct ctx *x, const struct slt_adv_plan *p,
-		       size_t *moved, size_t *n_moved, size_t **shifted,
-		       size_t *n_shifted, size_t *n_reloc)
+/* The relocated and shifted members of plan p (slt_adv_relocated(): the
+ * one definition, advice.h) as ascending index lists from x->ar. */
+static int moved_lists(struct ctx *x, const struct slt_adv_plan *p,
+		       size_t **moved, size_t *n_moved, size_t **shifted,
+		       size_t *n_shifted)
 {
 	const struct slt_struct *orig = x->a->layout;
-	bool *reloc = calloc(x->us.n ? x->us.n : 1, sizeof(*reloc));
-	size_t *unit_of = calloc(orig->n_members ? orig->n_members : 1,
-				 sizeof(*unit_of));
-	size_t k = 0;
-	int rc = 0;
+	size_t nm = orig->n_members ? orig->n_members : 1;
+	uint64_t *off = malloc((p->n ? p->n : 1) * sizeof(*off)), size;
+	uint8_t *st = calloc(nm, 1);
+	int rc = !off || !st ? SLT_ENOMEM : 0;
 
-	*shifted = NULL;
-	*n_shifted = 0;
-	*n_reloc = reloc ? relocations(p, reloc) : SIZE_MAX;
-	if (*n_reloc == SIZE_MAX || !unit_of) {
-		rc = SLT_ENOMEM;
-		goto out;
-	}
-	for (size_t u = 0; u < x->us.n; u++)
-		for (size_t t = 0; t < x->us.u[u].n_top; t++)
-			unit_of[x->us.u[u].top[t]] = u;
-	if (*n_moved) {
-		*shifted = slt_arena_calloc(x->ar, *n_moved, sizeof(**shifted));
-		if (!*shifted) {
+	*moved = *shifted = NULL;
+	*n_moved = *n_shifted = 0;
+	if (!rc && !slt_adv_place(&x->us, p, off, &size))
+		rc = SLT_EUSAGE;
+	if (!rc)
+		rc = slt_adv_relocated(&x->us, p, off, st, n_moved, n_shifted);
+	if (!rc) {
+		*moved = slt_arena_calloc(x->ar, *n_moved + 1, sizeof(**moved));
+		*shifted = slt_arena_calloc(x->ar, *n_shifted + 1, sizeof(**shifted));
+		if (!*moved || !*shifted)
 			rc = SLT_ENOMEM;
-			goto out;
-		}
 	}
-	for (size_t i = 0; i < *n_moved; i++) {
-		size_t m = moved[i];
-		while (orig->members[m].parent >= 0)
-			m = (size_t)orig->members[m].parent;
-		if (reloc[unit_of[m]])
-			moved[k++] = moved[i];
-		else
-			(*shifted)[(*n_shifted)++] = moved[i];
+	for (size_t i = 0, a = 0, b = 0; !rc && i < orig->n_members; i++) {
+		if (st[i] == SLT_ADV_RELOCATED)
+			(*moved)[a++] = i;
+		else if (st[i] == SLT_ADV_SHIFTED)
+			(*shifted)[b++] = i;
 	}
-	*n_moved = k;
-out:
-	free(reloc);
-	free(unit_of);
+	free(off);
+	free(st);
 	return rc;
 }
 
@@ -244,7 +195,7 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	const struct slt_struct *orig = x->a->layout;
 	struct slt_proposal *pr;
 	struct slt_struct l;
-	size_t *moved, n_moved, *shifted, n_shifted, rel;
+	size_t *moved, n_moved, *shifted, n_shifted, *any, n_any;
 	int rc;
 
 	/* MINIMAL ranks by findings left and members relocated, not by the
@@ -260,12 +211,12 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	if (k == SLT_PROPOSAL_SIZE && !x->o->size_only &&
 	    c->coherence > x->before.coherence + 1e-9)
 		return 0;
-	rc = slt_adv_relayout(x->ar, &x->us, p, &l, &moved, &n_moved);
+	rc = slt_adv_relayout(x->ar, &x->us, p, &l, &any, &n_any);
 	if (rc)
 		return rc;
-	if (!n_moved && l.size == orig->size)
+	if (!n_any && l.size == orig->size)
 		return 0;
-	rc = split_moved(x, p, moved, &n_moved, &shifted, &n_shifted, &rel);
+	rc = moved_lists(x, p, &moved, &n_moved, &shifted, &n_shifted);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < adv->n_proposals; i++)
@@ -312,7 +263,7 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 		"%s: %zu member%s relocated, %zu padding member%s, %zu member%s "
 		"shifted, %+lld bytes (%llu -> %llu), "
 		"%llu -> %llu cachelines, sharing estimate %.4g -> %.4g; search: %s",
-		kind_name(k), rel, rel == 1 ? "" : "s", pads, pads == 1 ? "" : "s",
+		kind_name(k), n_moved, n_moved == 1 ? "" : "s", pads, pads == 1 ? "" : "s",
 		n_shifted, n_shifted == 1 ? "" : "s",
 		(long long)pr->bytes_added, (unsigned long long)orig->size,
 		(unsigned long long)l.size, (unsigned long long)pr->lines_before,

@@ -23,10 +23,11 @@
  *     "slab_before", "slab_after": { "kmalloc_class": BYTES (0: none),
  *             "order", "objects_per_slab", "waste_per_slab": BYTES },
  *     "tips_size_class": bool (a larger kmalloc class after than before),
- *     "moved": [ NAME ] (members of the original layout relocated: their
- *             order changed; "" when anonymous; empty for padding only),
- *     "shifted": [ NAME ] (members whose offset changed, order kept:
- *             shifted by padding or relocated neighbours),
+ *     "moved": [ NAME ] (slt_proposal.moved: top-level members of the
+ *             original layout relocated, the summary's count; "" when
+ *             anonymous),
+ *     "shifted": [ NAME ] (top-level members whose offset changed, order
+ *             kept: shifted by padding or relocated neighbours),
  *     "layout": { "size", "alignment" (bytes), "members": [ { "name",
  *             "type", "offset", "size" (bytes), "alignment" (bytes:
  *             forced, else natural), "bit_offset", "bit_size" (bits,

@@ -19,9 +19,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "advice/advice_int.h"
 #include "structlint/advice.h"
+#include "structlint/advice_report.h"
 #include "structlint/analysis.h"
 
 #define MAXM 32
@@ -236,11 +238,156 @@ static void test_minimal_single(void **state)
 	assert_true(n_single >= 20);
 }
 
+/* Top-level members of l not in a longest run kept in the original
+ * (r) order: the relocated count, computed here by O(n^2) DP. */
+static size_t lis_relocated(const struct rs *r, const struct slt_struct *l)
+{
+	size_t pos[MAXM * 2], n = 0, best[MAXM * 2], top = 0;
+	for (size_t i = 0; i < l->n_members; i++) {
+		if (l->members[i].depth)
+			continue;
+		for (size_t k = 0; k < r->s.n_members; k++)
+			if (!strcmp(r->m[k].name, l->members[i].name))
+				pos[n++] = k;
+	}
+	for (size_t i = 0; i < n; i++) {
+		best[i] = 1;
+		for (size_t j = 0; j < i; j++)
+			if (pos[j] < pos[i] && best[j] + 1 > best[i])
+				best[i] = best[j] + 1;
+		if (best[i] > top)
+			top = best[i];
+	}
+	return n - top;
+}
+
+/* Names on the text's "moved:" line of proposal k (0-based). */
+static size_t text_moved(const char *t, size_t k)
+{
+	const char *p = t;
+	for (size_t i = 0; i <= k; i++) {
+		p = strstr(p, "/* structlint: proposal ");
+		assert_non_null(p);
+		p++;
+	}
+	const char *end = strstr(p, "/* structlint: proposal ");
+	const char *m = strstr(p, "/* moved:");
+	if (!m || (end && m > end))
+		return 0;
+	size_t n = 1;
+	for (; *m != '\n'; m++)
+		n += *m == ',';
+	return n;
+}
+
+/* One definition of relocated members: the summary's count, the text's
+ * moved: line, JSON "moved" and n_moved agree, list top-level members
+ * only (a relocated nested struct is one member, its children are not
+ * listed: the text said `moved: s, x, y` beside `1 member relocated`),
+ * and equal all but a longest run kept in the original order, also for a
+ * --keep-together list that reverses two members (a padding proposal
+ * said `0 members relocated` though it reordered them). */
+static void test_moved_one_definition(void **state)
+{
+	(void)state;
+	struct rs r;
+	memset(&r, 0, sizeof(r));
+	const struct { const char *n; uint64_t off, size; uint32_t al, depth;
+		       int32_t parent; enum slt_class c; } d[] = {
+		{ "a", 0, 8, 8, 0, -1, SLT_CLASS_READ_MOSTLY },
+		{ "s", 8, 16, 8, 0, -1, SLT_CLASS_HOT_WRITE },
+		{ "x", 8, 8, 8, 1, 1, SLT_CLASS_HOT_WRITE },
+		{ "y", 16, 8, 8, 1, 1, SLT_CLASS_HOT_WRITE },
+		{ "b", 24, 8, 8, 0, -1, SLT_CLASS_READ_MOSTLY },
+		{ "c", 32, 32, 8, 0, -1, SLT_CLASS_COLD },
+		{ "e", 64, 8, 8, 0, -1, SLT_CLASS_COLD },
+		{ "f", 72, 8, 8, 0, -1, SLT_CLASS_HOT_WRITE },
+		{ "g", 80, 8, 8, 0, -1, SLT_CLASS_READ_MOSTLY },
+		{ "h", 88, 40, 8, 0, -1, SLT_CLASS_COLD },
+	};
+	size_t n = sizeof(d) / sizeof(d[0]);
+	for (size_t i = 0; i < n; i++) {
+		r.m[i] = (struct slt_member){ .name = d[i].n, .type = "long",
+			.decl_head = "long ", .decl_tail = "", .offset = d[i].off,
+			.size = d[i].size, .natural_alignment = d[i].al,
+			.depth = d[i].depth, .parent = d[i].parent };
+		r.cls[i] = d[i].c;
+	}
+	r.m[1].type = "struct inner";
+	r.m[1].decl_head = "struct inner ";
+	r.m[1].flags = SLT_MEMBER_COMPOSITE;
+	r.s = (struct slt_struct){ .name = "mv", .kind = SLT_KIND_STRUCT, .size = 128,
+		.alignment = 8, .members = r.m, .n_members = n, .n_top_members = n - 2 };
+	struct slt_analysis *a = analyze(&r.s, r.cls);
+	const char *kt[] = { "f", "e", NULL };
+	const char *const *ktl[] = { kt };
+	size_t n_nested = 0, n_kt_pad = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		struct slt_advice_opts o = { .cacheline_size = 64, .move_first = true,
+					     .max_proposals = 20 };
+		struct slt_advice *adv;
+		struct slt_error err = { 0 };
+		if (pass) {
+			o.keep_together = ktl;
+			o.n_keep_together = 1;
+		}
+		assert_int_equal(slt_advise(a, &o, &adv, &err), 0);
+		assert_true(adv->n_proposals > 0);
+		char *t = NULL, *j = NULL;
+		size_t tn = 0, jn = 0;
+		FILE *f = open_memstream(&t, &tn);
+		assert_int_equal(slt_report_advice_text(f, adv, NULL, NULL, &err), 0);
+		fclose(f);
+		f = open_memstream(&j, &jn);
+		assert_int_equal(slt_report_advice_json(f, adv, NULL, NULL, &err), 0);
+		fclose(f);
+		json_error_t je;
+		json_t *root = json_loads(j, 0, &je);
+		assert_non_null(root);
+		json_t *props = json_object_get(root, "proposals");
+		assert_int_equal(json_array_size(props), adv->n_proposals);
+		for (size_t k = 0; k < adv->n_proposals; k++) {
+			const struct slt_proposal *p = &adv->proposals[k];
+			size_t want = lis_relocated(&r, &p->layout);
+			printf("# pass %d %s: relocated %zu (summary %zu, text %zu, "
+			       "json %zu, longest run %zu), shifted %zu\n", pass,
+			       slt_proposal_kind_name(p->kind), p->n_moved,
+			       summary_relocated(p), text_moved(t, k),
+			       json_array_size(json_object_get(json_array_get(props, k), "moved")),
+			       want, p->n_shifted);
+			assert_int_equal(p->n_moved, want);
+			assert_int_equal(summary_relocated(p), want);
+			assert_int_equal(text_moved(t, k), want);
+			assert_int_equal(json_array_size(json_object_get(
+				json_array_get(props, k), "moved")), want);
+			for (size_t i = 0; i < p->n_moved; i++) {
+				assert_int_equal(r.m[p->moved[i]].depth, 0);
+				n_nested += p->moved[i] == 1;
+			}
+			for (size_t i = 0; i < p->n_shifted; i++)
+				assert_int_equal(r.m[p->shifted[i]].depth, 0);
+			if (pass && p->kind == SLT_PROPOSAL_PADDING) {
+				assert_int_equal(p->n_moved, 1);
+				n_kt_pad++;
+			}
+		}
+		json_decref(root);
+		free(t);
+		free(j);
+		slt_advice_free(adv);
+	}
+	slt_analysis_free(a);
+	/* the cases the test is about did occur */
+	assert_true(n_nested > 0);
+	assert_int_equal(n_kt_pad, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_size_never_worse),
 		cmocka_unit_test(test_minimal_single),
+		cmocka_unit_test(test_moved_one_definition),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
