@@ -106,6 +106,24 @@ struct slt_slab_cost {
 int slt_slab_cost(uint64_t size, uint32_t align,
 		  const struct slt_advice_opts *opts, struct slt_slab_cost *out);
 
+/*
+ * Added after v1 (additive): the cache lines of the struct one hot code
+ * path touches before and after a proposal.  A code path is a code
+ * location of the profile: its function (the symbol without its "+0x..."
+ * offset), else its source "file.c:line"; it touches every line of each
+ * member it has samples on.  Only with a profile that names code
+ * locations (none with --classes alone).
+ */
+struct slt_path_lines {
+	const char *path;          /* function or "file.c:line" */
+	uint64_t samples;          /* loads + stores of the path on the
+				      struct's members */
+	uint64_t lines_before, lines_after; /* distinct cachelines touched */
+};
+
+/* Paths listed per proposal (slt_proposal.paths): the busiest ones. */
+#define SLT_PATHS_SHOWN 8
+
 /* One proposal.  Owned by the struct slt_advice it is part of. */
 struct slt_proposal {
 	enum slt_proposal_kind kind;
@@ -143,6 +161,13 @@ struct slt_proposal {
 				       inserted padding or by relocated
 				       neighbours */
 	size_t n_shifted;
+	struct slt_path_lines *paths; /* the n_paths busiest code paths (at
+				       most SLT_PATHS_SHOWN), most samples
+				       first; NULL without code locations */
+	size_t n_paths;
+	size_t n_paths_all;         /* code paths in the profile */
+	uint64_t path_lines_before, path_lines_after; /* sums of the lines
+				       touched over all n_paths_all paths */
 };
 
 struct slt_advice {

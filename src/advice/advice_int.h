@@ -176,6 +176,24 @@ int slt_adv_relocated(const struct slt_adv_units *us,
 		      const struct slt_adv_plan *p, const uint64_t *off,
 		      uint8_t *state, size_t *n_reloc, size_t *n_shifted);
 
+/*
+ * Code path of a profile location (paths.c): its function (the symbol
+ * without a "+0x..." offset; allocated from ar when cut), else its source;
+ * NULL when it has neither (or memory ran out).  units.c's paths and the
+ * proposals' per-path lines use it.
+ */
+const char *slt_adv_path_key(struct slt_arena *ar,
+			     const struct slt_code_location *l);
+
+/*
+ * pr->paths, n_paths, n_paths_all, path_lines_before/after of plan p
+ * placed at off (paths.c), allocated from ar; all 0 without a profile
+ * or code locations.  Returns 0 or SLT_ENOMEM.
+ */
+int slt_adv_path_lines(struct slt_arena *ar, const struct slt_adv_units *us,
+		       const struct slt_adv_plan *p, const uint64_t *off,
+		       struct slt_proposal *pr);
+
 /* Weights of the objective (cost.c). */
 struct slt_adv_weights {
 	double coherence;   /* per unit of the estimator */

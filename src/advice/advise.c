@@ -152,10 +152,11 @@ static bool same_plan_layout(const struct slt_proposal *x,
 }
 
 /* The relocated and shifted members of plan p (slt_adv_relocated(): the
- * one definition, advice.h) as ascending index lists from x->ar. */
+ * one definition, advice.h) as ascending index lists from x->ar, and the
+ * lines each code path touches into *pr. */
 static int moved_lists(struct ctx *x, const struct slt_adv_plan *p,
 		       size_t **moved, size_t *n_moved, size_t **shifted,
-		       size_t *n_shifted)
+		       size_t *n_shifted, struct slt_proposal *pr)
 {
 	const struct slt_struct *orig = x->a->layout;
 	size_t nm = orig->n_members ? orig->n_members : 1;
@@ -169,6 +170,8 @@ static int moved_lists(struct ctx *x, const struct slt_adv_plan *p,
 		rc = SLT_EUSAGE;
 	if (!rc)
 		rc = slt_adv_relocated(&x->us, p, off, st, n_moved, n_shifted);
+	if (!rc)
+		rc = slt_adv_path_lines(x->ar, &x->us, p, off, pr);
 	if (!rc) {
 		*moved = slt_arena_calloc(x->ar, *n_moved + 1, sizeof(**moved));
 		*shifted = slt_arena_calloc(x->ar, *n_shifted + 1, sizeof(**shifted));
@@ -216,7 +219,8 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 		return rc;
 	if (!n_any && l.size == orig->size)
 		return 0;
-	rc = moved_lists(x, p, &moved, &n_moved, &shifted, &n_shifted);
+	struct slt_proposal paths;
+	rc = moved_lists(x, p, &moved, &n_moved, &shifted, &n_shifted, &paths);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < adv->n_proposals; i++)
@@ -238,6 +242,11 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	pr->n_moved = n_moved;
 	pr->shifted = shifted;
 	pr->n_shifted = n_shifted;
+	pr->paths = paths.paths;
+	pr->n_paths = paths.n_paths;
+	pr->n_paths_all = paths.n_paths_all;
+	pr->path_lines_before = paths.path_lines_before;
+	pr->path_lines_after = paths.path_lines_after;
 	pr->size_before = orig->size;
 	pr->size_after = l.size;
 	pr->lines_before = slt_cachelines(orig->size, x->us.line);
@@ -259,16 +268,26 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	size_t pads = 0;
 	for (size_t i = 0; i < p->n; i++)
 		pads += p->pad[i] != 0;
+	const char *pl = "";
+	if (pr->n_paths_all) {
+		pl = slt_arena_printf(x->ar, ", code paths touch %llu -> %llu "
+			"lines (sum over %zu path%s)",
+			(unsigned long long)pr->path_lines_before,
+			(unsigned long long)pr->path_lines_after, pr->n_paths_all,
+			pr->n_paths_all == 1 ? "" : "s");
+		if (!pl)
+			return SLT_ENOMEM;
+	}
 	pr->summary = slt_arena_printf(x->ar,
 		"%s: %zu member%s relocated, %zu padding member%s, %zu member%s "
 		"shifted, %+lld bytes (%llu -> %llu), "
-		"%llu -> %llu cachelines, sharing estimate %.4g -> %.4g; search: %s",
+		"%llu -> %llu cachelines, sharing estimate %.4g -> %.4g%s; search: %s",
 		kind_name(k), n_moved, n_moved == 1 ? "" : "s", pads, pads == 1 ? "" : "s",
 		n_shifted, n_shifted == 1 ? "" : "s",
 		(long long)pr->bytes_added, (unsigned long long)orig->size,
 		(unsigned long long)l.size, (unsigned long long)pr->lines_before,
 		(unsigned long long)pr->lines_after, pr->score_before,
-		pr->score_after, x->method ? x->method : "heuristic");
+		pr->score_after, pl, x->method ? x->method : "heuristic");
 	return pr->summary ? 0 : SLT_ENOMEM;
 }
 
@@ -323,8 +342,8 @@ static int run_minimal(struct ctx *x, const struct slt_adv_search *s)
 	if (rc && rc != SLT_ENOTFOUND)
 		return rc;
 	have = !rc;
-	x->method = slt_arena_printf(x->ar, "every %s relocation (%zu plans)%s",
-		mi.pairs ? "single and pair of" : "single", mi.evaluated,
+	x->method = slt_arena_printf(x->ar, "every single relocation%s (%zu plans)%s",
+		mi.pairs ? " and every pair" : "", mi.evaluated,
 		mi.spent ? "; the pair search stopped at its work budget" : "");
 	if (!x->method) {
 		rc = SLT_ENOMEM;

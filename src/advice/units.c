@@ -104,8 +104,7 @@ static bool is_write(enum slt_class c)
 static int path_index(struct slt_adv_units *us, const char ***names,
 		      size_t *cap, const struct slt_code_location *l, size_t *out)
 {
-	const char *key = l->symbol && *l->symbol ? l->symbol :
-			  l->source && *l->source ? l->source : NULL;
+	const char *key = slt_adv_path_key(us->ar, l);
 	if (!key)
 		return 1;
 	for (size_t i = 0; i < us->n_paths; i++)

@@ -28,6 +28,12 @@
  *             anonymous),
  *     "shifted": [ NAME ] (top-level members whose offset changed, order
  *             kept: shifted by padding or relocated neighbours),
+ *     "paths": [ { "path", "samples", "lines_before", "lines_after" } ]
+ *             (additive: the busiest code paths, most samples first, and
+ *             the cachelines of the struct each touches),
+ *     "paths_total": N, "path_lines_before", "path_lines_after": sums of
+ *             the lines over all N paths (these four only with a profile
+ *             that names code locations),
  *     "layout": { "size", "alignment" (bytes), "members": [ { "name",
  *             "type", "offset", "size" (bytes), "alignment" (bytes:
  *             forced, else natural), "bit_offset", "bit_size" (bits,
@@ -131,6 +137,26 @@ static json_t *proposal_json(const struct slt_advice *adv, size_t i,
 		slt_json_push(sh, json_string(orig && m < orig->n_members ? orig->members[m].name : ""), bad);
 	}
 	slt_json_set(o, "shifted", sh, bad);
+	if (p->n_paths_all) {
+		json_t *pa = json_array();
+		for (size_t k = 0; pa && k < p->n_paths; k++) {
+			const struct slt_path_lines *x = &p->paths[k];
+			json_t *e = json_object();
+			if (!e) {
+				*bad = true;
+				continue;
+			}
+			slt_json_set(e, "path", json_string(x->path), bad);
+			slt_json_set(e, "samples", U(x->samples), bad);
+			slt_json_set(e, "lines_before", U(x->lines_before), bad);
+			slt_json_set(e, "lines_after", U(x->lines_after), bad);
+			slt_json_push(pa, e, bad);
+		}
+		slt_json_set(o, "paths", pa, bad);
+		slt_json_set(o, "paths_total", U(p->n_paths_all), bad);
+		slt_json_set(o, "path_lines_before", U(p->path_lines_before), bad);
+		slt_json_set(o, "path_lines_after", U(p->path_lines_after), bad);
+	}
 	slt_json_set(o, "layout", layout_json(&p->layout, bad), bad);
 	slt_json_set(o, "c_decl", json_string(p->c_decl ? p->c_decl : ""), bad);
 	if (r->diffs && r->diffs[i])

@@ -11,6 +11,9 @@
  *   /" "* moved: a, b, c *" "/ (relocated members; absent when none)
  *   /" "* shifted: N members (offsets changed by padding or relocated
  *      neighbours, order kept) *" "/ (absent when none)
+ *   /" "* lines each hot code path touches, before -> after (top N of M
+ *      by samples): *" "/ and one line per path (profiles with code
+ *      locations only)
  *   /" "* SUMMARY *" "/
  *   the new layout, exactly as slt_report_layout_text() prints it
  *   /" "* C declaration: *" "/ and the declaration
@@ -88,6 +91,21 @@ static void shifted_line(FILE *out, const struct slt_proposal *p)
 			p->n_shifted == 1 ? "" : "s");
 }
 
+/* The lines each of the busiest code paths touches (profiles with code
+ * locations only). */
+static void paths_lines(FILE *out, const struct slt_proposal *p)
+{
+	if (!p->n_paths)
+		return;
+	fprintf(out, "/* lines each hot code path touches, before -> after (top %zu of "
+		"%zu by samples): */\n", p->n_paths, p->n_paths_all);
+	for (size_t i = 0; i < p->n_paths; i++)
+		fprintf(out, "/*   %s: %" PRIu64 " -> %" PRIu64 " (%" PRIu64 " sample%s) */\n",
+			p->paths[i].path, p->paths[i].lines_before,
+			p->paths[i].lines_after, p->paths[i].samples,
+			p->paths[i].samples == 1 ? "" : "s");
+}
+
 static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 			 const struct slt_report_opts *opts,
 			 const struct slt_advice_report_opts *r,
@@ -107,6 +125,7 @@ static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 	slab_line(out, p, r);
 	moved_line(out, adv, p);
 	shifted_line(out, p);
+	paths_lines(out, p);
 	if (p->summary && p->summary[0])
 		fprintf(out, "/* %s */\n", p->summary);
 	struct slt_layout one = {

@@ -465,6 +465,58 @@ def case_minimal():
                                        % len(p['shifted'])), p['summary']
 
 
+PATHS = os.path.join(ROOT, 'fixtures', 'samples', 'profile', 'cgroup_paths.json')
+
+
+def case_paths():
+    """With a profile that names code locations: per proposal the lines of
+    the struct each hot code path (function: symbol without +0x..) touches
+    before -> after, computed here from the profile and the two layouts
+    (every line of each member the path has samples on), in JSON, text and
+    the summary's sum; with classes only, none of it."""
+    with open(PATHS) as f:
+        prof = json.load(f)['structs'][0]['members']
+    paths = {}
+    for m in prof:
+        for r in m['rows']:
+            fn = r['symbol'].split('+0x')[0]
+            e = paths.setdefault(fn, [0, set()])
+            e[0] += r.get('loads', 0) + r.get('stores', 0)
+            e[1].add(m['member'])
+
+    def lines(lay, members):
+        out = set()
+        for m in lay['members']:
+            if m['name'] in members:
+                out.update(range(m['offset'] // 64, (m['offset'] + max(m['size'], 1) - 1) // 64 + 1))
+        return len(out)
+
+    orig = layout(obj(False), 'cgroup')
+    d = advice(obj(False), 'cgroup', '--samples', PATHS, '--max-proposals', '20')
+    assert d['proposals'], d
+    t = run('suggest', obj(False), 'cgroup', '--samples', PATHS, '--max-proposals', '20').stdout
+    improved = 0
+    for p in d['proposals']:
+        want = sorted(((-v[0], k, lines(orig, v[1]), lines(p['layout'], v[1])) for k, v in paths.items()))
+        got = [(-x['samples'], x['path'], x['lines_before'], x['lines_after']) for x in p['paths']]
+        assert got == want[:8], (p['kind'], got, want)
+        assert p['paths_total'] == len(paths), p['paths_total']
+        b, a = sum(w[2] for w in want), sum(w[3] for w in want)
+        assert (p['path_lines_before'], p['path_lines_after']) == (b, a), p
+        assert ', code paths touch %d -> %d lines (sum over %d paths);' % (b, a, len(paths)) in p['summary'], p['summary']
+        improved += a < b
+        for x in p['paths']:
+            assert '/*   %s: %d -> %d (%d samples) */\n' % (x['path'], x['lines_before'], x['lines_after'],
+                                                          x['samples']) in t, (x, t[:3000])
+    assert improved, 'no proposal touches fewer lines'
+    assert '/* lines each hot code path touches, before -> after (top 5 of 5 by samples): */' in t, t[:3000]
+    # classes only: no code locations, nothing said
+    d = advice(obj(False), 'cgroup', '--classes', CGROUP)
+    assert d['proposals'] and all('paths' not in p and 'code paths' not in p['summary']
+                                  for p in d['proposals']), d['proposals'][0]['summary']
+    assert 'hot code path' not in run('suggest', obj(False), 'cgroup', '--classes', CGROUP).stdout
+
+
 def case_gate():
     run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=1)
     run('suggest', obj(True), 'cgroup', '--classes', CGROUP, '--fail-on-findings', rc=0)
