@@ -160,6 +160,8 @@ static int need_classes(struct ctx *c, const struct slt_rule *ru, unsigned col, 
 				  "column %u: %s needs member classes", col, what);
 }
 
+static bool related(const struct ctx *c, size_t i, size_t k);
+
 /* Resolve a group name: the section's group, a marker group, class:X. */
 static int resolve_group(struct ctx *c, const struct slt_rule *ru,
 			 const struct slt_rule_name *n, struct gset *g)
@@ -289,6 +291,46 @@ static int add_shared_line(struct ctx *c, const struct slt_rule *ru, const struc
 	return rc;
 }
 
+/* Groups a and b of a separate rule (b written at column col) must be
+ * disjoint: a member in both (or inside a member of the other) would be
+ * reported sharing a line with itself.  A class: group or a marker group
+ * is resolved only now, so this is checked here, not by the parser.
+ * Returns 0 or SLT_EUSAGE naming the members in both. */
+static int check_disjoint(struct ctx *c, const struct slt_rule *ru, const struct gset *a,
+			  const struct gset *b, unsigned col)
+{
+	char *text = NULL, p[256];
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&text, &len);
+	for (size_t x = 0; f && x < a->n; x++)
+		for (size_t y = 0; y < b->n; y++) {
+			size_t i = a->idx[x], k = b->idx[y];
+			if (!related(c, i, k))
+				continue;
+			if (n++ < 8) {
+				fprintf(f, "%s%s", n > 1 ? ", " : "", mpath(c, i, p, sizeof(p)));
+				if (i != k)
+					fprintf(f, " with %s", mpath(c, k, p, sizeof(p)));
+			}
+			break;
+		}
+	if (!f || fclose(f)) {
+		free(text);
+		return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	int rc = 0;
+	if (n)
+		rc = slt_error_set_line(c->err, SLT_EUSAGE, c->path, ru->line,
+					"separate compares disjoint groups: take the member out of "
+					"one of them (a group's member always shares its line with "
+					"itself)",
+					"column %u: groups '%s' and '%s' overlap: %zu member%s in both: %s%s",
+					col, a->name, b->name, n, n == 1 ? " is" : "s are", text,
+					n > 8 ? ", ..." : "");
+	free(text);
+	return rc;
+}
+
 static int check_separate(struct ctx *c, const struct slt_rule *ru)
 {
 	uint64_t n_lines = slt_cachelines(c->s->size, c->cl) + 1;
@@ -301,6 +343,10 @@ static int check_separate(struct ctx *c, const struct slt_rule *ru)
 		}
 		for (size_t b = a + 1; b < ru->n_names && !rc; b++) {
 			if ((rc = resolve_group(c, ru, &ru->names[b], &g[1]))) {
+				free(g[1].idx);
+				break;
+			}
+			if ((rc = check_disjoint(c, ru, &g[0], &g[1], ru->names[b].column))) {
 				free(g[1].idx);
 				break;
 			}

@@ -389,8 +389,16 @@ static int statement(struct parser *ps, const char *p, const char *e)
 	} else {
 		if (nr < 2)
 			return fail(ps, eq->col, accepted, "want two or more groups after '=' for", &left[0]);
-		for (size_t i = 0; i < nr; i++)
+		for (size_t i = 0; i < nr; i++) {
+			for (size_t j = 0; j < i; j++)
+				if (right[j].n == right[i].n && !memcmp(right[j].p, right[i].p, right[i].n))
+					return failf(ps, right[i].col, "name each group once: a group "
+						     "always shares its lines with itself",
+						     "group '%.*s' is separated from itself (named "
+						     "twice, first at column %u)", (int)right[i].n,
+						     right[i].p, right[j].col);
 			names[nn++] = right[i];
+		}
 	}
 	int rc = duplicate(ps, cur, &ru, names, nn, &left[0]);
 	if (rc)

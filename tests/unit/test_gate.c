@@ -225,6 +225,44 @@ static void test_rules_and_writers(void **state)
 	slt_layout_free(l);
 }
 
+/* separate with groups that overlap once class: groups are resolved: a
+ * rules error naming the member, never a member sharing a line with
+ * itself (the parser refuses a group named twice). */
+static void test_separate_overlap(void **state)
+{
+	(void)state;
+	struct slt_layout *l = load("cgroup");
+	const struct slt_struct *s = &l->structs[0];
+	enum slt_class *cls = calloc(s->n_members, sizeof(*cls));
+	for (size_t i = 0; i < s->n_members; i++)
+		if (!strcmp(s->members[i].name, "rstat_cpu") || !strcmp(s->members[i].name, "level"))
+			cls[i] = SLT_CLASS_READ_MOSTLY;
+	struct slt_check_opts o = { .cacheline_size = 64, .classes = cls };
+	struct slt_gate_result *r;
+	struct slt_error err;
+	slt_error_clear(&err);
+	assert_int_equal(slt_gate_result_new(&r, &err), 0);
+	struct slt_rules *ru = rules("[struct cgroup]\ngroup rm = rstat_cpu flags\n"
+				     "separate = rm class:read-mostly\n");
+	assert_int_equal(slt_rules_check(&ru->structs[0], "c.rules", s, &o, r, &err), SLT_EUSAGE);
+	assert_int_equal(err.line, 3);
+	assert_string_equal(err.message, "column 15: groups 'rm' and 'class:read-mostly' overlap: "
+			    "1 member is in both: rstat_cpu");
+	assert_int_equal(r->n_violations, 0);
+	slt_rules_free(ru);
+	/* disjoint: checked, no error */
+	ru = rules("[struct cgroup]\ngroup w = flags\nseparate = w class:read-mostly\n");
+	slt_error_clear(&err);
+	assert_int_equal(slt_rules_check(&ru->structs[0], "c.rules", s, &o, r, &err), 0);
+	assert_int_equal(r->n_violations, 1);
+	assert_string_equal(r->violations[0].message, "groups w and class:read-mostly share "
+			    "cacheline 0: w: flags (offset 0); class:read-mostly: level (offset 8)");
+	slt_rules_free(ru);
+	free(cls);
+	slt_gate_result_free(r);
+	slt_layout_free(l);
+}
+
 /* SARIF locations (source root, cwd, relative kernel DWARF paths,
  * file:// with percent-encoding), partialFingerprints (FNV-1a of rule,
  * struct and member, then the occurrence) and notes left out unless asked. */
@@ -336,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_group_class),
 		cmocka_unit_test(test_kernel_groups),
 		cmocka_unit_test(test_rules_and_writers),
+		cmocka_unit_test(test_separate_overlap),
 		cmocka_unit_test(test_sarif_locations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

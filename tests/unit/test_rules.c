@@ -143,6 +143,11 @@ static void test_errors(void **state)
 		     "column 1: offset contradicts line 2: 'a' first and at offset 8");
 	expect_error("[struct s]\noffset a = 8\nfirst = a\n", 3,
 		     "column 1: first contradicts line 2: 'a' first and at offset 8");
+	expect_error("[struct s]\ngroup a = x\ngroup b = y\nseparate = a b a\n", 4,
+		     "column 16: group 'a' is separated from itself (named twice, first at column 12)");
+	expect_error("[struct s]\nseparate = class:read-mostly class:read-mostly\n", 2,
+		     "column 30: group 'class:read-mostly' is separated from itself (named twice, "
+		     "first at column 12)");
 	expect_error("[struct s]\n[union s]\n", 2,
 		     "column 8: [union s] but line 1 says [struct s]");
 	struct slt_error err;
