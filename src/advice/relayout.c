@@ -15,6 +15,8 @@
 
 #include "advice/advice_int.h"
 #include "layout/build.h"
+#include "layout/infer.h"
+#include "layout/types.h"
 
 static uint64_t align_up(uint64_t x, uint64_t a)
 {
@@ -62,6 +64,76 @@ bool slt_adv_place(const struct slt_adv_units *us,
 	return true;
 }
 
+/*
+ * The top-level holes, bit holes and tail padding of l (members placed)
+ * by the builder's own rules (layout/infer.h: pahole's class__find_holes(),
+ * a hole counted from the end of the last member, so a char inside a
+ * bitfield's storage unit ends where the char ends): l's top-level members
+ * as a struct type of l->size bytes.  Appends to h (room for two per
+ * top-level member and one before the first); sets l->padding and
+ * l->bit_padding.  Returns 0 or SLT_ENOMEM.
+ */
+static int top_holes(struct slt_struct *l, struct slt_hole *h, size_t *nh)
+{
+	size_t n = 0;
+	struct slt_type t = { .kind = SLT_T_STRUCT, .size = l->size };
+	struct slt_type *mt;
+	struct slt_tmember *tm;
+	uint32_t *idx;
+	struct holes o;
+	struct pm *pm = NULL;
+	int rc = 0;
+
+	for (size_t i = 0; i < l->n_members; i++)
+		n += l->members[i].depth == 0;
+	mt = calloc(n ? n : 1, sizeof(*mt));
+	tm = calloc(n ? n : 1, sizeof(*tm));
+	idx = calloc(n ? n : 1, sizeof(*idx));
+	if (!mt || !tm || !idx) {
+		rc = SLT_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0, k = 0; i < l->n_members; i++) {
+		const struct slt_member *m = &l->members[i];
+		if (m->depth)
+			continue;
+		mt[k] = (struct slt_type){ .kind = SLT_T_INT, .size = m->size };
+		tm[k] = (struct slt_tmember){ .name = m->name, .type = &mt[k],
+			.bit_offset = m->offset * 8 +
+				(m->flags & SLT_MEMBER_BITFIELD ? m->bit_offset : 0),
+			.bit_size = m->flags & SLT_MEMBER_BITFIELD ? m->bit_size : 0 };
+		idx[k++] = (uint32_t)i;
+	}
+	t.members = tm;
+	t.n_members = (uint32_t)n;
+	rc = slt_lay_type_holes(&t, &pm, &o);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 && o.pre_bit_hole)
+			h[(*nh)++] = (struct slt_hole){ 0, (uint64_t)o.pre_bit_hole,
+				UINT32_MAX, -1, SLT_HOLE_BITS };
+		if (i == 0 && o.pre_hole)
+			h[(*nh)++] = (struct slt_hole){ (uint64_t)(pm[0].byte_offset -
+				o.pre_hole), (uint64_t)o.pre_hole, UINT32_MAX, -1, 0 };
+		if (o.bit_hole[i])
+			h[(*nh)++] = (struct slt_hole){ (uint64_t)pm[i].byte_offset,
+				(uint64_t)o.bit_hole[i], idx[i], -1, SLT_HOLE_BITS };
+		if (o.hole[i] && i + 1 < n)
+			h[(*nh)++] = (struct slt_hole){ (uint64_t)(pm[i + 1].byte_offset -
+				o.hole[i]), (uint64_t)o.hole[i], idx[i], -1, 0 };
+	}
+	l->padding = (uint64_t)o.padding;
+	l->bit_padding = (uint32_t)o.bit_padding;
+	free(pm);
+	slt_lay_holes_free(&o);
+out:
+	free(mt);
+	free(tm);
+	free(idx);
+	return rc;
+}
+
 int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 		     const struct slt_adv_plan *p, struct slt_struct *out,
 		     size_t **moved, size_t *n_moved)
@@ -93,7 +165,7 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 	nm = s->n_members + n_pad;
 	m = slt_arena_calloc(ar, nm ? nm : 1, sizeof(*m));
 	/* original holes plus at most one gap before each top-level member */
-	h = slt_arena_calloc(ar, s->n_holes + nm + 1, sizeof(*h));
+	h = slt_arena_calloc(ar, s->n_holes + 2 * nm + 2, sizeof(*h));
 	if (!m || !h) {
 		rc = SLT_ENOMEM;
 		goto out;
@@ -125,7 +197,6 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 	out->sum_forced_holes = 0;
 
 	uint64_t cur = 0;
-	uint32_t last_top = UINT32_MAX; /* new index of the last top-level member */
 	for (size_t i = 0; i < p->n && !rc; i++) {
 		const struct slt_adv_unit *u = &us->u[p->order[i]];
 		if (p->pad[i]) {
@@ -160,11 +231,7 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 			 * (____cacheline_internodealigned_in_smp) is forced */
 			pm->alignment = us->line;
 			pm->natural_alignment = us->line;
-			if (po > cur)
-				h[nh++] = (struct slt_hole){ cur, po - cur,
-							     last_top, -1, 0 };
 			cur = po;
-			last_top = (uint32_t)(k - 1);
 		}
 		for (size_t t = 0; t < u->n_top; t++) {
 			size_t i0 = u->top[t], e = i0 + 1;
@@ -172,10 +239,6 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 			uint64_t no = off[i] + u->rel[t];
 			while (e < s->n_members && s->members[e].depth > 0)
 				e++;
-			if (no > cur)
-				h[nh++] = (struct slt_hole){ cur, no - cur,
-							     last_top, -1, 0 };
-			last_top = (uint32_t)k;
 			for (size_t j = i0; j < e; j++) {
 				newidx[j] = k;
 				delta[j] = (int64_t)no - (int64_t)om->offset;
@@ -191,40 +254,24 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 	}
 	if (rc)
 		goto out;
-	/* holes that move with their unit: nested ones, bit holes, and byte
-	 * holes between two members of one unit */
+	/* nested holes move with their unit; the top level's holes, bit
+	 * holes and tail padding are found again as the builder finds them */
 	for (size_t j = 0; j < s->n_holes; j++) {
 		const struct slt_hole *oh = &s->holes[j];
 		size_t a = oh->after;
-		if (a == UINT32_MAX || a >= s->n_members)
-			continue;
-		bool keep = oh->parent >= 0 || (oh->flags & SLT_HOLE_BITS);
-		if (!keep) /* top-level byte hole inside a unit? */
-			for (size_t u = 0; u < us->n && !keep; u++)
-				for (size_t t = 0; t + 1 < us->u[u].n_top; t++)
-					keep |= us->u[u].top[t] == a;
-		if (!keep)
+		if (oh->parent < 0 || a == UINT32_MAX || a >= s->n_members)
 			continue;
 		h[nh] = *oh;
 		h[nh].offset = (uint64_t)((int64_t)oh->offset + delta[a]);
 		h[nh].after = (uint32_t)newidx[a];
-		if (oh->parent >= 0)
-			h[nh].parent = (int32_t)newidx[oh->parent];
+		h[nh].parent = (int32_t)newidx[oh->parent];
 		nh++;
 	}
-	/* top-level gaps already added above may duplicate a kept in-unit
-	 * byte hole: drop top-level byte holes of a unit's inner gap twice */
-	for (size_t a = 0; a < nh; a++)
-		for (size_t b = a + 1; b < nh; b++)
-			if (h[a].offset == h[b].offset && h[a].parent == h[b].parent &&
-			    h[a].flags == h[b].flags) {
-				h[b] = h[--nh];
-				b--;
-			}
+	rc = top_holes(out, h, &nh);
+	if (rc)
+		goto out;
 	slt_struct_sort_holes(h, nh);
 	out->n_holes = nh;
-	out->padding = size > cur ? size - cur : 0;
-	out->bit_padding = p->n && p->order[p->n - 1] == us->n - 1 ? s->bit_padding : 0;
 	slt_struct_summarize(out);
 	/* moved: original members whose offset changed */
 	size_t nmv = 0;

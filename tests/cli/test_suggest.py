@@ -302,6 +302,41 @@ def shifted_obj():
     return out
 
 
+BF_C = r"""
+/* A plain member inside a bitfield's storage unit (c at +1 of f1's
+ * unsigned int): pahole counts the hole after c from c's end, and a struct
+ * ending in such a unit has tail padding after the last used byte */
+struct list_head { struct list_head *next, *prev; };
+struct cgroup {
+	long h[30];
+	unsigned int f1:3;
+	char c;
+	long fill[84];
+	void *rstat_cpu;
+	struct list_head rstat_css_list;
+	long last_bstat[3];
+	long bstat[3];
+	long tail2;
+	unsigned int f2:5;
+	char d;
+} x;
+"""
+
+
+def bf_obj():
+    out = os.path.join(TMP, 'bf.o')
+    if not os.path.exists(out):
+        src = os.path.join(TMP, 'bf.c')
+        with open(src, 'w') as f:
+            f.write(BF_C)
+        subprocess.run([CC, '-g', '-c', '-o', out, src], check=True)
+    return out
+
+
+def bf_prelude(name):
+    return 'struct list_head { struct list_head *next, *prev; };\n' + PAD_TYPE
+
+
 def padding_between(o):
     d = advice(o, 'cgroup', '--classes', CGROUP, '--max-proposals', '20')
     pads = [p for p in d['proposals'] if p['kind'] == 'padding']
@@ -348,11 +383,11 @@ def case_first_pinned():
 PAD_TYPE = 'struct cacheline_padding { char x[0]; } __attribute__((aligned(64)));\n'
 
 
-def pahole_check(o, name, classes, prelude_of):
+def pahole_check(o, name, classes, prelude_of, *extra):
     """Each proposal's C declaration compiled by gcc -g and shown by pahole
     is, line by line, structlint's pahole-style view of the proposal."""
-    d = advice(o, name, '--classes', classes, '--max-proposals', '20')
-    t = run('suggest', o, name, '--classes', classes, '--max-proposals', '20').stdout
+    d = advice(o, name, '--classes', classes, '--max-proposals', '20', *extra)
+    t = run('suggest', o, name, '--classes', classes, '--max-proposals', '20', *extra).stdout
     # the view of proposal k follows its "/* structlint: proposal k of" line
     parts = t.split('/* structlint: proposal ')[1:]
     assert len(parts) == len(d['proposals']), (len(parts), len(d['proposals']))
@@ -409,6 +444,12 @@ def case_pahole_view():
     n += pahole_check(obj(False), 'mem_cgroup_per_node', MEMCG61, seed_prelude)
     n += pahole_check(shifted_obj(), 'cgroup', CGROUP, shift_prelude)
     assert n >= 2, n
+    # a char inside a bitfield's storage unit, moved and at the end: the
+    # holes and the tail padding as pahole counts them
+    pahole_check(bf_obj(), 'cgroup', CGROUP, bf_prelude)
+    pahole_check(bf_obj(), 'cgroup', CGROUP, bf_prelude, '--size-only')
+    t = run('suggest', bf_obj(), 'cgroup', '--size-only').stdout
+    assert '/* padding: 2 */' in t, t
 
 
 def case_moved_shifted():
