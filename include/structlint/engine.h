@@ -36,9 +36,9 @@
  * updated on this CPU's updated list under the per-CPU lock (as
  * cgroup_rstat_updated() does), store to the hot-write roles on every
  * opts.write_every-th update (one store in every cacheline the member
- * touches, LRU-style; each hot-write role has ONE writer, the k-th
- * hot-write role being stored by updater k % threads, so the sharing
- * measured is the false sharing the layout causes, as in REPLAY), and
+ * touches, LRU-style; each hot-write role has ONE writer thread, chosen
+ * as below, so the sharing measured is the false sharing the layout
+ * causes, as in REPLAY), and
  * every opts.batch updates (MEMCG_CHARGE_BATCH,
  * 64 in the kernel) wake the asynchronous flusher thread.  The flush
  * (cgroup_rstat_flush()) takes the global flush lock, then per CPU the
@@ -52,12 +52,21 @@
  *
  * SLT_ENGINE_REPLAY, generic replay of member rates on ONE shared object
  * (no tree, no flush): each SLT_ROLE_HOT_WRITE member has exactly one
- * writer thread (the k-th hot-write role is written by thread k %
- * threads), and the loads of each SLT_ROLE_READ member are split over the
- * threads, so that the accesses of all threads together follow the
- * roles' relative rates (loads for read roles, stores for hot-write
- * roles) whatever the thread count, and false sharing appears exactly
- * where the layout puts it (replay.c).
+ * writer thread (below), and the loads of each SLT_ROLE_READ member are
+ * split over the threads, so that the accesses of all threads together
+ * follow the roles' relative rates (loads for read roles, stores for
+ * hot-write roles) whatever the thread count, and false sharing appears
+ * exactly where the layout puts it (replay.c).
+ *
+ * Writer threads of the hot-write roles (both modes): a role with a
+ * writer group g >= 1 (slt_engine_role_spec.writer) is stored by updater
+ * (g - 1) % threads, so roles of one group always share their writer
+ * (members one CPU stores to are never made to false-share by the
+ * engine); the roles without a group are handed out round-robin, the
+ * k-th of them stored by updater k % threads.  Groups come from the
+ * built-in maps (memcg: one group for lruvec, lru_zone_size and iter)
+ * and from profiles that name CPUs (slt_engine_spec_from_analysis());
+ * with classes only there are no groups.
  *
  * Threads: opts.threads updaters (0 = online CPUs), pinned to CPU
  * i % online CPUs when opts.pin (threads may exceed CPUs), plus, in STATS
@@ -104,7 +113,8 @@ enum slt_engine_role {
 				  replay: loaded by every thread */
 	SLT_ROLE_HOT_WRITE,    /* stored by its one writer thread (see the
 				  top): STATS on every opts.write_every-th
-				  update (lruvec, lru_zone_size, iter) */
+				  update of that thread (lruvec,
+				  lru_zone_size, iter: one writer group) */
 	SLT_ROLE_FLUSH_READ,   /* loaded by the flush for each flushed group
 				  (cgroup.rstat_css_list) */
 	SLT_ROLE_FLUSH_WRITE,  /* stored by the flush for each flushed group
@@ -136,6 +146,10 @@ struct slt_engine_role_spec {
 				   0 = 1 for the role's kind of access */
 	bool optional;          /* skipped when the struct lacks the member
 				   (members of other kernel versions) */
+	unsigned writer;        /* hot-write: writer group, 0 = none
+				   (round-robin), g >= 1: stored by updater
+				   (g - 1) % threads, as every role of group
+				   g (see the top) */
 };
 
 /* A spec: roles by member name.  Owns its strings and array; free with
@@ -155,8 +169,15 @@ struct slt_engine_spec {
  *     back-pointer memcg; percpu-pointer lruvec_stats_percpu; read
  *     shrinker_info, and lruvec_stats when it is a pointer (6.10+, s NULL
  *     or lruvec_stats's type ends in '*'); hot-write lruvec, lru_zone_size,
- *     iter; flush-write lruvec_stats when embedded (6.1 .. 6.9: the flush
- *     writes the aggregated counters into it).
+ *     iter, all three in writer group 1 (one writer thread: in the kernel
+ *     the CPU adding or removing a page stores to all three on its LRU
+ *     operation; had every updater stored to them they would be stored
+ *     by >= true_share_cpus CPUs, true-shared in analysis.h's terms, which
+ *     the kernel's classes are not; separate writers would make a
+ *     write-write false sharing on a line the kernel shares between them,
+ *     6.12's line 29: lru_zone_size and iter); flush-write lruvec_stats
+ *     when embedded (6.1 .. 6.9: the flush writes the aggregated counters
+ *     into it).
  *   cgroup, from kernel/cgroup/rstat.c: percpu-pointer rstat_cpu;
  *     flush-read rstat_css_list; flush-write rstat_flush_next (optional,
  *     6.8+), last_bstat, bstat.
@@ -177,6 +198,8 @@ struct slt_engine_replay_member {
 				   mixed, true-shared -> SLT_ROLE_HOT_WRITE;
 				   cold, none -> left out */
 	uint64_t loads, stores; /* relative rates (0 = 1) */
+	unsigned writer;        /* writer group of a hot-write member, as
+				   slt_engine_role_spec.writer (0 = none) */
 };
 
 /*
@@ -193,7 +216,13 @@ int slt_engine_spec_replay(const char *struct_name,
  * A REPLAY spec from an analysis (its classes, and its profile's loads and
  * stores per member when it has one): the outermost members with a class
  * other than cold/none (a member whose ancestor is taken is not taken
- * again).  Errors as slt_engine_spec_replay().
+ * again).  When the profile names CPUs, each hot-write member's writer is
+ * the CPU that stored to it most (the lowest CPU number on a tie), and
+ * the CPUs become writer groups 1, 2, ... in order of first appearance
+ * in member order (offset order): members one CPU wrote share a writer
+ * thread, CPU groups map to threads modulo the thread count.  Members
+ * without per-CPU stores (classes only, a class given without samples)
+ * get no group (round-robin).  Errors as slt_engine_spec_replay().
  */
 int slt_engine_spec_from_analysis(const struct slt_analysis *a,
 				  struct slt_engine_spec **out,
@@ -211,6 +240,7 @@ struct slt_engine_bound_role {
 	uint64_t loads, stores; /* rates from the spec, 0 replaced by 1 */
 	uint64_t first_line, last_line; /* cachelines it touches, 0-based,
 				   for the cacheline size given to bind */
+	unsigned writer;        /* writer group from the spec (0 = none) */
 };
 
 /* The spec bound to one layout.  Owns its arrays and strings; s is

@@ -138,6 +138,7 @@ int slt_engine_bind(const struct slt_engine_spec *spec,
 		br->size = is_ptr_role(rs->role) ? sizeof(void *) : size;
 		br->loads = rs->loads ? rs->loads : 1;
 		br->stores = rs->stores ? rs->stores : 1;
+		br->writer = rs->writer;
 		br->first_line = br->offset / cl;
 		br->last_line = (br->offset + br->size - 1) / cl;
 		have_pcpu |= rs->role == SLT_ROLE_PERCPU_PTR;

@@ -94,8 +94,8 @@ struct eng_run {
 	struct eng_tree tree;
 	int32_t role_back, role_pcpu;  /* role index or -1 */
 	unsigned *writer;              /* [n_roles]: the one updater that stores
-					  to a hot-write role (k-th such role:
-					  thread k % threads) */
+					  to a hot-write role (its writer group's
+					  thread, else round-robin: engine.h) */
 	struct eng_thread *th;         /* [n_cpus + 1]: updaters, flusher */
 	_Atomic unsigned ready;         /* threads at the start barrier */
 	_Atomic int go;                 /* the barrier opens */

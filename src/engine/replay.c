@@ -4,7 +4,8 @@
  * slots in proportion to its rate (the busiest role 64 slots, every role
  * at least one), spread out by smooth weighted round robin.  The cycle is
  * split over the threads: each hot-write slot goes to the role's one
- * writer (thread k % threads for the k-th hot-write role), each read slot
+ * writer (its writer group's thread, else round-robin: engine.h), each
+ * read slot
  * to the thread with the fewest slots so far (the lowest index on a tie),
  * so the loads of a read-mostly member are split over the reader threads
  * and the threads' schedules are as even as the writes allow.  One cycle

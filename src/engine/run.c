@@ -262,9 +262,11 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		free(r);
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	}
+	/* writer groups share a thread; the others round-robin (engine.h) */
 	for (size_t k = 0, hot = 0; k < b->n_roles; k++) {
 		if (b->roles[k].role == SLT_ROLE_HOT_WRITE)
-			r->writer[k] = (unsigned)(hot++ % T);
+			r->writer[k] = b->roles[k].writer ? (b->roles[k].writer - 1) % T
+							  : (unsigned)(hot++ % T);
 		if (b->roles[k].role == SLT_ROLE_BACK_PTR && r->role_back < 0)
 			r->role_back = (int32_t)k;
 		if (b->roles[k].role == SLT_ROLE_PERCPU_PTR && r->role_pcpu < 0)

@@ -81,14 +81,14 @@ static struct slt_engine_spec *spec_new(const char *name,
 
 static int spec_add(struct slt_engine_spec *s, const char *member,
 		    enum slt_engine_role role, uint64_t loads, uint64_t stores,
-		    bool optional)
+		    bool optional, unsigned writer)
 {
 	char *m = strdup(member);
 	if (!m)
 		return SLT_ENOMEM;
 	s->roles[s->n_roles++] = (struct slt_engine_role_spec){
 		.member = m, .role = role, .loads = loads, .stores = stores,
-		.optional = optional,
+		.optional = optional, .writer = writer,
 	};
 	return 0;
 }
@@ -129,22 +129,22 @@ int slt_engine_spec_builtin(const char *name, const struct slt_struct *s,
 		if (!(sp = spec_new(n, SLT_ENGINE_STATS, 8)))
 			goto nomem;
 		bool ptr = lruvec_stats_is_pointer(s);
-		rc = spec_add(sp, "memcg", SLT_ROLE_BACK_PTR, 0, 0, false);
-		if (!rc) rc = spec_add(sp, "lruvec_stats_percpu", SLT_ROLE_PERCPU_PTR, 0, 0, false);
+		rc = spec_add(sp, "memcg", SLT_ROLE_BACK_PTR, 0, 0, false, 0);
+		if (!rc) rc = spec_add(sp, "lruvec_stats_percpu", SLT_ROLE_PERCPU_PTR, 0, 0, false, 0);
 		if (!rc) rc = spec_add(sp, "lruvec_stats",
-				       ptr ? SLT_ROLE_READ : SLT_ROLE_FLUSH_WRITE, 0, 0, false);
-		if (!rc) rc = spec_add(sp, "shrinker_info", SLT_ROLE_READ, 0, 0, false);
-		if (!rc) rc = spec_add(sp, "lruvec", SLT_ROLE_HOT_WRITE, 0, 0, false);
-		if (!rc) rc = spec_add(sp, "lru_zone_size", SLT_ROLE_HOT_WRITE, 0, 0, false);
-		if (!rc) rc = spec_add(sp, "iter", SLT_ROLE_HOT_WRITE, 0, 0, false);
+				       ptr ? SLT_ROLE_READ : SLT_ROLE_FLUSH_WRITE, 0, 0, false, 0);
+		if (!rc) rc = spec_add(sp, "shrinker_info", SLT_ROLE_READ, 0, 0, false, 0);
+		if (!rc) rc = spec_add(sp, "lruvec", SLT_ROLE_HOT_WRITE, 0, 0, false, 1);
+		if (!rc) rc = spec_add(sp, "lru_zone_size", SLT_ROLE_HOT_WRITE, 0, 0, false, 1);
+		if (!rc) rc = spec_add(sp, "iter", SLT_ROLE_HOT_WRITE, 0, 0, false, 1);
 	} else if (!strcmp(n, "cgroup")) {
 		if (!(sp = spec_new(n, SLT_ENGINE_STATS, 5)))
 			goto nomem;
-		rc = spec_add(sp, "rstat_cpu", SLT_ROLE_PERCPU_PTR, 0, 0, false);
-		if (!rc) rc = spec_add(sp, "rstat_css_list", SLT_ROLE_FLUSH_READ, 0, 0, false);
-		if (!rc) rc = spec_add(sp, "rstat_flush_next", SLT_ROLE_FLUSH_WRITE, 0, 0, true);
-		if (!rc) rc = spec_add(sp, "last_bstat", SLT_ROLE_FLUSH_WRITE, 0, 0, false);
-		if (!rc) rc = spec_add(sp, "bstat", SLT_ROLE_FLUSH_WRITE, 0, 0, false);
+		rc = spec_add(sp, "rstat_cpu", SLT_ROLE_PERCPU_PTR, 0, 0, false, 0);
+		if (!rc) rc = spec_add(sp, "rstat_css_list", SLT_ROLE_FLUSH_READ, 0, 0, false, 0);
+		if (!rc) rc = spec_add(sp, "rstat_flush_next", SLT_ROLE_FLUSH_WRITE, 0, 0, true, 0);
+		if (!rc) rc = spec_add(sp, "last_bstat", SLT_ROLE_FLUSH_WRITE, 0, 0, false, 0);
+		if (!rc) rc = spec_add(sp, "bstat", SLT_ROLE_FLUSH_WRITE, 0, 0, false, 0);
 	} else {
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
 				     "built-in role maps: mem_cgroup_per_node, cgroup; give member classes (--classes) or a profile for other structs",
@@ -194,13 +194,34 @@ int slt_engine_spec_replay(const char *struct_name,
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		int role = replay_role(m[i].cls);
-		if (role && spec_add(sp, m[i].member, role, m[i].loads, m[i].stores, false)) {
+		if (role && spec_add(sp, m[i].member, role, m[i].loads, m[i].stores, false,
+				     role == SLT_ROLE_HOT_WRITE ? m[i].writer : 0)) {
 			slt_engine_spec_free(sp);
 			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		}
 	}
 	*out = sp;
 	return 0;
+}
+
+/* The writer group of a member from its per-CPU stores: the CPU that
+ * stored most (cpus[] is sorted by CPU, so the lowest on a tie), numbered
+ * 1, 2, ... in order of first appearance (seen[0..*n_seen) holds the CPUs
+ * met so far); 0 when no CPU stored to it. */
+static unsigned writer_group(const struct slt_member_access *ma,
+			     int32_t *seen, size_t *n_seen)
+{
+	const struct slt_cpu_access *best = NULL;
+	for (size_t c = 0; c < ma->n_cpus; c++)
+		if (ma->cpus[c].stores && (!best || ma->cpus[c].stores > best->stores))
+			best = &ma->cpus[c];
+	if (!best)
+		return 0;
+	for (size_t k = 0; k < *n_seen; k++)
+		if (seen[k] == best->cpu)
+			return (unsigned)k + 1;
+	seen[(*n_seen)++] = best->cpu;
+	return (unsigned)*n_seen;
 }
 
 int slt_engine_spec_from_analysis(const struct slt_analysis *a,
@@ -212,9 +233,10 @@ int slt_engine_spec_from_analysis(const struct slt_analysis *a,
 	struct slt_engine_replay_member *m = calloc(s->n_members + 1, sizeof(*m));
 	char **paths = calloc(s->n_members + 1, sizeof(*paths));
 	bool *taken = calloc(s->n_members + 1, sizeof(*taken));
-	size_t n = 0;
+	int32_t *cpus = calloc(s->n_members + 1, sizeof(*cpus));
+	size_t n = 0, n_cpus = 0;
 	int rc = 0;
-	if (!m || !paths || !taken) {
+	if (!m || !paths || !taken || !cpus) {
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		goto done;
 	}
@@ -234,8 +256,11 @@ int slt_engine_spec_from_analysis(const struct slt_analysis *a,
 		m[n].member = paths[n];
 		m[n].cls = a->classes[i].cls;
 		if (a->profile) {
-			m[n].loads = a->profile->members[i].loads;
-			m[n].stores = a->profile->members[i].stores;
+			const struct slt_member_access *ma = &a->profile->members[i];
+			m[n].loads = ma->loads;
+			m[n].stores = ma->stores;
+			if (replay_role(m[n].cls) == SLT_ROLE_HOT_WRITE)
+				m[n].writer = writer_group(ma, cpus, &n_cpus);
 		}
 		n++;
 	}
@@ -246,5 +271,6 @@ done:
 	free(paths);
 	free(m);
 	free(taken);
+	free(cpus);
 	return rc;
 }

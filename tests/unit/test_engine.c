@@ -192,8 +192,8 @@ static void test_bind_errors(void **state)
 	/* unknown member: named, with a suggestion */
 	struct slt_struct *s61 = make_struct("mem_cgroup_per_node", 2560, memcg61, N(memcg61));
 	struct slt_engine_replay_member rm[] = {
-		{ "memcg", SLT_CLASS_READ_MOSTLY, 10, 0 },
-		{ "lruvek", SLT_CLASS_HOT_WRITE, 0, 10 },
+		{ "memcg", SLT_CLASS_READ_MOSTLY, 10, 0, 0 },
+		{ "lruvek", SLT_CLASS_HOT_WRITE, 0, 10, 0 },
 	};
 	assert_int_equal(slt_engine_spec_replay("mem_cgroup_per_node", rm, 2, &spec, NULL), 0);
 	slt_error_clear(&err);
@@ -235,7 +235,7 @@ static void test_bind_errors(void **state)
 	slt_engine_spec_free(spec);
 
 	/* replay with nothing to replay */
-	struct slt_engine_replay_member cold[] = { { "memcg", SLT_CLASS_COLD, 1, 1 } };
+	struct slt_engine_replay_member cold[] = { { "memcg", SLT_CLASS_COLD, 1, 1, 0 } };
 	slt_error_clear(&err);
 	assert_int_equal(slt_engine_spec_replay("x", cold, 1, &spec, &err), SLT_EUSAGE);
 	assert_non_null(strstr(err.message, "nothing to replay"));
@@ -340,13 +340,16 @@ static void test_exact_totals(void **state)
 	free_struct(s);
 }
 
-/* The updater that stores to hot-write role k: the h-th such role is
- * thread h % threads's (engine.h). */
+/* The updater that stores to hot-write role k (engine.h): its writer
+ * group's thread (g - 1) % threads, else round-robin, the h-th role
+ * without a group on thread h % threads. */
 static unsigned hot_writer(const struct slt_engine_bound *b, size_t k, unsigned threads)
 {
+	if (b->roles[k].writer)
+		return (b->roles[k].writer - 1) % threads;
 	unsigned h = 0;
 	for (size_t i = 0; i < k; i++)
-		h += b->roles[i].role == SLT_ROLE_HOT_WRITE;
+		h += b->roles[i].role == SLT_ROLE_HOT_WRITE && !b->roles[i].writer;
 	return h % threads;
 }
 
@@ -375,7 +378,7 @@ static void test_access_counts(void **state)
 			case SLT_ROLE_BACK_PTR: loads = flusher ? 0 : M; break;
 			case SLT_ROLE_PERCPU_PTR: loads = flusher ? r->flushed_groups : M; break;
 			case SLT_ROLE_READ: loads = flusher ? 0 : M * lines; break;
-			case SLT_ROLE_HOT_WRITE:  /* one writer: hot-write role h by h % 2 */
+			case SLT_ROLE_HOT_WRITE:  /* one writer (hot_writer) */
 				stores = !flusher && hot_writer(b, k, 2) == t ? W * lines : 0;
 				break;
 			case SLT_ROLE_FLUSH_READ: loads = flusher ? r->flushed_groups * lines : 0; break;
@@ -495,11 +498,11 @@ static void test_replay(void **state)
 	(void)state;
 	struct slt_struct *s = make_struct("mem_cgroup_per_node", 2560, memcg61, N(memcg61));
 	struct slt_engine_replay_member rm[] = {
-		{ "memcg", SLT_CLASS_READ_MOSTLY, 400, 0 },
-		{ "shrinker_info", SLT_CLASS_READ_MOSTLY, 200, 0 },
-		{ "iter", SLT_CLASS_HOT_WRITE, 0, 100 },
-		{ "lru_zone_size", SLT_CLASS_MIXED, 0, 100 },
-		{ "on_tree", SLT_CLASS_COLD, 5, 5 },
+		{ "memcg", SLT_CLASS_READ_MOSTLY, 400, 0, 0 },
+		{ "shrinker_info", SLT_CLASS_READ_MOSTLY, 200, 0, 0 },
+		{ "iter", SLT_CLASS_HOT_WRITE, 0, 100, 0 },
+		{ "lru_zone_size", SLT_CLASS_MIXED, 0, 100, 0 },
+		{ "on_tree", SLT_CLASS_COLD, 5, 5, 0 },
 	};
 	struct slt_engine_spec *spec = NULL;
 	struct slt_engine_bound *b = NULL;
@@ -569,6 +572,90 @@ static void test_replay(void **state)
 	}
 	slt_engine_bound_free(b);
 	slt_engine_spec_free(spec);
+	free_struct(s);
+}
+
+/* Writer groups: members one CPU stores to share one writer thread
+ * (group g on thread (g - 1) % threads), the others go round-robin; the
+ * built-in memcg map puts lruvec, lru_zone_size and iter in one group.
+ * Counted from the run's exact accesses (rx/tx: round-robin by member
+ * order would have put rx_packets and tx_packets both on thread 0). */
+static void test_writer_groups(void **state)
+{
+	(void)state;
+	static const struct fake_member net[] = {
+		{ "rx_packets", "long unsigned int", 0, 8 },
+		{ "rx_bytes", "long unsigned int", 8, 8 },
+		{ "tx_packets", "long unsigned int", 16, 8 },
+		{ "tx_bytes", "long unsigned int", 24, 8 },
+		{ "dev", "void *", 32, 8 },
+		{ "misc", "long unsigned int", 40, 8 },
+	};
+	struct slt_struct *s = make_struct("netstats", 64, net, N(net));
+	struct slt_engine_replay_member rm[] = {
+		{ "rx_packets", SLT_CLASS_HOT_WRITE, 0, 10, 1 },
+		{ "rx_bytes", SLT_CLASS_HOT_WRITE, 0, 10, 1 },
+		{ "tx_packets", SLT_CLASS_HOT_WRITE, 0, 10, 2 },
+		{ "tx_bytes", SLT_CLASS_HOT_WRITE, 0, 10, 2 },
+		{ "dev", SLT_CLASS_READ_MOSTLY, 40, 0, 7 },   /* ignored: not written */
+		{ "misc", SLT_CLASS_HOT_WRITE, 0, 10, 0 },    /* no group: round-robin */
+	};
+	struct slt_engine_spec *spec = NULL;
+	struct slt_engine_bound *b = NULL;
+	struct slt_error err;
+	assert_int_equal(slt_engine_spec_replay("netstats", rm, N(rm), &spec, &err), 0);
+	assert_int_equal(slt_engine_bind(spec, s, 64, &b, &err), 0);
+	size_t k_rxp, k_rxb, k_txp, k_txb, k_dev, k_misc;
+	assert_int_equal(role_of(b, "rx_packets", &k_rxp)->writer, 1);
+	assert_int_equal(role_of(b, "tx_bytes", &k_txb)->writer, 2);
+	assert_int_equal(role_of(b, "dev", &k_dev)->writer, 0);
+	role_of(b, "rx_bytes", &k_rxb);
+	role_of(b, "tx_packets", &k_txp);
+	role_of(b, "misc", &k_misc);
+	static const unsigned threads[] = { 1, 2, 3 };
+	for (size_t ti = 0; ti < N(threads); ti++) {
+		unsigned T = threads[ti];
+		struct slt_engine_opts o = exact_opts(T, 64, SLT_FLUSH_LIST, 3);
+		o.max_updates = 1000;
+		struct slt_engine_result *r = NULL;
+		assert_int_equal(slt_engine_run(b, &o, &r, &err), 0);
+		for (unsigned t = 0; t < T; t++) {
+			const struct slt_engine_access *a = r->access + (size_t)t * b->n_roles;
+			/* group 1 on thread 0, group 2 on thread 1 % T, misc
+			 * (the first role without a group) on thread 0 */
+			assert_true((a[k_rxp].stores > 0) == (t == 0));
+			assert_true((a[k_rxb].stores > 0) == (t == 0));
+			assert_true((a[k_txp].stores > 0) == (t == 1 % T));
+			assert_true((a[k_txb].stores > 0) == (t == 1 % T));
+			assert_true((a[k_misc].stores > 0) == (t == 0));
+			assert_int_equal(a[k_dev].stores, 0);
+		}
+		slt_engine_result_free(r);
+	}
+	slt_engine_bound_free(b);
+	slt_engine_spec_free(spec);
+	free_struct(s);
+
+	/* the built-in memcg map: one writer for the three hot members, so
+	 * 6.12's line 29 (lru_zone_size and iter) is not made write-write */
+	s = make_struct("mem_cgroup_per_node", 1920, memcg612, N(memcg612));
+	b = bind_builtin(s);
+	size_t k_lru, k_lzs, k_iter;
+	assert_int_equal(role_of(b, "lruvec", &k_lru)->writer, 1);
+	assert_int_equal(role_of(b, "lru_zone_size", &k_lzs)->writer, 1);
+	assert_int_equal(role_of(b, "iter", &k_iter)->writer, 1);
+	struct slt_engine_opts o = exact_opts(2, 64, SLT_FLUSH_LIST, 3);
+	o.max_updates = 400;
+	struct slt_engine_result *r = NULL;
+	assert_int_equal(slt_engine_run(b, &o, &r, &err), 0);
+	for (unsigned t = 0; t < 3; t++) {   /* 2 updaters and the flusher */
+		const struct slt_engine_access *a = r->access + (size_t)t * b->n_roles;
+		assert_int_equal(a[k_lru].stores > 0, t == 0);
+		assert_int_equal(a[k_lzs].stores > 0, t == 0);
+		assert_int_equal(a[k_iter].stores > 0, t == 0);
+	}
+	slt_engine_result_free(r);
+	slt_engine_bound_free(b);
 	free_struct(s);
 }
 
@@ -680,6 +767,7 @@ int main(void)
 		cmocka_unit_test(test_access_counts),
 		cmocka_unit_test(test_profile_roundtrip),
 		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_writer_groups),
 		cmocka_unit_test(test_latency_sampling),
 		cmocka_unit_test(test_bound_diff),
 		cmocka_unit_test(test_bad_opts),

@@ -32,8 +32,8 @@ static struct slt_struct two = {
 static struct slt_engine_bound *bind_two(void)
 {
 	const struct slt_engine_replay_member m[] = {
-		{ "r", SLT_CLASS_READ_MOSTLY, 0, 0 },
-		{ "w", SLT_CLASS_HOT_WRITE, 0, 0 },
+		{ "r", SLT_CLASS_READ_MOSTLY, 0, 0, 0 },
+		{ "w", SLT_CLASS_HOT_WRITE, 0, 0, 0 },
 	};
 	struct slt_engine_spec *spec = NULL;
 	struct slt_engine_bound *b = NULL;
