@@ -61,7 +61,8 @@ struct slt_advice_opts {
 	bool size_only;            /* only SLT_PROPOSAL_SIZE */
 	size_t max_proposals;      /* 0 = 5 */
 	unsigned nr_cpus;          /* for the SLUB order (0 = this machine's) */
-	unsigned slub_max_order;   /* 0 = 3 (PAGE_ALLOC_COSTLY_ORDER) */
+	unsigned slub_max_order;   /* 0 = 3 (PAGE_ALLOC_COSTLY_ORDER) unless
+				      slub_max_order_set */
 	unsigned page_size;        /* 0 = 4096 */
 	/* Added after v1 (additive): */
 	unsigned slub_rule;        /* enum slt_slub_rule: which kernel's
@@ -71,6 +72,8 @@ struct slt_advice_opts {
 				      container_of() users and code that
 				      casts the struct pointer to its first
 				      member's type expect it */
+	bool slub_max_order_set;   /* slub_max_order is taken as given, 0
+				      included (slub_max_order=0 boots) */
 };
 
 /*
@@ -90,18 +93,30 @@ enum slt_slub_rule {
 
 /*
  * Slab cost of an object size: the kmalloc size class it lands in
- * (kmalloc-8 ... kmalloc-8k, with the 96 and 192 classes), and for a
+ * (kmalloc-8 ... kmalloc-8k, with the 96 and 192 classes; above 8k the
+ * page allocator, order get_order(size)), and for a
  * dedicated cache SLUB's objects per slab and slab order, computed as
  * mm/slub.c calculate_order() does (min_objects = 4 * (fls(nr_cpus) + 1),
  * fraction 16 -> 8 -> 4 of wasted space, capped at slub_max_order).
  */
 struct slt_slab_cost {
-	uint64_t kmalloc_class;     /* bytes */
+	uint64_t kmalloc_class;     /* bytes; 0 above KMALLOC_MAX_CACHE_SIZE
+				       (2 pages: SLUB's KMALLOC_SHIFT_HIGH =
+				       PAGE_SHIFT + 1, include/linux/slab.h),
+				       where kmalloc() takes pages from the
+				       page allocator: see page_order */
 	unsigned order;             /* pages = 1 << order */
 	unsigned objects_per_slab;
 	uint64_t waste_per_slab;    /* bytes of the slab not holding object
 				       bytes: the leftover plus each
 				       object's alignment rounding */
+	/* Added after v1 (additive): */
+	bool page_allocator;        /* kmalloc() of this size goes to the
+				       page allocator (kmalloc_class 0) */
+	unsigned page_order;        /* then get_order(size): 1 << page_order
+				       pages; 0 otherwise */
+	uint64_t kmalloc_bytes;     /* bytes kmalloc() takes: kmalloc_class,
+				       or page_size << page_order */
 };
 int slt_slab_cost(uint64_t size, uint32_t align,
 		  const struct slt_advice_opts *opts, struct slt_slab_cost *out);

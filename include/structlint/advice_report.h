@@ -32,11 +32,14 @@ struct slt_advice_report_opts {
 				       -1 entries (or NULL): not re-checked */
 };
 
-/* True when after lands in a larger kmalloc size class than before. */
+/* True when after lands in a larger kmalloc size class (or page
+ * allocator order) than before. */
 static inline int slt_slab_tips(const struct slt_slab_cost *before,
 				const struct slt_slab_cost *after)
 {
-	return after->kmalloc_class > before->kmalloc_class;
+	uint64_t b = before->kmalloc_bytes ? before->kmalloc_bytes : before->kmalloc_class;
+	uint64_t a = after->kmalloc_bytes ? after->kmalloc_bytes : after->kmalloc_class;
+	return a > b;
 }
 
 /*

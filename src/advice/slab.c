@@ -5,8 +5,9 @@
  *
  * Facts, from Linux mm/slub.c and include/linux/slab.h (v6.1 and v6.8+):
  *  - kmalloc_index(): classes 8, 16, 32, 64, 96, 128, 192, 256 ... 8192
- *    (KMALLOC_MAX_CACHE_SIZE = 2 pages); larger requests go to the page
- *    allocator, a power-of-two number of pages.
+ *    (KMALLOC_MAX_CACHE_SIZE = 2 pages: SLUB's KMALLOC_SHIFT_HIGH is
+ *    PAGE_SHIFT + 1); larger requests go to the page allocator,
+ *    get_order(size) (kmalloc_large()).
  *  - calculate_sizes(): the slab object is the size rounded up to
  *    sizeof(void *), then to the cache's alignment (calculate_alignment()
  *    rounds that up to sizeof(void *) too).  No debug, no ctor, no
@@ -212,13 +213,15 @@ static int order_6_8(uint64_t size, unsigned min_objects, unsigned max_order,
 	return SLT_EUNSUPPORTED;
 }
 
-/* kmalloc_index()'s class for size bytes (size >= 1). */
+/* kmalloc_index()'s class for size bytes (size >= 1); 0 above
+ * KMALLOC_MAX_CACHE_SIZE (SLUB: KMALLOC_SHIFT_HIGH = PAGE_SHIFT + 1, two
+ * pages), where kmalloc() calls the page allocator. */
 static uint64_t kmalloc_class(uint64_t size, uint64_t page)
 {
 	uint64_t c = 8;
 
-	if (size > 2 * page) /* KMALLOC_MAX_CACHE_SIZE: page allocator */
-		return page << get_order(size, page);
+	if (size > 2 * page)
+		return 0;
 	if (size > 64 && size <= 96)
 		return 96;
 	if (size > 128 && size <= 192)
@@ -242,8 +245,8 @@ int slt_slab_cost(uint64_t size, uint32_t align,
 	if (!opts)
 		opts = &defaults;
 	page = opts->page_size ? opts->page_size : 4096;
-	max_order = opts->slub_max_order ? opts->slub_max_order
-					 : SLUB_DEFAULT_MAX_ORDER;
+	max_order = opts->slub_max_order || opts->slub_max_order_set ?
+		    opts->slub_max_order : SLUB_DEFAULT_MAX_ORDER;
 	if (!size || size > (1ull << 32) || (align && !pow2(align)) ||
 	    !pow2(page) || page < 1024 || page > (1u << 20) ||
 	    max_order > SLUB_LARGEST_ORDER ||
@@ -262,6 +265,10 @@ int slt_slab_cost(uint64_t size, uint32_t align,
 	if (rc)
 		return rc;
 	out->kmalloc_class = kmalloc_class(size, page);
+	out->page_allocator = !out->kmalloc_class;
+	out->page_order = out->page_allocator ? get_order(size, page) : 0;
+	out->kmalloc_bytes = out->page_allocator ? page << out->page_order :
+			     out->kmalloc_class;
 	out->order = order;
 	out->objects_per_slab = (unsigned)order_objects(order, obj, page);
 	out->waste_per_slab = (page << order) - out->objects_per_slab * size;

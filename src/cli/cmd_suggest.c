@@ -54,7 +54,7 @@ static const char usage_tail[] =
 "      --max-proposals N      at most N proposals (default 5)\n"
 "      --nr-cpus N            CPUs for SLUB's slab order (default: this\n"
 "                             machine's configured CPUs)\n"
-"      --slub-max-order N     slub_max_order (default 3)\n"
+"      --slub-max-order N     slub_max_order, 0 to 10 (default 3)\n"
 "      --slub-rule 6.1|6.8    which kernel's calculate_order() (default 6.1)\n"
 "      --source-root DIR      also a unified diff of each proposal against\n"
 "                             the header under DIR that defines STRUCT\n"
@@ -185,11 +185,8 @@ static int sugg_option(void *ctx, struct cli_analysis *c, int o, const char *arg
 	case OPT_SLUB_MAX:
 		if (!cli_parse_uint(arg, 0, 10, &v))
 			return cli_usage_error("--slub-max-order '%s': want an order from 0 to 10", arg);
-		/* 0 means "the default" in the options: order 0 is asked as
-		 * such by nothing else, so keep it apart. */
-		if (v == 0)
-			return cli_usage_error("--slub-max-order 0: not supported (the advisor's 0 means the default, 3)");
 		s->o.slub_max_order = (unsigned)v;
+		s->o.slub_max_order_set = true;
 		return 0;
 	case OPT_SOURCE_ROOT:
 		if (!arg[0])

@@ -20,7 +20,9 @@
  *     "cost_before", "cost_after": the advisor's objective,
  *     "findings_after": N (findings when the proposal's layout is analysed
  *             again with the same classes; absent when not re-checked),
- *     "slab_before", "slab_after": { "kmalloc_class": BYTES (0: none),
+ *     "slab_before", "slab_after": { "kmalloc_class": BYTES (0: none,
+ *             over 8 KiB), "page_allocator_order": N (only then: kmalloc()
+ *             takes 1 << N pages from the page allocator),
  *             "order", "objects_per_slab", "waste_per_slab": BYTES },
  *     "tips_size_class": bool (a larger kmalloc class after than before),
  *     "moved": [ NAME ] (slt_proposal.moved: top-level members of the
@@ -56,11 +58,18 @@
 
 static json_t *slab_json(const struct slt_slab_cost *s)
 {
-	return json_pack("{s:I,s:i,s:i,s:I}",
+	json_t *o = json_pack("{s:I,s:i,s:i,s:I}",
 			 "kmalloc_class", (json_int_t)s->kmalloc_class,
 			 "order", (int)s->order,
 			 "objects_per_slab", (int)s->objects_per_slab,
 			 "waste_per_slab", (json_int_t)s->waste_per_slab);
+	/* additive: kmalloc() above KMALLOC_MAX_CACHE_SIZE */
+	if (o && s->page_allocator &&
+	    json_object_set_new(o, "page_allocator_order", json_integer(s->page_order))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static json_t *layout_json(const struct slt_struct *s, bool *bad)

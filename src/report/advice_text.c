@@ -40,10 +40,14 @@ const char *slt_proposal_kind_name(enum slt_proposal_kind k)
 	return "unknown";
 }
 
-/* "kmalloc-96", "kmalloc-4k", or "no kmalloc class" (over 8k: pages). */
-static const char *class_name(uint64_t bytes, char *buf, size_t n)
+/* "kmalloc-96", "kmalloc-4k", or over KMALLOC_MAX_CACHE_SIZE "page
+ * allocator, order N". */
+static const char *class_name(const struct slt_slab_cost *c, char *buf, size_t n)
 {
-	if (!bytes)
+	uint64_t bytes = c->kmalloc_class;
+	if (c->page_allocator)
+		snprintf(buf, n, "page allocator, order %u", c->page_order);
+	else if (!bytes)
 		snprintf(buf, n, "no kmalloc class");
 	else if (bytes >= 1024 && bytes % 1024 == 0)
 		snprintf(buf, n, "kmalloc-%" PRIu64 "k", bytes / 1024);
@@ -55,12 +59,13 @@ static const char *class_name(uint64_t bytes, char *buf, size_t n)
 static void slab_line(FILE *out, const struct slt_proposal *p,
 		      const struct slt_advice_report_opts *r)
 {
-	char b[32], a[32];
-	fprintf(out, "/* slab: %s -> %s; SLUB order %u, %u objects/slab -> order %u, %u objects/slab",
-		class_name(p->slab_before.kmalloc_class, b, sizeof(b)),
-		class_name(p->slab_after.kmalloc_class, a, sizeof(a)),
-		p->slab_before.order, p->slab_before.objects_per_slab,
-		p->slab_after.order, p->slab_after.objects_per_slab);
+	char b[40], a[40];
+	unsigned ob = p->slab_before.objects_per_slab, oa = p->slab_after.objects_per_slab;
+	fprintf(out, "/* slab: %s -> %s; SLUB order %u, %u object%s/slab -> order %u, %u object%s/slab",
+		class_name(&p->slab_before, b, sizeof(b)),
+		class_name(&p->slab_after, a, sizeof(a)),
+		p->slab_before.order, ob, ob == 1 ? "" : "s",
+		p->slab_after.order, oa, oa == 1 ? "" : "s");
 	if (r->nr_cpus)
 		fprintf(out, " (%u CPUs)", r->nr_cpus);
 	if (slt_slab_tips(&p->slab_before, &p->slab_after))

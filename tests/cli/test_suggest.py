@@ -570,6 +570,11 @@ def case_usage():
         run('suggest', o, 'cgroup', '--classes', CGROUP, *bad, rc=2)
     run('suggest', o, 'cgroup', rc=2)
     run('suggest', o, 'no_such_struct', '--classes', CGROUP, rc=2)
+    # slub_max_order=0 boots (one-page slabs); 11 is refused saying 0 to 10
+    p = run('suggest', o, 'cgroup', '--classes', CGROUP, '--slub-max-order', '11', rc=2)
+    assert 'from 0 to 10' in p.stderr, p.stderr
+    t = run('suggest', o, 'cgroup', '--classes', CGROUP, '--slub-max-order', '0').stdout
+    assert '-> order 0, 2 objects/slab' in t, t[:600]
     h = run('suggest', '--help').stdout
     assert '--keep-together' in h and '--classes' in h and 'structlint.advice/v1' in h
 

@@ -57,7 +57,9 @@ static void test_slab_hand(void **state)
 		cost(5888, 64, 2, r, 8192, 3, 5, 32768 - 5 * 5888);
 		/* mm_struct 1568 aligned to 64: 1600-byte objects */
 		cost(1568, 64, 2, r, 2048, 3, 20, 32768 - 20 * 1568);
-		cost(8193, 8, 2, r, 16384, 3, 3, 32768 - 3 * 8193);
+		/* over KMALLOC_MAX_CACHE_SIZE (8k): no kmalloc class, the
+		 * page allocator at order get_order(8193) = 2 */
+		cost(8193, 8, 2, r, 0, 3, 3, 32768 - 3 * 8193);
 		/* 64 CPUs: min_objects = 32: 256 * 32 = 8K, order 1 */
 		cost(256, 8, 64, r, 256, 1, 32, 0);
 		/* 4 CPUs: min 16, 704-byte objects, order 2 leftover 192 */
@@ -66,11 +68,34 @@ static void test_slab_hand(void **state)
 	/* where the rules differ: 12000 bytes, 2 per order-3 slab wastes
 	 * 8768 > 1/4: 6.1 backs off to one object (order 2), 6.8 accepts
 	 * 1/2 waste at order 3 */
-	cost(12000, 8, 2, SLT_SLUB_RULE_6_1, 16384, 2, 1, 16384 - 12000);
-	cost(12000, 8, 2, SLT_SLUB_RULE_6_8, 16384, 3, 2, 32768 - 24000);
+	cost(12000, 8, 2, SLT_SLUB_RULE_6_1, 0, 2, 1, 16384 - 12000);
+	cost(12000, 8, 2, SLT_SLUB_RULE_6_8, 0, 3, 2, 32768 - 24000);
 
 	struct slt_slab_cost c;
 	struct slt_advice_opts o = { .nr_cpus = 2 };
+	/* SLUB's kmalloc caches stop at kmalloc-8k (KMALLOC_SHIFT_HIGH =
+	 * PAGE_SHIFT + 1): 8192 is the last class, 8193 and 12000 go to the
+	 * page allocator at get_order() 2, 16385 at 3 */
+	assert_int_equal(slt_slab_cost(8192, 8, &o, &c), 0);
+	assert_false(c.page_allocator);
+	assert_int_equal(c.kmalloc_class, 8192);
+	assert_int_equal(c.kmalloc_bytes, 8192);
+	assert_int_equal(slt_slab_cost(12000, 8, &o, &c), 0);
+	assert_true(c.page_allocator);
+	assert_int_equal(c.kmalloc_class, 0);
+	assert_int_equal(c.page_order, 2);
+	assert_int_equal(c.kmalloc_bytes, 16384);
+	assert_int_equal(slt_slab_cost(16385, 8, &o, &c), 0);
+	assert_int_equal(c.page_order, 3);
+	/* slub_max_order=0 (the kernel accepts it): one-page slabs */
+	o.slub_max_order = 0;
+	o.slub_max_order_set = true;
+	assert_int_equal(slt_slab_cost(700, 8, &o, &c), 0);
+	assert_int_equal(c.order, 0);
+	assert_int_equal(c.objects_per_slab, 5);
+	o.slub_max_order_set = false; /* 0 = the default, 3: order 2 */
+	assert_int_equal(slt_slab_cost(700, 8, &o, &c), 0);
+	assert_int_equal(c.order, 2);
 	assert_int_equal(slt_slab_cost(0, 8, &o, &c), SLT_EUSAGE);
 	assert_int_equal(slt_slab_cost(64, 3, &o, &c), SLT_EUSAGE);
 	o.slub_rule = 7;

@@ -58,7 +58,9 @@ static int setup(void **state)
 	f->p[1].kind = SLT_PROPOSAL_PARETO;
 	f->p[1].size_after = 4160;
 	f->p[1].bytes_added = 1660;
-	f->p[1].slab_after = (struct slt_slab_cost){ .kmalloc_class = 8192, .order = 3, .objects_per_slab = 7 };
+	/* over 8 KiB: kmalloc() goes to the page allocator */
+	f->p[1].slab_after = (struct slt_slab_cost){ .page_allocator = true, .page_order = 2,
+		.kmalloc_bytes = 16384, .order = 3, .objects_per_slab = 1 };
 	f->p[1].n_moved = 0;
 	f->p[1].c_decl = "struct holes {};\n";
 	f->adv = (struct slt_advice){ .analysis = &f->a, .proposals = f->p,
@@ -132,7 +134,8 @@ static void test_text(void **state)
 	char *p2 = strstr(t, "/* structlint: proposal 2 of 2: pareto: 2500 -> 4160 bytes (+1660),");
 	assert_non_null(p2);
 	assert_null(strstr(p2, "findings left"));
-	assert_non_null(strstr(p2, "kmalloc-4k -> kmalloc-8k;"));
+	assert_non_null(strstr(p2, "kmalloc-4k -> page allocator, order 2; SLUB order 3, "
+				   "13 objects/slab -> order 3, 1 object/slab"));
 	assert_non_null(strstr(p2, "(4 CPUs), tips into a larger size class */\n"));
 	assert_null(strstr(p2, "/* moved:"));
 	assert_null(strstr(p2, "/* diff: */"));
@@ -193,8 +196,10 @@ static void test_json(void **state)
 	assert_false(json_is_true(json_object_get(p0, "tips_size_class")));
 	assert_true(json_is_true(json_object_get(p1, "tips_size_class")));
 	json_t *sa = json_object_get(p1, "slab_after");
-	assert_int_equal(json_integer_value(json_object_get(sa, "kmalloc_class")), 8192);
-	assert_int_equal(json_integer_value(json_object_get(sa, "objects_per_slab")), 7);
+	assert_int_equal(json_integer_value(json_object_get(sa, "kmalloc_class")), 0);
+	assert_int_equal(json_integer_value(json_object_get(sa, "page_allocator_order")), 2);
+	assert_null(json_object_get(json_object_get(p0, "slab_after"), "page_allocator_order"));
+	assert_int_equal(json_integer_value(json_object_get(sa, "objects_per_slab")), 1);
 	json_t *mv = json_object_get(p0, "moved");
 	assert_int_equal(json_array_size(mv), 2);
 	assert_string_equal(json_string_value(json_array_get(mv, 1)), s->members[2].name);
