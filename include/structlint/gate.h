@@ -116,6 +116,10 @@ struct slt_gate_write_opts {
 				     source_root's absolute uri; NULL: none */
 	bool notes;               /* SARIF: include note results (default:
 				     left out; warnings and errors always) */
+	/* text only (added after v1) */
+	bool no_notes;            /* text: leave the note lines out (the
+				     summary still counts them and says
+				     "N notes not shown") */
 };
 
 /*
@@ -123,9 +127,11 @@ struct slt_gate_write_opts {
  *   DECL_FILE:LINE: error: struct NAME: MESSAGE [rule-id]
  * (note/warning for other severities; " (suppressed: REASON)" after a
  * suppressed one; INPUT: instead of DECL_FILE:LINE: when the layout has
- * no decl_file, e.g. BTF), then one summary line
+ * no decl_file, e.g. BTF; no note lines with o->no_notes), then one
+ * summary line
  *   structlint: check: N structs, N checks: N errors, N warnings, N notes
  *   (N suppressed): FAILED|passed
+ * (with o->no_notes and notes left out: "N notes not shown" for "N notes").
  * Returns 0 or SLT_EIO.
  */
 int slt_gate_write_text(FILE *out, const struct slt_gate_result *r,

@@ -61,6 +61,8 @@ static const char usage[] =
 "                             with the relative prefix DIR, as kernel\n"
 "                             DWARF paths do) relative to %SRCROOT% = DIR\n"
 "      --notes                SARIF: include the notes too\n"
+"      --no-notes             text: leave the note lines out (the summary\n"
+"                             still counts them)\n"
 "  -p, --pretty               indent the JSON or SARIF\n"
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
@@ -71,7 +73,7 @@ static const char usage[] =
 "2 usage or input error (one line on stderr: FILE:LINE:COLUMN for rules).\n"
 "See structlint(1), CHECK, RULES FILES, KERNEL CACHELINE GROUPS, CHECKS.\n";
 
-enum { OPT_SARIF = CLI_OPT_OWN + 40, OPT_SUPPRESS, OPT_SOURCE_ROOT, OPT_NOTES };
+enum { OPT_SARIF = CLI_OPT_OWN + 40, OPT_SUPPRESS, OPT_SOURCE_ROOT, OPT_NOTES, OPT_NO_NOTES };
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
@@ -81,6 +83,7 @@ static const struct option long_opts[] = {
 	{ "sarif", no_argument, NULL, OPT_SARIF },
 	{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
 	{ "notes", no_argument, NULL, OPT_NOTES },
+	{ "no-notes", no_argument, NULL, OPT_NO_NOTES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -133,7 +136,7 @@ struct check {
 	struct cli_analysis c;
 	const char *rules_path, *baseline_path, *suppress_path;
 	const char *source_root;   /* --source-root DIR */
-	bool sarif, notes;
+	bool sarif, notes, no_notes;
 	struct slt_rules *rules;
 	struct slt_suppressions *suppress;
 	const char **names;
@@ -316,7 +319,7 @@ static int run(struct check *k, char **ops, int n_ops)
 						  .version = STRUCTLINT_VERSION,
 						  .source_root = k->source_root,
 						  .cwd = getcwd(cwd, sizeof(cwd)),
-						  .notes = k->notes };
+						  .notes = k->notes, .no_notes = k->no_notes };
 		if (k->sarif)
 			rc = slt_gate_write_sarif(stdout, r, &wo, &err);
 		else if (k->c.json)
@@ -348,6 +351,7 @@ int cmd_check(int argc, char **argv)
 		case OPT_SARIF: k.sarif = true; continue;
 		case OPT_SOURCE_ROOT: k.source_root = optarg; continue;
 		case OPT_NOTES: k.notes = true; continue;
+		case OPT_NO_NOTES: k.no_notes = true; continue;
 		case CLI_OPT_FAIL:
 			return check_usage("check always fails on violations: drop --fail-on-findings");
 		case '?':
@@ -374,6 +378,9 @@ int cmd_check(int argc, char **argv)
 		return check_usage("check: %s applies to --sarif output only (text and --json "
 				       "always list notes and keep the decl paths)",
 				       k.source_root ? "--source-root" : "--notes");
+	if (k.no_notes && (k.sarif || k.c.json))
+		return check_usage("check: --no-notes applies to the text output only (--sarif "
+				       "leaves notes out unless --notes; --json lists every violation)");
 	if (k.source_root && !k.source_root[0])
 		return check_usage("check: --source-root needs a directory");
 	int rc = run(&k, argv + optind, argc - optind);

@@ -12,12 +12,10 @@
  *   baseline-lines-grew               error   (cacheline count grew)
  *   baseline-size-grew                warning (same cacheline count)
  *   baseline-hole-new                 warning (new hole, or a hole grew)
- *   baseline-member-moved-line        error for read-mostly members, and for
- *                                     hot-write and mixed members that take
- *                                     part in a new sharing or when the
- *                                     struct gained cachelines; warning for
- *                                     other hot-write and mixed ones; else
- *                                     note
+ *   baseline-member-moved-line        warning for read-mostly, hot-write
+ *                                     and mixed members, else note: a move
+ *                                     harms only through a new sharing or
+ *                                     growth, which are errors of their own
  *   baseline-member-moved             note    (same lines, new offset)
  *   baseline-hot-shares-read-mostly   error, one per cacheline holding a
  *                                     new sharing, naming every written and
@@ -61,7 +59,6 @@ struct cmp {
 					     written/read-mostly sharing */
 	unsigned char *line_new;          /* per current cacheline: holds a
 					     new sharing */
-	bool lines_grew;                  /* more cachelines than recorded */
 };
 
 static bool is_written(enum slt_class c)
@@ -232,7 +229,6 @@ static int check_size(struct cmp *c)
 	const struct slt_baseline_struct *bs = c->bs;
 	uint64_t lines = slt_cachelines(c->cs->size, c->cl);
 	c->r->n_checks++;
-	c->lines_grew = lines > bs->cachelines;
 	if (lines > bs->cachelines)
 		return add(c, "baseline-lines-grew", SLT_SEV_ERROR, NULL, SLT_NO_OFFSET,
 			   "%s grew from %" PRIu64 " to %" PRIu64 " cachelines (%" PRIu64
@@ -332,21 +328,20 @@ static int check_baseline_members(struct cmp *c)
 		uint64_t cf, clast;
 		cur_lines(c, (size_t)i, &cf, &clast);
 		enum slt_class cls = c->ccls[i];
-		/* a written member that moved without a new sharing and
-		 * without growth harms nothing by itself: a warning */
-		bool benign = is_classified_hot(cls) && cls != SLT_CLASS_READ_MOSTLY &&
-			      !c->newshare[i] && !c->lines_grew;
+		/* a move harms only through a new sharing (its own error,
+		 * baseline-hot-shares-read-mostly, naming the line) or growth
+		 * (baseline-lines-grew): the move itself is a warning for a
+		 * classified member, saying whether it takes part in one */
+		bool hot = is_classified_hot(cls);
 		if (cf != bf || clast != bl)
-			rc = add(c, "baseline-member-moved-line",
-				 benign ? SLT_SEV_WARNING :
-				 is_classified_hot(cls) ? SLT_SEV_ERROR : SLT_SEV_NOTE,
+			rc = add(c, "baseline-member-moved-line", hot ? SLT_SEV_WARNING : SLT_SEV_NOTE,
 				 c->cpath[i], m->offset,
 				 "%s %s moved from offset %" PRIu64 " (%s) to offset %" PRIu64 " (%s)%s",
 				 cls_word(cls), c->cpath[i], bm->offset,
 				 lines_str(l1, sizeof(l1), bf, bl), m->offset,
 				 lines_str(l2, sizeof(l2), cf, clast),
-				 benign ? "; no new sharing with a read-mostly member and no more "
-				 "cachelines" : "");
+				 !hot ? "" : c->newshare[i] ? "; it takes part in a new sharing "
+				 "(baseline-hot-shares-read-mostly)" : "; no new sharing with it");
 		else if (m->offset != bm->offset)
 			rc = add(c, "baseline-member-moved", SLT_SEV_NOTE, c->cpath[i], m->offset,
 				 "%s moved from offset %" PRIu64 " to %" PRIu64 ", still on %s",
@@ -563,7 +558,6 @@ static int compare_struct(struct cmp *c)
 	c->cpath = calloc(nc, sizeof(*c->cpath));
 	c->newshare = calloc(nc, sizeof(*c->newshare));
 	c->line_new = calloc(slt_cachelines(cs->size, c->cl) + 1, 1);
-	c->lines_grew = false;
 	int rc = c->b2c && c->c2b && c->renamed && c->ccls && c->cpath && c->newshare &&
 		 c->line_new ? 0 : SLT_ENOMEM;
 	if (!rc)

@@ -13,6 +13,12 @@ int slt_gate_write_text(FILE *out, const struct slt_gate_result *r,
 	const char *input = o && o->input && o->input[0] ? o->input : "/sys/kernel/btf/vmlinux";
 	for (size_t i = 0; i < r->n_violations; i++) {
 		const struct slt_violation *v = &r->violations[i];
+		if (v->suppressed)
+			suppressed++;
+		else if (v->severity >= SLT_SEV_NOTE && v->severity <= SLT_SEV_ERROR)
+			n[v->severity]++;
+		if (v->severity == SLT_SEV_NOTE && o && o->no_notes)
+			continue;
 		if (v->decl_file && v->decl_file[0])
 			fprintf(out, "%s:%u: ", v->decl_file, v->decl_line);
 		else
@@ -23,18 +29,16 @@ int slt_gate_write_text(FILE *out, const struct slt_gate_result *r,
 		if (v->suppressed)
 			fprintf(out, " (suppressed: %s)", v->suppress_reason ? v->suppress_reason : "");
 		fputc('\n', out);
-		if (v->suppressed)
-			suppressed++;
-		else if (v->severity >= SLT_SEV_NOTE && v->severity <= SLT_SEV_ERROR)
-			n[v->severity]++;
 	}
+	bool hidden = o && o->no_notes && n[SLT_SEV_NOTE];
 	size_t fails = slt_gate_failures(r);
 	fprintf(out, "structlint: check: %zu struct%s, %zu checks: %zu error%s, %zu warning%s, "
-		"%zu note%s (%zu suppressed): %s\n",
+		"%zu note%s%s (%zu suppressed): %s\n",
 		r->n_structs_checked, r->n_structs_checked == 1 ? "" : "s", r->n_checks,
 		n[SLT_SEV_ERROR], n[SLT_SEV_ERROR] == 1 ? "" : "s",
 		n[SLT_SEV_WARNING], n[SLT_SEV_WARNING] == 1 ? "" : "s",
-		n[SLT_SEV_NOTE], n[SLT_SEV_NOTE] == 1 ? "" : "s", suppressed,
+		n[SLT_SEV_NOTE], n[SLT_SEV_NOTE] == 1 ? "" : "s", hidden ? " not shown" : "",
+		suppressed,
 		fails ? "FAILED" : "passed");
 	if (fflush(out) || ferror(out))
 		return slt_error_set(err, SLT_EIO, "<stdout>", -1, NULL, "cannot write the check report");

@@ -83,20 +83,20 @@ KINDS = {
     's_hole': (0, [('baseline-size-grew', 'warning', None),
                    ('baseline-hole-new', 'warning', 'a'),
                    ('baseline-member-moved', 'note', 'b')]),
-    's_moved_line': (1, [('baseline-member-moved-line', 'error', 'rm'),
+    's_moved_line': (0, [('baseline-member-moved-line', 'warning', 'rm'),
                          ('baseline-member-moved-line', 'note', 'c'),
                          ('baseline-member-moved', 'note', 'pad')]),
     's_moved': (0, [('baseline-member-moved', 'note', 'a'),
                     ('baseline-member-moved', 'note', 'b')]),
     's_share': (1, [('baseline-member-moved-line', 'note', 'pad'),
-                    ('baseline-member-moved-line', 'error', 'hw'),
+                    ('baseline-member-moved-line', 'warning', 'hw'),
                     ('baseline-hot-shares-read-mostly', 'error', 'hw')]),
     's_hot_moved': (0, [('baseline-member-moved-line', 'warning', 'hw'),
                         ('baseline-member-moved', 'note', 'a'),
                         ('baseline-member-moved', 'note', 'pad')]),
     's_hot_grow': (1, [('baseline-lines-grew', 'error', None),
                        ('baseline-member-type-changed', 'note', 'pad'),
-                       ('baseline-member-moved-line', 'error', 'hw')]),
+                       ('baseline-member-moved-line', 'warning', 'hw')]),
     's_removed': (0, [('baseline-member-removed', 'note', 'gone'),
                       ('baseline-member-removed', 'warning', 'rmg')]),
     's_renamed': (0, [('baseline-member-renamed', 'note', 'new_name')]),
@@ -195,7 +195,7 @@ def t_round_trip():
     want = [(n,) + t for n in names for t in want_of(n)[1]]
     got = [(v['struct'], v['rule'], v['severity'], v.get('member')) for v in d['violations']]
     assert got == want, (got, want)
-    assert d['errors'] == 8, d
+    assert d['errors'] == 5, d
 
 
 def t_suppress_file():
@@ -265,12 +265,18 @@ def t_seed_cases():
         ('cgroup', 'last_bstat', 14, ['last_bstat'], ['rstat_cpu', 'rstat_css_list']),
         ('mem_cgroup_per_node', 'lruvec', 24, ['lruvec'], ['lruvec_stats_percpu']),
         ('mem_cgroup_per_node', 'iter', 39, ['iter'], ['shrinker_info', 'memcg'])], shares_of(d)
-    # bstat moved off line 16 beside no read-mostly member, cgroup kept its
-    # lines: a warning, not an error
-    sev = {(v['struct'], v['member']): v['severity'] for v in d['violations']
-           if v['rule'] == 'baseline-member-moved-line'}
-    assert sev[('cgroup', 'bstat')] == 'warning' and sev[('cgroup', 'last_bstat')] == 'error', sev
-    assert sev[('mem_cgroup_per_node', 'iter')] == 'error', sev   # the struct grew
+    # a member that moved is a warning: the sharings above (and growth) are
+    # the errors; the message says whether the member takes part in one
+    moved = {(v['struct'], v['member']): v for v in d['violations']
+             if v['rule'] == 'baseline-member-moved-line'}
+    assert all(v['severity'] == ('note' if v['message'].startswith('unclassified') else 'warning')
+               for v in moved.values()), moved
+    assert moved[('cgroup', 'bstat')]['message'].endswith('; no new sharing with it'), moved
+    assert moved[('cgroup', 'last_bstat')]['message'].endswith(
+        '; it takes part in a new sharing (baseline-hot-shares-read-mostly)'), moved
+    errs = {v['rule'] for v in d['violations'] if v['severity'] == 'error'}
+    assert errs <= {'baseline-hot-shares-read-mostly', 'baseline-lines-grew',
+                    'baseline-member-added', 'baseline-struct-missing'}, errs
 
 
 def t_kernel_groups():

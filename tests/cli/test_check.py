@@ -214,6 +214,16 @@ def case_kernel_groups_sharing():
                 'cacheline 1 with written group sock_write_tx (bytes 80..92)',
                 'cacheline-group-sharing'),
         summary(1, 3, 1, 3)], lines(p)
+    # --no-notes: the note lines left out, still counted
+    p = run(obj(KG_C, 1), '--rules', KRULES, '--no-notes', rc=1)
+    assert lines(p) == [
+        kg_line('error', 'read-mostly cacheline group sock_read_tx (bytes 64..80) shares '
+                'cacheline 1 with written group sock_write_tx (bytes 80..92)',
+                'cacheline-group-sharing'),
+        summary(1, 3, 1, 3).replace('3 notes', '3 notes not shown')], lines(p)
+    for other in ('--json', '--sarif'):
+        p = run(obj(KG_C, 1), '--rules', KRULES, '--no-notes', other, rc=2)
+        assert '--no-notes applies to the text output only' in p.stderr, p.stderr
 
 
 def case_kernel_groups_members():
