@@ -278,16 +278,31 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 		if (!pl)
 			return SLT_ENOMEM;
 	}
+	/* CACHELINE_PADDING aligns to the line (SMP_CACHE_BYTES), not to a
+	 * wider separation: say how the separation was reached, or not */
+	const char *sn = "";
+	if (pads && x->us.separation > x->us.line) {
+		sn = c->coherence > SLT_ADV_SHARED_MIN ?
+			slt_arena_printf(x->ar, "; CACHELINE_PADDING aligns to the "
+				"%u-byte line only: the %u-byte separation is not reached "
+				"by padding alone", x->us.line, x->us.separation) :
+			slt_arena_printf(x->ar, "; CACHELINE_PADDING aligns to the "
+				"%u-byte line only: the %u-byte separation comes from "
+				"where the padding members fall", x->us.line,
+				x->us.separation);
+		if (!sn)
+			return SLT_ENOMEM;
+	}
 	pr->summary = slt_arena_printf(x->ar,
 		"%s: %zu member%s relocated, %zu padding member%s, %zu member%s "
 		"shifted, %+lld bytes (%llu -> %llu), "
-		"%llu -> %llu cachelines, sharing estimate %.4g -> %.4g%s; search: %s",
+		"%llu -> %llu cachelines, sharing estimate %.4g -> %.4g%s%s; search: %s",
 		kind_name(k), n_moved, n_moved == 1 ? "" : "s", pads, pads == 1 ? "" : "s",
 		n_shifted, n_shifted == 1 ? "" : "s",
 		(long long)pr->bytes_added, (unsigned long long)orig->size,
 		(unsigned long long)l.size, (unsigned long long)pr->lines_before,
 		(unsigned long long)pr->lines_after, pr->score_before,
-		pr->score_after, pl, x->method ? x->method : "heuristic");
+		pr->score_after, pl, sn, x->method ? x->method : "heuristic");
 	return pr->summary ? 0 : SLT_ENOMEM;
 }
 

@@ -394,6 +394,11 @@ int slt_adv_units_build(const struct slt_analysis *a,
 	out->line = opts && opts->cacheline_size ? opts->cacheline_size :
 		    a->cacheline_size ? a->cacheline_size : SLT_CACHELINE_DEFAULT;
 	out->separation = opts && opts->separation ? opts->separation : out->line;
+	if (out->separation < out->line || out->separation % out->line)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, NULL,
+				     "separation %u bytes: want a multiple of the "
+				     "cacheline size (%u) and at least it",
+				     out->separation, out->line);
 	out->ar = slt_arena_new();
 	tops = calloc(s->n_members ? s->n_members : 1, sizeof(*tops));
 	out->u = calloc(s->n_members ? s->n_members : 1, sizeof(*out->u));

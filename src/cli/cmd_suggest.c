@@ -46,7 +46,8 @@ static const char usage_tail[] =
 "      --separation N         bytes between groups: 64 or 128 for adjacent-\n"
 "                             line prefetch pairs: groups kept apart never\n"
 "                             share an aligned N-byte block (default: the\n"
-"                             line size; two lines with --adjacent)\n"
+"                             line size; two lines with --adjacent); a\n"
+"                             multiple of the line size, at least one line\n"
 "      --line-size N          cache line size in bytes (as --cacheline)\n"
 "      --size-only            only the smallest layout (pahole --reorganize's\n"
 "                             goal, never breaking alignment); needs no\n"
@@ -315,6 +316,16 @@ int cmd_suggest(int argc, char **argv)
 		return rc < 0 ? SLT_EXIT_OK : rc;   /* --help, or usage error */
 	}
 	sugg_finish(&s, &c);
+	/* blocks of the separation are whole lines, or the analysis and the
+	 * padding (whole lines) cannot keep groups apart */
+	unsigned line = s.o.cacheline_size ? s.o.cacheline_size : SLT_CACHELINE_DEFAULT;
+	if (s.o.separation && (s.o.separation < line || s.o.separation % line)) {
+		sugg_free(&s);
+		return cli_usage_error("--separation %u: want a multiple of the cacheline "
+				       "size (%u bytes) and at least it: %u, or %u for "
+				       "adjacent-line pairs", s.o.separation, line, line,
+				       2 * line);
+	}
 	c.classes_optional = s.o.size_only;
 	struct slt_error err;
 	slt_error_clear(&err);

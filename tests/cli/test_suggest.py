@@ -209,6 +209,18 @@ def case_separation():
     best = d['proposals'][0]
     off = offsets(best)
     assert off['rstat_css_list'] // 128 != off['last_bstat'] // 128, off
+    # CACHELINE_PADDING aligns to 64 bytes only: the padding proposal says
+    # how the 128-byte separation was reached
+    pads = [p for p in d['proposals'] if p['kind'] == 'padding']
+    assert pads and all('CACHELINE_PADDING aligns to the 64-byte line only: the 128-byte '
+                        'separation ' in p['summary'] for p in pads), [p['summary'] for p in pads]
+    # a separation below the line, or not a multiple of it, is refused
+    for bad in ('32', '8'):
+        p = run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--separation', bad, rc=2)
+        assert 'want a multiple of the cacheline size (64 bytes) and at least it' in p.stderr, p.stderr
+    p = run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--line-size', '128',
+            '--separation', '64', rc=2)
+    assert 'cacheline size (128 bytes)' in p.stderr, p.stderr
 
 
 def read_class(path, struct):

@@ -382,12 +382,39 @@ static void test_moved_one_definition(void **state)
 	assert_int_equal(n_kt_pad, 1);
 }
 
+/* A separation below the line size, or not a multiple of it, is refused:
+ * the blocks it names are not whole lines. */
+static void test_separation_lines(void **state)
+{
+	(void)state;
+	struct rs r;
+	struct slt_error err = { 0 };
+	struct slt_advice *adv = NULL;
+	gen(&r, 8);
+	struct slt_analysis *a = analyze(&r.s, r.cls);
+	for (unsigned sep = 8; sep <= 256; sep *= 2) {
+		struct slt_advice_opts o = { .cacheline_size = 64, .separation = sep };
+		int rc = slt_advise(a, &o, &adv, &err);
+		if (sep < 64) {
+			assert_int_equal(rc, SLT_EUSAGE);
+			assert_non_null(strstr(err.message, "multiple of the cacheline size"));
+		} else {
+			assert_int_equal(rc, 0);
+			slt_advice_free(adv);
+		}
+	}
+	struct slt_advice_opts o = { .cacheline_size = 64, .separation = 96 };
+	assert_int_equal(slt_advise(a, &o, &adv, &err), SLT_EUSAGE);
+	slt_analysis_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_size_never_worse),
 		cmocka_unit_test(test_minimal_single),
 		cmocka_unit_test(test_moved_one_definition),
+		cmocka_unit_test(test_separation_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
