@@ -189,7 +189,9 @@ struct slt_validate_result {
 	struct slt_ratio_ci ci;  /* B/A of the medians, A's and B's runs
 				    resampled independently; under
 				    SLT_VERDICT_MIN_RUNS rounds lo and hi of
-				    both intervals are NaN (no interval) */
+				    both intervals are NaN (no interval) and
+				    ci has resamples 0 and seed 0 (no
+				    resampling done) */
 	struct slt_ratio_ci ci_paired; /* Student t on the logs of the
 				    per-round ratios (same runs) */
 	bool paired;             /* the verdict is ci_paired's */
@@ -235,7 +237,9 @@ struct slt_validate_labels {
 
 /*
  * The result as text (src/report/validate_out.c): a will-it-scale-style
- * table (base ops/s, with fix ops/s, change in %, 95% CI, verdict), the
+ * table (base ops/s, with fix ops/s, change in % by the verdict's
+ * estimator, labelled "change (paired)" or "change (medians)", 95% CI,
+ * verdict; the other estimator on the next row, labelled), the
  * update latencies and lock figures of each side, the runs.  Returns 0 or
  * SLT_EIO.
  */

@@ -166,9 +166,18 @@ int slt_validate_run(const struct slt_engine_bound *a,
 	}
 	finish_side(&r->a, &sa, n);
 	finish_side(&r->b, &sb, n);
-	rc = slt_stats_ratio_ci(r->a.ops_per_s, n, r->b.ops_per_s, n,
-				opts->resamples, opts->level, opts->ci_seed,
-				&r->ci, err);
+	if (n >= SLT_VERDICT_MIN_RUNS)
+		rc = slt_stats_ratio_ci(r->a.ops_per_s, n, r->b.ops_per_s, n,
+					opts->resamples, opts->level, opts->ci_seed,
+					&r->ci, err);
+	else   /* no interval: the medians' ratio, no resampling done */
+		r->ci = (struct slt_ratio_ci){
+			.median_a = r->a.median_ops_per_s, .median_b = r->b.median_ops_per_s,
+			.ratio = r->b.median_ops_per_s / r->a.median_ops_per_s,
+			.lo = NAN, .hi = NAN,
+			.level = opts->level > 0.0 ? opts->level : SLT_BOOTSTRAP_LEVEL,
+			.n_a = n, .n_b = n,
+		};
 	if (!rc)
 		rc = slt_stats_paired_ratio_ci(r->a.ops_per_s, r->b.ops_per_s, n,
 					       opts->level, &r->ci_paired, err);

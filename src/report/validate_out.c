@@ -14,7 +14,15 @@
  *       "seed", "pin": bool, "order": "ABBA", "paired": bool },
  *   "runs": { "a": [ OPS_PER_S ], "b": [ OPS_PER_S ] },  (round order)
  *   "median_ops_per_s": { "a", "b" },
- *   "ratio": B/A of the medians, "change_percent": (ratio - 1) * 100,
+ *   "ratio": B/A of the medians, "change_percent": (ratio - 1) * 100
+ *       (v1 keys, kept: the medians' ratio, not the verdict's estimator),
+ *   "medians_ratio", "medians_change_percent": the same, named,
+ *   "paired_ratio", "paired_change_percent": the geometric mean of the
+ *       per-round ratios B/A (= ci_paired.ratio),
+ *   "change": { "estimator": TEXT, "from": "ci_paired" | "ci", "ratio",
+ *       "percent" }: the headline, the verdict's estimator (paired: the
+ *       geometric mean of the per-round ratios; --independent: the
+ *       medians' ratio), as the text table's change column,
  *   "ci": { "level", "lo", "hi" (ratios B/A), "lo_percent", "hi_percent",
  *       "method": "percentile bootstrap", "resamples", "seed" },
  *   "ci_paired": { "level", "ratio" (geometric mean of the per-round
@@ -61,7 +69,7 @@ static void row(FILE *f, const char *what, double a, double b, int prec)
 	char ch[32] = "";
 	if (a > 0.0 && isfinite(a) && isfinite(b))
 		pct(ch, sizeof(ch), b / a);
-	fprintf(f, "%-22s %16.*f %16.*f %9s\n", what, prec, a, prec, b, ch);
+	fprintf(f, "%-22s %16.*f %16.*f %16s\n", what, prec, a, prec, b, ch);
 }
 
 static void hist_rows(FILE *f, const char *what,
@@ -168,11 +176,17 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 	pct(ch, sizeof(ch), vci->ratio);
 	char ci[80];
 	fmt_interval(ci, sizeof(ci), vci, false);
-	fprintf(f, "%-22s %16s %16s %9s   %-20s %s\n", "", "base", "with fix",
-		"change", "95% CI", "verdict");
-	fprintf(f, "%-22s %16.0f %16.0f %9s   %-20s %s\n", "ops/s (median)",
+	const struct slt_ratio_ci *other = r->paired ? &r->ci : &r->ci_paired;
+	char och[32];
+	pct(och, sizeof(och), other->ratio);
+	fprintf(f, "%-22s %16s %16s %16s   %-20s %s\n", "", "base", "with fix",
+		r->paired ? "change (paired)" : "change (medians)", "95% CI", "verdict");
+	fprintf(f, "%-22s %16.0f %16.0f %16s   %-20s %s\n", "ops/s (median)",
 		r->a.median_ops_per_s, r->b.median_ops_per_s, ch, ci,
 		slt_verdict_name(r->verdict));
+	fprintf(f, "%-22s %16s %16s %16s   (%s; not the verdict's)\n",
+		r->paired ? "  ratio of medians" : "  paired", "", "", och,
+		r->paired ? "B/A of the medians above" : "geometric mean of the per-round ratios");
 	const char *lw = slt_engine_lat_what(r->mode);
 	char label[64];
 	snprintf(label, sizeof(label), "%s p50 ns", lw);
@@ -190,6 +204,9 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		hist_rows(f, "flush lock", &r->a.flush_lock, &r->b.flush_lock);
 		hist_rows(f, "per-CPU lock", &r->a.percpu_lock, &r->b.percpu_lock);
 	}
+	fprintf(f, "(change: the ops/s row's is the verdict's estimator, %s; the other rows' are B/A of the medians)\n",
+		r->paired ? "the geometric mean of the per-round ratios B/A (paired)"
+			  : "B/A of the medians (--independent)");
 	fputs("\nruns, ops/s in round order:\n", f);
 	for (int side = 0; side < 2; side++) {
 		const struct slt_validate_side *s = side ? &r->b : &r->a;
@@ -198,7 +215,6 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 			fprintf(f, " %.0f", s->ops_per_s[i]);
 		fputc('\n', f);
 	}
-	const struct slt_ratio_ci *other = r->paired ? &r->ci : &r->ci_paired;
 	char oci[80], reason[200];
 	fmt_interval(ci, sizeof(ci), vci, true);
 	fmt_interval(oci, sizeof(oci), other, true);
@@ -334,8 +350,22 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(med, "a", num(r->a.median_ops_per_s), &bad);
 	slt_json_set(med, "b", num(r->b.median_ops_per_s), &bad);
 	slt_json_set(root, "median_ops_per_s", med, &bad);
+	/* v1: ratio and change_percent are the medians' (kept); the
+	 * explicit names below say which estimator is which */
 	slt_json_set(root, "ratio", num(r->ci.ratio), &bad);
 	slt_json_set(root, "change_percent", num((r->ci.ratio - 1.0) * 100.0), &bad);
+	slt_json_set(root, "medians_ratio", num(r->ci.ratio), &bad);
+	slt_json_set(root, "medians_change_percent", num((r->ci.ratio - 1.0) * 100.0), &bad);
+	slt_json_set(root, "paired_ratio", num(r->ci_paired.ratio), &bad);
+	slt_json_set(root, "paired_change_percent", num((r->ci_paired.ratio - 1.0) * 100.0), &bad);
+	const struct slt_ratio_ci *vci = r->paired ? &r->ci_paired : &r->ci;
+	json_t *hl = json_object();
+	slt_json_set(hl, "estimator", json_string(r->paired ?
+		"geometric mean of the per-round ratios B/A (paired)" : "B/A of the medians"), &bad);
+	slt_json_set(hl, "from", json_string(r->paired ? "ci_paired" : "ci"), &bad);
+	slt_json_set(hl, "ratio", num(vci->ratio), &bad);
+	slt_json_set(hl, "percent", num((vci->ratio - 1.0) * 100.0), &bad);
+	slt_json_set(root, "change", hl, &bad);
 
 	json_t *ci = json_object();
 	slt_json_set(ci, "level", num(r->ci.level), &bad);

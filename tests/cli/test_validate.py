@@ -122,9 +122,13 @@ def check_numbers(d, rounds):
     ratio = d['median_ops_per_s']['b'] / d['median_ops_per_s']['a']
     assert abs(d['ratio'] - ratio) < 1e-12 * ratio, (d['ratio'], ratio)
     assert abs(d['change_percent'] - (ratio - 1) * 100) < 1e-9, d
+    assert d['medians_ratio'] == d['ratio'], d
+    assert d['medians_change_percent'] == d['change_percent'], d
     ci = d['ci']
     assert ci['level'] == 0.95 and ci['method'] == 'percentile bootstrap', ci
-    assert ci['resamples'] == 10000, ci
+    # under 3 rounds no interval, so no resampling done
+    assert ci['resamples'] == (10000 if rounds >= 3 else 0), ci
+    assert ci['seed'] == (0x5eed5eed if rounds >= 3 else 0), ci
     runs_a, runs_b = d['runs']['a'], d['runs']['b']
     cp = d['ci_paired']
     assert cp['method'] == 'paired Student t on log ratios' and cp['level'] == 0.95, cp
@@ -132,7 +136,16 @@ def check_numbers(d, rounds):
     logs = [math.log(b / a) for a, b in zip(runs_a, runs_b)]
     pr = math.exp(statistics.mean(logs))      # geometric mean of the ratios
     assert abs(cp['ratio'] - pr) < 1e-9 * pr, (cp, pr)
+    assert d['paired_ratio'] == cp['ratio'], d
+    assert abs(d['paired_change_percent'] - (pr - 1) * 100) < 1e-6, d
     assert d['verdict_from'] in ('ci', 'ci_paired'), d['verdict_from']
+    # the headline change is the verdict's estimator, named
+    hl = d['change']
+    assert hl['from'] == d['verdict_from'], hl
+    assert hl['ratio'] == (cp['ratio'] if hl['from'] == 'ci_paired' else d['medians_ratio']), hl
+    assert abs(hl['percent'] - (hl['ratio'] - 1) * 100) < 1e-9, hl
+    assert hl['estimator'] == ('geometric mean of the per-round ratios B/A (paired)'
+                               if d['verdict_from'] == 'ci_paired' else 'B/A of the medians'), hl
     ci = d[d['verdict_from']]
     if rounds < 3:    # too few runs: no interval, no verdict, a reason
         assert d['verdict'] == 'no verdict' and 'rounds' in d['reason'], d
@@ -189,12 +202,20 @@ def case_text():
     assert lines[1].startswith('  base (A):     ') and 'as loaded (144 bytes)' in lines[1], lines[1]
     assert lines[2].startswith('  with fix (B): ') and 'proposal 1 (' in lines[2], lines[2]
     head = [l for l in lines if l.split()[:3] == ['base', 'with', 'fix']]
-    assert len(head) == 1 and head[0].split()[3:] == ['change', '95%', 'CI', 'verdict'], head
+    assert len(head) == 1 and head[0].split()[3:] == ['change', '(paired)', '95%', 'CI',
+                                                      'verdict'], head
     row = [l for l in lines if l.startswith('ops/s (median)')]
     assert len(row) == 1, t
     f = row[0].split()
     assert float(f[2]) > 0 and float(f[3]) > 0 and f[4].endswith('%'), f
     assert row[0].rstrip().endswith('no verdict'), row    # 1 round
+    # the change is the paired estimator, the medians' ratio beside it,
+    # labelled: the same figures as the JSON's
+    med = [l for l in lines if l.startswith('  ratio of medians')]
+    assert len(med) == 1 and 'not the verdict' in med[0], t
+    a, b = float(f[2]), float(f[3])
+    assert med[0].split()[3] == '%+.1f%%' % ((b / a - 1) * 100), (med, a, b)
+    assert any(l.startswith('(change: ') and 'geometric mean' in l for l in lines), t
     runs = [l.split() for l in lines if l.startswith(('  A:', '  B:'))]
     assert [r[0] for r in runs] == ['A:', 'B:'] and all(len(r) == 2 for r in runs), runs
     # the printed median is the only run's figure
