@@ -157,12 +157,39 @@ static int check_one(struct check *k, const struct slt_struct *s, const enum slt
 	return rc;
 }
 
+/* Does a rules section name a member path "a.b"?  Members of a named
+ * nested struct exist in the layout only when it is loaded expanded (as
+ * pahole --expand_types shows them), so the rules' structs are then
+ * loaded that way (the baseline comparison keeps its own options). */
+static bool rules_name_paths(const struct slt_rules *rules)
+{
+	for (size_t i = 0; rules && i < rules->n_structs; i++) {
+		const struct slt_rules_struct *rs = &rules->structs[i];
+		for (size_t g = 0; g < rs->n_groups; g++)
+			for (size_t m = 0; m < rs->groups[g].n_members; m++)
+				if (strchr(rs->groups[g].members[m].name, '.'))
+					return true;
+		for (size_t k = 0; k < rs->n_rules; k++) {
+			const struct slt_rule *ru = &rs->rules[k];
+			if (ru->kind != SLT_RULE_FIRST && ru->kind != SLT_RULE_OFFSET &&
+			    ru->kind != SLT_RULE_CACHELINE_START &&
+			    ru->kind != SLT_RULE_NO_HOT_WRITE_NEAR)
+				continue;
+			if (strchr(ru->names[0].name, '.'))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Without --samples: one load of every struct, classes from --classes. */
 static int check_given(struct check *k, struct slt_gate_result *r, struct slt_error *err)
 {
 	struct slt_layout *l = NULL;
 	struct slt_classes *cl = NULL;
-	int rc = slt_layout_load(k->c.file, k->names, k->n_names, &k->c.lopts, &l, err);
+	struct slt_load_opts lo = k->c.lopts;
+	lo.expand |= rules_name_paths(k->rules);
+	int rc = slt_layout_load(k->c.file, k->names, k->n_names, &lo, &l, err);
 	if (!rc && k->c.n_classes)
 		rc = cli_classes_load(k->c.classes_paths, k->c.n_classes, &cl, err);
 	if (!rc && cl)
@@ -192,6 +219,7 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 		if (k->c.file)
 			ops[n_ops++] = (char *)k->c.file;
 		ops[n_ops++] = (char *)k->names[n];
+		c.lopts.expand |= rules_name_paths(k->rules);
 		c.layout = NULL;
 		c.classes = NULL;
 		c.profiles = NULL;

@@ -407,6 +407,49 @@ def case_bad_rules():
     run(o, '--rules', RULES, '--fail-on-findings', rc=2)
 
 
+KL_C = os.path.join(ROOT, 'fixtures', 'layout', 'kernel_like.c')
+
+
+def case_nested_paths():
+    """Rules name members inside a named nested struct (a.b): the layout is
+    loaded expanded, so the nested member's own offset and lines count;
+    and separate never pairs a member with itself: a group named twice is
+    refused, groups that overlap once classes are known are a rules error
+    naming the member."""
+    o = obj(KL_C, 0)
+    rules = os.path.join(TMP, 'nested.rules')
+    classes = os.path.join(TMP, 'nested.classes')
+    with open(rules, 'w') as f:
+        f.write('[struct cgroup]\nno-hot-write-near = last_bstat.cputime_stime\n'
+                'cacheline-start = last_bstat.cputime_utime\ngroup a = last_bstat.cputime_utime\n'
+                'group b = bstat\nseparate = a b\noffset bstat.sum_exec_runtime = 176\n')
+    with open(classes, 'w') as f:
+        f.write('cgroup.bstat hot-write\ncgroup.rstat_cpu read-mostly\n')
+    p = run(o, '--rules', rules, '--classes', classes, rc=1)
+    head = '%s:83: error: struct cgroup: ' % KL_C
+    assert lines(p) == [
+        head + 'cacheline 2 of last_bstat.cputime_stime (offset 144) holds written bstat '
+        '(hot-write, offset 160) [no-hot-write-near]',
+        head + 'member last_bstat.cputime_utime at offset 136 does not start a cacheline (8 bytes '
+        'into cacheline 2 of 64 bytes) [cacheline-start]',
+        head + 'groups a and b share cacheline 2: a: last_bstat.cputime_utime (offset 136); b: '
+        'bstat (offset 160) [separate]',
+        'structlint: check: 1 struct, 4 checks: 3 errors, 0 warnings, 0 notes (0 suppressed): '
+        'FAILED'], lines(p)
+    for text, want in (
+            ('[struct cgroup]\ngroup a = level\nseparate = a a\n',
+             "3:14: group 'a' is separated from itself"),
+            ('[struct cgroup]\ngroup rm = rstat_cpu level\nseparate = rm class:read-mostly\n',
+             "3:15: groups 'rm' and 'class:read-mostly' overlap: 1 member is in both: rstat_cpu"),
+            ('[struct cgroup]\ngroup rm = last_bstat\ngroup w = last_bstat.cputime_utime\n'
+             'separate = rm w\n', "4:15: groups 'rm' and 'w' overlap: 1 member is in both: "
+             "last_bstat with last_bstat.cputime_utime")):
+        with open(rules, 'w') as f:
+            f.write(text)
+        p = run(o, '--rules', rules, '--classes', classes, rc=2)
+        assert p.stderr.startswith('structlint: %s:%s' % (rules, want)), (text, p.stderr)
+
+
 def case_hints():
     """Input errors say what is wrong and what to do, at FILE:LINE:COLUMN
     for JSON as for rules; check's usage errors point at its own help."""
