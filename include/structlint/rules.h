@@ -120,7 +120,11 @@ struct slt_rules {
  * groups of one struct (or twice in one group); a limit given twice for
  * one struct (first, offset MEMBER, max-lines GROUP, max-size,
  * max-cachelines, max-holes), or first = M with offset M other than 0;
- * [struct X] and [union X] both.  Names of members are checked against a
+ * [struct X] and [union X] both; a group named twice in one separate;
+ * rules that can never hold together: offset M = N with cacheline-start
+ * = M where N is not a multiple of 8 bytes (the smallest cacheline size),
+ * offset M = N with max-size below N, first = A with offset B = 0 for a B
+ * that is not A or inside A (outside [union X]).  Names of members are checked against a
  * layout only by slt_rules_check().
  */
 int slt_rules_read(const char *path, struct slt_rules **out,
@@ -153,7 +157,10 @@ struct slt_check_opts {
  * did-you-mean hint) or needs classes that were not given, or that give
  * no member of s a class (o->classes all SLT_CLASS_NONE: "no class is
  * given for any member of STRUCT"), or when the section says [union X]
- * for a struct X (or [struct X] for a union); SLT_ENOMEM.
+ * for a struct X (or [struct X] for a union), or when offset M = N and
+ * cacheline-start = M contradict for o's cacheline size, or when the
+ * groups of a separate overlap (a member, or a member inside it, in two
+ * of them: "groups 'a' and 'b' overlap: ..."); SLT_ENOMEM.
  */
 int slt_rules_check(const struct slt_rules_struct *rs, const char *rules_path,
 		    const struct slt_struct *s, const struct slt_check_opts *o,

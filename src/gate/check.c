@@ -568,6 +568,25 @@ int slt_rules_check(const struct slt_rules_struct *rs, const char *rules_path,
 					"write [struct NAME]", "column %u: [%s %s] names a %s",
 					rs->column, u ? "struct" : "union", rs->name, u ? "union" : "struct");
 	}
+	/* offset M = N with cacheline-start = M can never hold when N is
+	 * not a multiple of this cacheline size (the parser refuses those
+	 * no cacheline size allows) */
+	for (size_t k = 0; !rc && k < rs->n_rules; k++)
+		for (size_t j = 0; !rc && j < rs->n_rules; j++) {
+			const struct slt_rule *of = &rs->rules[k], *cs = &rs->rules[j];
+			if (of->kind != SLT_RULE_OFFSET || cs->kind != SLT_RULE_CACHELINE_START ||
+			    strcmp(of->names[0].name, cs->names[0].name) || of->value % c.cl == 0)
+				continue;
+			const struct slt_rule *later = of->line > cs->line ? of : cs;
+			const struct slt_rule *earlier = later == of ? cs : of;
+			rc = slt_error_set_line(err, SLT_EUSAGE, c.path, later->line,
+						"a member at a cacheline start has an offset that is a "
+						"multiple of the cacheline size (-c)",
+						"column %u: %s contradicts line %u: '%s' at offset %" PRIu64
+						" can start no %u-byte cacheline", later->column,
+						slt_rule_kind_name(later->kind), earlier->line,
+						of->names[0].name, of->value, c.cl);
+		}
 	/* every group's members exist, even a group no rule uses */
 	for (size_t k = 0; !rc && k < rs->n_groups; k++)
 		for (size_t m = 0; !rc && m < rs->groups[k].n_members; m++)

@@ -271,6 +271,73 @@ static int duplicate(struct parser *ps, const struct slt_rules_struct *cur,
 	return 0;
 }
 
+/* Smallest cacheline size check accepts (-c: a power of two, 8..4096):
+ * an offset that is not a multiple of it can start no cacheline. */
+#define MIN_CACHELINE 8u
+
+/* Is path b member a itself or a member inside it ("a.x", "a[2]")? */
+static bool within(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+	return !strncmp(a, b, n) && (b[n] == 0 || b[n] == '.' || b[n] == '[');
+}
+
+/* Rules of one struct that can never hold together, whatever the layout
+ * (the new rule ru, its names, against each earlier one):
+ * offset M = N with cacheline-start = M when N is not a multiple of the
+ * smallest cacheline size; offset M = N with max-size = S < N; first = A
+ * with offset B = 0 for a B other than A (or a member inside A) in a
+ * section that is not [union X]. */
+static int contradiction(struct parser *ps, const struct slt_rules_struct *cur,
+			 const struct slt_rule *ru, const struct tok *names, size_t nn,
+			 const struct tok *key)
+{
+	char nm[256];
+	snprintf(nm, sizeof(nm), "%.*s", nn ? (int)(names[0].n > 200 ? 200 : names[0].n) : 0,
+		 nn ? names[0].p : "");
+	const char *kn = slt_rule_kind_name(ru->kind);
+	for (size_t i = 0; i < cur->n_rules; i++) {
+		const struct slt_rule *o = &cur->rules[i];
+		const char *on = o->n_names ? o->names[0].name : "";
+		enum slt_rule_kind a = ru->kind, b = o->kind;
+		/* offset M = N and cacheline-start = M */
+		if (((a == SLT_RULE_OFFSET && b == SLT_RULE_CACHELINE_START) ||
+		     (b == SLT_RULE_OFFSET && a == SLT_RULE_CACHELINE_START)) && !strcmp(nm, on)) {
+			uint64_t off = a == SLT_RULE_OFFSET ? ru->value : o->value;
+			if (off % MIN_CACHELINE)
+				return failf(ps, key->col, "a member at a cacheline start has an offset "
+					     "that is a multiple of the cacheline size (8 to 4096 bytes)",
+					     "%s contradicts line %u: '%s' at offset %llu can start no "
+					     "cacheline", kn, o->line, nm, (unsigned long long)off);
+		}
+		/* offset M = N and max-size = S < N */
+		if ((a == SLT_RULE_OFFSET && b == SLT_RULE_MAX_SIZE) ||
+		    (b == SLT_RULE_OFFSET && a == SLT_RULE_MAX_SIZE)) {
+			uint64_t off = a == SLT_RULE_OFFSET ? ru->value : o->value;
+			uint64_t max = a == SLT_RULE_MAX_SIZE ? ru->value : o->value;
+			const char *m = a == SLT_RULE_OFFSET ? nm : on;
+			if (off > max)
+				return failf(ps, key->col, "a member's offset is less than the struct's size",
+					     "%s contradicts line %u: '%s' at offset %llu in a struct of at "
+					     "most %llu bytes", kn, o->line, m, (unsigned long long)off,
+					     (unsigned long long)max);
+		}
+		/* first = A and offset B = 0, B not A nor inside it */
+		if (cur->kind != SLT_KIND_UNION &&
+		    ((a == SLT_RULE_FIRST && b == SLT_RULE_OFFSET && o->value == 0) ||
+		     (b == SLT_RULE_FIRST && a == SLT_RULE_OFFSET && ru->value == 0))) {
+			const char *first = a == SLT_RULE_FIRST ? nm : on;
+			const char *other = a == SLT_RULE_FIRST ? on : nm;
+			if (!within(first, other))
+				return failf(ps, key->col, "only the first member (or a member inside it) "
+					     "is at offset 0 in a struct",
+					     "%s contradicts line %u: '%s' first and '%s' at offset 0", kn,
+					     o->line, first, other);
+		}
+	}
+	return 0;
+}
+
 static int statement(struct parser *ps, const char *p, const char *e)
 {
 	struct tok left[3], right[MAX_NAMES];
@@ -401,6 +468,8 @@ static int statement(struct parser *ps, const char *p, const char *e)
 		}
 	}
 	int rc = duplicate(ps, cur, &ru, names, nn, &left[0]);
+	if (!rc)
+		rc = contradiction(ps, cur, &ru, names, nn, &left[0]);
 	if (rc)
 		return rc;
 	ru.names = names_of(ps, names, nn);

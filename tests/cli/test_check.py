@@ -378,6 +378,13 @@ BAD = [
      "3:18: member 'mss' is already in group 'a' (line 2) (a member belongs to one group"),
     ('[struct conn]\noffset ops = 0\noffset ops = 8\n', '3:1: offset ops given twice: line 2 says 0'),
     ('[struct conn]\nmax-size = 128\nmax-size = 256\n', '3:1: max-size given twice: line 2 says 128'),
+    # rules that can never hold together (the cacheline one for -c 64)
+    ('[struct conn]\noffset ops = 8\ncacheline-start = ops\n',
+     "3:1: cacheline-start contradicts line 2: 'ops' at offset 8 can start no 64-byte cacheline"),
+    ('[struct conn]\nmax-size = 64\noffset ops = 1000\n',
+     "3:1: offset contradicts line 2: 'ops' at offset 1000 in a struct of at most 64 bytes"),
+    ('[struct conn]\nfirst = ops\noffset mss = 0\n',
+     "3:1: offset contradicts line 2: 'ops' first and 'mss' at offset 0"),
     # a section's keyword that the layout contradicts
     ('[union conn]\nmax-size = 128\n', '1:8: [union conn] names a struct (write [struct NAME])'),
     # a section naming a struct the file lacks: the rules file's place

@@ -258,6 +258,18 @@ static void test_separate_overlap(void **state)
 	assert_string_equal(r->violations[0].message, "groups w and class:read-mostly share "
 			    "cacheline 0: w: flags (offset 0); class:read-mostly: level (offset 8)");
 	slt_rules_free(ru);
+	/* offset 8 and cacheline-start: parsed (8-byte lines would allow it),
+	 * refused for 64-byte lines, naming both lines */
+	ru = rules("[struct cgroup]\noffset level = 8\n\ncacheline-start = level\n");
+	slt_error_clear(&err);
+	assert_int_equal(slt_rules_check(&ru->structs[0], "c.rules", s, &o, r, &err), SLT_EUSAGE);
+	assert_int_equal(err.line, 4);
+	assert_string_equal(err.message, "column 1: cacheline-start contradicts line 2: 'level' at "
+			    "offset 8 can start no 64-byte cacheline");
+	o.cacheline_size = 8;
+	slt_error_clear(&err);
+	assert_int_equal(slt_rules_check(&ru->structs[0], "c.rules", s, &o, r, &err), 0);
+	slt_rules_free(ru);
 	free(cls);
 	slt_gate_result_free(r);
 	slt_layout_free(l);

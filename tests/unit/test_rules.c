@@ -148,6 +148,22 @@ static void test_errors(void **state)
 	expect_error("[struct s]\nseparate = class:read-mostly class:read-mostly\n", 2,
 		     "column 30: group 'class:read-mostly' is separated from itself (named twice, "
 		     "first at column 12)");
+	/* rules that contradict each other whatever the layout */
+	expect_error("[struct s]\noffset m = 12\ncacheline-start = m\n", 3,
+		     "column 1: cacheline-start contradicts line 2: 'm' at offset 12 can start no "
+		     "cacheline");
+	expect_error("[struct s]\ncacheline-start = m\noffset m = 4\n", 3,
+		     "column 1: offset contradicts line 2: 'm' at offset 4 can start no cacheline");
+	expect_error("[struct s]\nmax-size = 64\noffset m = 1000\n", 3,
+		     "column 1: offset contradicts line 2: 'm' at offset 1000 in a struct of at most "
+		     "64 bytes");
+	expect_error("[struct s]\noffset m = 1000\nmax-size = 64\n", 3,
+		     "column 1: max-size contradicts line 2: 'm' at offset 1000 in a struct of at most "
+		     "64 bytes");
+	expect_error("[struct s]\nfirst = a\noffset b = 0\n", 3,
+		     "column 1: offset contradicts line 2: 'a' first and 'b' at offset 0");
+	expect_error("[s]\noffset b = 0\n[struct s]\nfirst = a\n", 4,
+		     "column 1: first contradicts line 2: 'a' first and 'b' at offset 0");
 	expect_error("[struct s]\n[union s]\n", 2,
 		     "column 8: [union s] but line 1 says [struct s]");
 	struct slt_error err;
@@ -159,6 +175,15 @@ static void test_errors(void **state)
 	assert_non_null(ok);
 	assert_int_equal(ok->structs[0].n_rules, 6);
 	assert_int_equal(ok->structs[1].kind, SLT_KIND_UNION);
+	slt_rules_free(ok);
+	/* ... and these can hold: a multiple of 8 may start a line (of -c 8,
+	 * 16, ...; check refuses it for a larger one), an offset up to the
+	 * size (a flexible array), a member inside the first one at 0, any
+	 * member of a union */
+	ok = parse("[struct s]\noffset m = 8\ncacheline-start = m\nmax-size = 64\n"
+		   "offset f = 64\nfirst = a\noffset a.x = 0\noffset a[0] = 0\n"
+		   "[union u]\nfirst = a\noffset b = 0\n", &err);
+	assert_non_null(ok);
 	slt_rules_free(ok);
 	assert_null(parse("", &err));
 	assert_int_equal(err.code, SLT_ECORRUPT);
