@@ -222,7 +222,9 @@ void slt_advice_free(struct slt_advice *advice);
  * *out: malloc()ed, free() it; "" when the source already has the
  * proposal's order.  Returns 0 or: SLT_EUSAGE (no decl_file/decl_line, e.g.
  * a BTF layout; the source does not match the layout: no `struct NAME {`
- * on decl_line, a member missing, extra or renamed; preprocessor
+ * on decl_line, a member missing, extra or renamed, or of another plain
+ * C type than the DWARF's (base type words, signedness and pointer
+ * levels; typedef'd and macro'd types are not compared); preprocessor
  * conditionals inside the body; members declared together, as in
  * `int a, b;`, that the proposal separates; err names file:line and what
  * differs), SLT_EIO (the header is not found or unreadable),

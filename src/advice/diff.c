@@ -340,6 +340,118 @@ static const char *member_desc(struct slt_arena *a, const struct slt_struct *o,
 	return "an anonymous member";
 }
 
+/* ---- plain C base types: the source's against the DWARF's ------------- */
+
+/* A plain C arithmetic type as a canonical key: "u" for unsigned, "s" for
+ * an explicit signed char, then the base (char, short, int, long, llong,
+ * float, double, ldouble, _Bool, void) and one '*' per pointer level.
+ * words[n]: the type's words and '*'s; false when a word is not a C type
+ * keyword (a typedef, macro or tag: left alone). */
+static const char *const ctype_kw[] = { "char", "short", "int", "long", "signed",
+	"unsigned", "float", "double", "_Bool", "void", "const", "volatile",
+	"restrict", NULL };
+
+static bool ctype_word(const char *w, size_t len)
+{
+	for (size_t k = 0; ctype_kw[k]; k++)
+		if (strlen(ctype_kw[k]) == len && !memcmp(ctype_kw[k], w, len))
+			return true;
+	return false;
+}
+
+static bool ctype_key(const char *const *words, const size_t *lens, size_t n,
+		      char *key, size_t cap)
+{
+	const char *const *kw = ctype_kw;
+	unsigned cnt[13] = { 0 }, stars = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		if (lens[i] == 1 && words[i][0] == '*') {
+			stars++;
+			continue;
+		}
+		while (kw[k] && (strlen(kw[k]) != lens[i] || memcmp(kw[k], words[i], lens[i])))
+			k++;
+		if (!kw[k])
+			return false;
+		cnt[k]++;
+	}
+	const char *base = cnt[0] ? "char" : cnt[1] ? "short" : cnt[6] ? "float" :
+		cnt[7] ? (cnt[3] ? "ldouble" : "double") : cnt[8] ? "_Bool" :
+		cnt[9] ? "void" : cnt[3] >= 2 ? "llong" : cnt[3] ? "long" :
+		cnt[2] || cnt[4] || cnt[5] ? "int" : NULL;
+	if (!base)
+		return false;
+	snprintf(key, cap, "%s%s%s%.*s", cnt[5] ? "u" : "",
+		 cnt[4] && cnt[0] ? "s" : "", base, (int)(stars < 8 ? stars : 8), "********");
+	return true;
+}
+
+/* The DWARF type name's key (pahole's spelling: "long unsigned int",
+ * "const char *", "long int[3][2]"); false for anything else (functions,
+ * tags, typedefs). */
+static bool dwarf_key(const char *type, char *key, size_t cap)
+{
+	const char *w[16];
+	size_t len[16], n = 0;
+
+	for (const char *p = type; *p && *p != '['; ) {
+		if (*p == ' ') {
+			p++;
+			continue;
+		}
+		if (n == 16 || *p == '(')
+			return false;
+		w[n] = p;
+		len[n] = *p == '*' ? 1 : strcspn(p, " *[(");
+		p += len[n++];
+	}
+	return ctype_key(w, len, n, key, cap);
+}
+
+/* The source declaration's key: the type words of its first declarator
+ * (before the name), the '*'s of declarator g.  false when not plain. */
+static bool source_key(const struct slt_dsrc *s, const struct slt_dtok *t,
+		       const struct seg *first, const struct seg *g,
+		       const char *name, char *key, size_t cap)
+{
+	const char *w[24];
+	size_t len[24], n = 0, nl = strlen(name);
+
+	for (size_t i = first->lo; i < first->hi; i++) {
+		if (t[i].k == T_COMMENT ||
+		    (t[i].k == T_PUNCT && s->text[t[i].off] == '*'))
+			continue;         /* '*'s: counted from g below */
+		if (t[i].k != T_IDENT)
+			return false;     /* '(' or a number before the name */
+		if (t[i].end - t[i].off == nl && !memcmp(s->text + t[i].off, name, nl) &&
+		    first == g)
+			break;
+		if (n == 24)
+			return false;
+		w[n] = s->text + t[i].off;
+		len[n++] = t[i].end - t[i].off;
+		/* the type ends before a declarator of another name: stop at
+		 * the first identifier that is not a C keyword */
+		if (!ctype_word(w[n - 1], len[n - 1])) {
+			n--;
+			if (!n)
+				return false;
+			break;
+		}
+	}
+	for (size_t i = g->lo; i < g->hi && n < 24; i++)
+		if (t[i].k == T_PUNCT && s->text[t[i].off] == '*') {
+			w[n] = "*";
+			len[n++] = 1;
+		} else if (t[i].k == T_PUNCT && (s->text[t[i].off] == '(' ||
+						 s->text[t[i].off] == ':')) {
+			break;
+		}
+	return ctype_key(w, len, n, key, cap);
+}
+
 /* Assign the top-level members of o, in order, to the declarators;
  * chunk_of[m] = index of the declaration declaring member m. */
 static int match(struct slt_arena *a, const struct slt_dsrc *s, const struct slt_dlex *x,
@@ -356,6 +468,20 @@ static int match(struct slt_arena *a, const struct slt_dsrc *s, const struct slt
 			const struct seg *g = &b->segs[b->d[i].seg0 + k];
 
 			if (m < o->n_members && declares(s, x->t, g, o, m)) {
+				char sk[48] = "", dk[48] = "";
+				const struct slt_member *mb = &o->members[m];
+				/* both plain C types: they must agree */
+				if (*mb->name && mb->type &&
+				    dwarf_key(mb->type, dk, sizeof(dk)) &&
+				    source_key(s, x->t, &b->segs[b->d[i].seg0], g,
+					       mb->name, sk, sizeof(sk)) &&
+				    strcmp(sk, dk))
+					return slt_error_set_line(err, SLT_EUSAGE, s->path,
+						x->t[g->lo].line, hint,
+						"`%s` declares `%s` with another type than the "
+						"binary's `%s`: the source does not match the binary",
+						seg_text(a, s, x->t, &b->segs[b->d[i].seg0]),
+						mb->name, mb->type);
 				decl_of[m] = i;
 				b->d[i].n_members++;
 				for (m++; m < o->n_members && o->members[m].parent != -1; m++)

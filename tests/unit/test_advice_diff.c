@@ -465,6 +465,28 @@ static void test_diff_refusals(void **state)
 	/* a renamed member */
 	setup_a(root, sizeof(root), "r_rename", edit(header_a, "\tshort s;\n", "\tshort s2;\n"));
 	refused(&p, &o, root, SLT_EUSAGE, 34, "`short s2` does not declare `s`");
+	/* a member whose plain C type differs from the binary's: refused
+	 * (long vs the DWARF's short int, unsigned vs long int, a pointer
+	 * level); typedef'd or macro'd types are left alone */
+	setup_a(root, sizeof(root), "r_type", edit(header_a, "\tshort s;\n", "\tlong s;\n"));
+	refused(&p, &o, root, SLT_EUSAGE, 34,
+		"`long s` declares `s` with another type than the binary's `short int`");
+	setup_a(root, sizeof(root), "r_type2",
+		edit(header_a, "\tlong first;\n", "\tunsigned long first;\n"));
+	refused(&p, &o, root, SLT_EUSAGE, 13, "than the binary's `long int`");
+	setup_a(root, sizeof(root), "r_type3", edit(header_a, "\tint x, y;\n", "\tint x, *y;\n"));
+	refused(&p, &o, root, SLT_EUSAGE, 35, "declares `y` with another type than the binary's `int`");
+	setup_a(root, sizeof(root), "r_type4",
+		edit(header_a, "\tconst char *name;\n", "\tconst char name;\n"));
+	refused(&p, &o, root, SLT_EUSAGE, 28, "than the binary's `const char  *`");
+	{
+		char *d = NULL;
+		struct slt_error e = { 0 };
+		setup_a(root, sizeof(root), "r_typedef",
+			edit(header_a, "\tshort s;\n", "#define DIFF_T long\n\tDIFF_T s;\n"));
+		assert_int_equal(slt_advice_diff(&p, &o, root, &d, &e), 0);
+		free(d);
+	}
 	/* a renamed member inside the anonymous union */
 	setup_a(root, sizeof(root), "r_rename2",
 		edit(edit(header_a, "int u_i;", "int v_i;"), "long u_l;", "long v_l;"));
