@@ -9,7 +9,8 @@
  *
  * Rules every proposal keeps (checked, not assumed): members with forced
  * alignment, existing zero-size padding (CACHELINE_PADDING) and cacheline
- * group markers stay anchored unless opts->move_anchors; pinned members keep
+ * group markers stay anchored unless opts->move_anchors (a forced-aligned
+ * last member then still stays last, unless opts->move_last); pinned members keep
  * their offset, and so does the first member unless opts->move_first; --keep-together groups stay adjacent and in order;
  * bitfields move as whole storage units; unions and nested structs move
  * whole; a flexible array stays last; every offset is a multiple of the
@@ -74,6 +75,11 @@ struct slt_advice_opts {
 				      member's type expect it */
 	bool slub_max_order_set;   /* slub_max_order is taken as given, 0
 				      included (slub_max_order=0 boots) */
+	bool move_last;            /* with move_anchors: a forced-aligned
+				      last member may move too; by default
+				      it stays last (x86 task_struct's
+				      `thread` is sized at run time: "This
+				      must be the last member") */
 };
 
 /*

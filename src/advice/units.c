@@ -448,10 +448,21 @@ int slt_adv_units_build(const struct slt_analysis *a,
 	free(hi);
 	if (rc)
 		goto out;
+	/* --move-anchors frees the anchors, but a forced-aligned last member
+	 * stays last unless opts->move_last: the kernel sizes some of them
+	 * at run time (x86 task_struct's `thread`, whose fpu state follows
+	 * it: "This must be the last member") */
 	if (opts && opts->move_anchors)
-		for (size_t u = 0; u < out->n; u++)
-			if (out->u[u].orig_offset % out->u[u].align == 0)
-				out->u[u].flags &= ~SLT_ADV_ANCHORED;
+		for (size_t u = 0; u < out->n; u++) {
+			struct slt_adv_unit *x = &out->u[u];
+			if (x->orig_offset % x->align)
+				continue;
+			if (u + 1 == out->n && !opts->move_last &&
+			    (x->flags & SLT_ADV_ANCHORED) &&
+			    !(x->flags & (SLT_ADV_MARKER | SLT_ADV_LAST)))
+				x->flags |= SLT_ADV_LAST;
+			x->flags &= ~SLT_ADV_ANCHORED;
+		}
 	for (size_t p = 0; opts && p < opts->n_pins && !rc; p++) {
 		size_t top;
 		if (find_top(s, opts->pins[p], &top)) {

@@ -38,7 +38,11 @@ static const char usage_tail[] =
 "      --keep-together A,B..  these members stay adjacent, in this order\n"
 "                             (repeatable)\n"
 "      --move-anchors         allow moving forced-aligned members, existing\n"
-"                             padding and cacheline-group markers\n"
+"                             padding and cacheline-group markers; a\n"
+"                             forced-aligned last member stays last\n"
+"      --move-last            with --move-anchors, let that member move too\n"
+"                             (the kernel sizes some at run time: x86\n"
+"                             task_struct's thread must stay last)\n"
 "      --move-first           allow moving the first member (by default it\n"
 "                             stays at offset 0: container_of() users and\n"
 "                             casts to the first member's type expect it)\n"
@@ -80,7 +84,7 @@ static const char usage_tail[] =
 enum {
 	OPT_PIN = CLI_OPT_OWN, OPT_KEEP, OPT_MOVE_ANCHORS, OPT_FROZEN, OPT_SEP,
 	OPT_LINE_SIZE, OPT_SIZE_ONLY, OPT_MAX, OPT_NR_CPUS, OPT_SLUB_MAX,
-	OPT_SLUB_RULE, OPT_SOURCE_ROOT, OPT_MOVE_FIRST,
+	OPT_SLUB_RULE, OPT_SOURCE_ROOT, OPT_MOVE_FIRST, OPT_MOVE_LAST,
 };
 
 static const struct option long_opts[] = {
@@ -89,6 +93,7 @@ static const struct option long_opts[] = {
 	{ "keep-together", required_argument, NULL, OPT_KEEP },
 	{ "move-anchors", no_argument, NULL, OPT_MOVE_ANCHORS },
 	{ "move-first", no_argument, NULL, OPT_MOVE_FIRST },
+	{ "move-last", no_argument, NULL, OPT_MOVE_LAST },
 	{ "frozen", no_argument, NULL, OPT_FROZEN },
 	{ "separation", required_argument, NULL, OPT_SEP },
 	{ "line-size", required_argument, NULL, OPT_LINE_SIZE },
@@ -164,6 +169,7 @@ static int sugg_option(void *ctx, struct cli_analysis *c, int o, const char *arg
 	case OPT_KEEP: return add_keep(s, arg);
 	case OPT_MOVE_ANCHORS: s->o.move_anchors = true; return 0;
 	case OPT_MOVE_FIRST: s->o.move_first = true; return 0;
+	case OPT_MOVE_LAST: s->o.move_last = true; return 0;
 	case OPT_FROZEN: s->o.frozen = true; return 0;
 	case OPT_SEP:
 		if (!cli_parse_uint(arg, 8, 4096, &v) || (v & (v - 1)))
