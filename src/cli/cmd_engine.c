@@ -24,20 +24,26 @@
 static const char usage_head[] =
 "usage: structlint engine [OPTIONS] [FILE] STRUCT\n"
 "       structlint engine [OPTIONS] --layout FILE:STRUCT\n"
-"       structlint engine [OPTIONS] [FILE] STRUCT --classes C | --samples P\n"
+"       structlint engine [OPTIONS] [FILE] STRUCT --replay --classes C | --samples P\n"
 "\n"
 "Run the reference stats engine on STRUCT's layout from FILE (default: the\n"
 "running kernel's BTF) and print ops/s, update latency, flushes and the\n"
 "flush-lock and per-CPU-lock hold-time histograms.  mem_cgroup_per_node and\n"
 "cgroup run the kernel's per-CPU stats machinery with built-in member\n"
-"roles; with --classes or --samples any struct's members are replayed.\n"
+"roles (also when --classes or --samples are given); any other struct, or\n"
+"these with --replay, replays the members' classes and rates from --classes\n"
+"or --samples (the same rule as validate).\n"
 "\n";
 
 static const char usage_tail[] =
 "engine:\n"
 "      --layout FILE:STRUCT   the layout to run (same as the operands)\n"
 "      --builtin NAME         use NAME's built-in role map (mem_cgroup_per_node,\n"
-"                             cgroup) even with --classes/--samples\n"
+"                             cgroup) on STRUCT (or on NAME from the running\n"
+"                             kernel without operands)\n"
+"      --replay               replay --classes/--samples even for a struct with\n"
+"                             a built-in role map (no tree, no flush: --batch,\n"
+"                             --flush, --depth, --fanout, --write-every refused)\n"
 "      --profile P            a structlint.profile/v1 to replay (--samples P)\n"
 "      --threads N            updater threads, 1 to 1024 (default: online CPUs)\n"
 "      --seconds S            run time in seconds, 0.01 to 3600 (default 1);\n"
@@ -46,6 +52,7 @@ static const char usage_tail[] =
 "                             reproducible profiles (the same counts on any\n"
 "                             load; replay: N accesses of all threads together,\n"
 "                             rounded up to whole replay cycles)\n"
+"stats engine only (built-in role maps):\n"
 "      --batch 32|64|128      updates per CPU between flusher wake-ups\n"
 "                             (MEMCG_CHARGE_BATCH; default 64)\n"
 "      --flush list|pop       list: detach the updated list under the per-CPU\n"
@@ -54,6 +61,7 @@ static const char usage_tail[] =
 "      --fanout F             children per group (default 2)\n"
 "      --write-every N        hot-written members stored every Nth update\n"
 "                             (default 4)\n"
+"both:\n"
 "      --seed N               PRNG seed (default 1)\n"
 "      --no-pin               do not pin updater threads to CPUs\n"
 "      --write-profile OUT    write the exact per-member, per-thread loads and\n"
@@ -72,6 +80,7 @@ enum {
 	OPT_LAYOUT = CLI_OPT_OWN, OPT_BUILTIN, OPT_PROFILE, OPT_THREADS,
 	OPT_SECONDS, OPT_BATCH, OPT_FLUSH, OPT_DEPTH, OPT_FANOUT,
 	OPT_WRITE_EVERY, OPT_SEED, OPT_NO_PIN, OPT_WRITE_PROFILE, OPT_UPDATES,
+	OPT_REPLAY,
 };
 
 static const struct option long_opts[] = {
@@ -90,6 +99,7 @@ static const struct option long_opts[] = {
 	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
 	{ "write-profile", required_argument, NULL, OPT_WRITE_PROFILE },
 	{ "updates", required_argument, NULL, OPT_UPDATES },
+	{ "replay", no_argument, NULL, OPT_REPLAY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -101,6 +111,8 @@ struct eng_cli {
 	struct slt_engine_opts o;
 	const char *layout, *builtin, *write_profile;
 	char *layout_ops[2];
+	bool replay;             /* --replay */
+	unsigned stats_given;    /* CLI_ENG_* options given */
 };
 
 static int uint_opt(const char *name, const char *arg, unsigned long min,
@@ -127,14 +139,23 @@ static int eng_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 		if (!cli_parse_uint(arg, 32, 128, &v) || (v != 32 && v != 64 && v != 128))
 			return cli_usage_error("--batch '%s': want 32, 64 or 128", arg);
 		e->o.batch = (unsigned)v;
+		e->stats_given |= CLI_ENG_BATCH;
 		return 0;
 	case OPT_FLUSH:
 		if (!(e->o.flush = slt_engine_flush_parse(arg)))
 			return cli_usage_error("--flush '%s': want list or pop", arg);
+		e->stats_given |= CLI_ENG_FLUSH;
 		return 0;
-	case OPT_DEPTH: return uint_opt("--depth", arg, 1, 8, &e->o.depth);
-	case OPT_FANOUT: return uint_opt("--fanout", arg, 1, 16, &e->o.fanout);
-	case OPT_WRITE_EVERY: return uint_opt("--write-every", arg, 1, 1000000, &e->o.write_every);
+	case OPT_DEPTH:
+		e->stats_given |= CLI_ENG_DEPTH;
+		return uint_opt("--depth", arg, 1, 8, &e->o.depth);
+	case OPT_FANOUT:
+		e->stats_given |= CLI_ENG_FANOUT;
+		return uint_opt("--fanout", arg, 1, 16, &e->o.fanout);
+	case OPT_WRITE_EVERY:
+		e->stats_given |= CLI_ENG_WRITE_EVERY;
+		return uint_opt("--write-every", arg, 1, 1000000, &e->o.write_every);
+	case OPT_REPLAY: e->replay = true; return 0;
 	case OPT_SEED:
 		if (!cli_parse_uint(arg, 0, ~0ul, &v))
 			return cli_usage_error("--seed '%s': want a whole number", arg);
@@ -159,15 +180,27 @@ static int parse_args(int argc, char **argv, struct cli_analysis *c,
 				  usage_head, usage_tail);
 }
 
-/* The spec: the built-in map (STRUCT or --builtin names one and no
- * classes/samples are given, or --builtin), else a replay of the
- * analysis. */
+/* The spec, by validate's rule (engine_args.h): --builtin's map, else
+ * the built-in map of a struct that has one unless --replay, else a
+ * replay of the analysis (classes or samples needed). */
 static int make_spec(struct cli_analysis *c, struct eng_cli *e,
 		     const struct slt_struct *s, struct slt_engine_spec **spec,
 		     struct slt_error *err)
 {
-	if (e->builtin || (!c->classes_path && !c->samples))
+	if (e->builtin || (!e->replay && cli_engine_has_builtin(s->name))) {
+		if (c->classes_path || c->samples)
+			fprintf(stderr, "structlint: warning: struct %s runs with the built-in role map of %s: "
+				"%s not replayed (give --replay to replay them)\n", s->name,
+				e->builtin ? e->builtin : s->name,
+				c->samples ? "the profile is" : "the classes are");
 		return slt_engine_spec_builtin(e->builtin ? e->builtin : s->name, s, spec, err);
+	}
+	if (!c->classes_path && !c->samples)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     e->replay ? "--replay replays member classes or a profile: give --classes or --samples"
+					       : "built-in role maps: mem_cgroup_per_node, cgroup; other structs: give --classes or --samples",
+				     e->replay ? "nothing to replay for struct %s" :
+				     "no built-in role map for struct %s: give --classes or --samples", s->name);
 	struct slt_analysis *a = NULL;
 	enum slt_class *g = NULL;
 	int rc = cli_analysis_run(c, 0, &a, &g, err);
@@ -205,6 +238,8 @@ int cmd_engine(int argc, char **argv)
 	int n_ops = argc - optind;
 	if (c.ropts.pretty && !c.json)
 		return cli_usage_error("--pretty indents the JSON: give it with --json");
+	if (e.builtin && e.replay)
+		return cli_usage_error("--builtin NAME runs a built-in role map and --replay the generic replay: give one");
 	if (e.builtin) {
 		bool known = false;
 		for (const char *const *n = slt_engine_builtin_names(); *n; n++)
@@ -250,8 +285,11 @@ int cmd_engine(int argc, char **argv)
 			c.layout->n_structs, c.layout->structs[0].name);
 	if (!rc)
 		rc = make_spec(&c, &e, &c.layout->structs[0], &spec, &err);
-	if (!rc)
-		rc = slt_engine_bind(spec, &c.layout->structs[0], c.ropts.cacheline_size, &b, &err);
+	if (!rc && spec->mode == SLT_ENGINE_REPLAY &&
+	    (rc = cli_engine_stats_only(e.stats_given, spec->struct_name)))
+		goto out;
+	if (!rc && (rc = slt_engine_bind(spec, &c.layout->structs[0], c.ropts.cacheline_size, &b, &err)))
+		cli_engine_err_file(&err, c.file ? c.file : SLT_KERNEL_BTF_PATH);
 	if (!rc)
 		rc = slt_engine_run(b, &e.o, &r, &err);
 	if (!rc && e.o.max_updates && r->seconds >= e.o.seconds)
@@ -267,6 +305,7 @@ int cmd_engine(int argc, char **argv)
 		else if (slt_engine_write_text(stdout, r, b, &e.o))
 			rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
 	}
+out:
 	slt_engine_result_free(r);
 	slt_engine_bound_free(b);
 	slt_engine_spec_free(spec);

@@ -38,9 +38,12 @@ static const char usage_head[] =
 "verdict: faster (interval above 1.0), slower (below), no measurable\n"
 "change; no verdict under 3 rounds.  Each side's role map is printed, with\n"
 "a note when the two differ (then the ratio measures layout plus workload).\n"
-"Roles: the engine's built-in role map for mem_cgroup_per_node and cgroup,\n"
-"else a generic replay of the members' classes (read-mostly members loaded\n"
-"by every thread, each hot-written member stored by one thread).\n"
+"Roles (the same rule as engine): the engine's built-in role map for\n"
+"mem_cgroup_per_node and cgroup (the classes then only pick the proposal),\n"
+"else, or with --replay, a generic replay of the members' classes and\n"
+"profile rates (read-mostly members' loads split over the threads, each\n"
+"hot-written member stored by one thread: the CPU that stored it most in a\n"
+"profile with CPUs, round-robin with classes only).\n"
 "\n";
 
 static const char usage_tail[] =
@@ -59,8 +62,11 @@ static const char usage_tail[] =
 "      --warmup S             one discarded run per side first, 0.01 to\n"
 "                             3600 (default 0.5; 0: none)\n"
 "      --threads T            updater threads (default: online CPUs)\n"
+"      --replay               replay the classes/profile even for a struct\n"
+"                             with a built-in role map\n"
 "      --batch 32|64|128      updates per CPU between flusher wake-ups\n"
-"                             (default 64)\n"
+"                             (default 64; this and the next three: stats\n"
+"                             engine only, refused in replay mode)\n"
 "      --flush list|pop       flush mode (default list)\n"
 "      --depth D, --fanout F  the stats tree (default 3 x 2)\n"
 "      --write-every N        hot-written members stored every Nth update\n"
@@ -91,7 +97,7 @@ enum {
 	OPT_PROFILE = CLI_OPT_OWN + 40, OPT_PROPOSAL, OPT_AGAINST, OPT_ROUNDS,
 	OPT_SECONDS, OPT_WARMUP, OPT_THREADS, OPT_BATCH, OPT_FLUSH, OPT_DEPTH,
 	OPT_FANOUT, OPT_WRITE_EVERY, OPT_SEED, OPT_NO_PIN, OPT_FAIL_FASTER,
-	OPT_PAIRED, OPT_INDEPENDENT,
+	OPT_PAIRED, OPT_INDEPENDENT, OPT_REPLAY,
 };
 
 static const struct option long_opts[] = {
@@ -113,6 +119,7 @@ static const struct option long_opts[] = {
 	{ "fail-unless-faster", no_argument, NULL, OPT_FAIL_FASTER },
 	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ "independent", no_argument, NULL, OPT_INDEPENDENT },
+	{ "replay", no_argument, NULL, OPT_REPLAY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -122,6 +129,8 @@ struct val {
 	bool proposal_given;
 	const char *against;       /* FILE2:STRUCT2 */
 	bool fail_unless_faster;
+	bool replay;               /* --replay */
+	unsigned stats_given;      /* CLI_ENG_* options given */
 };
 
 static int uint_opt(const char *opt, const char *arg, unsigned long min,
@@ -166,15 +175,24 @@ static int val_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 			rc = cli_usage_error("--batch '%s': want 32, 64 or 128", arg);
 		if (!rc)
 			e->batch = u;
+		v->stats_given |= CLI_ENG_BATCH;
 		return rc;
 	case OPT_FLUSH:
 		e->flush = slt_engine_flush_parse(arg);
 		if (!e->flush)
 			return cli_usage_error("--flush '%s': want list or pop", arg);
+		v->stats_given |= CLI_ENG_FLUSH;
 		return 0;
-	case OPT_DEPTH: return uint_opt("--depth", arg, 1, 8, &e->depth);
-	case OPT_FANOUT: return uint_opt("--fanout", arg, 1, 16, &e->fanout);
-	case OPT_WRITE_EVERY: return uint_opt("--write-every", arg, 1, 1u << 20, &e->write_every);
+	case OPT_DEPTH:
+		v->stats_given |= CLI_ENG_DEPTH;
+		return uint_opt("--depth", arg, 1, 8, &e->depth);
+	case OPT_FANOUT:
+		v->stats_given |= CLI_ENG_FANOUT;
+		return uint_opt("--fanout", arg, 1, 16, &e->fanout);
+	case OPT_WRITE_EVERY:
+		v->stats_given |= CLI_ENG_WRITE_EVERY;
+		return uint_opt("--write-every", arg, 1, 1u << 20, &e->write_every);
+	case OPT_REPLAY: v->replay = true; return 0;
 	case OPT_SEED: {
 		unsigned long s;
 		if (!cli_parse_uint(arg, 0, ~0ul, &s))
@@ -195,14 +213,6 @@ static int parse_args(int argc, char **argv, struct cli_analysis *c,
 {
 	return cli_analysis_parse(argc, argv, long_opts, c, val_option, v,
 				  usage_head, usage_tail);
-}
-
-static bool has_builtin(const char *name)
-{
-	for (const char *const *n = slt_engine_builtin_names(); *n; n++)
-		if (!strcmp(*n, name))
-			return true;
-	return false;
 }
 
 /* Everything a validation holds, released by val_release(). */
@@ -277,26 +287,56 @@ static int layout_b(const struct cli_analysis *c, const struct val *v,
 	return 0;
 }
 
-/* The role specs of both sides, bound. */
-static int bind_both(const struct cli_analysis *c, struct vstate *s,
-		     const struct slt_struct *sa, const struct slt_struct *sb,
-		     struct slt_error *err)
+/* A role binding error of one side: the side's FILE in front, and, when
+ * the two sides are different structs, which side and struct failed. */
+static void side_error(struct slt_error *err, char side, const char *file,
+		       const struct slt_struct *failed, const struct slt_struct *other)
+{
+	cli_engine_err_file(err, file);
+	if (strcmp(failed->name, other->name)) {
+		char msg[2 * sizeof(err->message)];
+		snprintf(msg, sizeof(msg), "layout %c is struct %s, layout %c struct %s: %s", side,
+			 failed->name, side == 'A' ? 'B' : 'A', other->name, err->message);
+		size_t n = strlen(msg);
+		if (n >= sizeof(err->message))
+			n = sizeof(err->message) - 1;
+		memcpy(err->message, msg, n);
+		err->message[n] = 0;
+	}
+}
+
+/* The role specs of both sides, bound.  The rule engine uses too
+ * (engine_args.h): the built-in map when STRUCT has one, unless
+ * --replay. */
+static int bind_both(const struct cli_analysis *c, const struct val *v,
+		     struct vstate *s, const struct slt_struct *sa,
+		     const struct slt_struct *sb, struct slt_error *err)
 {
 	int rc;
-	if (has_builtin(sa->name)) {
+	if (!v->replay && cli_engine_has_builtin(sa->name)) {
 		/* the map follows each layout's kernel version (6.1's
 		 * embedded lruvec_stats, 6.10+'s pointer) */
 		rc = slt_engine_spec_builtin(sa->name, sa, &s->spec_a, err);
 		if (!rc)
 			rc = slt_engine_spec_builtin(sa->name, sb, &s->spec_b, err);
+	} else if (!c->classes_path && !c->samples) {
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     v->replay ? "--replay replays member classes or a profile: give --classes or --samples"
+					       : "built-in role maps: mem_cgroup_per_node, cgroup; other structs: give --classes or --samples",
+				     v->replay ? "nothing to replay for struct %s" :
+				     "no built-in role map for struct %s: give --classes or --samples", sa->name);
 	} else {
 		rc = slt_engine_spec_from_analysis(s->a, &s->spec_a, err);
 		s->spec_b = s->spec_a;
+		if (!rc && (rc = cli_engine_stats_only(v->stats_given, sa->name)))
+			return rc;
 	}
-	if (!rc)
-		rc = slt_engine_bind(s->spec_a, sa, c->ropts.cacheline_size, &s->bound_a, err);
-	if (!rc)
-		rc = slt_engine_bind(s->spec_b, sb, c->ropts.cacheline_size, &s->bound_b, err);
+	const char *fa = c->file ? c->file : SLT_KERNEL_BTF_PATH;
+	const char *fb = v->against ? s->b_file : fa;
+	if (!rc && (rc = slt_engine_bind(s->spec_a, sa, c->ropts.cacheline_size, &s->bound_a, err)))
+		side_error(err, 'A', fa, sa, sb);
+	if (!rc && (rc = slt_engine_bind(s->spec_b, sb, c->ropts.cacheline_size, &s->bound_b, err)))
+		side_error(err, 'B', fb, sb, sa);
 	return rc;
 }
 
@@ -318,7 +358,7 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 	if (!rc)
 		rc = layout_b(c, v, s, &sb, err);
 	if (!rc)
-		rc = bind_both(c, s, sa, sb, err);
+		rc = bind_both(c, v, s, sa, sb, err);
 	bool tty = isatty(STDERR_FILENO);
 	if (!rc)
 		rc = slt_validate_run(s->bound_a, s->bound_b, &v->o, tty ? progress : NULL,

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,57 @@ static inline int cli_engine_threads(const char *arg, unsigned *out)
 				       arg);
 	*out = (unsigned)v;
 	return 0;
+}
+
+/* Which role map a run uses, one rule for `engine` and `validate`: the
+ * built-in map when the struct has one (slt_engine_builtin_names(), a
+ * "struct " prefix accepted), unless --replay asks for the generic replay
+ * of the classes/profile. */
+static inline bool cli_engine_has_builtin(const char *name)
+{
+	if (!strncmp(name, "struct ", 7))
+		name += 7;
+	for (const char *const *n = slt_engine_builtin_names(); *n; n++)
+		if (!strcmp(*n, name))
+			return true;
+	return false;
+}
+
+/* The stats engine's own options (they mean nothing to a replay). */
+enum {
+	CLI_ENG_BATCH = 1u << 0, CLI_ENG_FLUSH = 1u << 1, CLI_ENG_DEPTH = 1u << 2,
+	CLI_ENG_FANOUT = 1u << 3, CLI_ENG_WRITE_EVERY = 1u << 4,
+};
+
+/* A usage error (exit 2, printed) naming the stats-only options given
+ * (mask of CLI_ENG_*) when the run is a replay of struct name; 0 when
+ * none was given. */
+static inline int cli_engine_stats_only(unsigned mask, const char *name)
+{
+	static const char *const opt[] = { "--batch", "--flush", "--depth", "--fanout",
+					   "--write-every" };
+	char list[96] = "";
+	size_t n = 0, len = 0;
+	for (unsigned i = 0; i < 5; i++)
+		if (mask & (1u << i)) {
+			int w = snprintf(list + len, sizeof(list) - len, "%s%s", n ? ", " : "", opt[i]);
+			if (w > 0 && (size_t)w < sizeof(list) - len)
+				len += (size_t)w;
+			n++;
+		}
+	if (!n)
+		return 0;
+	return cli_usage_error("%s: %s to the stats engine only, and struct %s runs in replay mode "
+			       "(drop %s, or run a struct with a built-in role map without --replay)",
+			       list, n == 1 ? "applies" : "apply", name, n == 1 ? "it" : "them");
+}
+
+/* Put file in front of an error that names no file (role binding errors
+ * are about the layout FILE). */
+static inline void cli_engine_err_file(struct slt_error *err, const char *file)
+{
+	if (err && file && !err->file[0])
+		snprintf(err->file, sizeof(err->file), "%s", file);
 }
 
 #endif

@@ -102,6 +102,13 @@ int slt_engine_bind(const struct slt_engine_spec *spec,
 		if (m < 0) {
 			if (rs->optional)
 				continue;
+			if (spec->mode == SLT_ENGINE_STATS) {
+				/* only the built-in maps are STATS specs */
+				size_t h = strlen(hint);
+				snprintf(hint + h, sizeof(hint) - h, "%sthe built-in role maps cover Linux 6.1 to 6.12; "
+					 "for another kernel's layout give --classes or --samples with --replay",
+					 h ? "; " : "");
+			}
 			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1, hint[0] ? hint : NULL,
 					   "struct %s has no member %s (needed for the %s role)",
 					   s->name, rs->member, slt_engine_role_name(rs->role));
@@ -111,17 +118,17 @@ int slt_engine_bind(const struct slt_engine_spec *spec,
 		uint64_t size = mb->size;
 		if (size == 0 || mb->offset + size > s->size) {
 			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1, "a role needs a member with storage inside the struct",
-					   "member %s of %s (offset %llu, %llu bytes) does not fit a %llu-byte layout: the layout is too small for its %s role",
+					   "member %s of %s (offset %llu, %llu byte%s) does not fit a %llu-byte layout: the layout is too small for its %s role",
 					   rs->member, s->name, (unsigned long long)mb->offset,
-					   (unsigned long long)size, (unsigned long long)s->size,
+					   (unsigned long long)size, size == 1 ? "" : "s", (unsigned long long)s->size,
 					   slt_engine_role_name(rs->role));
 			break;
 		}
 		if (is_ptr_role(rs->role) &&
 		    (size < sizeof(void *) || mb->offset % sizeof(void *))) {
 			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1, "a pointer role needs an aligned pointer-sized member",
-					   "member %s of %s is %llu bytes at offset %llu: too small or misaligned for the %s role (needs %zu bytes at a multiple of %zu)",
-					   rs->member, s->name, (unsigned long long)size,
+					   "member %s of %s is %llu byte%s at offset %llu: too small or misaligned for the %s role (needs %zu bytes at a multiple of %zu)",
+					   rs->member, s->name, (unsigned long long)size, size == 1 ? "" : "s",
 					   (unsigned long long)mb->offset, slt_engine_role_name(rs->role),
 					   sizeof(void *), sizeof(void *));
 			break;
@@ -205,8 +212,8 @@ static void append(char *buf, size_t size, size_t *len, const char *what)
 static void side_text(char *out, size_t n, const struct slt_engine_bound_role *r)
 {
 	if (r)
-		snprintf(out, n, "%s, %llu bytes", slt_engine_role_name(r->role),
-			 (unsigned long long)r->size);
+		snprintf(out, n, "%s, %llu byte%s", slt_engine_role_name(r->role),
+			 (unsigned long long)r->size, r->size == 1 ? "" : "s");
 	else
 		snprintf(out, n, "not bound");
 }

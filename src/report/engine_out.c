@@ -9,7 +9,8 @@
  *   "cacheline_size": BYTES,
  *   "options": { "threads", "seconds", "updates" (per updater thread,
  *                null when timed), "depth", "fanout", "batch",
- *                "flush": "list" | "pop", "write_every", "seed", "pin",
+ *                "flush": "list" | "pop", "write_every" (these five null
+ *                in replay mode: they do not apply), "seed", "pin",
  *                "latency_every" },
  *   "roles": [ { "member", "role", "offset", "size" (bytes),
  *                "lines": [FIRST, LAST] (0-based cachelines) } ],
@@ -67,14 +68,17 @@ int slt_engine_write_text(FILE *f, const struct slt_engine_result *r,
 {
 	bool stats = r->mode == SLT_ENGINE_STATS;
 	if (b)
-		fprintf(f, "engine: struct %s (%" PRIu64 " bytes), %s mode, %u-byte cachelines\n",
-			b->struct_name, b->object_size, stats ? "stats" : "replay", r->cacheline_size);
+		fprintf(f, "engine: struct %s (%" PRIu64 " byte%s), %s mode, %u-byte cachelines\n",
+			b->struct_name, b->object_size, b->object_size == 1 ? "" : "s",
+			stats ? "stats" : "replay", r->cacheline_size);
 	if (o && stats)
-		fprintf(f, "options: %u threads, batch %u, flush %s, tree depth %u fan-out %u (%zu groups), hot writes every %u updates\n",
-			r->threads, o->batch, slt_engine_flush_name(o->flush), o->depth, o->fanout,
-			r->n_groups, o->write_every);
+		fprintf(f, "options: %u thread%s, batch %u, flush %s, tree depth %u fan-out %u (%zu group%s), hot writes every %u update%s\n",
+			r->threads, r->threads == 1 ? "" : "s", o->batch, slt_engine_flush_name(o->flush), o->depth, o->fanout,
+			r->n_groups, r->n_groups == 1 ? "" : "s", o->write_every,
+			o->write_every == 1 ? "" : "s");
 	else if (o)
-		fprintf(f, "options: %u threads, replay on one shared object\n", r->threads);
+		fprintf(f, "options: %u thread%s, replay on one shared object\n", r->threads,
+			r->threads == 1 ? "" : "s");
 	if (o && o->max_updates)
 		fprintf(f, "run: %" PRIu64 " updates per updater thread (cap %.2f s)\n",
 			o->max_updates, o->seconds);
@@ -146,11 +150,13 @@ int slt_engine_write_json(FILE *f, const struct slt_engine_result *r,
 		slt_json_set(op, "threads", U(r->threads), &bad);
 		slt_json_set(op, "seconds", json_real(o->seconds), &bad);
 		slt_json_set(op, "updates", o->max_updates ? U(o->max_updates) : json_null(), &bad);
-		slt_json_set(op, "depth", U(o->depth), &bad);
-		slt_json_set(op, "fanout", U(o->fanout), &bad);
-		slt_json_set(op, "batch", U(o->batch), &bad);
-		slt_json_set(op, "flush", json_string(slt_engine_flush_name(o->flush)), &bad);
-		slt_json_set(op, "write_every", U(o->write_every), &bad);
+		/* the stats engine's own options: null in replay mode (they
+		 * do not apply; the keys stay, v1) */
+		slt_json_set(op, "depth", stats ? U(o->depth) : json_null(), &bad);
+		slt_json_set(op, "fanout", stats ? U(o->fanout) : json_null(), &bad);
+		slt_json_set(op, "batch", stats ? U(o->batch) : json_null(), &bad);
+		slt_json_set(op, "flush", stats ? json_string(slt_engine_flush_name(o->flush)) : json_null(), &bad);
+		slt_json_set(op, "write_every", stats ? U(o->write_every) : json_null(), &bad);
 		slt_json_set(op, "seed", U(o->seed), &bad);
 		slt_json_set(op, "pin", json_boolean(o->pin), &bad);
 		slt_json_set(op, "latency_every", U(o->latency_every), &bad);

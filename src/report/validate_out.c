@@ -10,8 +10,9 @@
  *   "b": { "file": PATH, "what": TEXT, "size": BYTES },   (with fix)
  *   "options": { "mode": "stats" | "replay", "rounds", "seconds" (per run),
  *       "warmup_seconds", "threads" (updater threads run), "batch",
- *       "flush": "list" | "pop", "depth", "fanout", "write_every",
- *       "seed", "pin": bool, "order": "ABBA", "paired": bool },
+ *       "flush": "list" | "pop", "depth", "fanout", "write_every" (these
+ *       five null in replay mode), "seed", "pin": bool, "order": "ABBA",
+ *       "paired": bool },
  *   "runs": { "a": [ OPS_PER_S ], "b": [ OPS_PER_S ] },  (round order)
  *   "median_ops_per_s": { "a", "b" },
  *   "ratio": B/A of the medians, "change_percent": (ratio - 1) * 100
@@ -157,17 +158,17 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 			    const struct slt_validate_opts *o)
 {
 	const struct slt_engine_opts *e = &o->engine;
-	fprintf(f, "structlint validate: struct %s, %s engine, %u threads, "
-		"%u rounds x %.2f s (ABBA order), warm-up %.2f s",
-		l->struct_name, mode_name(r->mode), r->threads, r->rounds,
-		e->seconds, o->warmup_seconds);
+	fprintf(f, "structlint validate: struct %s, %s engine, %u thread%s, "
+		"%u round%s x %.2f s (ABBA order), warm-up %.2f s",
+		l->struct_name, mode_name(r->mode), r->threads, r->threads == 1 ? "" : "s",
+		r->rounds, r->rounds == 1 ? "" : "s", e->seconds, o->warmup_seconds);
 	if (r->mode == SLT_ENGINE_STATS)
 		fprintf(f, ", batch %u, flush %s, tree %u x %u", e->batch,
 			slt_engine_flush_name(e->flush), e->depth, e->fanout);
-	fprintf(f, "\n  base (A):     %s, %s (%llu bytes)\n"
-		"  with fix (B): %s, %s (%llu bytes)\n\n",
-		l->a_file, l->a_what, (unsigned long long)l->a_size,
-		l->b_file, l->b_what, (unsigned long long)l->b_size);
+	fprintf(f, "\n  base (A):     %s, %s (%llu byte%s)\n"
+		"  with fix (B): %s, %s (%llu byte%s)\n\n",
+		l->a_file, l->a_what, (unsigned long long)l->a_size, l->a_size == 1 ? "" : "s",
+		l->b_file, l->b_what, (unsigned long long)l->b_size, l->b_size == 1 ? "" : "s");
 	roles_block(f, l);
 
 	/* the row shows the interval the verdict comes from */
@@ -331,11 +332,13 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(op, "seconds", num(e->seconds), &bad);
 	slt_json_set(op, "warmup_seconds", num(o->warmup_seconds), &bad);
 	slt_json_set(op, "threads", U(r->threads), &bad);
-	slt_json_set(op, "batch", U(e->batch), &bad);
-	slt_json_set(op, "flush", json_string(slt_engine_flush_name(e->flush)), &bad);
-	slt_json_set(op, "depth", U(e->depth), &bad);
-	slt_json_set(op, "fanout", U(e->fanout), &bad);
-	slt_json_set(op, "write_every", U(e->write_every), &bad);
+	/* the stats engine's own options: null in replay mode */
+	bool stats = r->mode == SLT_ENGINE_STATS;
+	slt_json_set(op, "batch", stats ? U(e->batch) : json_null(), &bad);
+	slt_json_set(op, "flush", stats ? json_string(slt_engine_flush_name(e->flush)) : json_null(), &bad);
+	slt_json_set(op, "depth", stats ? U(e->depth) : json_null(), &bad);
+	slt_json_set(op, "fanout", stats ? U(e->fanout) : json_null(), &bad);
+	slt_json_set(op, "write_every", stats ? U(e->write_every) : json_null(), &bad);
 	slt_json_set(op, "seed", U(e->seed), &bad);
 	slt_json_set(op, "pin", json_boolean(e->pin), &bad);
 	slt_json_set(op, "order", json_string("ABBA"), &bad);

@@ -110,10 +110,13 @@ def case_612_and_cgroup():
 
 
 def case_replay():
-    d = engine_json(obj(), 'mem_cgroup_per_node', '--classes', MEMCG61, *EXACT)
+    d = engine_json(obj(), 'mem_cgroup_per_node', '--replay', '--classes', MEMCG61, *EXACT)
     assert d['mode'] == 'replay' and d['flushes'] == 0
+    # the stats engine's options do not apply: null
+    o = d['options']
+    assert [o[k] for k in ('depth', 'fanout', 'batch', 'flush', 'write_every')] == [None] * 5, o
     # whole replay cycles: the same total for any thread count
-    d1 = engine_json(obj(), 'mem_cgroup_per_node', '--classes', MEMCG61, *EXACT[2:],
+    d1 = engine_json(obj(), 'mem_cgroup_per_node', '--replay', '--classes', MEMCG61, *EXACT[2:],
                      '--threads', '1')
     assert d['ops'] == d1['ops'] >= N, (d['ops'], d1['ops'])
     roles = {r['member']: r['role'] for r in d['roles']}
@@ -148,7 +151,7 @@ def case_profile_repro():
     pointer, its stores to each line of the flush-written stats), which
     vary: how many batch crossings coalesce into one flush depends on
     when the flusher thread gets a CPU."""
-    for name, args in (('replay', ['--classes', MEMCG61]), ('stats', [])):
+    for name, args in (('replay', ['--replay', '--classes', MEMCG61]), ('stats', [])):
         profs, runs = [], []
         for i in range(2):
             profs.append(os.path.join(TMP, 'repro-%s-%d.json' % (name, i)))
@@ -263,6 +266,28 @@ def case_replay_writers():
                      'tx_bytes': [tx]}, (threads, w)
 
 
+def case_mode_rule():
+    """validate's rule: the built-in map when the struct has one (classes
+    given or not), the replay with --replay or for another struct; the
+    stats engine's options refused in replay mode."""
+    p = run(obj(), 'mem_cgroup_per_node', '--classes', MEMCG61, *SHORT, '--json')
+    assert p.returncode == 0 and json.loads(p.stdout)['mode'] == 'stats', p.stderr
+    assert 'built-in role map' in p.stderr and '--replay' in p.stderr, p.stderr
+    d = engine_json(obj(), 'mem_cgroup_per_node', '--classes', MEMCG61, '--replay', *SHORT)
+    assert d['mode'] == 'replay', d['mode']
+    d = engine_json(obj(), 'mem_cgroup_per_node', *SHORT)
+    o = d['options']
+    assert (o['batch'], o['flush'], o['depth']) == (64, 'list', 3), o
+    for opts, names in ((['--batch', '32'], '--batch: applies'),
+                        (['--flush', 'pop', '--depth', '2'], '--flush, --depth: apply'),
+                        (['--fanout', '2', '--write-every', '2'], '--fanout, --write-every: apply')):
+        bad([obj(), 'mem_cgroup_per_node', '--replay', '--classes', MEMCG61, *opts, *SHORT], names)
+    bad([obj(), 'mem_cgroup_per_node', '--replay', *SHORT], 'nothing to replay')
+    bad([obj(), 'mem_cgroup_per_node', '--replay', '--builtin', 'cgroup'], '--replay')
+    p = run(obj(), 'mem_cgroup_per_node', '--help')
+    assert '--replay' in p.stdout, p.stdout
+
+
 def bad(args, want):
     p = run(*args)
     assert p.returncode == 2, (args, p.returncode, p.stdout, p.stderr)
@@ -279,6 +304,13 @@ def case_bad_input():
     bad([o, 'mem_cgroup_per_node', '--batch', '48'], '--batch')
     bad([o, 'mem_cgroup_per_node', '--flush', 'later'], '--flush')
     bad([o, 'mem_cgroup_per_node', '--builtin', 'cgroup'], 'no member rstat_cpu')
+    # a kernel outside the built-in maps (6.18's cgroup has no rstat_cpu):
+    # the FILE in front and the way out in the hint
+    bad([o, 'mem_cgroup_per_node', '--builtin', 'cgroup'], o + ': struct mem_cgroup_per_node has')
+    bad([o, 'mem_cgroup_per_node', '--builtin', 'cgroup'], 'cover Linux 6.1 to 6.12')
+    bad([o, 'mem_cgroup_per_node', '--builtin', 'cgroup'], '--replay')
+    # a struct without a built-in map and nothing to replay
+    bad([o, 'list_head'], 'no built-in role map for struct list_head: give --classes or --samples')
     bad([o, 'mem_cgroup_per_node', '--builtin', 'task_struct'], 'no built-in role map')
     bad(['--layout', o], '--layout')
     bad([o, 'no_such_struct_xyz'], 'no_such_struct_xyz')

@@ -198,7 +198,7 @@ def case_text():
     t = run('validate', bad_obj(), 'bad_stats', '--classes', classes(), *SHORT).stdout
     lines = t.split('\n')
     assert lines[0].startswith('structlint validate: struct bad_stats, replay engine, 2 threads, '
-                               '1 rounds x 0.20 s (ABBA order)'), lines[0]
+                               '1 round x 0.20 s (ABBA order)'), lines[0]
     assert lines[1].startswith('  base (A):     ') and 'as loaded (144 bytes)' in lines[1], lines[1]
     assert lines[2].startswith('  with fix (B): ') and 'proposal 1 (' in lines[2], lines[2]
     head = [l for l in lines if l.split()[:3] == ['base', 'with', 'fix']]
@@ -342,6 +342,40 @@ def case_bad_input():
     assert '--json' in p.stderr, p.stderr
     p = run('validate', o, 'bad_stats', *SHORT, rc=2)
     assert '--classes' in p.stderr and '--samples' in p.stderr, p.stderr
+    # --against without classes for a struct without a built-in map
+    other = compile_c('other', OTHER_C)
+    p = run('validate', o, 'bad_stats', '--against', other + ':bad_stats', *SHORT, rc=2)
+    assert 'no built-in role map for struct bad_stats: give --classes or --samples' in p.stderr, \
+        p.stderr
+    # A and B different structs: which side failed, both names, B's FILE
+    p = run('validate', seed(False), 'mem_cgroup_per_node', '--against', o + ':bad_stats',
+            *SHORT, rc=2)
+    assert p.stderr.startswith('structlint: %s: layout B is struct bad_stats, layout A struct '
+                               'mem_cgroup_per_node: ' % o), p.stderr
+    # a role error carries the FILE: prefix
+    p = run(*base, '--against', other + ':bad_stats', *SHORT, rc=2)
+    assert p.stderr.startswith('structlint: %s: ' % other) and 'parent' in p.stderr, p.stderr
+    # one-byte members: "1 byte", not "1 bytes"
+    p = run('validate', o, 'mem_cgroup_per_node', '--against',
+            seed(True) + ':mem_cgroup_per_node', *SHORT, rc=2)
+    assert ' 1 byte at' in p.stderr and '1 bytes' not in p.stderr, p.stderr
+    # the stats engine's options in replay mode
+    p = run(*base, '--depth', '2', '--batch', '32', *SHORT, rc=2)
+    assert '--batch, --depth: apply to the stats engine only' in p.stderr, p.stderr
+
+
+def case_replay_rule():
+    """engine's rule: the built-in map for mem_cgroup_per_node even with
+    --classes, the replay with --replay."""
+    memcg = os.path.join(ROOT, 'fixtures', 'classes', 'mem_cgroup_per_node-6.1.classes')
+    d = validate_json(seed(False), 'mem_cgroup_per_node', '--classes', memcg, *SHORT)
+    assert d['options']['mode'] == 'stats' and d['options']['batch'] == 64, d['options']
+    d = validate_json(seed(False), 'mem_cgroup_per_node', '--classes', memcg, '--replay', *SHORT)
+    o = d['options']
+    assert o['mode'] == 'replay', o
+    assert [o[k] for k in ('batch', 'flush', 'depth', 'fanout', 'write_every')] == [None] * 5, o
+    t = run('validate', '--help').stdout
+    assert '--replay' in t and '1 to 10000' in t, t
 
 
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
