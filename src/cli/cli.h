@@ -26,6 +26,13 @@ struct slt_suppressions;
 /* A warning for each suppression whose rule matches no rule id
  * (cmd_check.c). */
 void cli_warn_suppressions(const struct slt_suppressions *s);
+struct slt_classes;
+/* A warning for each of the classes files paths[0..n_paths) (as loaded
+ * into cl) that classes members of other structs only, none of
+ * names[0..n_names); what: "recorded", "checked" (cmd_check.c). */
+void cli_warn_classes_unused(const struct slt_classes *cl, const char *const *paths,
+			     size_t n_paths, const char *const *names, size_t n_names,
+			     const char *what);
 
 enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
 /* Parse --color's argument; returns -1 when invalid. */

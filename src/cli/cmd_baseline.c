@@ -169,22 +169,9 @@ int cmd_baseline(int argc, char **argv)
 	struct slt_classes *cl = NULL;
 	if (a.t.n_classes)
 		rc = cli_classes_load(a.t.classes_paths, a.t.n_classes, &cl, &err);
-	/* a classes file that names none of the structs recorded */
-	for (size_t f = 0; !rc && f < a.t.n_classes; f++) {
-		const char *other = NULL;
-		bool rec = false;
-		for (size_t k = 0; k < cl->n && !rec; k++) {
-			const struct slt_class_entry *e = &cl->entries[k];
-			if (!e->file || strcmp(e->file, a.t.classes_paths[f]))
-				continue;
-			other = other ? other : e->struct_name;
-			for (int i = 0; i < n_ops && !rec; i++)
-				rec = !strcmp(ops[i], e->struct_name);
-		}
-		if (!rec && other)
-			fprintf(stderr, "structlint: warning: %s: classes for %s, none for the "
-				"structs recorded\n", a.t.classes_paths[f], other);
-	}
+	if (!rc)
+		cli_warn_classes_unused(cl, (const char *const *)a.t.classes_paths, a.t.n_classes,
+					(const char *const *)ops, (size_t)n_ops, "recorded");
 	struct slt_baseline *b = NULL;
 	if (!rc)
 		rc = slt_baseline_new(a.t.ropts.cacheline_size, file ? file : "",

@@ -115,6 +115,51 @@ void cli_warn_suppressions(const struct slt_suppressions *s)
 				"BASELINE)\n", s->entries[i].where, s->entries[i].rule);
 }
 
+void cli_warn_classes_unused(const struct slt_classes *cl, const char *const *paths,
+			     size_t n_paths, const char *const *names, size_t n_names,
+			     const char *what)
+{
+	for (size_t f = 0; cl && f < n_paths; f++) {
+		const char *other = NULL;
+		bool used = false;
+		for (size_t k = 0; k < cl->n && !used; k++) {
+			const struct slt_class_entry *e = &cl->entries[k];
+			if (!e->file || !e->struct_name || strcmp(e->file, paths[f]))
+				continue;
+			other = other ? other : e->struct_name;
+			for (size_t i = 0; i < n_names && !used; i++)
+				used = !strcmp(names[i], e->struct_name);
+		}
+		if (!used && other)
+			fprintf(stderr, "structlint: warning: %s: classes for %s, none for the "
+				"structs %s\n", paths[f], other, what);
+	}
+}
+
+/* What checks nothing: a group of a section that no separate or
+ * max-lines names, one warning each at the group's RULES:LINE:COLUMN. */
+static void warn_unused_groups(const struct slt_rules *rules, const char *path)
+{
+	for (size_t i = 0; rules && i < rules->n_structs; i++) {
+		const struct slt_rules_struct *rs = &rules->structs[i];
+		for (size_t g = 0; g < rs->n_groups; g++) {
+			bool used = false;
+			for (size_t k = 0; k < rs->n_rules && !used; k++) {
+				const struct slt_rule *ru = &rs->rules[k];
+				if (ru->kind != SLT_RULE_SEPARATE && ru->kind != SLT_RULE_MAX_LINES)
+					continue;
+				for (size_t n = 0; n < ru->n_names && !used; n++)
+					used = !strcmp(ru->names[n].name, rs->groups[g].name);
+			}
+			if (!used)
+				fprintf(stderr, "structlint: warning: %s:%u:%u: group '%s' of %s is used "
+					"by no rule: it checks nothing (name it in separate or max-lines)\n",
+					path, rs->groups[g].line, rs->groups[g].column, rs->groups[g].name,
+					rs->name);
+		}
+	}
+}
+
 /* A usage error of check: one stderr line pointing at check's help. */
 static int check_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -137,6 +182,7 @@ struct check {
 	const char *rules_path, *baseline_path, *suppress_path;
 	const char *source_root;   /* --source-root DIR */
 	bool sarif, notes, no_notes;
+	bool warned_empty;         /* the empty-section warning was given */
 	struct slt_rules *rules;
 	struct slt_suppressions *suppress;
 	const char **names;
@@ -150,6 +196,21 @@ static int check_one(struct check *k, const struct slt_struct *s, const enum slt
 	struct slt_check_opts o = { .cacheline_size = k->c.ropts.cacheline_size, .classes = classes };
 	const struct slt_rules_struct *rs = slt_rules_find(k->rules, s->name);
 	int rc = 0;
+	if (rs && !rs->n_rules && !k->warned_empty) {
+		/* an empty section checks the kernel groups only: say so when
+		 * the struct has none, once */
+		struct slt_cl_group *g = NULL;
+		size_t n = 0;
+		if (slt_groups_find(s, &g, &n, NULL))
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		free(g);
+		if (!n) {
+			fprintf(stderr, "structlint: warning: %s:%u:%u: [struct %s] has no rule and %s "
+				"has no __cacheline_group_begin__ markers: nothing is checked\n",
+				k->rules_path, rs->line, rs->column, rs->name, rs->name);
+			k->warned_empty = true;
+		}
+	}
 	if (rs)
 		rc = slt_rules_check(rs, k->rules_path, s, &o, r, err);
 	if (!rc)
@@ -301,12 +362,30 @@ static int run(struct check *k, char **ops, int n_ops)
 	cli_warn_suppressions(k->suppress);
 	if (b)
 		cli_warn_suppressions(&b->suppressions);
+	warn_unused_groups(k->rules, k->rules_path);
 	for (size_t i = 0; k->rules && i < k->rules->n_structs; i++)
 		if (add_name(k, k->rules->structs[i].name))
 			return cli_usage_error("out of memory");
 	for (int i = 0; i < n_ops; i++)
 		if (add_name(k, ops[i]))
 			return cli_usage_error("out of memory");
+	if (k->c.n_classes) {
+		/* a classes file for none of the structs checked (rules,
+		 * operands, baseline) */
+		struct slt_classes *cl = NULL;
+		size_t nn = k->n_names;
+		for (size_t i = 0; b && i < b->n_structs; i++)
+			if (add_name(k, b->structs[i].name))
+				return cli_usage_error("out of memory");
+		if ((rc = cli_classes_load(k->c.classes_paths, k->c.n_classes, &cl, &err))) {
+			slt_baseline_free(b);
+			return cli_fail_at(&err);
+		}
+		cli_warn_classes_unused(cl, (const char *const *)k->c.classes_paths,
+					k->c.n_classes, k->names, k->n_names, "checked");
+		slt_classes_free(cl);
+		k->n_names = nn;
+	}
 	if ((rc = slt_gate_result_new(&r, &err))) {
 		slt_baseline_free(b);
 		return cli_fail(&err);

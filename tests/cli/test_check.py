@@ -150,7 +150,9 @@ def case_rules_classes():
     with open(other, 'w') as f:
         f.write('[sock_like]\nrcv_wnd read-mostly\n')
     p = run(obj(CONN_C, 5), '--rules', CRULES, '--classes', other, rc=2)
-    assert p.stderr == ('structlint: %s:3:1: no-hot-write-near needs member classes: no class is '
+    assert p.stderr == ('structlint: warning: %s: classes for sock_like, none for the structs '
+                        'checked\n' % other) + \
+        ('structlint: %s:3:1: no-hot-write-near needs member classes: no class is '
                         'given for any member of conn (name the struct\'s members in the classes '
                         'file (STRUCT.MEMBER CLASS or a [STRUCT] section))\n' % CRULES), p.stderr
     # --classes is repeatable: the files are merged (before: last one won)
@@ -411,6 +413,7 @@ def case_bad_rules():
         with open(path, 'w') as f:
             f.write(text)
         p = run(o, '--rules', path, rc=2)
+        p.stderr = p.stderr.rstrip('\n').split('\n')[-1]   # the error, after any warnings
         if want == 'no_such':     # no struct near that name: no suggestion
             assert p.stderr.startswith("structlint: %s:1:9: %s has no struct or union named "
                                        "'nosuch'" % (path, o)), p.stderr
@@ -484,6 +487,34 @@ def case_error_last():
     assert len(err) == 2 and err[0].startswith('structlint: warning: ') and \
         "matches no rule id" in err[0], err
     assert err[1].startswith('structlint: %s:2:9: struct conn has no member' % bad), err
+
+
+def case_checks_nothing():
+    """A gate that checks nothing says so: a group no rule uses, a section
+    with no rule for a struct without kernel groups, a classes file for
+    none of the structs checked (warnings; the exit status is unchanged)."""
+    rules = os.path.join(TMP, 'nothing.rules')
+    with open(rules, 'w') as f:
+        f.write('[struct conn]\ngroup a = ops mss\n')
+    other = os.path.join(TMP, 'other.classes')
+    with open(other, 'w') as f:
+        f.write('cgroup.flags hot-write\n')
+    p = run(obj(CONN_C, 0), '--rules', rules, '--classes', other)
+    assert p.stderr.splitlines() == [
+        "structlint: warning: %s:2:1: group 'a' of conn is used by no rule: it checks nothing "
+        "(name it in separate or max-lines)" % rules,
+        "structlint: warning: %s: classes for cgroup, none for the structs checked" % other,
+        "structlint: warning: %s:1:9: [struct conn] has no rule and conn has no "
+        "__cacheline_group_begin__ markers: nothing is checked" % rules], p.stderr
+    assert lines(p) == [summary(1, 0, 0)], lines(p)
+    # used groups, a classes file for conn, an empty section of a struct
+    # with kernel groups: no warning
+    p = run(obj(CONN_C, 0), '--rules', RULES, '--classes', CLASSES)
+    assert 'checks nothing' not in p.stderr and 'none for the structs' not in p.stderr, p.stderr
+    empty = os.path.join(TMP, 'empty_kg.rules')
+    with open(empty, 'w') as f:
+        f.write('[struct sock_like]\n')
+    assert run(obj(KG_C, 0), '--rules', empty).stderr == ''
 
 
 def case_hints():
