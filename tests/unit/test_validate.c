@@ -138,6 +138,10 @@ static void test_run(void **state)
 	assert_int_equal(slt_validate_run(b, b, &o, NULL, NULL, &r, &err), 0);
 	assert_int_equal(r->verdict, SLT_VERDICT_NONE);
 	assert_true(isnan(r->ci.lo) && isnan(r->ci_paired.hi));
+	/* no resampling done; the medians' ratio still there */
+	assert_int_equal(r->ci.resamples, 0);
+	assert_int_equal(r->ci.seed, 0);
+	assert_true(fabs(r->ci.ratio - r->b.median_ops_per_s / r->a.median_ops_per_s) < 1e-12 * r->ci.ratio);
 	slt_validate_result_free(r);
 	slt_engine_bound_free(b);
 }
