@@ -47,8 +47,8 @@ const char *slt_severity_name(enum slt_severity s);
  * One violation.  rule is a stable identifier, used by suppressions and
  * as SARIF's ruleId: rules-file checks use the rule's key ("max-size",
  * "group-sharing", ...), kernel cacheline groups "cacheline-group-*",
- * baseline checks "baseline-*" (each owner documents its ids in the man
- * page, section CHECKS).
+ * baseline checks "baseline-*" (documented in the man page, sections
+ * CHECK, KERNEL CACHELINE GROUPS and BASELINE).
  */
 struct slt_violation {
 	const char *rule;         /* stable id, see above */

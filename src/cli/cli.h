@@ -26,6 +26,10 @@ struct slt_suppressions;
 /* A warning for each suppression whose rule matches no rule id
  * (cmd_check.c). */
 void cli_warn_suppressions(const struct slt_suppressions *s);
+/* A usage error of command cmd: one stderr line "structlint: MSG (see
+ * structlint CMD --help)"; returns SLT_EXIT_ERROR (cmd_check.c). */
+int cli_cmd_usage(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 struct slt_classes;
 /* A warning for each of the classes files paths[0..n_paths) (as loaded
  * into cl) that classes members of other structs only, none of

@@ -24,10 +24,14 @@ static const char usage_head[] =
 "with offsets, sizes, bitfields, types, alignment, flags and cachelines,\n"
 "holes) and each member's access class as JSON (structlint.baseline/v1).\n"
 "`structlint check FILE --baseline BASELINE.json` then fails when a later\n"
-"build moves a classed member to another line, puts a hot-written member\n"
-"on a read-mostly one's line, grows the struct by a line, ... (see\n"
-"structlint(1), BASELINE).  Without --classes or --samples every class is\n"
-"recorded as none (unknown).\n"
+"build puts a hot-written member on a read-mostly one's line, grows the\n"
+"struct by a line, lacks a struct, ... and warns when a classed member\n"
+"moved to another line (see structlint(1), BASELINE).  Without --classes or --samples, members inside\n"
+"a kernel cacheline group whose name implies a class are recorded with it\n"
+"(read-mostly, or hot-write for a written group); every other member as\n"
+"none (unknown).  The baseline records FILE and the classes file by their\n"
+"base names, so it is the same on every machine; keep it in the tree with\n"
+"--pretty.\n"
 "\n";
 
 static const char usage_tail[] =
@@ -55,22 +59,47 @@ static const struct option long_opts[] = {
 struct args {
 	struct cli_analysis t;           /* the parsed options */
 	const char *suppress;
+	bool help;                       /* -h/--help was given */
 };
 
 static int baseline_option(void *ctx, struct cli_analysis *c, int o,
 			   const char *arg)
 {
+	(void)c;
+	(void)arg;
+	if (o == 'h') {            /* the shared help says inputs are needed */
+		((struct args *)ctx)->help = true;
+		return 0;
+	}
 	if (o != OPT_SUPPRESS)
 		return 1;
 	((struct args *)ctx)->suppress = arg;
 	return 0;
 }
 
-/* 0, -1 for --help, or SLT_EXIT_ERROR. */
+/* 0, -1 for --help, or SLT_EXIT_ERROR.  The help is the shared one with
+ * its "inputs (at least one):" heading replaced: baseline needs none. */
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	return cli_analysis_parse(argc, argv, long_opts, &a->t, baseline_option,
-				  a, usage_head, usage_tail);
+	int rc = cli_analysis_parse(argc, argv, long_opts, &a->t, baseline_option,
+				    a, usage_head, usage_tail);
+	if (!rc && a->help) {
+		const char *rest = strchr(cli_analysis_usage, '\n');
+		fputs(usage_head, stdout);
+		fputs("member classes (optional, see above):\n", stdout);
+		fputs(rest ? rest + 1 : cli_analysis_usage, stdout);
+		fputs(usage_tail, stdout);
+		return -1;
+	}
+	return rc;
+}
+
+/* The base name of path: what a baseline records, so that it does not
+ * depend on where the build or the checkout lives. */
+static const char *base_name(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+	return s && s[1] ? s + 1 : path;
 }
 
 /* Do the classes name struct name? */
@@ -158,11 +187,11 @@ int cmd_baseline(int argc, char **argv)
 		n_ops--;
 	}
 	if (n_ops < 1)
-		return cli_usage_error("name at least one struct or union");
+		return cli_cmd_usage("baseline", "name at least one struct or union");
 	for (int i = 0; i < n_ops; i++)
 		for (int j = 0; j < i; j++)
 			if (!strcmp(ops[i], ops[j]))
-				return cli_usage_error("baseline: %s is named twice: each struct is "
+				return cli_cmd_usage("baseline", "baseline: %s is named twice: each struct is "
 						       "recorded once", ops[i]);
 	struct slt_error err;
 	slt_error_clear(&err);
@@ -174,9 +203,9 @@ int cmd_baseline(int argc, char **argv)
 					(const char *const *)ops, (size_t)n_ops, "recorded");
 	struct slt_baseline *b = NULL;
 	if (!rc)
-		rc = slt_baseline_new(a.t.ropts.cacheline_size, file ? file : "",
-				      a.t.samples && !a.t.n_classes ? a.t.samples :
-				      a.t.n_classes ? a.t.classes_path : "", &b, &err);
+		rc = slt_baseline_new(a.t.ropts.cacheline_size, file ? base_name(file) : "",
+				      a.t.samples && !a.t.n_classes ? base_name(a.t.samples) :
+				      a.t.n_classes ? base_name(a.t.classes_path) : "", &b, &err);
 	if (!rc && a.suppress)
 		rc = copy_suppressions(a.suppress, b, &err);
 	for (int i = 0; !rc && i < n_ops; i++)

@@ -31,13 +31,15 @@
 
 static const char usage[] =
 "usage: structlint check [OPTIONS] [FILE] [STRUCT...] --rules RULES\n"
-"       structlint check [OPTIONS] [FILE] --baseline BASELINE.json\n"
+"       structlint check [OPTIONS] [FILE] [STRUCT...] --baseline BASELINE.json\n"
 "\n"
 "Check struct layouts in CI: the rules of RULES for each struct it names,\n"
 "the kernel's __cacheline_group_begin__/end__ groups of every struct\n"
 "checked (always, when the struct has them), and the differences from a\n"
 "baseline recorded by `structlint baseline`.  FILE is an ELF file with\n"
-"DWARF or BTF, or raw BTF (default: the running kernel's BTF).\n"
+"DWARF or BTF, or raw BTF (default: the running kernel's BTF).  STRUCT\n"
+"operands add structs to check for their kernel cacheline groups (with\n"
+"either form; the rules' and the baseline's structs are checked anyway).\n"
 "\n"
 "gate inputs:\n"
 "  -r, --rules FILE           rules file (structlint(1), RULES FILES)\n"
@@ -71,7 +73,8 @@ static const char usage[] =
 "\n"
 "exit status: 0 everything holds, 1 violations (errors not suppressed),\n"
 "2 usage or input error (one line on stderr: FILE:LINE:COLUMN for rules).\n"
-"See structlint(1), CHECK, RULES FILES, KERNEL CACHELINE GROUPS, CHECKS.\n";
+"See structlint(1), CHECK, RULES FILES, KERNEL CACHELINE GROUPS, BASELINE\n"
+"(the rule ids and their severities).\n";
 
 enum { OPT_SARIF = CLI_OPT_OWN + 40, OPT_SUPPRESS, OPT_SOURCE_ROOT, OPT_NOTES, OPT_NO_NOTES };
 
@@ -163,15 +166,30 @@ static void warn_unused_groups(const struct slt_rules *rules, const char *path)
 /* A usage error of check: one stderr line pointing at check's help. */
 static int check_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+static int cmd_usagev(const char *cmd, const char *fmt, va_list ap)
+{
+	fputs("structlint: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, " (see structlint %s --help)\n", cmd);
+	return SLT_EXIT_ERROR;
+}
+
+int cli_cmd_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = cmd_usagev(cmd, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 static int check_usage(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("structlint: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int rc = cmd_usagev("check", fmt, ap);
 	va_end(ap);
-	fputs(" (see structlint check --help)\n", stderr);
-	return SLT_EXIT_ERROR;
+	return rc;
 }
 
 struct check;

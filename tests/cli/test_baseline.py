@@ -148,8 +148,16 @@ def t_record():
     p = run('baseline', o, 's_moved_line', 's_share', '--classes', KINDS_CLASSES)
     d = json.loads(p.stdout)
     assert d['schema'] == 'structlint.baseline/v1', d
-    assert d['cacheline_size'] == 64 and d['input'] == o, d
-    assert d['classes_source'] == KINDS_CLASSES and d['suppressions'] == [], d
+    # FILE and the classes file by their base names: the same baseline
+    # from another directory (or machine)
+    assert d['cacheline_size'] == 64 and d['input'] == 'before.o', d
+    assert d['classes_source'] == 'kinds.classes' and d['suppressions'] == [], d
+    moved = os.path.join(TMP, 'elsewhere')
+    os.makedirs(moved, exist_ok=True)
+    with open(o, 'rb') as f, open(os.path.join(moved, 'before.o'), 'wb') as g:
+        g.write(f.read())
+    assert run('baseline', os.path.join(moved, 'before.o'), 's_moved_line', 's_share',
+               '--classes', KINDS_CLASSES).stdout == p.stdout
     assert [s['name'] for s in d['structs']] == ['s_moved_line', 's_share'], d
     s = d['structs'][0]
     assert (s['size'], s['alignment'], s['cachelines']) == (136, 8, 3), s
@@ -357,6 +365,20 @@ def t_hints():
     o = before()
     p = run('baseline', o, 's_share', 's_same', 's_share', rc=2)
     assert p.stderr.startswith('structlint: baseline: s_share is named twice'), p.stderr
+    assert p.stderr.endswith('(see structlint baseline --help)\n'), p.stderr
+    # the helps: baseline needs no classes (kernel group classes are
+    # recorded); check's sections exist and STRUCT works with --baseline
+    h = run('baseline', '--help').stdout
+    assert 'member classes (optional' in h and 'at least one' not in h and \
+        'kernel cacheline group' in h and 'every class is' not in h, h
+    h = run('check', '--help').stdout
+    assert '[FILE] [STRUCT...] --baseline BASELINE.json' in h and 'CHECKS' not in h and \
+        'BASELINE' in h, h
+    with open(os.path.join(ROOT, 'man', 'structlint.1')) as f:
+        man = f.read()
+    for sec in re.search(r'See structlint\(1\), (.*?)\n\(', h, re.S).group(1).replace('\n', ' ') \
+            .split(', '):
+        assert re.search(r'^\.S[HS] %s$' % re.escape(sec.strip()), man, re.M), sec
     d = json.loads(run('baseline', o, 's_share').stdout)
     d['structs'].append(d['structs'][0])
     twice = os.path.join(TMP, 'twice.json')
