@@ -51,7 +51,7 @@ struct slt_suppression {
 	const char *struct_name;  /* struct tag or glob, without "struct " */
 	const char *member;       /* member path glob, NULL = any */
 	const char *reason;       /* why it is accepted (required, non-empty) */
-	const char *where;        /* "FILE:suppressions[N]", for messages */
+	const char *where;        /* "FILE:LINE" of the entry, for messages */
 };
 
 struct slt_suppressions {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/strdist.h"
 #include "gate/baseline_int.h"
 #include "samples/profile_int.h"
 
@@ -284,6 +285,50 @@ static int read_struct(struct rd *r, const json_t *js, size_t si,
 	return rc;
 }
 
+/* A key of a suppression entry this format does not have (a typo such
+ * as "reson" would otherwise read as "reason is missing"): an error at
+ * the entry, with the closest key.  Returns 0 or the error code. */
+static int unknown_keys(struct rd *r, const json_t *e)
+{
+	static const char *const keys[] = { "rule", "struct", "member", "reason" };
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)e, key, v) {
+		bool known = false;
+		for (size_t k = 0; k < 4 && !known; k++)
+			known = !strcmp(key, keys[k]);
+		if (known)
+			continue;
+		struct slt_suggest sg;
+		char **names = NULL, hint[400];
+		slt_suggest_init(&sg, key, 1);
+		for (size_t k = 0; k < 4; k++)
+			if (slt_suggest_add(&sg, keys[k])) {
+				slt_suggest_release(&sg);
+				return slt_error_set(r->pc.err, SLT_ENOMEM, r->pc.name, -1, NULL,
+						     "out of memory");
+			}
+		size_t n = slt_suggest_take(&sg, &names);
+		snprintf(hint, sizeof(hint), "%s%s%s%s", n ? "did you mean \"" : "",
+			 n ? names[0] : "", n ? "\"? " : "", hint_suppress);
+		for (size_t k = 0; k < n; k++)
+			free(names[k]);
+		free(names);
+		return FAIL(&r->pc, hint, "%.*s has an unknown key \"%.40s\"",
+			    (int)strlen(r->where) - 1, r->where, key);
+	}
+	return 0;
+}
+
+/* 1-based line of byte offset off of the text. */
+static unsigned line_of(const struct pctx *pc, size_t off)
+{
+	unsigned line = 1;
+	for (size_t i = 0; i < off && i < pc->size; i++)
+		line += pc->text[i] == '\n';
+	return line;
+}
+
 static int read_suppressions(struct rd *r, const json_t *root,
 			     struct slt_suppressions *s, size_t *cap,
 			     bool required)
@@ -305,6 +350,8 @@ static int read_suppressions(struct rd *r, const json_t *root,
 		set_where(r, "suppressions[%zu].", i, 0);
 		rc = want_object(r, e);
 		if (!rc)
+			rc = unknown_keys(r, e);
+		if (!rc)
 			rc = get_str(r, e, "rule", true, true, NULL, &o.rule);
 		if (!rc)
 			rc = get_str(r, e, "struct", true, true, NULL, &o.struct_name);
@@ -312,7 +359,7 @@ static int read_suppressions(struct rd *r, const json_t *root,
 			rc = get_str(r, e, "member", false, true, NULL, &o.member);
 		if (!rc)
 			rc = get_str(r, e, "reason", true, true, NULL, &o.reason);
-		snprintf(where, sizeof(where), "%s:suppressions[%zu]", r->pc.name, i);
+		snprintf(where, sizeof(where), "%s:%u", r->pc.name, line_of(&r->pc, slt_pj_locate(&r->pc)));
 		o.where = where;
 		if (!rc && slt_bl_push_suppression(s, cap, r->a, &o) < 0)
 			rc = slt_error_set(r->pc.err, SLT_ENOMEM, r->pc.name, -1, NULL, "out of memory");
@@ -372,10 +419,14 @@ static int open_doc(struct rd *r, const void *data, size_t size,
 		return 0;
 	}
 	if (!strncmp(got, schema, fam))
-		return slt_pj_fail_at(&r->pc, slt_pj_locate(&r->pc), SLT_EUNSUPPORTED,
-				      "this structlint reads only that version: re-record it with this structlint",
-				      "schema \"%.60s\" is not supported (this structlint reads %s)",
-				      got, schema);
+	{
+		char hint[200];
+		snprintf(hint, sizeof(hint), r->hint == hint_suppress ?
+			 "this structlint reads %s: write the file in that format, structlint(1)" :
+			 "this structlint reads %s: re-record it with this structlint", schema);
+		return slt_pj_fail_at(&r->pc, slt_pj_locate(&r->pc), SLT_EUNSUPPORTED, hint,
+				      "schema \"%.60s\" is not supported", got);
+	}
 	return FAIL(&r->pc, r->hint, "not %s: schema is \"%.60s\", want \"%s\"",
 		    what, got, schema);
 }

@@ -52,13 +52,17 @@ static long find_member(const struct ctx *c, const char *name)
 	return -1;
 }
 
+/* An unknown member or group: the closest name as a did-you-mean, else
+ * none_hint when given, else where the names come from. */
 static int unknown(struct ctx *c, unsigned line, unsigned col, const char *what,
-		   const char *name, struct slt_suggest *sg)
+		   const char *name, struct slt_suggest *sg, const char *none_hint)
 {
 	char **names = NULL, hint[400];
 	size_t k = slt_suggest_take(sg, &names);
 	if (k)
 		snprintf(hint, sizeof(hint), "did you mean %s?", names[0]);
+	else if (none_hint)
+		snprintf(hint, sizeof(hint), "%s", none_hint);
 	else
 		snprintf(hint, sizeof(hint), "name a %s of struct %s as structlint layout prints it",
 			 what, c->s->name);
@@ -88,7 +92,7 @@ static long member_or_fail(struct ctx *c, const struct slt_rule_name *n, unsigne
 			return -1;
 		}
 	}
-	*rc = unknown(c, line, n->column, "member", n->name, &sg);
+	*rc = unknown(c, line, n->column, "member", n->name, &sg, NULL);
 	return -1;
 }
 
@@ -216,7 +220,22 @@ static int resolve_group(struct ctx *c, const struct slt_rule *ru,
 		slt_suggest_release(&sg);
 		return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	}
-	return unknown(c, ru->line, n->column, "group", n->name, &sg);
+	/* no close name: say which groups exist */
+	char have[300] = "";
+	size_t len = 0;
+	for (size_t k = 0; k < c->rs->n_groups + c->n_kg && len < sizeof(have) - 1; k++)
+		len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s", len ? ", " : "",
+					k < c->rs->n_groups ? c->rs->groups[k].name :
+					c->kg[k - c->rs->n_groups].name);
+	char none[400];
+	if (len)
+		snprintf(none, sizeof(none), "the groups of struct %s are %s, or class:CLASS; "
+			 "define it with group %s = MEMBER...", c->s->name, have, n->name);
+	else
+		snprintf(none, sizeof(none), "struct %s has no group and no kernel marker group: "
+			 "use class:CLASS or define it with group %s = MEMBER...", c->s->name,
+			 n->name);
+	return unknown(c, ru->line, n->column, "group", n->name, &sg, none);
 }
 
 /* Lines a group's members touch: a byte per line (1 = touched). */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "common/arena.h"
+#include "common/strdist.h"
 #include "structlint/rules.h"
 
 #define MAX_NAMES 256      /* names in one statement */
@@ -69,10 +70,21 @@ struct parser {
 static int fail(struct parser *ps, unsigned col, const char *hint,
 		const char *what, const struct tok *t)
 {
-	if (t)
+	if (t) {
+		/* the token as text: a control or non-ASCII byte as \xNN */
+		char q[80 * 4 + 1];
+		size_t k = 0;
+		for (size_t i = 0; i < t->n && i < 80; i++) {
+			unsigned char ch = (unsigned char)t->p[i];
+			if (ch < 0x20 || ch >= 0x7f)
+				k += (size_t)snprintf(q + k, sizeof(q) - k, "\\x%02x", ch);
+			else
+				q[k++] = (char)ch;
+		}
+		q[k] = 0;
 		return slt_error_set_line(ps->err, SLT_ECORRUPT, ps->name, ps->line,
-					  hint, "column %u: %s '%.*s'", col, what,
-					  (int)(t->n > 80 ? 80 : t->n), t->p);
+					  hint, "column %u: %s '%s'", col, what, q);
+	}
 	return slt_error_set_line(ps->err, SLT_ECORRUPT, ps->name, ps->line, hint,
 				  "column %u: %s", col, what);
 }
@@ -429,8 +441,26 @@ static int statement(struct parser *ps, const char *p, const char *e)
 	size_t k = 0;
 	while (k < sizeof(keys) / sizeof(keys[0]) && !tok_is(&left[0], keys[k].key))
 		k++;
-	if (k == sizeof(keys) / sizeof(keys[0]))
-		return fail(ps, left[0].col, accepted, "unknown key", &left[0]);
+	if (k == sizeof(keys) / sizeof(keys[0])) {
+		/* the closest key first, then what is accepted */
+		struct slt_suggest sg;
+		char word[64], **names = NULL, hint[sizeof(accepted) + 96];
+		snprintf(word, sizeof(word), "%.*s", (int)(left[0].n > 60 ? 60 : left[0].n), left[0].p);
+		slt_suggest_init(&sg, word, 1);
+		int rc = slt_suggest_add(&sg, "group");
+		for (size_t i = 0; !rc && i < sizeof(keys) / sizeof(keys[0]); i++)
+			rc = slt_suggest_add(&sg, keys[i].key);
+		size_t n = rc ? 0 : slt_suggest_take(&sg, &names);
+		slt_suggest_release(&sg);
+		snprintf(hint, sizeof(hint), "%s%s%s%s", n ? "did you mean " : "", n ? names[0] : "",
+			 n ? "? " : "", accepted);
+		for (size_t i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		if (rc)
+			return oom(ps);
+		return fail(ps, left[0].col, hint, "unknown key", &left[0]);
+	}
 	if (nl != 1 + (size_t)keys[k].arg)
 		return fail(ps, left[0].col, accepted,
 			    keys[k].arg ? "this key takes one name before '=':" :
@@ -498,6 +528,8 @@ int slt_rules_read_mem(const void *data, size_t size, const char *name,
 	struct parser ps = { .name = r->path, .a = a, .r = r, .err = err };
 	const char *p = data, *end = p + size;
 	int rc = 0;
+	if (size >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;   /* a UTF-8 byte order mark, as some editors write */
 	while (p < end && !rc) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;

@@ -552,9 +552,46 @@ def case_hints():
             {'rule': 'seperate', 'struct': 'conn', 'reason': 'r'},
             {'rule': 'sep*', 'struct': 'conn', 'reason': 'r'}]}, f)
     p = run(obj(CONN_C, 1), '--rules', RULES, '--suppress', sup, rc=0)
-    assert p.stderr == ("structlint: warning: %s:suppressions[0]: rule 'seperate' matches no rule id: "
+    assert p.stderr == ("structlint: warning: %s:1: rule 'seperate' matches no rule id: "
                         "this suppression never applies (rule ids: structlint(1), CHECK and BASELINE)\n"
                         % sup), p.stderr
+    # located at the entry's line; a misspelt key is named; another
+    # version of the format is not something to "re-record"
+    with open(sup, 'w') as f:
+        f.write('{"schema": "structlint.suppressions/v1", "suppressions": [\n'
+                ' {"rule": "separate", "struct": "conn", "reason": "r"},\n'
+                ' {"rule": "nosuch", "struct": "conn", "reason": "r"}]}\n')
+    p = run(obj(CONN_C, 1), '--rules', RULES, '--suppress', sup, rc=0)
+    assert p.stderr.startswith("structlint: warning: %s:3: rule 'nosuch'" % sup), p.stderr
+    with open(sup, 'w') as f:
+        f.write('{"schema": "structlint.suppressions/v1", "suppressions": [\n'
+                ' {"rule": "separate", "struct": "conn", "reson": "r"}]}\n')
+    p = run(o, '--rules', RULES, '--suppress', sup, rc=2)
+    assert p.stderr.startswith('structlint: %s:2:2: suppressions[0] has an unknown key "reson" '
+                               '(did you mean "reason"? ' % sup), p.stderr
+    with open(sup, 'w') as f:
+        f.write('{"schema": "structlint.suppressions/v2", "suppressions": []}\n')
+    p = run(o, '--rules', RULES, '--suppress', sup, rc=2)
+    assert p.stderr == ('structlint: %s:1:12: schema "structlint.suppressions/v2" is not supported '
+                        '(this structlint reads structlint.suppressions/v1: write the file in that '
+                        'format, structlint(1))\n' % sup), p.stderr
+    # rules files: a UTF-8 byte order mark is skipped, a misspelt key gets
+    # a did-you-mean, a non-ASCII byte is shown as \xNN, an unknown group
+    # lists the groups there are
+    rules = os.path.join(TMP, 'hint.rules')
+    for text, want in ((b'\xef\xbb\xbf[struct conn]\nmax-sise = 3\n',
+                        "2:1: unknown key 'max-sise' (did you mean max-size? want [struct NAME]"),
+                       (b'[struct conn]\nfirst = \xc3\xa9\n', "2:9: unexpected character '\\xc3' ("),
+                       (b'[struct conn]\ngroup ro = ops\nseparate = ro xyzzy\n',
+                        "3:15: struct conn has no group 'xyzzy' (the groups of struct conn are ro, "
+                        "or class:CLASS; define it with group xyzzy = MEMBER...)")):
+        with open(rules, 'wb') as f:
+            f.write(text)
+        p = run(o, '--rules', rules, rc=2)
+        assert p.stderr.startswith('structlint: %s:%s' % (rules, want)), (text, p.stderr)
+    with open(rules, 'wb') as f:
+        f.write(b'\xef\xbb\xbf[struct conn]\nmax-size = 128\n')
+    run(o, '--rules', rules, rc=0)
     # one byte, not "1 bytes"
     src = os.path.join(TMP, 'onebyte.c')
     with open(src, 'w') as f:

@@ -114,7 +114,8 @@ static void test_errors(void **state)
 	expect_error("[struct s] x\n", 1, "column 12: unexpected text after the section: 'x'");
 	expect_error("[struct]\n", 1, "column 1: section names no struct");
 	expect_error("[struct a.b]\n", 1, "column 9: not a struct name: 'a.b'");
-	expect_error("[struct s]\nfirst = a\x01\n", 2, "column 10: unexpected character '\x01'");
+	expect_error("[struct s]\nfirst = a\x01\n", 2, "column 10: unexpected character '\\x01'");
+	expect_error("[struct s]\nfirst = \xc3\xa9\n", 2, "column 9: unexpected character '\\xc3'");
 	/* values that can never hold, members in two groups, limits given
 	 * twice or contradicting each other, a name both struct and union */
 	expect_error("[struct s]\nmax-lines g = 0\n", 2,
@@ -167,6 +168,15 @@ static void test_errors(void **state)
 	expect_error("[struct s]\n[union s]\n", 2,
 		     "column 8: [union s] but line 1 says [struct s]");
 	struct slt_error err;
+	/* a misspelt key: the closest one first in the hint */
+	assert_null(parse("[struct s]\nmax-sise = 3\n", &err));
+	assert_true(!strncmp(err.hint, "did you mean max-size? want [struct NAME]", 41));
+	/* a UTF-8 byte order mark is skipped: columns count from after it */
+	struct slt_rules *bom = parse("\xef\xbb\xbf[struct s]\nfirst = a\n", &err);
+	assert_non_null(bom);
+	assert_string_equal(bom->structs[0].name, "s");
+	assert_int_equal(bom->structs[0].column, 9);
+	slt_rules_free(bom);
 	/* ... while these hold: different members and groups, first at 0,
 	 * [s] with either keyword */
 	struct slt_rules *ok = parse("[struct s]\nmax-lines g = 1\nmax-lines h = 1\noffset a = 0\n"
