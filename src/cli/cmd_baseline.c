@@ -202,10 +202,18 @@ int cmd_baseline(int argc, char **argv)
 		cli_warn_classes_unused(cl, (const char *const *)a.t.classes_paths, a.t.n_classes,
 					(const char *const *)ops, (size_t)n_ops, "recorded");
 	struct slt_baseline *b = NULL;
-	if (!rc)
-		rc = slt_baseline_new(a.t.ropts.cacheline_size, file ? base_name(file) : "",
-				      a.t.samples && !a.t.n_classes ? base_name(a.t.samples) :
-				      a.t.n_classes ? base_name(a.t.classes_path) : "", &b, &err);
+	{
+		/* the classes files' base names, comma-separated */
+		char classes[1024] = "";
+		size_t u = 0;
+		for (size_t f = 0; f < a.t.n_classes && u < sizeof(classes) - 1; f++)
+			u += (size_t)snprintf(classes + u, sizeof(classes) - u, "%s%s", u ? "," : "",
+					      base_name(a.t.classes_paths[f]));
+		if (!rc)
+			rc = slt_baseline_new(a.t.ropts.cacheline_size, file ? base_name(file) : "",
+					      a.t.samples && !a.t.n_classes ? base_name(a.t.samples) :
+					      classes, &b, &err);
+	}
 	if (!rc && a.suppress)
 		rc = copy_suppressions(a.suppress, b, &err);
 	for (int i = 0; !rc && i < n_ops; i++)

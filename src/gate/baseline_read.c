@@ -77,6 +77,22 @@ static int get_u32(struct rd *r, const json_t *obj, const char *key,
 	return rc;
 }
 
+/* An alignment in bytes: a power of two up to MAX_ALIGN (0 when absent,
+ * or for a member's forced alignment, "natural"). */
+static int get_align(struct rd *r, const json_t *obj, const char *key, uint32_t *out)
+{
+	uint64_t v = 0;
+	int rc = get_u64(r, obj, key, false, MAX_ALIGN, &v);
+	if (!rc && (v & (v - 1))) {
+		slt_pj_push_key(&r->pc, key);
+		rc = FAIL(&r->pc, r->hint, "%s%s = %" PRIu64 " is not a power of two", r->where,
+			  key, v);
+	}
+	if (!rc)
+		*out = (uint32_t)v;
+	return rc;
+}
+
 /* A string copied into the arena; absent optional strings give dflt. */
 static int get_str(struct rd *r, const json_t *obj, const char *key,
 		   bool required, bool nonempty, const char *dflt,
@@ -188,9 +204,9 @@ static int read_member(struct rd *r, const json_t *m,
 	if (!rc)
 		rc = get_u64(r, m, "size", true, s->size - o->offset, &o->size);
 	if (!rc)
-		rc = get_u32(r, m, "alignment", false, MAX_ALIGN, &o->alignment);
+		rc = get_align(r, m, "alignment", &o->alignment);
 	if (!rc)
-		rc = get_u32(r, m, "natural_alignment", false, MAX_ALIGN, &o->natural_alignment);
+		rc = get_align(r, m, "natural_alignment", &o->natural_alignment);
 	if (!rc)
 		rc = get_u32(r, m, "depth", false, 64, &o->depth);
 	if (!rc)
@@ -233,7 +249,7 @@ static int read_struct(struct rd *r, const json_t *js, size_t si,
 	if (!rc)
 		rc = get_u64(r, js, "size", true, MAX_SIZE, &s->size);
 	if (!rc)
-		rc = get_u32(r, js, "alignment", false, MAX_ALIGN, &s->alignment);
+		rc = get_align(r, js, "alignment", &s->alignment);
 	if (!rc)
 		rc = get_str(r, js, "decl_file", false, false, "", &s->decl_file);
 	if (!rc)

@@ -474,6 +474,15 @@ static void test_read_errors(void **state)
 	expect_bad(HEAD "\"structs\": [{\"name\": \"s\", \"size\": 8, \"members\": [\n"
 		   MEMBER("") ",\n" "{\"path\": \"b\", \"type\": \"int\", \"offset\": 4, \"size\": 4,"
 		   " \"flags\": [\"wide\"]}]}]}", SLT_ECORRUPT, 4, "members[1].flags[0]: unknown flag");
+	/* alignments are powers of two (0: natural) */
+	expect_bad(HEAD "\"structs\": [{\"name\": \"s\", \"size\": 8, \"members\": [\n"
+		   MEMBER(", \"alignment\": 12") "]}]}", SLT_ECORRUPT, 3,
+		   "structs[0].members[0].alignment = 12 is not a power of two");
+	expect_bad(HEAD "\"structs\": [{\"name\": \"s\", \"size\": 8, \"members\": [\n"
+		   MEMBER(", \"natural_alignment\": 3") "]}]}", SLT_ECORRUPT, 3,
+		   "structs[0].members[0].natural_alignment = 3 is not a power of two");
+	expect_bad(HEAD "\"structs\": [{\"name\": \"s\", \"size\": 8,\n\"alignment\": 6, "
+		   "\"members\": []}]}", SLT_ECORRUPT, 3, "structs[0].alignment = 6 is not a power of two");
 	expect_bad(HEAD "\"structs\": [], \"suppressions\": [{\"rule\": \"x\", \"struct\": \"s\"}]}",
 		   SLT_ECORRUPT, 2, "suppressions[0].reason is missing");
 	expect_bad(HEAD "\"structs\": [], \"structs\": []}", SLT_ECORRUPT, 2, "not valid JSON");
