@@ -150,15 +150,28 @@ int slt_gate_write_json(FILE *out, const struct slt_gate_result *r,
  * (notes only with o->notes) located at the struct's decl file:line.
  * Locations: a decl file under the source root (o->source_root, else
  * o->cwd) is a relative uri with uriBaseId "%SRCROOT%" (the run's
- * originalUriBaseIds gives the root's absolute file:// uri when known);
- * another absolute path is a file:// uri; a relative one (kernel DWARF)
- * stays relative.  Each result has partialFingerprints
+ * originalUriBaseIds gives the root's absolute file:// uri when known:
+ * a relative source_root joined to cwd when that directory exists, else
+ * cwd); another absolute path is a file:// uri; a relative one (kernel
+ * DWARF) stays relative, with uriBaseId "%SRCROOT%" too.  Each result has partialFingerprints
  * "structlintViolation/v1": a 64-bit FNV-1a hash (16 hex digits) of rule,
  * struct and member, ":" and the 1-based occurrence of that triple in the
  * log.  Returns 0, SLT_ENOMEM or SLT_EIO. */
 int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
 			 const struct slt_gate_write_opts *o,
 			 struct slt_error *err);
+
+/* A SARIF 2.1.0 log for a check that could not run (added after v1):
+ * one run whose invocation (3.20) has executionSuccessful false,
+ * exitCode 2 and one toolExecutionNotification (3.58) of level "error"
+ * with failure's message and hint and, when failure names a file, its
+ * location (line, and column when the message starts "column N: ");
+ * results is an empty array (upload steps require it).  So a CI step
+ * that uploads the log does not fail a second time on a missing or empty
+ * file.  Returns 0, SLT_ENOMEM or SLT_EIO. */
+int slt_gate_write_sarif_failure(FILE *out, const struct slt_error *failure,
+				 const struct slt_gate_write_opts *o,
+				 struct slt_error *err);
 
 /* A one-sentence description of a rule id for help texts (SARIF's
  * rules[].help), static storage; a generic sentence for ids this

@@ -435,16 +435,21 @@ static int run(struct check *k, char **ops, int n_ops)
 	int exit_code;
 	if (rc == SLT_ENOTFOUND && section_missing(k, &err))
 		rc = SLT_EUSAGE;
+	char cwd[4096];
+	struct slt_gate_write_opts wo = { .input = k->c.file ? k->c.file : "",
+					  .pretty = k->c.ropts.pretty,
+					  .version = STRUCTLINT_VERSION,
+					  .source_root = k->source_root,
+					  .cwd = getcwd(cwd, sizeof(cwd)),
+					  .notes = k->notes, .no_notes = k->no_notes };
 	if (rc) {
 		exit_code = rc == SLT_EUSAGE && err.line ? cli_fail_at(&err) : cli_fail(&err);
+		/* --sarif: a log saying the check did not run, for the upload */
+		struct slt_error werr;
+		slt_error_clear(&werr);
+		if (k->sarif && slt_gate_write_sarif_failure(stdout, &err, &wo, &werr))
+			cli_fail(&werr);
 	} else {
-		char cwd[4096];
-		struct slt_gate_write_opts wo = { .input = k->c.file ? k->c.file : "",
-						  .pretty = k->c.ropts.pretty,
-						  .version = STRUCTLINT_VERSION,
-						  .source_root = k->source_root,
-						  .cwd = getcwd(cwd, sizeof(cwd)),
-						  .notes = k->notes, .no_notes = k->no_notes };
 		if (k->sarif)
 			rc = slt_gate_write_sarif(stdout, r, &wo, &err);
 		else if (k->c.json)

@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/json_out.h"
 #include "structlint/gate.h"
@@ -77,7 +78,7 @@ static const struct {
 	{ "baseline-lines-grew", "The struct spans more cachelines than in the baseline." },
 	{ "baseline-size-grew", "The struct grew within the same number of cachelines." },
 	{ "baseline-hole-new", "A new hole, or a bigger one, compared with the baseline." },
-	{ "baseline-member-moved-line", "A member now occupies other cachelines than in the baseline (error for read-mostly members, and for written ones in a new sharing or when the struct grew)." },
+	{ "baseline-member-moved-line", "A classed member now occupies other cachelines than in the baseline (a warning: the harm, a new sharing or growth, is reported as an error of its own)." },
 	{ "baseline-member-moved", "A member has a new offset on the same cachelines." },
 	{ "baseline-hot-shares-read-mostly", "A cacheline now holds written and read-mostly members that did not share a line in the baseline (false sharing)." },
 	{ "baseline-member-removed", "A member of the baseline is gone." },
@@ -100,8 +101,8 @@ const char *slt_gate_rule_help(const char *rule)
 		if (!strcmp(rule_help[i].id, rule))
 			return rule_help[i].help;
 	if (rule && !strncmp(rule, "baseline-", 9))
-		return "A difference from the recorded baseline layout (structlint baseline); see structlint(1), CHECKS.";
-	return "A structlint layout check; see structlint(1), CHECKS.";
+		return "A difference from the recorded baseline layout (structlint baseline); see structlint(1), BASELINE.";
+	return "A structlint layout check; see structlint(1), CHECK.";
 }
 
 /* p without leading "./" (any number) */
@@ -168,6 +169,15 @@ static int root_init(struct root *rt, const struct slt_gate_write_opts *o)
 		rt->abs = c ? malloc(n) : NULL;
 		if (rt->abs)
 			snprintf(rt->abs, n, "%s%s%s", c, rt->rel[0] ? "/" : "", rt->rel);
+		/* the joined directory only when it exists: else DIR is a
+		 * prefix of the decl paths only (Debian's debian/build/... is
+		 * not on the CI machine) and the files are under the cwd */
+		struct stat st;
+		if (rt->abs && (stat(rt->abs[0] ? rt->abs : "/", &st) || !S_ISDIR(st.st_mode))) {
+			free(rt->abs);
+			rt->abs = c;
+			c = NULL;
+		}
 		free(c);
 		if (!rt->abs)
 			return -1;
@@ -205,10 +215,13 @@ static json_t *artifact_location(const char *path, const struct root *rt, bool *
 		free(uri);
 		return NULL;
 	}
-	json_t *loc = rel ? json_pack("{s:s,s:s}", "uri", uri, "uriBaseId", "%SRCROOT%") :
-			    json_pack("{s:s}", "uri", uri);
+	/* a relative reference is resolved against %SRCROOT% too (3.4.4:
+	 * a relative uri SHOULD have a uriBaseId) */
+	bool base = rel || p[0] != '/';
+	json_t *loc = base ? json_pack("{s:s,s:s}", "uri", uri, "uriBaseId", "%SRCROOT%") :
+			     json_pack("{s:s}", "uri", uri);
 	free(uri);
-	*based |= rel != NULL;
+	*based |= base;
 	return loc;
 }
 
@@ -344,5 +357,56 @@ int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
 	slt_json_set(doc, "$schema", json_string(SARIF_SCHEMA), &bad);
 	slt_json_set(doc, "version", json_string("2.1.0"), &bad);
 	slt_json_set(doc, "runs", runs, &bad);
+	return slt_json_write(out, doc, bad, o && o->pretty, "the SARIF log", err);
+}
+
+int slt_gate_write_sarif_failure(FILE *out, const struct slt_error *failure,
+				 const struct slt_gate_write_opts *o, struct slt_error *err)
+{
+	bool bad = false, based = false;
+	struct root rt;
+	if (root_init(&rt, o))
+		return slt_error_set(err, SLT_ENOMEM, "", -1, NULL, "out of memory building the SARIF log");
+	/* the message without the "column N: " the readers put in front */
+	unsigned col = 0;
+	int used = 0;
+	const char *msg = failure->message;
+	if (sscanf(msg, "column %u: %n", &col, &used) == 1 && used > 0)
+		msg += used;
+	else
+		col = 0;
+	json_t *text = json_sprintf("%s%s%s%s", msg, failure->hint[0] ? " (" : "", failure->hint,
+				    failure->hint[0] ? ")" : "");
+	json_t *note = json_object();
+	slt_json_set(note, "level", json_string("error"), &bad);
+	slt_json_set(note, "message", text ? json_pack("{s:o}", "text", text) : NULL, &bad);
+	if (failure->file[0]) {
+		json_t *phys = json_object();
+		slt_json_set(phys, "artifactLocation", artifact_location(failure->file, &rt, &based),
+			     &bad);
+		if (failure->line)
+			slt_json_set(phys, "region", col ?
+				     json_pack("{s:I,s:I}", "startLine", (json_int_t)failure->line,
+					       "startColumn", (json_int_t)col) :
+				     json_pack("{s:I}", "startLine", (json_int_t)failure->line), &bad);
+		slt_json_set(note, "locations", phys ? json_pack("[{s:o}]", "physicalLocation", phys) :
+			     NULL, &bad);
+	}
+	json_t *run = json_object();
+	slt_json_set(run, "tool", json_pack("{s:{s:s,s:s,s:[]}}", "driver", "name", "structlint",
+					     "version", o && o->version ? o->version : "unknown",
+					     "rules"), &bad);
+	slt_json_set(run, "invocations",
+		     json_pack("[{s:b,s:i,s:[o]}]", "executionSuccessful", 0, "exitCode", 2,
+			       "toolExecutionNotifications", note), &bad);
+	if (based)
+		slt_json_set(run, "originalUriBaseIds", base_ids(&rt), &bad);
+	free(rt.abs);
+	free(rt.rel);
+	slt_json_set(run, "results", json_array(), &bad);
+	json_t *doc = json_object();
+	slt_json_set(doc, "$schema", json_string(SARIF_SCHEMA), &bad);
+	slt_json_set(doc, "version", json_string("2.1.0"), &bad);
+	slt_json_set(doc, "runs", json_pack("[o]", run), &bad);
 	return slt_json_write(out, doc, bad, o && o->pretty, "the SARIF log", err);
 }

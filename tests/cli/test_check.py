@@ -517,6 +517,31 @@ def case_checks_nothing():
     assert run(obj(KG_C, 0), '--rules', empty).stderr == ''
 
 
+def case_sarif_failure():
+    """Exit 2 with --sarif: the error line on stderr, and on stdout a valid
+    SARIF log saying the check did not run (invocations[0]
+    executionSuccessful false, the error as a toolExecutionNotification at
+    RULES:LINE:COLUMN, no results), so an upload step does not fail too."""
+    bad = os.path.join(TMP, 'sarif_bad.rules')
+    with open(bad, 'w') as f:
+        f.write('[struct conn]\nfirst = nosuch\n')
+    p = subprocess.run([SL, 'check', obj(CONN_C, 0), '--rules', bad, '--sarif'],
+                       capture_output=True, text=True, cwd=TMP)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert p.stderr.startswith('structlint: %s:2:9: struct conn has no member' % bad), p.stderr
+    doc = json.loads(p.stdout)
+    run_ = check_sarif(doc, 0)
+    inv = run_['invocations']
+    assert len(inv) == 1 and inv[0]['executionSuccessful'] is False and inv[0]['exitCode'] == 2, inv
+    n = inv[0]['toolExecutionNotifications']
+    assert len(n) == 1 and n[0]['level'] == 'error', n
+    assert n[0]['message']['text'].startswith("struct conn has no member 'nosuch'"), n
+    loc = n[0]['locations'][0]['physicalLocation']
+    assert loc['artifactLocation'] == {'uri': 'sarif_bad.rules', 'uriBaseId': '%SRCROOT%'}, loc
+    assert loc['region'] == {'startLine': 2, 'startColumn': 9}, loc
+    assert run_['originalUriBaseIds']['%SRCROOT%']['uri'] == 'file://%s/' % TMP, run_
+
+
 def case_hints():
     """Input errors say what is wrong and what to do, at FILE:LINE:COLUMN
     for JSON as for rules; check's usage errors point at its own help."""

@@ -335,10 +335,11 @@ static void test_sarif_locations(void **state)
 	assert_string_equal(res_str(d, 0, "uriBaseId"), "%SRCROOT%");
 	assert_string_equal(res_str(d, 1, "uri"), "file:///usr/include/my%20dir/x%25.h");
 	assert_null(res_str(d, 1, "uriBaseId"));
+	/* relative references resolve against %SRCROOT% too (3.4.4) */
 	assert_string_equal(res_str(d, 2, "uri"), "debian/build/build_amd64/include/linux/tcp.h");
-	assert_null(res_str(d, 2, "uriBaseId"));
+	assert_string_equal(res_str(d, 2, "uriBaseId"), "%SRCROOT%");
 	assert_string_equal(res_str(d, 3, "uri"), "lib/a.c");
-	assert_null(res_str(d, 3, "uriBaseId"));
+	assert_string_equal(res_str(d, 3, "uriBaseId"), "%SRCROOT%");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(json_object_get(
 		run, "originalUriBaseIds"), "%SRCROOT%"), "uri")), "file:///src/proj/");
 	/* FNV-1a 64 of "separate\0conn\0ops\0"; the same triple again: ":2" */
@@ -362,13 +363,22 @@ static void test_sarif_locations(void **state)
 	d = sarif_of(r, &wo);
 	run = json_array_get(json_object_get(d, "runs"), 0);
 	assert_int_equal(json_array_size(json_object_get(run, "results")), 6);
-	assert_string_equal(res_str(d, 0, "uri"), "file:///src/proj/lib/conn.h");
+	assert_string_equal(res_str(d, 0, "uri"), "lib/conn.h");   /* %SRCROOT% is the cwd */
 	assert_string_equal(res_str(d, 2, "uri"), "include/linux/tcp.h");
 	assert_string_equal(res_str(d, 2, "uriBaseId"), "%SRCROOT%");
+	/* the prefix is no directory here: %SRCROOT% is the cwd */
 	assert_string_equal(json_string_value(json_object_get(json_object_get(json_object_get(
-		run, "originalUriBaseIds"), "%SRCROOT%"), "uri")),
-		"file:///src/proj/debian/build/build_amd64/");
+		run, "originalUriBaseIds"), "%SRCROOT%"), "uri")), "file:///src/proj/");
 	json_decref(d);
+	/* a relative root that exists under the cwd: the joined directory */
+	wo.source_root = "tmp";
+	wo.cwd = "/";
+	d = sarif_of(r, &wo);
+	run = json_array_get(json_object_get(d, "runs"), 0);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(json_object_get(
+		run, "originalUriBaseIds"), "%SRCROOT%"), "uri")), "file:///tmp/");
+	json_decref(d);
+	wo.cwd = "/src/proj";
 	/* an absolute root; no cwd: nothing else is relative */
 	wo.source_root = "/usr/include/";
 	wo.cwd = NULL;
