@@ -200,10 +200,56 @@ static int sharing(const struct slt_struct *s, const struct slt_cl_group *g, siz
 	return 0;
 }
 
+static bool written_class(enum slt_class c)
+{
+	return c == SLT_CLASS_HOT_WRITE || c == SLT_CLASS_MIXED || c == SLT_CLASS_TRUE_SHARED;
+}
+
+/* Is k member i, inside it or enclosing it? */
+static bool related(const struct slt_struct *s, size_t i, size_t k)
+{
+	for (long q = (long)k; q >= 0; q = s->members[q].parent)
+		if (q == (long)i)
+			return true;
+	for (long q = s->members[i].parent; q >= 0; q = s->members[q].parent)
+		if (q == (long)k)
+			return true;
+	return false;
+}
+
+/* A member of the other kind (written for a read-mostly i, read-mostly
+ * for a written i) sharing a cacheline with member i, or -1. */
+static long shares_opposite(const struct slt_struct *s, const enum slt_class *cls, size_t i,
+			    unsigned cl)
+{
+	const struct slt_member *m = &s->members[i];
+	uint64_t f, l;
+	if (!m->size || (m->flags & SLT_MEMBER_ZERO_SIZE))
+		return -1;
+	slt_member_lines(m, cl, &f, &l);
+	bool rm = cls[i] == SLT_CLASS_READ_MOSTLY;
+	for (size_t k = 0; k < s->n_members; k++) {
+		const struct slt_member *o = &s->members[k];
+		uint64_t of, ol;
+		if (!(rm ? written_class(cls[k]) : cls[k] == SLT_CLASS_READ_MOSTLY) || !o->size ||
+		    (o->flags & SLT_MEMBER_ZERO_SIZE) || related(s, i, k))
+			continue;
+		slt_member_lines(o, cl, &of, &ol);
+		if (of <= l && f <= ol)
+			return (long)k;
+	}
+	return -1;
+}
+
 /* CACHELINE_ASSERT_GROUP_MEMBER by class: the class of a member says which
- * kind of group the kernel would have listed it in. */
+ * kind of group the kernel would have listed it in.  A member inside a
+ * group of the other kind is an error; one outside every group of its
+ * kind is an error when it shares a cacheline with a member of the other
+ * kind (read-mostly beside written), else a warning (the kernel would
+ * list it in a group, but nothing shares its lines now). */
 static int members_by_class(const struct slt_struct *s, const struct slt_cl_group *g,
-			    size_t n, const enum slt_class *cls, struct slt_gate_result *r)
+			    size_t n, const enum slt_class *cls, unsigned cl,
+			    struct slt_gate_result *r)
 {
 	int have[3] = { 0 };
 	for (size_t k = 0; k < n; k++)
@@ -233,15 +279,30 @@ static int members_by_class(const struct slt_struct *s, const struct slt_cl_grou
 			continue;
 		if (!in && !have[want])
 			continue;
+		long near = in ? -1 : shares_opposite(s, cls, i, cl);
+		char other[256] = "";
+		if (near >= 0)
+			slt_member_path(s, (size_t)near, other, sizeof(other));
 		if (in)
-			snprintf(msg, sizeof(msg), "%s member %s (offset %" PRIu64
-				 ") is in %s cacheline group %s", slt_class_name(cls[i]), path,
-				 m->offset, slt_group_class_name(in->cls), in->name);
+			snprintf(msg, sizeof(msg), "%s member %s (offset %" PRIu64 ", %" PRIu64
+				 " byte%s) is in %s cacheline group %s", slt_class_name(cls[i]), path,
+				 m->offset, m->size, m->size == 1 ? "" : "s",
+				 slt_group_class_name(in->cls), in->name);
+		else if (near >= 0)
+			snprintf(msg, sizeof(msg), "%s member %s (offset %" PRIu64 ", %" PRIu64
+				 " byte%s) is outside every %s cacheline group and shares a cacheline "
+				 "with %s %s (offset %" PRIu64 ")", slt_class_name(cls[i]), path,
+				 m->offset, m->size, m->size == 1 ? "" : "s",
+				 slt_group_class_name(want), slt_class_name(cls[near]), other,
+				 s->members[near].offset);
 		else
-			snprintf(msg, sizeof(msg), "%s member %s (offset %" PRIu64
-				 ") is outside every %s cacheline group", slt_class_name(cls[i]),
-				 path, m->offset, slt_group_class_name(want));
-		struct slt_violation x = base_v(s, "cacheline-group-member", SLT_SEV_ERROR);
+			snprintf(msg, sizeof(msg), "%s member %s (offset %" PRIu64 ", %" PRIu64
+				 " byte%s) is outside every %s cacheline group; no %s member shares "
+				 "its cachelines", slt_class_name(cls[i]), path, m->offset, m->size,
+				 m->size == 1 ? "" : "s", slt_group_class_name(want),
+				 want == SLT_GROUP_READ_MOSTLY ? "written" : "read-mostly");
+		struct slt_violation x = base_v(s, "cacheline-group-member",
+						in || near >= 0 ? SLT_SEV_ERROR : SLT_SEV_WARNING);
 		x.member = path;
 		x.message = msg;
 		x.offset = m->offset;
@@ -280,7 +341,7 @@ int slt_groups_check(const struct slt_struct *s, const struct slt_check_opts *o,
 	if (!rc)
 		rc = sharing(s, g, n, cl, r);
 	if (!rc && n && o && o->classes)
-		rc = members_by_class(s, g, n, o->classes, r);
+		rc = members_by_class(s, g, n, o->classes, cl, r);
 	free(g);
 	if (rc)
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");

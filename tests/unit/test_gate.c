@@ -95,6 +95,31 @@ static void test_kernel_groups(void **state)
 			    "read-mostly cacheline group read_mostly (bytes 0..16) shares cacheline 0 "
 			    "with written group read_write (bytes 64..76)");
 	slt_gate_result_free(r);
+	/* a classed member outside every group of its class: an error when it
+	 * shares a line with a member of the other kind, else a warning */
+	enum slt_class *cls = calloc(s->n_members, sizeof(*cls));
+	for (size_t i = 0; i < s->n_members; i++)
+		if (!strcmp(s->members[i].name, "cold"))
+			cls[i] = SLT_CLASS_READ_MOSTLY;
+		else if (!strcmp(s->members[i].name, "bytes_acked"))
+			cls[i] = SLT_CLASS_HOT_WRITE;
+	struct slt_check_opts oc = { .cacheline_size = 64, .classes = cls };
+	for (int pass = 0; pass < 2; pass++) {
+		assert_int_equal(slt_gate_result_new(&r, &err), 0);
+		oc.cacheline_size = pass ? 4096 : 64;
+		assert_int_equal(slt_groups_check(s, &oc, r, &err), 0);
+		const struct slt_violation *v = &r->violations[r->n_violations - 1];
+		assert_string_equal(v->rule, "cacheline-group-member");
+		assert_string_equal(v->member, "cold");
+		assert_int_equal(v->severity, pass ? SLT_SEV_ERROR : SLT_SEV_WARNING);
+		assert_string_equal(v->message, pass ?
+			"read-mostly member cold (offset 128, 4 bytes) is outside every read-mostly "
+			"cacheline group and shares a cacheline with hot-write bytes_acked (offset 64)" :
+			"read-mostly member cold (offset 128, 4 bytes) is outside every read-mostly "
+			"cacheline group; no written member shares its cachelines");
+		slt_gate_result_free(r);
+	}
+	free(cls);
 	slt_layout_free(l);
 }
 
