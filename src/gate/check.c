@@ -277,8 +277,9 @@ static void list_on_line(struct ctx *c, const struct gset *g, uint64_t line, FIL
 		size_t i = g->idx[k];
 		if (!on_line(c, i, line))
 			continue;
-		fprintf(f, "%s%s (offset %" PRIu64 ")", *first < 0 ? "" : ", ",
-			mpath(c, i, p, sizeof(p)), c->s->members[i].offset);
+		fprintf(f, "%s%s (offset %" PRIu64 ", %" PRIu64 " byte%s)", *first < 0 ? "" : ", ",
+			mpath(c, i, p, sizeof(p)), c->s->members[i].offset, c->s->members[i].size,
+			c->s->members[i].size == 1 ? "" : "s");
 		if (*first < 0)
 			*first = (long)i;
 	}
@@ -450,17 +451,19 @@ static int check_hot_near(struct ctx *c, const struct slt_rule *ru, size_t i, ui
 	for (size_t k = 0; f && k < c->s->n_members; k++) {
 		if (!hot_near(c, i, k) || !on_line(c, k, line))
 			continue;
-		fprintf(f, "%s%s (%s, offset %" PRIu64 ")", first < 0 ? "" : ", ",
+		fprintf(f, "%s%s (%s, offset %" PRIu64 ", %" PRIu64 " byte%s)", first < 0 ? "" : ", ",
 			mpath(c, k, p, sizeof(p)), slt_class_name(c->o->classes[k]),
-			c->s->members[k].offset);
+			c->s->members[k].offset, c->s->members[k].size,
+			c->s->members[k].size == 1 ? "" : "s");
 		if (first < 0)
 			first = (long)k;
 	}
 	for (size_t k = 0; f && first >= 0 && k < c->s->n_members; k++) {
 		if (c->o->classes[k] != SLT_CLASS_READ_MOSTLY || related(c, i, k) || !on_line(c, k, line))
 			continue;
-		fprintf(f, "%s%s (offset %" PRIu64 ")", rm ? ", " : "; read-mostly on it: ",
-			mpath(c, k, p, sizeof(p)), c->s->members[k].offset);
+		fprintf(f, "%s%s (offset %" PRIu64 ", %" PRIu64 " byte%s)", rm ? ", " :
+			"; read-mostly on it: ", mpath(c, k, p, sizeof(p)), c->s->members[k].offset,
+			c->s->members[k].size, c->s->members[k].size == 1 ? "" : "s");
 		rm = true;
 	}
 	if (!f || fclose(f)) {
@@ -473,8 +476,9 @@ static int check_hot_near(struct ctx *c, const struct slt_rule *ru, size_t i, ui
 		mpath(c, i, pi, sizeof(pi));
 		mpath(c, (size_t)first, pw, sizeof(pw));
 		rc = add(c, ru, pw, c->s->members[first].offset,
-			 "cacheline %" PRIu64 " of %s (offset %" PRIu64 ") holds written %s", line,
-			 pi, c->s->members[i].offset, text);
+			 "cacheline %" PRIu64 " of %s (offset %" PRIu64 ", %" PRIu64 " byte%s) holds "
+			 "written %s", line, pi, c->s->members[i].offset, c->s->members[i].size,
+			 c->s->members[i].size == 1 ? "" : "s", text);
 	}
 	free(text);
 	return rc;
@@ -499,22 +503,25 @@ static int check_member_rule(struct ctx *c, const struct slt_rule *ru)
 			char pb[256] = "";
 			if (before >= 0)
 				mpath(c, (size_t)before, pb, sizeof(pb));
-			return add(c, ru, name, m->offset, "member %s is at offset %" PRIu64
-				   ", want it first (offset 0)%s%s", name, m->offset,
+			return add(c, ru, name, m->offset, "member %s (%" PRIu64 " byte%s) is at offset "
+				   "%" PRIu64 ", want it first (offset 0)%s%s", name, m->size,
+				   m->size == 1 ? "" : "s", m->offset,
 				   before >= 0 ? "; first is " : "", pb);
 		}
 		return 0;
 	}
 	case SLT_RULE_OFFSET:
 		if (m->offset != ru->value)
-			return add(c, ru, name, m->offset, "member %s is at offset %" PRIu64
-				   ", want %" PRIu64, name, m->offset, ru->value);
+			return add(c, ru, name, m->offset, "member %s (%" PRIu64 " byte%s) is at offset "
+				   "%" PRIu64 ", want %" PRIu64, name, m->size, m->size == 1 ? "" : "s",
+				   m->offset, ru->value);
 		return 0;
 	case SLT_RULE_CACHELINE_START:
 		if (m->offset % c->cl)
-			return add(c, ru, name, m->offset, "member %s at offset %" PRIu64
-				   " does not start a cacheline (%" PRIu64 " byte%s into cacheline %" PRIu64
-				   " of %u bytes)", name, m->offset, m->offset % c->cl,
+			return add(c, ru, name, m->offset, "member %s (%" PRIu64 " byte%s) at offset %"
+				   PRIu64 " does not start a cacheline (%" PRIu64 " byte%s into cacheline %"
+				   PRIu64 " of %u bytes)", name, m->size, m->size == 1 ? "" : "s",
+				   m->offset, m->offset % c->cl,
 				   m->offset % c->cl == 1 ? "" : "s", m->offset / c->cl, c->cl);
 		return 0;
 	case SLT_RULE_NO_HOT_WRITE_NEAR: {

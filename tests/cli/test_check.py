@@ -73,18 +73,18 @@ def summary(structs, checks, errors, notes=0):
 # conn.rules, per change: the exact violations (message, rule id, rules line)
 CONN = {
     0: [],
-    1: [('groups read_mostly and hot_write share cacheline 0: read_mostly: ops (offset 0), '
-         'mss (offset 8), window (offset 12), name (offset 16); hot_write: packets (offset 32)',
+    1: [('groups read_mostly and hot_write share cacheline 0: read_mostly: ops (offset 0, 8 bytes), '
+         'mss (offset 8, 4 bytes), window (offset 12, 4 bytes), name (offset 16, 8 bytes); hot_write: packets (offset 32, 8 bytes)',
          'separate', 5)],
     2: [('group read_mostly spans 2 cachelines (0..1), more than the 1 allowed', 'max-lines', 6),
-        ('member bytes is at offset 128, want 64', 'offset', 8),
+        ('member bytes (8 bytes) is at offset 128, want 64', 'offset', 8),
         ('size 192 bytes, more than the 128 allowed', 'max-size', 9),
         ('3 cachelines (192 bytes, 64-byte lines), more than the 2 allowed', 'max-cachelines', 10),
         ('44 bytes of holes in 1 hole, more than the 40 allowed', 'max-holes', 11)],
-    3: [('member ops is at offset 8, want it first (offset 0); first is kind', 'first', 7)],
-    4: [('member bytes is at offset 72, want 64', 'offset', 8),
+    3: [('member ops (8 bytes) is at offset 8, want it first (offset 0); first is kind', 'first', 7)],
+    4: [('member bytes (8 bytes) is at offset 72, want 64', 'offset', 8),
         ('43 bytes of holes in 2 holes, more than the 40 allowed', 'max-holes', 11),
-        ('member bytes at offset 72 does not start a cacheline (8 bytes into cacheline 1 of '
+        ('member bytes (8 bytes) at offset 72 does not start a cacheline (8 bytes into cacheline 1 of '
          '64 bytes)', 'cacheline-start', 12)],
     5: [],
 }
@@ -132,12 +132,12 @@ def case_rules_classes():
     assert lines(p) == [summary(1, 2, 0)], lines(p)
     p = run(obj(CONN_C, 5), '--rules', CRULES, '--classes', CLASSES, rc=1)
     assert lines(p) == [
-        conn_line('cacheline 0 of mss (offset 8) holds written drops (hot-write, offset 32); '
-                  'read-mostly on it: ops (offset 0), window (offset 12), name (offset 16)',
+        conn_line('cacheline 0 of mss (offset 8, 4 bytes) holds written drops (hot-write, offset 32, 8 bytes); '
+                  'read-mostly on it: ops (offset 0, 8 bytes), window (offset 12, 4 bytes), name (offset 16, 8 bytes)',
                   'no-hot-write-near'),
         conn_line('groups class:read-mostly and class:hot-write share cacheline 0: '
-                  'class:read-mostly: ops (offset 0), mss (offset 8), window (offset 12), '
-                  'name (offset 16); class:hot-write: drops (offset 32)', 'separate'),
+                  'class:read-mostly: ops (offset 0, 8 bytes), mss (offset 8, 4 bytes), window (offset 12, 4 bytes), '
+                  'name (offset 16, 8 bytes); class:hot-write: drops (offset 32, 8 bytes)', 'separate'),
         summary(1, 2, 2)], lines(p)
     d = json.loads(run(obj(CONN_C, 5), '--rules', CRULES, '--classes', CLASSES, '--json', rc=1).stdout)
     assert [(v['member'], v['offset'], v['source']) for v in d['violations']] == [
@@ -187,9 +187,10 @@ def case_cacheline():
     p = run(obj(CONN_C, 0), '--rules', rules, '--cacheline', '128', rc=1)
     assert lines(p) == [
         conn_line('groups read_mostly and hot_write share cacheline 0: read_mostly: ops '
-                  '(offset 0), mss (offset 8), window (offset 12), name (offset 16); hot_write: '
-                  'bytes (offset 64), packets (offset 72)', 'separate'),
-        conn_line('member bytes at offset 64 does not start a cacheline (64 bytes into '
+                  '(offset 0, 8 bytes), mss (offset 8, 4 bytes), window (offset 12, 4 bytes), name '
+                  '(offset 16, 8 bytes); hot_write: '
+                  'bytes (offset 64, 8 bytes), packets (offset 72, 8 bytes)', 'separate'),
+        conn_line('member bytes (8 bytes) at offset 64 does not start a cacheline (64 bytes into '
                   'cacheline 0 of 128 bytes)', 'cacheline-start'),
         summary(1, 7, 2)], lines(p)
 
@@ -452,12 +453,12 @@ def case_nested_paths():
     p = run(o, '--rules', rules, '--classes', classes, rc=1)
     head = '%s:83: error: struct cgroup: ' % KL_C
     assert lines(p) == [
-        head + 'cacheline 2 of last_bstat.cputime_stime (offset 144) holds written bstat '
-        '(hot-write, offset 160) [no-hot-write-near]',
-        head + 'member last_bstat.cputime_utime at offset 136 does not start a cacheline (8 bytes '
+        head + 'cacheline 2 of last_bstat.cputime_stime (offset 144, 8 bytes) holds written bstat '
+        '(hot-write, offset 160, 24 bytes) [no-hot-write-near]',
+        head + 'member last_bstat.cputime_utime (8 bytes) at offset 136 does not start a cacheline (8 bytes '
         'into cacheline 2 of 64 bytes) [cacheline-start]',
-        head + 'groups a and b share cacheline 2: a: last_bstat.cputime_utime (offset 136); b: '
-        'bstat (offset 160) [separate]',
+        head + 'groups a and b share cacheline 2: a: last_bstat.cputime_utime (offset 136, 8 bytes); b: '
+        'bstat (offset 160, 24 bytes) [separate]',
         'structlint: check: 1 struct, 4 checks: 3 errors, 0 warnings, 0 notes (0 suppressed): '
         'FAILED'], lines(p)
     for text, want in (
@@ -630,7 +631,7 @@ def case_hints():
         f.write('[struct ob]\ncacheline-start = c\nmax-holes = 0\nmax-size = 1\n')
     p = run(o1, '--rules', rules, '--cacheline', '8', rc=1)
     assert [l.split(': struct ob: ')[1] for l in lines(p)[:-1]] == [
-        'member c at offset 4 does not start a cacheline (4 bytes into cacheline 0 of 8 bytes) '
+        'member c (1 byte) at offset 4 does not start a cacheline (4 bytes into cacheline 0 of 8 bytes) '
         '[cacheline-start]',
         '1 byte of holes in 1 hole, more than the 0 allowed [max-holes]',
         'size 6 bytes, more than the 1 allowed [max-size]'], lines(p)
@@ -639,7 +640,7 @@ def case_hints():
     subprocess.run([CC, '-g', '-c', '-o', o1, src], check=True)
     p = run(o1, '--rules', rules, '--cacheline', '8', rc=1)
     assert [l.split(': struct ob: ')[1] for l in lines(p)[:-1]] == [
-        'member c at offset 1 does not start a cacheline (1 byte into cacheline 0 of 8 bytes) '
+        'member c (1 byte) at offset 1 does not start a cacheline (1 byte into cacheline 0 of 8 bytes) '
         '[cacheline-start]',
         'size 2 bytes, more than the 1 allowed [max-size]'], lines(p)
 

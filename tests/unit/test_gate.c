@@ -163,7 +163,8 @@ static void test_rules_and_writers(void **state)
 	assert_int_equal(v->offset, 120);
 	/* one violation per line, naming every member of each group on it */
 	assert_string_equal(v->message, "groups ro and hot share cacheline 2: ro: rstat_css_list "
-			    "(offset 120); hot: last_bstat (offset 136), bstat (offset 160)");
+			    "(offset 120, 16 bytes); hot: last_bstat (offset 136, 24 bytes), bstat (offset "
+			    "160, 24 bytes)");
 	assert_true(strstr(v->decl_file, "kernel_like.c") != NULL);
 	r->n_structs_checked = 1;
 
@@ -241,8 +242,8 @@ static void test_rules_and_writers(void **state)
 	assert_int_equal(r->n_violations, before + 1);
 	assert_string_equal(r->violations[before].member, "flags");
 	assert_string_equal(r->violations[before].message,
-			    "cacheline 0 of level (offset 8) holds written flags (hot-write, offset 0), "
-			    "max_depth (mixed, offset 12); read-mostly on it: nr_descendants (offset 16)");
+			    "cacheline 0 of level (offset 8, 4 bytes) holds written flags (hot-write, offset 0, 8 bytes), "
+			    "max_depth (mixed, offset 12, 4 bytes); read-mostly on it: nr_descendants (offset 16, 4 bytes)");
 	free(cls);
 	slt_rules_free(bad);
 	slt_rules_free(ru);
@@ -281,7 +282,7 @@ static void test_separate_overlap(void **state)
 	assert_int_equal(slt_rules_check(&ru->structs[0], "c.rules", s, &o, r, &err), 0);
 	assert_int_equal(r->n_violations, 1);
 	assert_string_equal(r->violations[0].message, "groups w and class:read-mostly share "
-			    "cacheline 0: w: flags (offset 0); class:read-mostly: level (offset 8)");
+			    "cacheline 0: w: flags (offset 0, 8 bytes); class:read-mostly: level (offset 8, 4 bytes)");
 	slt_rules_free(ru);
 	/* offset 8 and cacheline-start: parsed (8-byte lines would allow it),
 	 * refused for 64-byte lines, naming both lines */
