@@ -357,7 +357,8 @@ static int run_minimal(struct ctx *x, const struct slt_adv_search *s)
 	if (rc && rc != SLT_ENOTFOUND)
 		return rc;
 	have = !rc;
-	x->method = slt_arena_printf(x->ar, "every single relocation%s (%zu plans)%s",
+	x->method = slt_arena_printf(x->ar, "every single relocation%s%s (%zu plans)%s",
+		mi.hot_only ? " of a member with a class or samples" : "",
 		mi.pairs ? " and every pair" : "", mi.evaluated,
 		mi.spent ? "; the pair search stopped at its work budget" : "");
 	if (!x->method) {

@@ -3,10 +3,12 @@
  * The MINIMAL proposal's search: the fewest relocated members.
  *
  * Every single relocation (each movable unit to each legal position in the
- * original order) is tried, exhaustively; when none removes every fixable
+ * original order) is tried, exhaustively (beyond SLT_ADV_MINIMAL_ALL units
+ * only units with classed or sampled members are relocated); when none removes every fixable
  * finding the model sees (slt_adv_cost.shared), every pair of relocations
  * (a second relocation after each single one, the singles taken best
- * first) until the pair budget, a count of unit evaluations, is spent.
+ * first; singles that leave more findings than the original are dropped)
+ * until the pair budget, a count of unit evaluations, is spent.
  * Candidates are ranked by
  *   (findings left, members relocated, members shifted, bytes,
  *    sharing score, cost, enumeration order),
@@ -71,18 +73,21 @@ static void relocate(size_t *dst, const size_t *src, size_t n, size_t from,
 	dst[to] = x;
 }
 
-/* The key of plan p; false when it is not legal (or *rc set). */
+/* The key of plan p; false when it is not legal (or *rc set), or when
+ * bound (may be NULL) is given and p leaves more findings than it (its
+ * relocations are then not counted). */
 static bool eval(const struct slt_adv_units *us, const struct slt_adv_weights *w,
 		 const struct slt_adv_plan *p, uint64_t *off, struct key *k,
-		 struct slt_adv_cost *c, int *rc)
+		 struct slt_adv_cost *c, const struct key *bound, int *rc)
 {
 	uint64_t size;
 
 	if (!slt_adv_place(us, p, off, &size))
 		return false;
 	*rc = slt_adv_cost_eval(us, p->order, off, p->n, size, w, c);
-	if (!*rc)
-		*rc = slt_adv_relocated(us, p, off, NULL, &k->reloc, &k->shifted);
+	if (*rc || (bound && c->shared > bound->shared))
+		return false;
+	*rc = slt_adv_relocated(us, p, off, NULL, &k->reloc, &k->shifted);
 	if (*rc)
 		return false;
 	k->shared = c->shared;
@@ -92,9 +97,33 @@ static bool eval(const struct slt_adv_units *us, const struct slt_adv_weights *w
 	return true;
 }
 
+/* Whether the unit at position j of order[n] stays between the anchors it
+ * started between (slt_adv_place()'s segment rule, checked on its two
+ * neighbours only): a cheap filter before placing. */
+static bool seg_ok(const struct slt_adv_units *us, const size_t *order, size_t n,
+		   size_t j)
+{
+	const struct slt_adv_unit *u = &us->u[order[j]];
+	if (j ? us->u[order[j - 1]].seg != u->seg : u->seg != 0)
+		return false;
+	if (j + 1 < n) {
+		const struct slt_adv_unit *v = &us->u[order[j + 1]];
+		if (v->flags & SLT_ADV_ANCHORED)
+			return v->seg == u->seg + 1;
+		return v->seg == u->seg || (v->flags & SLT_ADV_LAST);
+	}
+	return true;
+}
+
+/* Units relocated: every movable one; beyond SLT_ADV_MINIMAL_ALL units (as
+ * the local search does) only those the objective sees (a classed or
+ * sampled leaf), so task_struct's advisor stays within its time target. */
 static bool movable(const struct slt_adv_units *us, size_t unit)
 {
-	return !(us->u[unit].flags & (SLT_ADV_ANCHORED | SLT_ADV_LAST));
+	const struct slt_adv_unit *u = &us->u[unit];
+	if (u->flags & (SLT_ADV_ANCHORED | SLT_ADV_LAST))
+		return false;
+	return us->n <= SLT_ADV_MINIMAL_ALL || u->n_leaves;
 }
 
 int slt_adv_search_minimal(const struct slt_adv_units *us,
@@ -115,6 +144,7 @@ int slt_adv_search_minimal(const struct slt_adv_units *us,
 	int rc;
 
 	memset(info, 0, sizeof(*info));
+	info->hot_only = n > SLT_ADV_MINIMAL_ALL;
 	rc = slt_adv_plan_identity(us, &id);
 	if (rc)
 		return rc;
@@ -129,7 +159,7 @@ int slt_adv_search_minimal(const struct slt_adv_units *us,
 		rc = SLT_ENOMEM;
 		goto out;
 	}
-	if (!eval(us, w, &id, off, &k0, &c, &rc)) {
+	if (!eval(us, w, &id, off, &k0, &c, NULL, &rc)) {
 		rc = rc ? rc : SLT_ENOTFOUND;
 		goto out;
 	}
@@ -142,8 +172,12 @@ int slt_adv_search_minimal(const struct slt_adv_units *us,
 			if (j == i)
 				continue;
 			relocate(a.order, id.order, n, i, j);
+			if (!seg_ok(us, a.order, n, j))
+				continue;
 			info->evaluated++;
-			if (eval(us, w, &a, off, &k, &c, &rc))
+			/* one that leaves more findings than the original is
+			 * never the answer, nor a first move worth pairing */
+			if (eval(us, w, &a, off, &k, &c, &k0, &rc))
 				cs[nc++] = (struct cand){ k, i, j };
 		}
 	}
@@ -168,9 +202,11 @@ int slt_adv_search_minimal(const struct slt_adv_units *us,
 				if (j == i)
 					continue;
 				relocate(b.order, a.order, n, i, j);
+				if (!seg_ok(us, b.order, n, j))
+					continue;
 				info->evaluated++;
 				work += n;
-				if (eval(us, w, &b, off, &k, &bc, &rc) &&
+				if (eval(us, w, &b, off, &k, &bc, &bk, &rc) &&
 				    key_cmp(&k, &bk) < 0) {
 					bk = k;
 					memcpy(border, b.order, n * sizeof(*border));
