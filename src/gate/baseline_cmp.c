@@ -86,19 +86,13 @@ static int add(struct cmp *c, const char *rule, enum slt_severity sev,
 static int add(struct cmp *c, const char *rule, enum slt_severity sev,
 	       const char *member, uint64_t offset, const char *fmt, ...)
 {
-	char *msg = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&msg, &len);
-	if (f) {
-		va_list ap;
-		va_start(ap, fmt);
-		vfprintf(f, fmt, ap);
-		va_end(ap);
-	}
-	if (!f || fclose(f)) {
-		free(msg);
-		return SLT_ENOMEM;
-	}
+	char *msg;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+	return SLT_ENOMEM;
 	struct slt_violation v = {
 		.rule = rule, .severity = sev, .struct_name = c->bs->name,
 		.member = member, .message = msg,

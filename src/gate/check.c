@@ -102,19 +102,13 @@ static int add(struct ctx *c, const struct slt_rule *ru, const char *member, uin
 static int add(struct ctx *c, const struct slt_rule *ru, const char *member, uint64_t off,
 	       const char *fmt, ...)
 {
-	char *msg = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&msg, &len);
-	if (f) {
-		va_list ap;
-		va_start(ap, fmt);
-		vfprintf(f, fmt, ap);
-		va_end(ap);
-	}
-	if (!f || fclose(f)) {
-		free(msg);
-		return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-	}
+	char *msg;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+	return slt_error_set(c->err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	snprintf(c->source, sizeof(c->source), "%s:%u", c->path, ru->line);
 	struct slt_violation v = {
 		.rule = slt_rule_kind_name(ru->kind), .severity = SLT_SEV_ERROR,
