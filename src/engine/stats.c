@@ -97,20 +97,27 @@ static int check_sample(const double *x, size_t n, const char *which,
 	return 0;
 }
 
+/* The confidence level (0 = SLT_BOOTSTRAP_LEVEL, stored back) and both
+ * samples of an interval: 0 or SLT_EUSAGE. */
+static int check_inputs(const double *a, size_t na, const double *b, size_t nb,
+			double *level, struct slt_error *err)
+{
+	if (*level == 0.0)
+		*level = SLT_BOOTSTRAP_LEVEL;
+	if (!(*level > 0.0 && *level < 1.0))
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "e.g. 0.95",
+				     "confidence level %g is not between 0 and 1", *level);
+	int rc = check_sample(a, na, "A", err);
+	return rc ? rc : check_sample(b, nb, "B", err);
+}
+
 int slt_stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
 		       unsigned resamples, double level, uint64_t seed,
 		       struct slt_ratio_ci *out, struct slt_error *err)
 {
 	if (!resamples)
 		resamples = SLT_BOOTSTRAP_RESAMPLES;
-	if (level == 0.0)
-		level = SLT_BOOTSTRAP_LEVEL;
-	if (!(level > 0.0 && level < 1.0))
-		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "e.g. 0.95",
-				     "confidence level %g is not between 0 and 1", level);
-	int rc = check_sample(a, na, "A", err);
-	if (!rc)
-		rc = check_sample(b, nb, "B", err);
+	int rc = check_inputs(a, na, b, nb, &level, err);
 	if (rc)
 		return rc;
 	double *buf = malloc((na > nb ? na : nb) * sizeof(*buf));
@@ -230,14 +237,7 @@ int slt_stats_paired_ratio_ci(const double *a, const double *b, size_t n,
 			      double level, struct slt_ratio_ci *out,
 			      struct slt_error *err)
 {
-	if (level == 0.0)
-		level = SLT_BOOTSTRAP_LEVEL;
-	if (!(level > 0.0 && level < 1.0))
-		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "e.g. 0.95",
-				     "confidence level %g is not between 0 and 1", level);
-	int rc = check_sample(a, n, "A", err);
-	if (!rc)
-		rc = check_sample(b, n, "B", err);
+	int rc = check_inputs(a, n, b, n, &level, err);
 	if (rc)
 		return rc;
 	memset(out, 0, sizeof(*out));
