@@ -17,6 +17,15 @@ enum {
 /* Print err as the one stderr line "structlint: FILE:WHERE: MSG (HINT)"
  * and return SLT_EXIT_ERROR. */
 int cli_fail(const struct slt_error *err);
+/* The end of a command: rc > 0 is a usage error already printed (returned
+ * as it is); rc == 0 flushes stdout, a failed write being an I/O error;
+ * rc < 0 (or that write error) is printed from err by cli_fail().
+ * Returns the exit status: ok_status when everything went well. */
+int cli_finish(int rc, struct slt_error *err, int ok_status);
+/* The unsigned option value arg of option name, in [min, max], into *out:
+ * 0, or SLT_EXIT_ERROR after printing a usage error. */
+int cli_uint_opt(const char *name, const char *arg, unsigned long min,
+		 unsigned long max, unsigned *out);
 /* printf-style usage error: one line on stderr, returns SLT_EXIT_ERROR. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_fail() for text and JSON inputs whose message starts "column N: ":

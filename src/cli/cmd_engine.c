@@ -77,29 +77,16 @@ static const char usage_tail[] =
 "exit status: 0 ok, 2 usage or input error.  See structlint(1), ENGINE.\n";
 
 enum {
-	OPT_LAYOUT = CLI_OPT_OWN, OPT_BUILTIN, OPT_PROFILE, OPT_THREADS,
-	OPT_SECONDS, OPT_BATCH, OPT_FLUSH, OPT_DEPTH, OPT_FANOUT,
-	OPT_WRITE_EVERY, OPT_SEED, OPT_NO_PIN, OPT_WRITE_PROFILE, OPT_UPDATES,
-	OPT_REPLAY,
+	OPT_LAYOUT = CLI_OPT_OWN, OPT_BUILTIN, OPT_WRITE_PROFILE, OPT_UPDATES,
 };
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
+	CLI_ENGINE_LONGOPTS,
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "builtin", required_argument, NULL, OPT_BUILTIN },
-	{ "profile", required_argument, NULL, OPT_PROFILE },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "seconds", required_argument, NULL, OPT_SECONDS },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "flush", required_argument, NULL, OPT_FLUSH },
-	{ "depth", required_argument, NULL, OPT_DEPTH },
-	{ "fanout", required_argument, NULL, OPT_FANOUT },
-	{ "write-every", required_argument, NULL, OPT_WRITE_EVERY },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
 	{ "write-profile", required_argument, NULL, OPT_WRITE_PROFILE },
 	{ "updates", required_argument, NULL, OPT_UPDATES },
-	{ "replay", no_argument, NULL, OPT_REPLAY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -111,57 +98,19 @@ struct eng_cli {
 	struct slt_engine_opts o;
 	const char *layout, *builtin, *write_profile;
 	char *layout_ops[2];
-	bool replay;             /* --replay */
-	unsigned stats_given;    /* CLI_ENG_* options given */
+	struct cli_engine_args run; /* the run options, run.o = &o */
 };
-
-static int uint_opt(const char *name, const char *arg, unsigned long min,
-		    unsigned long max, unsigned *out)
-{
-	unsigned long v;
-	if (!cli_parse_uint(arg, min, max, &v))
-		return cli_usage_error("%s '%s': want a whole number from %lu to %lu", name, arg, min, max);
-	*out = (unsigned)v;
-	return 0;
-}
 
 static int eng_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 {
 	struct eng_cli *e = ctx;
 	unsigned long v;
+	int rc = cli_engine_option(&e->run, c, o, arg);
+	if (rc != 1)
+		return rc;
 	switch (o) {
 	case OPT_LAYOUT: e->layout = arg; return 0;
 	case OPT_BUILTIN: e->builtin = arg; return 0;
-	case OPT_PROFILE: return cli_analysis_option(c, 's', arg, "--profile");
-	case OPT_THREADS: return cli_engine_threads(arg, &e->o.threads);
-	case OPT_SECONDS: return cli_engine_seconds("--seconds", arg, false, &e->o.seconds);
-	case OPT_BATCH:
-		if (!cli_parse_uint(arg, 32, 128, &v) || (v != 32 && v != 64 && v != 128))
-			return cli_usage_error("--batch '%s': want 32, 64 or 128", arg);
-		e->o.batch = (unsigned)v;
-		e->stats_given |= CLI_ENG_BATCH;
-		return 0;
-	case OPT_FLUSH:
-		if (!(e->o.flush = slt_engine_flush_parse(arg)))
-			return cli_usage_error("--flush '%s': want list or pop", arg);
-		e->stats_given |= CLI_ENG_FLUSH;
-		return 0;
-	case OPT_DEPTH:
-		e->stats_given |= CLI_ENG_DEPTH;
-		return uint_opt("--depth", arg, 1, 8, &e->o.depth);
-	case OPT_FANOUT:
-		e->stats_given |= CLI_ENG_FANOUT;
-		return uint_opt("--fanout", arg, 1, 16, &e->o.fanout);
-	case OPT_WRITE_EVERY:
-		e->stats_given |= CLI_ENG_WRITE_EVERY;
-		return uint_opt("--write-every", arg, 1, 1000000, &e->o.write_every);
-	case OPT_REPLAY: e->replay = true; return 0;
-	case OPT_SEED:
-		if (!cli_parse_uint(arg, 0, ~0ul, &v))
-			return cli_usage_error("--seed '%s': want a whole number", arg);
-		e->o.seed = v;
-		return 0;
-	case OPT_NO_PIN: e->o.pin = false; return 0;
 	case OPT_WRITE_PROFILE: e->write_profile = arg; return 0;
 	case OPT_UPDATES:
 		if (!cli_parse_uint(arg, 1, UPDATES_MAX, &v))
@@ -187,7 +136,7 @@ static int make_spec(struct cli_analysis *c, struct eng_cli *e,
 		     const struct slt_struct *s, struct slt_engine_spec **spec,
 		     struct slt_error *err)
 {
-	if (e->builtin || (!e->replay && cli_engine_has_builtin(s->name))) {
+	if (e->builtin || (!e->run.replay && cli_engine_has_builtin(s->name))) {
 		if (c->classes_path || c->samples)
 			fprintf(stderr, "structlint: warning: struct %s runs with the built-in role map of %s: "
 				"%s not replayed (give --replay to replay them)\n", s->name,
@@ -197,9 +146,9 @@ static int make_spec(struct cli_analysis *c, struct eng_cli *e,
 	}
 	if (!c->classes_path && !c->samples)
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
-				     e->replay ? "--replay replays member classes or a profile: give --classes or --samples"
+				     e->run.replay ? "--replay replays member classes or a profile: give --classes or --samples"
 					       : "built-in role maps: mem_cgroup_per_node, cgroup; other structs: give --classes or --samples",
-				     e->replay ? "nothing to replay for struct %s" :
+				     e->run.replay ? "nothing to replay for struct %s" :
 				     "no built-in role map for struct %s: give --classes or --samples", s->name);
 	struct slt_analysis *a = NULL;
 	enum slt_class *g = NULL;
@@ -231,6 +180,7 @@ int cmd_engine(int argc, char **argv)
 	cli_analysis_init(&c);
 	memset(&e, 0, sizeof(e));
 	slt_engine_opts_default(&e.o);
+	e.run.o = &e.o;
 	int rc = parse_args(argc, argv, &c, &e);
 	if (rc)
 		return rc < 0 ? SLT_EXIT_OK : rc;
@@ -238,7 +188,7 @@ int cmd_engine(int argc, char **argv)
 	int n_ops = argc - optind;
 	if (c.ropts.pretty && !c.json)
 		return cli_usage_error("--pretty indents the JSON: give it with --json");
-	if (e.builtin && e.replay)
+	if (e.builtin && e.run.replay)
 		return cli_usage_error("--builtin NAME runs a built-in role map and --replay the generic replay: give one");
 	if (e.builtin) {
 		bool known = false;
@@ -286,7 +236,7 @@ int cmd_engine(int argc, char **argv)
 	if (!rc)
 		rc = make_spec(&c, &e, &c.layout->structs[0], &spec, &err);
 	if (!rc && spec->mode == SLT_ENGINE_REPLAY &&
-	    (rc = cli_engine_stats_only(e.stats_given, spec->struct_name)))
+	    (rc = cli_engine_stats_only(e.run.stats_given, spec->struct_name)))
 		goto out;
 	if (!rc && (rc = slt_engine_bind(spec, &c.layout->structs[0], c.ropts.cacheline_size, &b, &err)))
 		cli_engine_err_file(&err, c.file ? c.file : SLT_KERNEL_BTF_PATH);
@@ -312,9 +262,5 @@ out:
 	cli_analysis_release(&c);
 	free(e.layout_ops[0]);
 	free(e.layout_ops[1]);
-	if (rc > 0)
-		return rc;
-	if (rc == 0 && fflush(stdout) != 0)
-		rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
-	return rc < 0 ? cli_fail(&err) : SLT_EXIT_OK;
+	return cli_finish(rc, &err, SLT_EXIT_OK);
 }

@@ -213,7 +213,5 @@ int cmd_layout(int argc, char **argv)
 				  : slt_report_layout_text(stdout, layout, &ropts, &err);
 		slt_layout_free(layout);
 	}
-	if (rc == 0 && fflush(stdout) != 0)
-		rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
-	return rc < 0 ? cli_fail(&err) : SLT_EXIT_OK;
+	return cli_finish(rc, &err, SLT_EXIT_OK);
 }

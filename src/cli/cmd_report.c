@@ -114,9 +114,5 @@ int cmd_report(int argc, char **argv)
 		rc = report_one(&c, i, suggest, &n_findings, &err);
 	}
 	cli_analysis_release(&c);
-	if (rc == 0 && fflush(stdout) != 0)
-		rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
-	if (rc < 0)
-		return cli_fail(&err);
-	return c.fail && n_findings ? SLT_EXIT_FINDINGS : SLT_EXIT_OK;
+	return cli_finish(rc, &err, c.fail && n_findings ? SLT_EXIT_FINDINGS : SLT_EXIT_OK);
 }

@@ -352,11 +352,5 @@ int cmd_suggest(int argc, char **argv)
 	}
 	cli_analysis_release(&c);
 	sugg_free(&s);
-	if (rc > 0)
-		return rc;                          /* usage error, printed */
-	if (rc == 0 && fflush(stdout) != 0)
-		rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
-	if (rc < 0)
-		return cli_fail(&err);
-	return c.fail && n_findings ? SLT_EXIT_FINDINGS : SLT_EXIT_OK;
+	return cli_finish(rc, &err, c.fail && n_findings ? SLT_EXIT_FINDINGS : SLT_EXIT_OK);
 }

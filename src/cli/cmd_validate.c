@@ -94,32 +94,20 @@ static const char usage_tail[] =
 "2 usage or input error (one line on stderr).  See structlint(1), VALIDATE.\n";
 
 enum {
-	OPT_PROFILE = CLI_OPT_OWN + 40, OPT_PROPOSAL, OPT_AGAINST, OPT_ROUNDS,
-	OPT_SECONDS, OPT_WARMUP, OPT_THREADS, OPT_BATCH, OPT_FLUSH, OPT_DEPTH,
-	OPT_FANOUT, OPT_WRITE_EVERY, OPT_SEED, OPT_NO_PIN, OPT_FAIL_FASTER,
-	OPT_PAIRED, OPT_INDEPENDENT, OPT_REPLAY,
+	OPT_PROPOSAL = CLI_OPT_OWN + 40, OPT_AGAINST, OPT_ROUNDS, OPT_WARMUP,
+	OPT_FAIL_FASTER, OPT_PAIRED, OPT_INDEPENDENT,
 };
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
-	{ "profile", required_argument, NULL, OPT_PROFILE },
+	CLI_ENGINE_LONGOPTS,
 	{ "proposal", required_argument, NULL, OPT_PROPOSAL },
 	{ "against", required_argument, NULL, OPT_AGAINST },
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
-	{ "seconds", required_argument, NULL, OPT_SECONDS },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "flush", required_argument, NULL, OPT_FLUSH },
-	{ "depth", required_argument, NULL, OPT_DEPTH },
-	{ "fanout", required_argument, NULL, OPT_FANOUT },
-	{ "write-every", required_argument, NULL, OPT_WRITE_EVERY },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
 	{ "fail-unless-faster", no_argument, NULL, OPT_FAIL_FASTER },
 	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ "independent", no_argument, NULL, OPT_INDEPENDENT },
-	{ "replay", no_argument, NULL, OPT_REPLAY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -129,29 +117,16 @@ struct val {
 	bool proposal_given;
 	const char *against;       /* FILE2:STRUCT2 */
 	bool fail_unless_faster;
-	bool replay;               /* --replay */
-	unsigned stats_given;      /* CLI_ENG_* options given */
+	struct cli_engine_args run; /* the run options, run.o = &o.engine */
 };
-
-static int uint_opt(const char *opt, const char *arg, unsigned long min,
-		    unsigned long max, unsigned *out)
-{
-	unsigned long v;
-	if (!cli_parse_uint(arg, min, max, &v))
-		return cli_usage_error("%s '%s': want a number from %lu to %lu", opt,
-				       arg, min, max);
-	*out = (unsigned)v;
-	return 0;
-}
 
 static int val_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 {
 	struct val *v = ctx;
-	struct slt_engine_opts *e = &v->o.engine;
-	unsigned u = 0;
-	int rc;
+	int rc = cli_engine_option(&v->run, c, o, arg);
+	if (rc != 1)
+		return rc;
 	switch (o) {
-	case OPT_PROFILE: return cli_analysis_option(c, 's', arg, "--profile");
 	case OPT_PROPOSAL:
 		if (!cli_parse_uint(arg, 1, 1000, &v->proposal))
 			return cli_usage_error("--proposal '%s': want a proposal number from 1 (the best)", arg);
@@ -165,42 +140,8 @@ static int val_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 	case OPT_ROUNDS:
 		if (!strcmp(arg, "0"))
 			return cli_usage_error("--rounds 0: run at least one round");
-		return uint_opt("--rounds", arg, 1, 10000, &v->o.rounds);
-	case OPT_SECONDS: return cli_engine_seconds("--seconds", arg, false, &e->seconds);
+		return cli_uint_opt("--rounds", arg, 1, 10000, &v->o.rounds);
 	case OPT_WARMUP: return cli_engine_seconds("--warmup", arg, true, &v->o.warmup_seconds);
-	case OPT_THREADS: return cli_engine_threads(arg, &e->threads);
-	case OPT_BATCH:
-		rc = uint_opt("--batch", arg, 32, 128, &u);
-		if (!rc && u != 32 && u != 64 && u != 128)
-			rc = cli_usage_error("--batch '%s': want 32, 64 or 128", arg);
-		if (!rc)
-			e->batch = u;
-		v->stats_given |= CLI_ENG_BATCH;
-		return rc;
-	case OPT_FLUSH:
-		e->flush = slt_engine_flush_parse(arg);
-		if (!e->flush)
-			return cli_usage_error("--flush '%s': want list or pop", arg);
-		v->stats_given |= CLI_ENG_FLUSH;
-		return 0;
-	case OPT_DEPTH:
-		v->stats_given |= CLI_ENG_DEPTH;
-		return uint_opt("--depth", arg, 1, 8, &e->depth);
-	case OPT_FANOUT:
-		v->stats_given |= CLI_ENG_FANOUT;
-		return uint_opt("--fanout", arg, 1, 16, &e->fanout);
-	case OPT_WRITE_EVERY:
-		v->stats_given |= CLI_ENG_WRITE_EVERY;
-		return uint_opt("--write-every", arg, 1, 1u << 20, &e->write_every);
-	case OPT_REPLAY: v->replay = true; return 0;
-	case OPT_SEED: {
-		unsigned long s;
-		if (!cli_parse_uint(arg, 0, ~0ul, &s))
-			return cli_usage_error("--seed '%s': want a number", arg);
-		e->seed = s;
-		return 0;
-	}
-	case OPT_NO_PIN: e->pin = false; return 0;
 	case OPT_FAIL_FASTER: v->fail_unless_faster = true; return 0;
 	case OPT_PAIRED: v->o.paired = true; return 0;
 	case OPT_INDEPENDENT: v->o.paired = false; return 0;
@@ -313,7 +254,7 @@ static int bind_both(const struct cli_analysis *c, const struct val *v,
 		     const struct slt_struct *sb, struct slt_error *err)
 {
 	int rc;
-	if (!v->replay && cli_engine_has_builtin(sa->name)) {
+	if (!v->run.replay && cli_engine_has_builtin(sa->name)) {
 		/* the map follows each layout's kernel version (6.1's
 		 * embedded lruvec_stats, 6.10+'s pointer) */
 		rc = slt_engine_spec_builtin(sa->name, sa, &s->spec_a, err);
@@ -321,14 +262,14 @@ static int bind_both(const struct cli_analysis *c, const struct val *v,
 			rc = slt_engine_spec_builtin(sa->name, sb, &s->spec_b, err);
 	} else if (!c->classes_path && !c->samples) {
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
-				     v->replay ? "--replay replays member classes or a profile: give --classes or --samples"
+				     v->run.replay ? "--replay replays member classes or a profile: give --classes or --samples"
 					       : "built-in role maps: mem_cgroup_per_node, cgroup; other structs: give --classes or --samples",
-				     v->replay ? "nothing to replay for struct %s" :
+				     v->run.replay ? "nothing to replay for struct %s" :
 				     "no built-in role map for struct %s: give --classes or --samples", sa->name);
 	} else {
 		rc = slt_engine_spec_from_analysis(s->a, &s->spec_a, err);
 		s->spec_b = s->spec_a;
-		if (!rc && (rc = cli_engine_stats_only(v->stats_given, sa->name)))
+		if (!rc && (rc = cli_engine_stats_only(v->run.stats_given, sa->name)))
 			return rc;
 	}
 	const char *fa = c->file ? c->file : SLT_KERNEL_BTF_PATH;
@@ -394,6 +335,7 @@ int cmd_validate(int argc, char **argv)
 	cli_analysis_init(&c);
 	memset(&v, 0, sizeof(v));
 	slt_validate_opts_default(&v.o);
+	v.run.o = &v.o.engine;
 	v.proposal = 1;
 	int rc = parse_args(argc, argv, &c, &v);
 	if (rc)
@@ -417,12 +359,6 @@ int cmd_validate(int argc, char **argv)
 	enum slt_verdict verdict = s.res ? s.res->verdict : SLT_VERDICT_NO_CHANGE;
 	vstate_release(&s);
 	cli_analysis_release(&c);
-	if (rc > 0)
-		return rc;                          /* usage error, printed */
-	if (rc == 0 && fflush(stdout) != 0)
-		rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
-	if (rc < 0)
-		return cli_fail(&err);
-	return v.fail_unless_faster && verdict != SLT_VERDICT_FASTER ?
-		SLT_EXIT_FINDINGS : SLT_EXIT_OK;
+	return cli_finish(rc, &err, v.fail_unless_faster && verdict != SLT_VERDICT_FASTER ?
+			  SLT_EXIT_FINDINGS : SLT_EXIT_OK);
 }

@@ -89,6 +89,42 @@ static inline int cli_engine_stats_only(unsigned mask, const char *name)
 			       list, n == 1 ? "applies" : "apply", name, n == 1 ? "it" : "them");
 }
 
+/* Option values of the run options both commands take (a command's own
+ * start at CLI_OPT_OWN; these sit above them). */
+enum {
+	CLI_ENG_OPT_PROFILE = CLI_OPT_OWN + 80, CLI_ENG_OPT_THREADS, CLI_ENG_OPT_SECONDS,
+	CLI_ENG_OPT_BATCH, CLI_ENG_OPT_FLUSH, CLI_ENG_OPT_DEPTH, CLI_ENG_OPT_FANOUT,
+	CLI_ENG_OPT_WRITE_EVERY, CLI_ENG_OPT_SEED, CLI_ENG_OPT_NO_PIN, CLI_ENG_OPT_REPLAY,
+};
+
+/* Their entries of a command's struct option array. */
+#define CLI_ENGINE_LONGOPTS \
+	{ "profile", required_argument, NULL, CLI_ENG_OPT_PROFILE }, \
+	{ "threads", required_argument, NULL, CLI_ENG_OPT_THREADS }, \
+	{ "seconds", required_argument, NULL, CLI_ENG_OPT_SECONDS }, \
+	{ "batch", required_argument, NULL, CLI_ENG_OPT_BATCH }, \
+	{ "flush", required_argument, NULL, CLI_ENG_OPT_FLUSH }, \
+	{ "depth", required_argument, NULL, CLI_ENG_OPT_DEPTH }, \
+	{ "fanout", required_argument, NULL, CLI_ENG_OPT_FANOUT }, \
+	{ "write-every", required_argument, NULL, CLI_ENG_OPT_WRITE_EVERY }, \
+	{ "seed", required_argument, NULL, CLI_ENG_OPT_SEED }, \
+	{ "no-pin", no_argument, NULL, CLI_ENG_OPT_NO_PIN }, \
+	{ "replay", no_argument, NULL, CLI_ENG_OPT_REPLAY }
+
+/* What the run options set. */
+struct cli_engine_args {
+	struct slt_engine_opts *o; /* the engine options they fill */
+	bool replay;               /* --replay */
+	unsigned stats_given;      /* CLI_ENG_* stats-only options given */
+};
+
+struct cli_analysis;
+/* Handle run option opt (argument arg): 0 when handled, 1 when it is not
+ * one of them, SLT_EXIT_ERROR after printing a usage error.  --profile is
+ * --samples of the shared options (c).  In cli/engine_args.c. */
+int cli_engine_option(struct cli_engine_args *e, struct cli_analysis *c, int opt,
+		      const char *arg);
+
 /* Put file in front of an error that names no file (role binding errors
  * are about the layout FILE). */
 static inline void cli_engine_err_file(struct slt_error *err, const char *file)

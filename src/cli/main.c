@@ -20,6 +20,25 @@ int cli_fail(const struct slt_error *err)
 	return SLT_EXIT_ERROR;
 }
 
+int cli_finish(int rc, struct slt_error *err, int ok_status)
+{
+	if (rc > 0)
+		return rc;
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = slt_error_set(err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
+	return rc < 0 ? cli_fail(err) : ok_status;
+}
+
+int cli_uint_opt(const char *name, const char *arg, unsigned long min,
+		 unsigned long max, unsigned *out)
+{
+	unsigned long v;
+	if (!cli_parse_uint(arg, min, max, &v))
+		return cli_usage_error("%s '%s': want a whole number from %lu to %lu", name, arg, min, max);
+	*out = (unsigned)v;
+	return 0;
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
