@@ -5,6 +5,7 @@
  *   dwarf.c       libdwarf object access glue (sections served from
  *                 load/elf.h), open and close, the error helper
  *   dwarf_type.c  DIE attributes and DIE -> struct slt_type translation
+ *   dwarf_bound.c array bounds (subrange -> element count)
  *   dwarf_walk.c  the CU walk and its string pre-filter
  *   dwarf_find.c  find (with the layout fingerprint), list, suggest
  */
@@ -84,20 +85,47 @@ int slt_dw_fail(struct dw *d, Dwarf_Error e, uint64_t off, const char *what);
  * section, off beyond it). */
 int64_t slt_dw_file_off(const struct dw *d, uint64_t off);
 
+/* How the constant of an array bound or count was given (dwarf_bound.c). */
+enum dw_bkind {
+	BF_DATA,     /* DW_FORM_data1..8: signedness of the index type */
+	BF_UNSIGNED, /* DW_FORM_udata */
+	BF_SIGNED,   /* DW_FORM_sdata, DW_FORM_implicit_const */
+	BF_DYNAMIC,  /* expression, location list or DIE reference: not a
+			constant (the value is 0) */
+};
+struct dw_bform {
+	uint8_t kind;  /* enum dw_bkind */
+	uint8_t bytes; /* BF_DATA: the form's size */
+};
+
 /* The attributes the loader uses, of one DIE (sizes in bytes, bit_size/
- * dbo/bo in bits; name points into libdwarf's string sections). */
+ * dbo/bo in bits; name points into libdwarf's string sections).  count,
+ * upper and lower hold the bits of the constant as read, without sign
+ * extension; fcount, fupper and flower say how to take them. */
 struct attrs {
 	const char *name;
 	uint64_t type, byte_size, bit_size, dbo, bo, loc, align, file, line;
 	uint64_t count, enc;
 	int64_t upper, lower;
+	struct dw_bform fcount, fupper, flower;
 	bool has_type, has_byte_size, has_dbo, has_bo, has_loc, has_count;
-	bool has_upper, decl, proto;
+	bool has_upper, has_lower, decl, proto;
 };
 
 /* dwarf_type.c */
 int slt_dw_read_attrs(struct dw *d, Dwarf_Die die, uint64_t off,
 		      struct attrs *r);
+/* dwarf_bound.c: one DW_AT_lower_bound/upper_bound/count attribute: its
+ * bits (*v) and form (*f); 0, SLT_ECORRUPT or SLT_EUNSUPPORTED (data16 and
+ * other forms that cannot hold a bound). */
+int slt_dw_bound_read(struct dw *d, Dwarf_Attribute a, uint64_t off,
+		      uint64_t *v, struct dw_bform *f);
+/* The element count of the subrange die (at off, attributes a): *known
+ * false for a flexible dimension (no bound) or one computed at run time;
+ * 0 or the error (d->rc). */
+int slt_dw_subrange_count(struct dw *d, Dwarf_Die die, uint64_t off,
+			  const struct attrs *a, uint64_t *n, bool *known);
+
 /* DW_AT_name of die: 0 and *name (NULL when it has none; points into
  * libdwarf's sections), or SLT_ECORRUPT. */
 int slt_dw_name(struct dw *d, Dwarf_Die die, const char **name);

@@ -156,11 +156,27 @@ int slt_dw_read_attrs(struct dw *d, Dwarf_Die die, uint64_t off,
 			*(at == DW_AT_declaration ? &r->decl : &r->proto) =
 				flag != 0;
 			break;
+		case DW_AT_count:
+			r->has_count = !slt_dw_bound_read(d, a, off, &r->count,
+							  &r->fcount);
+			rc = d->rc;
+			break;
+		case DW_AT_upper_bound:
+			r->has_upper = !slt_dw_bound_read(d, a, off, &v,
+							  &r->fupper);
+			r->upper = (int64_t)v;
+			rc = d->rc;
+			break;
+		case DW_AT_lower_bound:
+			r->has_lower = !slt_dw_bound_read(d, a, off, &v,
+							  &r->flower);
+			r->lower = (int64_t)v;
+			rc = d->rc;
+			break;
 		case DW_AT_byte_size: case DW_AT_bit_size:
 		case DW_AT_data_bit_offset: case DW_AT_bit_offset:
 		case DW_AT_data_member_location: case DW_AT_alignment:
-		case DW_AT_decl_file: case DW_AT_decl_line: case DW_AT_count:
-		case DW_AT_upper_bound: case DW_AT_lower_bound:
+		case DW_AT_decl_file: case DW_AT_decl_line:
 		case DW_AT_encoding:
 			if ((rc = uconst(d, a, &v, &sgn, off)))
 				break;
@@ -173,18 +189,7 @@ int slt_dw_read_attrs(struct dw *d, Dwarf_Die die, uint64_t off,
 			case DW_AT_alignment: r->align = v; break;
 			case DW_AT_decl_file: r->file = v; break;
 			case DW_AT_decl_line: r->line = v; break;
-			case DW_AT_count: r->count = v; r->has_count = true; break;
 			case DW_AT_encoding: r->enc = v; break;
-			case DW_AT_lower_bound: r->lower = (int64_t)v; break;
-			case DW_AT_upper_bound:
-				r->has_upper = true;
-				r->upper = (int64_t)v;
-				/* all-ones in an unsigned form means -1 (gcc's
-				 * `x[0]`) */
-				if (!sgn && v != UINT64_MAX &&
-				    (v == 0xff || v == 0xffff || v == 0xffffffffu))
-					r->upper = -1;
-				break;
 			}
 			break;
 		default:
@@ -511,12 +516,10 @@ static int dim_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 	if (dm->k == 64)
 		return slt_dw_fail(d, NULL, off, "more than 64 array dimensions");
 	unsigned k = dm->k++;
-	if (a.has_count)
-		dm->n[k] = a.count;
-	else if (a.has_upper)
-		dm->n[k] = a.upper < a.lower ? 0 : (uint64_t)(a.upper - a.lower) + 1;
-	else
-		dm->flex[k] = true;
+	bool known;
+	if (slt_dw_subrange_count(d, c, off, &a, &dm->n[k], &known))
+		return d->rc;
+	dm->flex[k] = !known;
 	return 0;
 }
 
