@@ -161,18 +161,15 @@ int slt_dw_read_attrs(struct dw *d, Dwarf_Die die, uint64_t off,
 							  &r->fcount);
 			rc = d->rc;
 			break;
-		case DW_AT_upper_bound:
-			r->has_upper = !slt_dw_bound_read(d, a, off, &v,
-							  &r->fupper);
-			r->upper = (int64_t)v;
+		case DW_AT_upper_bound: case DW_AT_lower_bound: {
+			bool up = at == DW_AT_upper_bound;
+			*(up ? &r->has_upper : &r->has_lower) =
+				!slt_dw_bound_read(d, a, off, &v,
+						   up ? &r->fupper : &r->flower);
+			*(up ? &r->upper : &r->lower) = (int64_t)v;
 			rc = d->rc;
 			break;
-		case DW_AT_lower_bound:
-			r->has_lower = !slt_dw_bound_read(d, a, off, &v,
-							  &r->flower);
-			r->lower = (int64_t)v;
-			rc = d->rc;
-			break;
+		}
 		case DW_AT_byte_size: case DW_AT_bit_size:
 		case DW_AT_data_bit_offset: case DW_AT_bit_offset:
 		case DW_AT_data_member_location: case DW_AT_alignment:
