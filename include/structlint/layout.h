@@ -217,6 +217,9 @@ struct slt_load_opts {
 				    inline (pahole --expand_types) */
 	const char *debug_root;  /* where separate debug files live;
 				    NULL = "/usr/lib/debug" */
+	/* Added after v1 (additive): */
+	bool no_cache;           /* neither read nor write the name index in
+				    the cache directory (structlint/cache.h) */
 };
 
 /* Path of the running kernel's BTF, the input when no file is given. */
@@ -238,6 +241,15 @@ struct slt_load_opts {
 int slt_layout_load(const char *path, const char *const *names,
 		    size_t n_names, const struct slt_load_opts *opts,
 		    struct slt_layout **out, struct slt_error *err);
+
+/*
+ * Every struct and union of path, as pahole prints them without -C: the
+ * definitions that have a name, in file order (DWARF: compile unit order,
+ * then DIE order; BTF: type id order), the first definition of each name
+ * only.  Same return codes as slt_layout_load() (SLT_ENOTFOUND never).
+ */
+int slt_layout_load_all(const char *path, const struct slt_load_opts *opts,
+			struct slt_layout **out, struct slt_error *err);
 
 /* Release a layout from slt_layout_load().  NULL is a no-op. */
 void slt_layout_free(struct slt_layout *layout);

@@ -186,6 +186,7 @@ int cli_analysis_option(struct cli_analysis *c, int opt, const char *arg,
 			return cli_usage_error("--format-path '%s': want a comma-separated list of dwarf, btf", arg);
 		return 0;
 	case CLI_OPT_DEBUG_ROOT: c->lopts.debug_root = arg; return 0;
+	case CLI_OPT_NO_CACHE: c->lopts.no_cache = true; return 0;
 	case CLI_OPT_STRICT_CLASSES: c->strict_classes = true; return 0;
 	case 'D': return 0;
 	case 'K':
@@ -430,6 +431,26 @@ int cli_file_operand(const char *s)
 	return 0;
 }
 
+void cli_note_no_file(struct slt_error *err, const char *op)
+{
+	char quoted[300];
+	if (!err || err->code != SLT_ENOTFOUND || !op)
+		return;
+	snprintf(quoted, sizeof(quoted), "'%s'", op);
+	if (!strstr(err->message, quoted))
+		return;
+	char hint[sizeof(err->hint)], kernel[sizeof(err->file)];
+	snprintf(hint, sizeof(hint), "%.300s%scheck the path; without FILE the "
+		 "running kernel's BTF is read",
+		 err->hint, err->hint[0] ? "; " : "");
+	snprintf(kernel, sizeof(kernel), "%s", err->file);
+	snprintf(err->message, sizeof(err->message),
+		 "no such file, and the running kernel's BTF (%.200s) has no "
+		 "struct or union named '%.200s'", kernel, op);
+	snprintf(err->file, sizeof(err->file), "%.400s", op);
+	snprintf(err->hint, sizeof(err->hint), "%s", hint);
+}
+
 int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 		      struct slt_error *err)
 {
@@ -457,6 +478,8 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 		c->jopts.base_symbol = c->base_symbol;  /* perf mem Data Symbol samples */
 	}
 	rc = slt_layout_load(c->file, (const char *const *)ops, 1, &c->lopts, &c->layout, err);
+	if (rc == SLT_ENOTFOUND && !c->file)
+		cli_note_no_file(err, ops[0]);
 	/* st_size 0: the symbol's size is not recorded (assembler labels). */
 	for (size_t i = 0; !rc && c->base_symbol && size && i < c->layout->n_structs; i++)
 		if (size < c->layout->structs[i].size)

@@ -27,7 +27,7 @@ enum {
 	CLI_OPT_SFMT = 256, CLI_OPT_BASE, CLI_OPT_LINE, CLI_OPT_NO_INFER,
 	CLI_OPT_HWR, CLI_OPT_RMR, CLI_OPT_MIN_SHARE, CLI_OPT_TSC,
 	CLI_OPT_ADJACENT, CLI_OPT_FAIL, CLI_OPT_DEBUG_ROOT,
-	CLI_OPT_STRICT_CLASSES,
+	CLI_OPT_STRICT_CLASSES, CLI_OPT_NO_CACHE,
 	CLI_OPT_OWN = 320,
 };
 
@@ -55,6 +55,7 @@ enum {
 	{ "expand", no_argument, NULL, 'E' }, \
 	{ "format-path", required_argument, NULL, 'F' }, \
 	{ "debug-root", required_argument, NULL, CLI_OPT_DEBUG_ROOT }, \
+	{ "no-cache", no_argument, NULL, CLI_OPT_NO_CACHE }, \
 	{ "strict-classes", no_argument, NULL, CLI_OPT_STRICT_CLASSES }, \
 	{ "decl", no_argument, NULL, 'D' }, \
 	{ "color", required_argument, NULL, 'K' }, \

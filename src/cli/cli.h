@@ -26,6 +26,10 @@ int cli_finish(int rc, struct slt_error *err, int ok_status);
  * 0, or SLT_EXIT_ERROR after printing a usage error. */
 int cli_uint_opt(const char *name, const char *arg, unsigned long min,
 		 unsigned long max, unsigned *out);
+/* After a failed load with no FILE operand (the running kernel's BTF was
+ * read): when err says that the first operand `op` is no type there, say in
+ * the same line that no file of that name exists either. */
+void cli_note_no_file(struct slt_error *err, const char *op);
 /* printf-style usage error: one line on stderr, returns SLT_EXIT_ERROR. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_fail() for text and JSON inputs whose message starts "column N: ":

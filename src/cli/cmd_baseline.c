@@ -44,6 +44,8 @@ static const char usage_tail[] =
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
 "      --debug-root DIR       where separate debug files live\n"
+"      --no-cache             neither read nor write the cached name\n"
+"                             index (see structlint(1) FILES)\n"
 "  -h, --help                 this help\n"
 "\n"
 "exit status: 0 ok, 2 usage or input error (one line on stderr).\n";

@@ -19,6 +19,7 @@
 
 static const char usage[] =
 "usage: structlint [layout] [OPTIONS] [FILE] NAME...\n"
+"       structlint [layout] --all [OPTIONS] [FILE]\n"
 "       structlint [layout] --list PATTERN [OPTIONS] [FILE]\n"
 "\n"
 "Show the layout of each struct or union NAME as read from FILE's DWARF or\n"
@@ -37,6 +38,9 @@ static const char usage[] =
 "  -c, --cacheline N       cache line size in bytes, a power of two\n"
 "                          (default 64; 128 for e.g. POWER, some arm64)\n"
 "  -E, --expand            show members of nested structs and unions inline\n"
+"  -a, --all               every struct and union, as pahole without -C\n"
+"                          prints them: the first definition of each name,\n"
+"                          in file order\n"
 "  -l, --list PATTERN      list struct and union names matching the glob\n"
 "                          PATTERN, with their sizes\n"
 "  -F, --format-path LIST  debug formats to read, in order: dwarf,btf\n"
@@ -47,6 +51,9 @@ static const char usage[] =
 "                          NO_COLOR in the environment turns colour off\n"
 "      --debug-root DIR    where separate debug files live\n"
 "                          (default /usr/lib/debug)\n"
+"      --no-cache          neither read nor write the name index kept per\n"
+"                          build-id in $STRUCTLINT_CACHE_DIR, else\n"
+"                          $XDG_CACHE_HOME/structlint (~/.cache/structlint)\n"
 "  -h, --help              this help\n"
 "  -V, --version           print the version\n"
 "\n"
@@ -66,7 +73,7 @@ static const char usage[] =
 "exit status: 0 ok, 2 usage or input error (one line on stderr).\n"
 "See structlint(1) for the JSON schema and the rules for choosing inputs.\n";
 
-enum { OPT_COLOR = 256, OPT_DEBUG_ROOT, OPT_DECL };
+enum { OPT_COLOR = 256, OPT_DEBUG_ROOT, OPT_DECL, OPT_NO_CACHE };
 
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
@@ -74,6 +81,8 @@ static const struct option long_opts[] = {
 	{ "cacheline", required_argument, NULL, 'c' },
 	{ "expand", no_argument, NULL, 'E' },
 	{ "list", required_argument, NULL, 'l' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 	{ "format-path", required_argument, NULL, 'F' },
 	{ "decl", no_argument, NULL, OPT_DECL },
 	{ "color", required_argument, NULL, OPT_COLOR },
@@ -114,7 +123,7 @@ int cmd_layout(int argc, char **argv)
 {
 	struct slt_load_opts lopts = { 0 };
 	struct slt_report_opts ropts = { .cacheline_size = SLT_CACHELINE_DEFAULT };
-	bool json = false, decl_forced = false;
+	bool json = false, decl_forced = false, all = false;
 	const char *list_pattern = NULL;
 	int color = CLI_COLOR_AUTO;
 	unsigned long v;
@@ -127,7 +136,7 @@ int cmd_layout(int argc, char **argv)
 			return cmd_report(argc, argv);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jpc:El:F:hV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jpc:El:F:ahV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -145,6 +154,12 @@ int cmd_layout(int argc, char **argv)
 			break;
 		case 'l':
 			list_pattern = optarg;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case OPT_NO_CACHE:
+			lopts.no_cache = true;
 			break;
 		case 'F':
 			if (parse_formats(optarg, &lopts) < 0)
@@ -177,9 +192,12 @@ int cmd_layout(int argc, char **argv)
 	char **ops = argv + optind;
 	int n_ops = argc - optind;
 	const char *file = NULL;
-	if (list_pattern) {
+	if (list_pattern && all)
+		return cli_usage_error("--all and --list do not go together");
+	if (list_pattern || all) {
 		if (n_ops > 1)
-			return cli_usage_error("--list takes at most one FILE operand");
+			return cli_usage_error("%s takes at most one FILE operand",
+					       all ? "--all" : "--list");
 		file = n_ops ? ops[0] : NULL;
 	} else {
 		if (n_ops > 0 && is_file_operand(ops[0])) {
@@ -206,11 +224,14 @@ int cmd_layout(int argc, char **argv)
 		slt_type_list_free(list);
 	} else {
 		struct slt_layout *layout = NULL;
-		rc = slt_layout_load(file, (const char *const *)ops, (size_t)n_ops,
-				     &lopts, &layout, &err);
+		rc = all ? slt_layout_load_all(file, &lopts, &layout, &err)
+			 : slt_layout_load(file, (const char *const *)ops,
+					   (size_t)n_ops, &lopts, &layout, &err);
 		if (rc == 0)
 			rc = json ? slt_report_layout_json(stdout, layout, &ropts, &err)
 				  : slt_report_layout_text(stdout, layout, &ropts, &err);
+		else if (rc == SLT_ENOTFOUND && !file && !all)
+			cli_note_no_file(&err, ops[0]);
 		slt_layout_free(layout);
 	}
 	return cli_finish(rc, &err, SLT_EXIT_OK);

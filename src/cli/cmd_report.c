@@ -37,6 +37,8 @@ static const char usage_tail[] =
 "  -E, --expand               annotate members of nested structs inline\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
 "      --debug-root DIR       where separate debug files live\n"
+"      --no-cache             neither read nor write the cached name\n"
+"                             index (see structlint(1) FILES)\n"
 "  -h, --help                 this help\n"
 "\n"
 "exit status: 0 ok, 1 findings with --fail-on-findings, 2 usage or input\n"

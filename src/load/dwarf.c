@@ -77,7 +77,7 @@ static int om_info(void *o, sec_index_t i, obj_section_t *s, int *e)
 			s->SEC_FIELD(size) = n;
 		if (strncmp(h->name, ".zdebug", 7) == 0)
 			s->SEC_FIELD(name) =
-				slt_arena_printf(d->arena, ".%s", h->name + 2);
+				slt_arena_printf(d->keep, ".%s", h->name + 2);
 	}
 	return DW_DLV_OK;
 }
@@ -105,6 +105,10 @@ static int om_load(void *o, sec_index_t i, Dwarf_Small **data, int *e)
 	size_t n;
 	struct slt_error le;
 	slt_error_clear(&le);
+	/* libdwarf 20210528 asks a package (.dwp) without a .debug_tu_index
+	 * for that absent section, as index 0 (dwarf_get_debugfission_for_key) */
+	if (i == 0 && d->dwo)
+		return DW_DLV_NO_ENTRY;
 	int rc = i == 0 ? slt_error_set(&le, SLT_ECORRUPT, d->path, -1, NULL,
 					"DWARF: a section link is 0")
 			: slt_elf_section_data(d->elf, i, &p, &n, &le);
@@ -141,6 +145,25 @@ static const obj_methods_t methods = {
 #endif
 /* ---- open and close --------------------------------------------------- */
 
+int slt_dw_reset_nodes(struct dw *d)
+{
+	struct slt_arena *a = slt_arena_new();
+	if (!a)
+		return slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path, -1,
+				     NULL, "out of memory");
+	slt_arena_free(d->arena);
+	d->arena = a;
+	if (d->map_cap > 65536) {
+		free(d->map);
+		d->map = NULL;
+		d->map_cap = 0;
+	} else if (d->map) {
+		memset(d->map, 0, d->map_cap * sizeof(*d->map));
+	}
+	d->map_n = 0;
+	return 0;
+}
+
 static void dw_close(struct slt_source *s)
 {
 	struct dw *d = (struct dw *)s;
@@ -151,16 +174,18 @@ static void dw_close(struct slt_source *s)
 		Dwarf_Error e = NULL;
 		dwarf_object_finish(d->dbg, &e);
 	}
+	slt_dw_index_free(d);
 	slt_elf_close(d->elf);
 	slt_arena_free(d->arena);
+	slt_arena_free(d->keep);
 	free(d->map);
 	free(d->path);
 	free(d);
 }
 
 static const struct slt_source_ops dw_ops = {
-	.find = slt_dw_find, .list = slt_dw_list, .suggest = slt_dw_suggest,
-	.close = dw_close,
+	.find = slt_dw_find, .find_many = slt_dw_find_many, .all = slt_dw_all,
+	.list = slt_dw_list, .suggest = slt_dw_suggest, .close = dw_close,
 };
 
 static int sec(struct dw *d, const char *name, const uint8_t **p, size_t *n)
@@ -179,18 +204,22 @@ static int sec(struct dw *d, const char *name, const uint8_t **p, size_t *n)
 static bool has_dwarf(struct slt_elf *e)
 {
 	return slt_elf_find_section(e, ".debug_info") ||
-	       slt_elf_find_section(e, ".zdebug_info");
+	       slt_elf_find_section(e, ".zdebug_info") ||
+	       slt_elf_find_section(e, ".debug_info.dwo");
 }
 
-/* Takes ownership of elf.  track_allocs: see dwarf_set_de_alloc_flag below. */
-static int open_elf(struct slt_elf *elf, bool track_allocs,
+/* Takes ownership of elf.  track_allocs: see dwarf_set_de_alloc_flag below;
+ * use_cache: the name index may be read and written. */
+static int open_elf(struct slt_elf *elf, bool track_allocs, bool use_cache,
 		    struct slt_source **out, struct slt_error *err)
 {
 	struct dw *d = calloc(1, sizeof(*d));
-	if (!d || !(d->arena = slt_arena_new()) ||
+	if (!d || !(d->arena = slt_arena_new()) || !(d->keep = slt_arena_new()) ||
 	    !(d->path = strdup(slt_elf_path(elf)))) {
-		if (d)
+		if (d) {
 			slt_arena_free(d->arena);
+			slt_arena_free(d->keep);
+		}
 		free(d);
 		slt_elf_close(elf);
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL,
@@ -198,17 +227,27 @@ static int open_elf(struct slt_elf *elf, bool track_allocs,
 	}
 	d->elf = elf;
 	d->err = err;
+	d->use_cache = use_cache;
 	d->files_cu = ~(Dwarf_Off)0;
 	d->base.ops = &dw_ops;
 	d->base.format = SLT_FORMAT_DWARF;
 	d->base.path = d->path;
-	int rc = sec(d, ".debug_info", &d->info, &d->info_n);
-	size_t ii = slt_elf_find_section(elf, ".debug_info");
+	/* a split DWARF object (.dwo) or package (.dwp) names its sections
+	 * .debug_*.dwo (DWARF 5 section 7.3.2) */
+	bool dwo = !slt_elf_find_section(elf, ".debug_info") &&
+		   !slt_elf_find_section(elf, ".zdebug_info") &&
+		   slt_elf_find_section(elf, ".debug_info.dwo");
+	d->dwo = dwo;
+	int rc = sec(d, dwo ? ".debug_info.dwo" : ".debug_info", &d->info,
+		     &d->info_n);
+	size_t ii = slt_elf_find_section(elf, dwo ? ".debug_info.dwo"
+						  : ".debug_info");
 	d->info_foff = ii && !slt_elf_section_compressed(elf, ii)
 			       ? (int64_t)slt_elf_section(elf, ii)->offset
 			       : -1;
 	if (!rc)
-		rc = sec(d, ".debug_str", &d->str, &d->str_n);
+		rc = sec(d, dwo ? ".debug_str.dwo" : ".debug_str", &d->str,
+			 &d->str_n);
 	if (!rc)
 		rc = sec(d, ".debug_line_str", &d->lstr, &d->lstr_n);
 	if (rc)
@@ -299,7 +338,7 @@ int slt_source_open_dwarf(const char *path, const struct slt_load_opts *opts,
 					     "separate debug file)");
 		}
 	}
-	return open_elf(elf, false, out, err);
+	return open_elf(elf, false, !(opts && opts->no_cache), out, err);
 }
 
 int slt_source_open_dwarf_mem(const void *data, size_t size, const char *name,
@@ -308,5 +347,5 @@ int slt_source_open_dwarf_mem(const void *data, size_t size, const char *name,
 	struct slt_elf *elf;
 	*out = NULL;
 	int rc = slt_elf_open_mem(data, size, name, &elf, err);
-	return rc ? rc : open_elf(elf, true, out, err);
+	return rc ? rc : open_elf(elf, true, false, out, err);
 }

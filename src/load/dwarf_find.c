@@ -10,6 +10,7 @@
 
 #include "common/strdist.h"
 #include "load/dwarf_int.h"
+#include "load/index.h"
 
 /* ---- find ------------------------------------------------------------- */
 
@@ -167,13 +168,74 @@ static uint64_t sig(struct dw *d, struct sig_memo *m, uint64_t off,
 	return sc.h;
 }
 
-struct find_ctx {
-	struct vec sigs; /* uint64_t: definitions already returned */
-	struct sig_memo memo;
+/* What one find pass collects for one name. */
+struct want {
 	const char *name;
-	struct vec res, tdres, fwd; /* slt_type *, slt_type *, const char * */
+	struct vec sigs;        /* uint64_t: definitions already returned */
+	struct vec res, tdres;  /* struct slt_dw_found */
+	struct vec fwd;         /* const char *: typedefs of declared tags */
 	size_t decls;
 };
+
+struct find_ctx {
+	struct sig_memo memo;
+	struct want *w;
+	size_t n;
+	uint32_t *slot;         /* hash of w[].name -> index + 1 */
+	size_t mask;
+};
+
+static uint64_t name_hash(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
+	return h;
+}
+
+static struct want *want_of(struct find_ctx *f, const char *nm)
+{
+	for (size_t i = (size_t)name_hash(nm) & f->mask; f->slot[i];
+	     i = (i + 1) & f->mask)
+		if (!strcmp(f->w[f->slot[i] - 1].name, nm))
+			return &f->w[f->slot[i] - 1];
+	return NULL;
+}
+
+static int push_found(struct dw *d, struct vec *v, struct slt_type *t,
+		      uint64_t off, uint8_t kind)
+{
+	struct slt_dw_found *fp = slt_dw_vec_push(d, v);
+	if (!fp)
+		return d->rc;
+	*fp = (struct slt_dw_found){ t, off, kind };
+	return 0;
+}
+
+struct slt_type *slt_dw_typedef_target(struct dw *d, struct slt_type *t,
+				       const char **fwd)
+{
+	const struct slt_type *r = slt_dw_strip(t);
+	*fwd = NULL;
+	if (r && r->kind == SLT_T_FWD && r->fwd_kind != SLT_T_ENUM && r->name &&
+	    *r->name)
+		*fwd = r->name;
+	if (!r || (r->kind != SLT_T_STRUCT && r->kind != SLT_T_UNION))
+		return NULL;
+	struct slt_type *c = (struct slt_type *)r;
+	if (!r->name || !*r->name) {
+		/* typedef struct {...} name: a copy that carries the name */
+		if (!(c = slt_arena_alloc(d->arena, sizeof(*c)))) {
+			slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path, -1,
+				      NULL, "out of memory");
+			return NULL;
+		}
+		*c = *r;
+		c->flags |= SLT_TF_TYPEDEF_NAME;
+		c->name = t->name;
+	}
+	return c;
+}
 
 static int find_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 {
@@ -185,7 +247,8 @@ static int find_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 	Dwarf_Error e = NULL;
 	if (slt_dw_name(d, die, &nm))
 		return d->rc;
-	if (!nm || strcmp(nm, f->name) != 0)
+	struct want *w = nm ? want_of(f, nm) : NULL;
+	if (!w)
 		return 0;
 	Dwarf_Off off;
 	if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK)
@@ -197,119 +260,230 @@ static int find_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 		if (!decl) {
 			unsigned ht;
 			uint64_t h = sig(d, &f->memo, off, 0, &ht);
-			uint64_t *hp = f->sigs.v;
-			for (size_t i = 0; i < f->sigs.n; i++)
+			uint64_t *hp = w->sigs.v;
+			for (size_t i = 0; i < w->sigs.n; i++)
 				if (hp[i] == h)
 					return d->rc; /* same layout again */
-			if (d->rc || !(hp = slt_dw_vec_push(d, &f->sigs)))
+			if (d->rc || !(hp = slt_dw_vec_push(d, &w->sigs)))
 				return d->rc;
 			*hp = h;
 		}
 	}
-	struct slt_type *t = slt_dw_tr(d, off, true), **slotp;
+	struct slt_type *t = slt_dw_tr(d, off, true);
 	if (!t)
 		return d->rc;
 	if (t->kind == SLT_T_FWD) {
-		f->decls++;
+		w->decls++;
 		return 0;
 	}
-	if (t->kind != SLT_T_TYPEDEF) {
-		if (!(slotp = slt_dw_vec_push(d, &f->res)))
-			return d->rc;
-		*slotp = t;
-		return 0;
-	}
-	const struct slt_type *r = slt_dw_strip(t);
-	if (r && r->kind == SLT_T_FWD && r->fwd_kind != SLT_T_ENUM && r->name &&
-	    *r->name) {
-		const char **fp = slt_dw_vec_push(d, &f->fwd);
+	if (t->kind != SLT_T_TYPEDEF)
+		return push_found(d, &w->res, t, off, SLT_IX_STRUCT);
+	const char *fwd;
+	struct slt_type *c = slt_dw_typedef_target(d, t, &fwd);
+	if (fwd) {
+		const char **fp = slt_dw_vec_push(d, &w->fwd);
 		if (!fp)
 			return d->rc;
-		*fp = r->name;
+		*fp = fwd;
 	}
-	if (!r || (r->kind != SLT_T_STRUCT && r->kind != SLT_T_UNION))
-		return 0;
-	struct slt_type *c = (struct slt_type *)r;
-	if (!r->name || !*r->name) {
-		/* typedef struct {...} name: a copy that carries the name */
-		if (!(c = slt_arena_alloc(d->arena, sizeof(*c))))
-			return slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path,
-					     -1, NULL, "out of memory");
-		*c = *r;
-		c->flags |= SLT_TF_TYPEDEF_NAME;
-		c->name = t->name;
-	}
-	if (!(slotp = slt_dw_vec_push(d, &f->tdres)))
-		return d->rc;
-	*slotp = c;
-	return 0;
+	return c ? push_found(d, &w->tdres, c, off, SLT_IX_TYPEDEF) : d->rc;
 }
 
-static int find_name(struct dw *d, const char *name, struct slt_type ***out,
-		     size_t *n, int level)
+static void want_free(struct want *w)
 {
-	struct find_ctx f = { .name = name };
-	f.res.elt = f.tdres.elt = sizeof(struct slt_type *);
-	f.fwd.elt = sizeof(char *);
-	f.sigs.elt = sizeof(uint64_t);
+	free(w->sigs.v);
+	free(w->res.v);
+	free(w->tdres.v);
+	free(w->fwd.v);
+}
+
+/*
+ * One pass for names[0..n): a scan of the string tables for all of them,
+ * then one walk of the candidate compile units.  res[i] gets name i's
+ * definitions (a malloc()ed array of struct slt_dw_found) and its status:
+ * 0, SLT_ENOTFOUND or SLT_EDECLONLY (no error recorded for those).
+ * level 1: the names are forward-declared tags reached from typedefs,
+ * not followed further.  Returns 0 or a fatal SLT_E*.
+ */
+static int find_names(struct dw *d, const char *const *names, size_t n,
+		      struct slt_dw_result *res, int level)
+{
+	struct find_ctx f = { 0 };
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	f.w = calloc(n ? n : 1, sizeof(*f.w));
+	f.slot = calloc(cap, sizeof(*f.slot));
+	f.mask = cap - 1;
+	f.n = n;
+	if (!f.w || !f.slot) {
+		free(f.w);
+		free(f.slot);
+		return slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path, -1,
+				     NULL, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct want *w = &f.w[i];
+		w->name = names[i];
+		w->res.elt = w->tdres.elt = sizeof(struct slt_dw_found);
+		w->fwd.elt = sizeof(char *);
+		w->sigs.elt = sizeof(uint64_t);
+		res[i] = (struct slt_dw_result){ .rc = SLT_ENOTFOUND };
+		if (want_of(&f, names[i]))
+			continue; /* asked twice: the first collects */
+		size_t j = (size_t)name_hash(names[i]) & f.mask;
+		while (f.slot[j])
+			j = (j + 1) & f.mask;
+		f.slot[j] = (uint32_t)i + 1;
+	}
 	struct hits h = { 0 };
 	bool any = true;
 	int rc = 0;
 	if (d->can_filter)
-		rc = slt_dw_scan(d, &name, 1, &h, &any);
+		rc = slt_dw_scan(d, names, n, &h, &any);
 	if (!rc && any)
 		rc = slt_dw_walk(d, d->can_filter ? &h : NULL, find_cb, &f);
 	free(h.pos);
-	struct vec *pick = f.res.n ? &f.res : &f.tdres;
-	if (!rc && pick->n) {
-		*out = pick->v;
-		*n = pick->n;
-		pick->v = NULL;
-	} else if (!rc) {
-		const char **fw = f.fwd.v;
-		struct slt_error *keep = d->err;
-		d->err = NULL; /* a miss below is reported under name */
-		for (size_t i = 0; i < f.fwd.n && level == 0 && !rc; i++)
-			if (strcmp(fw[i], name) != 0 &&
-			    (rc = find_name(d, fw[i], out, n, 1)) != SLT_EDECLONLY &&
-			    rc != SLT_ENOTFOUND)
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct want *w = want_of(&f, names[i]);
+		struct vec *pick = w->res.n ? &w->res : &w->tdres;
+		if (pick->n) {
+			res[i].found = w == &f.w[i] ? pick->v : NULL;
+			res[i].n = pick->n;
+			res[i].rc = 0;
+			if (w != &f.w[i]) { /* a repeated name: a copy */
+				size_t sz = pick->n * sizeof(struct slt_dw_found);
+				if (!(res[i].found = malloc(sz)))
+					rc = slt_error_set(d->err, d->rc = SLT_ENOMEM,
+							   d->path, -1, NULL,
+							   "out of memory");
+				else
+					memcpy(res[i].found, pick->v, sz);
+			}
+			continue;
+		}
+		const char **fw = w->fwd.v;
+		for (size_t k = 0; k < w->fwd.n && level == 0 && !rc; k++) {
+			if (!strcmp(fw[k], names[i]))
+				continue;
+			struct slt_dw_result r;
+			rc = find_names(d, &fw[k], 1, &r, 1);
+			if (!rc && r.rc == 0) {
+				for (size_t x = 0; x < r.n; x++)
+					r.found[x].kind += SLT_IX_FWD_STRUCT;
+				res[i] = r;
 				break;
-		d->err = keep;
-		if (rc == 0 && *n)
-			goto done;
-		d->rc = rc = 0;
-		if (f.decls || f.fwd.n)
-			rc = slt_error_set(d->err, SLT_EDECLONLY, d->path, -1,
-					   "the file only has a forward "
-					   "declaration; use the object that "
-					   "defines it",
-					   "'%s' is only declared, not defined",
-					   name);
-		else
-			rc = slt_error_set(d->err, SLT_ENOTFOUND, d->path, -1,
-					   NULL,
-					   "no struct or union '%s' in the "
-					   "DWARF", name);
+			}
+		}
+		if (!rc && res[i].rc)
+			res[i].rc = w->decls || w->fwd.n ? SLT_EDECLONLY
+							 : SLT_ENOTFOUND;
 	}
-done:
-	free(f.res.v);
-	free(f.tdres.v);
-	free(f.fwd.v);
-	free(f.sigs.v);
+	for (size_t i = 0; i < n; i++) {
+		struct want *w = &f.w[i];
+		if (w->res.n && res[i].found == w->res.v)
+			w->res.v = NULL;
+		else if (w->tdres.n && res[i].found == w->tdres.v)
+			w->tdres.v = NULL;
+		want_free(w);
+	}
+	free(f.w);
+	free(f.slot);
 	free(f.memo.e);
 	return rc;
 }
 
-int slt_dw_find(struct slt_source *s, const char *name,
-		   struct slt_type ***out, size_t *n, struct slt_error *err)
+/* The error for name's status rc (SLT_ENOTFOUND, SLT_EDECLONLY). */
+static int miss(struct dw *d, const char *name, int rc)
+{
+	if (rc == SLT_EDECLONLY)
+		return slt_error_set(d->err, SLT_EDECLONLY, d->path, -1,
+				     "the file only has a forward declaration; "
+				     "use the object that defines it",
+				     "'%s' is only declared, not defined", name);
+	return slt_error_set(d->err, SLT_ENOTFOUND, d->path, -1, NULL,
+			     "no struct or union '%s' in the DWARF", name);
+}
+
+int slt_dw_find_many(struct slt_source *s, const char *const *names,
+		     size_t n, struct slt_found *out, struct slt_error *err)
 {
 	struct dw *d = (struct dw *)s;
-	*out = NULL;
-	*n = 0;
 	d->err = err;
 	d->rc = d->load_rc = 0;
-	int rc = find_name(d, name, out, n, 0);
+	struct slt_dw_result *res = calloc(n ? n : 1, sizeof(*res));
+	int rc = res ? 0 : slt_error_set(err, d->rc = SLT_ENOMEM, d->path, -1,
+					 NULL, "out of memory");
+	if (!rc)
+		rc = slt_dw_index_find(d, names, n, res);
+	/* the names the index did not answer, in one pass */
+	const char **rest = rc ? NULL : calloc(n ? n : 1, sizeof(*rest));
+	size_t *at = rest ? calloc(n ? n : 1, sizeof(*at)) : NULL;
+	size_t n_rest = 0;
+	if (!rc && (!rest || !at))
+		rc = slt_error_set(err, d->rc = SLT_ENOMEM, d->path, -1, NULL,
+				   "out of memory");
+	for (size_t i = 0; i < n && !rc; i++)
+		if (!res[i].from_index) {
+			at[n_rest] = i;
+			rest[n_rest++] = names[i];
+		}
+	struct slt_dw_result *r2 = n_rest && !rc ? calloc(n_rest, sizeof(*r2))
+						 : NULL;
+	if (n_rest && !rc && !r2)
+		rc = slt_error_set(err, d->rc = SLT_ENOMEM, d->path, -1, NULL,
+				   "out of memory");
+	if (n_rest && !rc)
+		rc = find_names(d, rest, n_rest, r2, 0);
+	for (size_t k = 0; k < n_rest && !rc; k++)
+		res[at[k]] = r2[k];
+	if (!rc && n_rest)
+		slt_dw_index_save(d, names, n, res);
+	int first = 0;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = (struct slt_found){ .rc = res ? res[i].rc : SLT_ENOMEM };
+		if (!rc && res[i].rc == 0) {
+			struct slt_type **v = malloc(res[i].n * sizeof(*v));
+			if (!v) {
+				rc = slt_error_set(err, d->rc = SLT_ENOMEM,
+						   d->path, -1, NULL,
+						   "out of memory");
+			} else {
+				for (size_t x = 0; x < res[i].n; x++)
+					v[x] = res[i].found[x].t;
+				out[i].defs = v;
+				out[i].n = res[i].n;
+			}
+		}
+		if (!rc && !first && res[i].rc) {
+			first = miss(d, names[i], res[i].rc);
+			int sp = slt_dw_split_check(d, names[i]);
+			if (sp)
+				first = sp;
+		}
+		if (res)
+			free(res[i].found);
+	}
+	if (rc)
+		for (size_t i = 0; i < n; i++) {
+			free(out[i].defs);
+			out[i] = (struct slt_found){ .rc = rc };
+		}
+	free(res);
+	free(r2);
+	free(rest);
+	free(at);
 	d->err = NULL;
+	return rc ? rc : first;
+}
+
+int slt_dw_find(struct slt_source *s, const char *name,
+		struct slt_type ***out, size_t *n, struct slt_error *err)
+{
+	struct slt_found f;
+	int rc = slt_dw_find_many(s, &name, 1, &f, err);
+	*out = f.defs;
+	*n = f.n;
 	return rc;
 }
 

@@ -20,6 +20,7 @@
 
 #include "common/arena.h"
 #include "load/elf.h"
+#include "load/index.h"
 #include "load/source.h"
 
 /* libdwarf 0.x renamed the object access structs (suffix _a, om_ fields). */
@@ -56,11 +57,13 @@ struct dw {
 	char *path;
 	Dwarf_Debug dbg;
 	obj_iface_t iface;
-	struct slt_arena *arena;
+	struct slt_arena *arena;   /* the type nodes (slt_dw_reset_nodes) */
+	struct slt_arena *keep;    /* what lives as long as the source */
 	const uint8_t *info, *str, *lstr;
 	size_t info_n, str_n, lstr_n;
 	int64_t info_foff; /* file offset of .debug_info, -1: compressed */
 	bool can_filter;
+	bool dwo;          /* a split DWARF .dwo or .dwp: .debug_*.dwo */
 	struct node **map; /* open addressing on t.origin */
 	size_t map_cap, map_n;
 	Dwarf_Off files_cu; /* CU of the cached file table, or ~0 */
@@ -75,6 +78,12 @@ struct dw {
 	 * operation (om_load), reported only if libdwarf then fails. */
 	int load_rc;
 	struct slt_error load_err;
+	/* The name index (dwarf_index.c): use_cache unless --no-cache;
+	 * ix_state 0 not read yet, 1 read (possibly empty), -1 unusable (no
+	 * build-id, cache off). */
+	bool use_cache;
+	int ix_state;
+	struct slt_index ix;
 };
 
 /* Record a corrupt-DWARF error at .debug_info offset off (what: the thing
@@ -167,7 +176,61 @@ int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
  * is not NULL).  Stops at fn's first non-zero return and returns it. */
 int slt_dw_walk(struct dw *d, const struct hits *h, top_fn fn, void *ctx);
 
+/* Forget every translated node (the arena and the map), so memory stays
+ * bounded when many types are translated one after the other (--all);
+ * pointers to earlier nodes become invalid.  0 or SLT_ENOMEM. (dwarf.c) */
+int slt_dw_reset_nodes(struct dw *d);
+
+/* One definition found: the struct/union node, and the DIE it came from
+ * with its enum slt_index_kind (to find it again through the index). */
+struct slt_dw_found {
+	struct slt_type *t;
+	uint64_t off;
+	uint8_t kind;
+};
+
+/* One name's result: found[0, n) (malloc()ed), rc 0, SLT_ENOTFOUND or
+ * SLT_EDECLONLY; from_index: answered by the name index. */
+struct slt_dw_result {
+	struct slt_dw_found *found;
+	size_t n;
+	int rc;
+	bool from_index;
+};
+
+/* The struct/union a typedef node t names: the node itself, or a copy
+ * carrying the typedef's name for `typedef struct {...} name`; NULL when it
+ * is no struct/union (d->rc set only on error).  *fwd: the tag of a
+ * forward-declared struct/union it names, or NULL. (dwarf_find.c) */
+struct slt_type *slt_dw_typedef_target(struct dw *d, struct slt_type *t,
+				       const char **fwd);
+
+/* dwarf_index.c: answer names[0..n) from the cached index where it holds
+ * them (res[i].from_index), every DIE checked before use; an entry that
+ * does not check out drops every answer from the index (the caller walks).
+ * 0 or SLT_ENOMEM. */
+int slt_dw_index_find(struct dw *d, const char *const *names, size_t n,
+		      struct slt_dw_result *res);
+/* Record the walked results of res[0..n) in the index and write it back
+ * (best effort: a cache that cannot be written is not an error). */
+void slt_dw_index_save(struct dw *d, const char *const *names, size_t n,
+		       const struct slt_dw_result *res);
+void slt_dw_index_free(struct dw *d);
+
+/* dwarf_split.c: when the file has split DWARF skeleton units, replace
+ * the error in d->err (name not found; NULL: nothing found) with one that
+ * names the .dwo files to read, and return SLT_ENODEBUG; else 0 (the error
+ * left as it is). */
+int slt_dw_split_check(struct dw *d, const char *name);
+
+/* dwarf_all.c: every named struct/union definition, the first of each
+ * name in file order (pahole's selection), fully translated, to cb. */
+int slt_dw_all(struct slt_source *s, slt_source_list_cb cb, void *ctx,
+	       struct slt_error *err);
+
 /* dwarf_find.c: the source operations (see load/source.h). */
+int slt_dw_find_many(struct slt_source *s, const char *const *names,
+		     size_t n, struct slt_found *out, struct slt_error *err);
 int slt_dw_find(struct slt_source *s, const char *name,
 		struct slt_type ***out, size_t *n, struct slt_error *err);
 int slt_dw_list(struct slt_source *s, slt_source_list_cb cb, void *ctx,

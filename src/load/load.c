@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/arena.h"
+#include "structlint/cache.h"
 #include "layout/build.h"
 #include "load/elf.h"
 #include "load/source.h"
@@ -72,7 +73,8 @@ int slt_source_probe(const char *path, struct slt_error *err)
 		return rc;
 	int has = 0;
 	if (slt_elf_find_section(e, ".debug_info") ||
-	    slt_elf_find_section(e, ".zdebug_info"))
+	    slt_elf_find_section(e, ".zdebug_info") ||
+	    slt_elf_find_section(e, ".debug_info.dwo"))
 		has |= SLT_HAS_DWARF;
 	if (slt_elf_find_section(e, ".BTF"))
 		has |= SLT_HAS_BTF;
@@ -223,20 +225,13 @@ static int add_struct(struct builder *b, const struct slt_struct *s)
 	return 0;
 }
 
-static int load_name(struct slt_source *src, const char *name,
-		     const struct slt_load_opts *opts, struct builder *b,
-		     struct slt_error *err)
+/* Build defs[0, n_defs) into b, each distinct layout once. */
+static int add_defs(struct slt_source *src, struct slt_type **defs,
+		    size_t n_defs, const struct slt_load_opts *opts,
+		    struct builder *b, struct slt_error *err)
 {
-	struct slt_type **defs = NULL;
-	size_t n_defs = 0;
-	int rc = src->ops->find(src, name, &defs, &n_defs, err);
-	if (rc == SLT_ENOTFOUND) {
-		slt_error_clear(err);
-		return not_found(src, name, err);
-	}
-	if (rc < 0)
-		return rc;
 	size_t first = b->n;
+	int rc = 0;
 	for (size_t i = 0; i < n_defs && rc == 0; i++) {
 		struct slt_struct s;
 		rc = slt_build_struct(b->arena, defs[i], src->format,
@@ -249,10 +244,79 @@ static int load_name(struct slt_source *src, const char *name,
 		if (!dup)
 			rc = add_struct(b, &s);
 	}
-	free(defs);
 	if (rc == SLT_ENOMEM)
 		slt_error_set(err, rc, src->path, -1, NULL, "out of memory");
 	return rc;
+}
+
+static int load_name(struct slt_source *src, const char *name,
+		     const struct slt_load_opts *opts, struct builder *b,
+		     struct slt_error *err)
+{
+	struct slt_type **defs = NULL;
+	size_t n_defs = 0;
+	int rc = src->ops->find(src, name, &defs, &n_defs, err);
+	if (rc == SLT_ENOTFOUND) {
+		slt_error_clear(err);
+		return not_found(src, name, err);
+	}
+	if (rc == 0)
+		rc = add_defs(src, defs, n_defs, opts, b, err);
+	free(defs);
+	return rc;
+}
+
+/* Every name through find_many(): one pass over the input. */
+static int load_names(struct slt_source *src, const char *const *names,
+		      size_t n, const struct slt_load_opts *opts,
+		      struct builder *b, struct slt_error *err)
+{
+	if (!src->ops->find_many) {
+		int rc = 0;
+		for (size_t i = 0; i < n && rc == 0; i++)
+			rc = load_name(src, names[i], opts, b, err);
+		return rc;
+	}
+	struct slt_found *f = calloc(n, sizeof(*f));
+	if (!f)
+		return slt_error_set(err, SLT_ENOMEM, src->path, -1, NULL,
+				     "out of memory");
+	int rc = src->ops->find_many(src, names, n, f, err);
+	size_t miss = 0;
+	while (rc < 0 && miss < n && f[miss].rc == 0)
+		miss++;
+	if (rc == SLT_ENOTFOUND && miss < n && f[miss].rc == SLT_ENOTFOUND) {
+		slt_error_clear(err);
+		rc = not_found(src, names[miss], err);
+	}
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = add_defs(src, f[i].defs, f[i].n, opts, b, err);
+	for (size_t i = 0; i < n; i++)
+		free(f[i].defs);
+	free(f);
+	return rc;
+}
+
+/* The layout of b's structs, read from src: *out, b's arena moved in. */
+static int finish(struct builder *b, struct slt_source *src,
+		  struct slt_layout **out)
+{
+	struct slt_layout *l = slt_arena_alloc(b->arena, sizeof(*l));
+	struct slt_struct *v = l ? slt_arena_calloc(b->arena, b->n, sizeof(*v))
+				 : NULL;
+	const char *p = l ? slt_arena_strdup(b->arena, src->path) : NULL;
+	if (!l || (b->n && !v) || !p)
+		return SLT_ENOMEM;
+	if (b->n)
+		memcpy(v, b->v, b->n * sizeof(*v));
+	l->structs = v;
+	l->n_structs = b->n;
+	l->path = p;
+	l->format = src->format;
+	l->priv_ = b->arena;
+	b->arena = NULL;
+	*out = l;
+	return 0;
 }
 
 int slt_layout_load(const char *path, const char *const *names,
@@ -268,39 +332,165 @@ int slt_layout_load(const char *path, const char *const *names,
 	int rc = open_input(&path, opts, &src, err);
 	if (rc < 0)
 		return rc;
-
 	struct builder b = { .arena = slt_arena_new() };
-	struct slt_layout *l = NULL;
-	if (!b.arena) {
-		rc = SLT_ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < n_names && rc == 0; i++)
-		rc = load_name(src, names[i], opts, &b, err);
-	if (rc < 0)
-		goto out;
-
-	l = slt_arena_alloc(b.arena, sizeof(*l));
-	struct slt_struct *v = l ? slt_arena_calloc(b.arena, b.n, sizeof(*v))
-				 : NULL;
-	const char *p = l ? slt_arena_strdup(b.arena, src->path) : NULL;
-	if (!l || (b.n && !v) || !p) {
-		rc = SLT_ENOMEM;
-		l = NULL;
-		goto out;
-	}
-	if (b.n)
-		memcpy(v, b.v, b.n * sizeof(*v));
-	l->structs = v;
-	l->n_structs = b.n;
-	l->path = p;
-	l->format = src->format;
-	l->priv_ = b.arena;
-	b.arena = NULL;
-	*out = l;
-out:
+	rc = b.arena ? load_names(src, names, n_names, opts, &b, err)
+		     : SLT_ENOMEM;
+	if (rc == 0)
+		rc = finish(&b, src, out);
 	if (rc == SLT_ENOMEM)
 		slt_error_set(err, rc, path, -1, NULL, "out of memory");
+	free(b.v);
+	slt_arena_free(b.arena);
+	src->ops->close(src);
+	return rc;
+}
+
+struct all_ctx {
+	struct slt_source *src;
+	const struct slt_load_opts *opts;
+	struct builder *b;
+	struct slt_error *err;
+	/* the generic route: every definition list() gives */
+	const char **names;
+	uint64_t *origin;
+	size_t n, cap;
+	struct slt_arena *na;
+};
+
+static int all_cb(void *ctx, const struct slt_type *t)
+{
+	struct all_ctx *a = ctx;
+	struct slt_struct s;
+	int rc = slt_build_struct(a->b->arena, t, a->src->format,
+				  a->opts && a->opts->expand, a->src->path, &s,
+				  a->err);
+	return rc < 0 ? rc : add_struct(a->b, &s);
+}
+
+static int all_name_cb(void *ctx, const struct slt_type *t)
+{
+	struct all_ctx *a = ctx;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 256;
+		const char **v = realloc(a->names, cap * sizeof(*v));
+		if (v)
+			a->names = v;
+		uint64_t *o = v ? realloc(a->origin, cap * sizeof(*o)) : NULL;
+		if (!o)
+			return SLT_ENOMEM;
+		a->origin = o;
+		a->cap = cap;
+	}
+	a->origin[a->n] = t->origin;
+	if (!(a->names[a->n++] = slt_arena_strdup(a->na, t->name)))
+		return SLT_ENOMEM;
+	return 0;
+}
+
+/* Name order, ties by position. */
+static int cmp_at(const void *x, const void *y, void *ctx)
+{
+	const char *const *names = ctx;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c = strcmp(names[i], names[j]);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* pahole 1.24's type__compare() key, but for the name: size, number of
+ * members, each member's name, bit offset and bit-field size. */
+static uint64_t pahole_key(const struct slt_type *t)
+{
+	uint64_t v[3] = { t->size, t->n_members, 0 };
+	uint64_t h = slt_cache_checksum(v, 2 * sizeof(v[0]));
+	for (uint32_t i = 0; i < t->n_members; i++) {
+		const struct slt_tmember *m = &t->members[i];
+		const char *nm = m->name ? m->name : "";
+		v[0] = m->bit_offset;
+		v[1] = m->bit_size;
+		v[2] = h;
+		h = slt_cache_checksum(v, sizeof(v)) ^
+		    slt_cache_checksum(nm, strlen(nm) + 1);
+	}
+	return h;
+}
+
+/* Sources without all(): every definition list() gives, in its order
+ * (BTF: type id order), each (name, pahole key) once. */
+static int all_generic(struct all_ctx *a)
+{
+	int rc = a->src->ops->list(a->src, all_name_cb, a, a->err);
+	size_t *ord = rc ? NULL : malloc((a->n ? a->n : 1) * sizeof(*ord));
+	const struct slt_type **pick =
+		ord ? calloc(a->n ? a->n : 1, sizeof(*pick)) : NULL;
+	uint64_t *keys = pick ? malloc((a->n ? a->n : 1) * sizeof(*keys)) : NULL;
+	if (!rc && !keys)
+		rc = SLT_ENOMEM;
+	for (size_t i = 0; i < a->n && !rc; i++)
+		ord[i] = i;
+	if (!rc)
+		qsort_r(ord, a->n, sizeof(*ord), cmp_at, a->names);
+	/* per name: its definitions once, matched to list() entries by
+	 * origin; a definition is picked when no earlier entry of the name
+	 * had its key */
+	for (size_t k = 0; k < a->n && !rc;) {
+		size_t e = k + 1;
+		while (e < a->n && !strcmp(a->names[ord[e]], a->names[ord[k]]))
+			e++;
+		struct slt_type **defs = NULL;
+		size_t n_defs = 0;
+		rc = a->src->ops->find(a->src, a->names[ord[k]], &defs, &n_defs,
+				       a->err);
+		for (size_t x = k; x < e && !rc; x++) {
+			size_t i = ord[x];
+			const struct slt_type *t = NULL;
+			for (size_t j = 0; j < n_defs && !t; j++)
+				if (defs[j]->origin == a->origin[i])
+					t = defs[j];
+			if (!t)
+				continue;
+			keys[i] = pahole_key(t);
+			bool dup = false;
+			for (size_t y = k; y < x && !dup; y++)
+				dup = pick[ord[y]] && keys[ord[y]] == keys[i];
+			if (!dup)
+				pick[i] = t;
+		}
+		free(defs);
+		k = e;
+	}
+	for (size_t i = 0; i < a->n && !rc; i++)
+		if (pick[i])
+			rc = all_cb(a, pick[i]);
+	free(ord);
+	free(pick);
+	free(keys);
+	return rc;
+}
+
+int slt_layout_load_all(const char *path, const struct slt_load_opts *opts,
+			struct slt_layout **out, struct slt_error *err)
+{
+	*out = NULL;
+	struct slt_source *src = NULL;
+	int rc = open_input(&path, opts, &src, err);
+	if (rc < 0)
+		return rc;
+	struct builder b = { .arena = slt_arena_new() };
+	struct all_ctx a = { .src = src, .opts = opts, .b = &b, .err = err,
+			     .na = slt_arena_new() };
+	if (!b.arena || !a.na)
+		rc = SLT_ENOMEM;
+	else if (src->ops->all)
+		rc = src->ops->all(src, all_cb, &a, err);
+	else
+		rc = all_generic(&a);
+	if (rc == 0)
+		rc = finish(&b, src, out);
+	if (rc == SLT_ENOMEM)
+		slt_error_set(err, rc, path, -1, NULL, "out of memory");
+	free(a.names);
+	free(a.origin);
+	slt_arena_free(a.na);
 	free(b.v);
 	slt_arena_free(b.arena);
 	src->ops->close(src);

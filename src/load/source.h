@@ -19,6 +19,15 @@ struct slt_source;
 /* Called by ops->list for every struct/union definition (SHALLOW type). */
 typedef int (*slt_source_list_cb)(void *ctx, const struct slt_type *type);
 
+/* One name's answer from ops->find_many: defs[0, n) as find() returns
+ * them (defs malloc()ed, the caller frees the array), or rc SLT_ENOTFOUND
+ * or SLT_EDECLONLY with n == 0. */
+struct slt_found {
+	struct slt_type **defs;
+	size_t n;
+	int rc;
+};
+
 struct slt_source_ops {
 	/*
 	 * Every definition of the struct or union `name`, or failing that of a
@@ -35,6 +44,24 @@ struct slt_source_ops {
 	 */
 	int (*find)(struct slt_source *src, const char *name,
 		    struct slt_type ***out, size_t *n, struct slt_error *err);
+	/*
+	 * find() for names[0..n) at once, in one pass over the input: found[i]
+	 * is name i's answer.  Returns 0 when every name was found; else the
+	 * code of the first name (in order) that was not, with err filled for
+	 * it; or another negative SLT_E* (malformed input; found[] then holds
+	 * nothing).  NULL: the caller calls find() per name.
+	 */
+	int (*find_many)(struct slt_source *src, const char *const *names,
+			 size_t n, struct slt_found *found,
+			 struct slt_error *err);
+	/*
+	 * Every named struct/union definition, the first of each name in the
+	 * file's order (as pahole prints them without -C), fully translated,
+	 * to cb; the node is valid only during the call.  NULL: the caller
+	 * uses list() and find().
+	 */
+	int (*all)(struct slt_source *src, slt_source_list_cb cb, void *ctx,
+		   struct slt_error *err);
 	/*
 	 * Call cb once per struct/union definition with a name (SHALLOW nodes:
 	 * name, kind, size, decl_file/line).  Stops early and returns cb's

@@ -778,10 +778,43 @@ static int write_struct(FILE *f, const struct slt_struct *s,
 	return 0;
 }
 
+static int cmp_name_at(const void *x, const void *y, void *ctx)
+{
+	const struct slt_struct *v = ctx;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c = strcmp(v[i].name, v[j].name);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* shared[i]: another struct of the layout has structs[i]'s name (sorted
+ * once: --all passes thousands).  NULL when out of memory. */
+static bool *names_shared(const struct slt_layout *l)
+{
+	size_t n = l->n_structs;
+	bool *shared = calloc(n ? n : 1, sizeof(*shared));
+	size_t *ord = malloc((n ? n : 1) * sizeof(*ord));
+	if (!shared || !ord) {
+		free(shared);
+		free(ord);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		ord[i] = i;
+	qsort_r(ord, n, sizeof(*ord), cmp_name_at, l->structs);
+	for (size_t k = 1; k < n; k++)
+		if (!strcmp(l->structs[ord[k]].name, l->structs[ord[k - 1]].name))
+			shared[ord[k]] = shared[ord[k - 1]] = true;
+	free(ord);
+	return shared;
+}
+
 int slt_report_layout_text(FILE *out_f, const struct slt_layout *layout,
 			   const struct slt_report_opts *opts,
 			   struct slt_error *err)
 {
+	bool *shared = names_shared(layout);
+	if (!shared)
+		return slt_error_set(err, SLT_ENOMEM, "", -1, NULL, "out of memory");
 	for (size_t i = 0; i < layout->n_structs; i++) {
 		int rc;
 
@@ -792,13 +825,14 @@ int slt_report_layout_text(FILE *out_f, const struct slt_layout *layout,
 		struct slt_report_opts o = { .cacheline_size = SLT_CACHELINE_DEFAULT };
 		if (opts)
 			o = *opts;
-		for (size_t j = 0; j < layout->n_structs && !o.decl; j++)
-			o.decl = j != i && !strcmp(layout->structs[j].name,
-						   layout->structs[i].name);
+		o.decl = o.decl || shared[i];
 		rc = write_struct(out_f, &layout->structs[i], &o);
-		if (rc)
+		if (rc) {
+			free(shared);
 			return slt_error_set(err, rc, "", -1, NULL, "out of memory");
+		}
 	}
+	free(shared);
 	if (fflush(out_f) || ferror(out_f))
 		return slt_error_set(err, SLT_EIO, "", -1,
 				     "check the output device or pipe",

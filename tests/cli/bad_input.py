@@ -218,6 +218,12 @@ CASES = {
     "color-bogus": (opt("--color=sometimes"), []),
     "unknown-option": (opt("--bogus-option"), []),
     "no-name": (lambda d, fx: [os.path.join(fx, "gcc-dwarf5", "types.o")], []),
+    # neither a file nor a type of the running kernel: both said in one
+    # line (without kernel BTF, only that it cannot be read)
+    "no-file-no-type": (lambda d, fx: ["no_such_file_or_type_xyz"],
+                        ["no_such_file_or_type_xyz"] + (
+                            ["no such file", "has no struct or union named"]
+                            if os.path.exists("/sys/kernel/btf/vmlinux") else [])),
 }
 
 
