@@ -31,6 +31,16 @@ static uint64_t mix(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+/* mix() for whole words, a word at a time (the member records). */
+static uint64_t mix_words(uint64_t h, const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ v[i]) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
 /*
  * Fingerprints of the DIEs below the root, for one find(): a type shared
  * by many members (int, a typedef, a pointer) is hashed once.  A value
@@ -108,7 +118,7 @@ static int sig_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 		return d->rc;
 	uint64_t v[8] = { tag, a.loc, a.dbo, a.bo, a.bit_size, a.count,
 			  (uint64_t)a.upper, a.has_upper };
-	sc->h = mix(sc->h, v, sizeof(v));
+	sc->h = mix_words(sc->h, v, sizeof(v) / sizeof(v[0]));
 	if (a.name)
 		sc->h = mix(sc->h, a.name, strlen(a.name) + 1);
 	if (tag == DW_TAG_member && a.has_type) {
@@ -116,7 +126,7 @@ static int sig_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 		uint64_t t = sig(d, sc->memo, a.type, sc->depth + 1, &ht);
 		if (ht + 1 > sc->height)
 			sc->height = ht + 1;
-		sc->h = mix(sc->h, &t, sizeof(t));
+		sc->h = mix_words(sc->h, &t, 1);
 	}
 	return d->rc;
 }
@@ -145,7 +155,7 @@ static uint64_t sig(struct dw *d, struct sig_memo *m, uint64_t off,
 		slt_dw_fail(d, e, off, "tag");
 	else if (!slt_dw_read_attrs(d, die, off, &a)) {
 		uint64_t v[4] = { tag, a.byte_size, a.align, a.decl };
-		sc.h = mix(sc.h, v, sizeof(v));
+		sc.h = mix_words(sc.h, v, sizeof(v) / sizeof(v[0]));
 		if (a.name)
 			sc.h = mix(sc.h, a.name, strlen(a.name) + 1);
 		bool agg = tag == DW_TAG_structure_type ||
@@ -157,7 +167,7 @@ static uint64_t sig(struct dw *d, struct sig_memo *m, uint64_t off,
 			uint64_t t = sig(d, m, a.type, depth + 1, &ht);
 			if (ht + 1 > sc.height)
 				sc.height = ht + 1;
-			sc.h = mix(sc.h, &t, sizeof(t));
+			sc.h = mix_words(sc.h, &t, 1);
 		}
 	}
 	dwarf_dealloc_die(die);
