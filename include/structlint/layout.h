@@ -43,8 +43,13 @@ enum slt_member_flags {
 	SLT_MEMBER_BITFIELD = 1u << 0,  /* bit_offset/bit_size are valid */
 	SLT_MEMBER_ANON = 1u << 1,      /* unnamed struct/union member */
 	SLT_MEMBER_INLINE = 1u << 2,    /* composite printed with its own members
-					   following it (anonymous, or --expand) */
-	SLT_MEMBER_UNION = 1u << 3,     /* the member's type is a union */
+					   following it (anonymous, or --expand);
+					   for an array of them (always when the
+					   element type is anonymous), the members
+					   are those of element 0 */
+	SLT_MEMBER_UNION = 1u << 3,     /* the member's type is a union (an
+					   SLT_MEMBER_INLINE array: its element
+					   type is) */
 	SLT_MEMBER_COMPOSITE = 1u << 4, /* the member's type is a struct or union
 					   (after typedefs and qualifiers) */
 	SLT_MEMBER_FLEX = 1u << 5,      /* flexible array member (`int a[];`) */

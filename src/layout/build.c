@@ -204,12 +204,16 @@ static const struct slt_type *inline_type(const struct bctx *c,
 	if (is_composite(mt))
 		return (anon(mt->name) || c->expand) &&
 		       !(mt->flags & SLT_TF_SHALLOW) ? mt : NULL;
-	if (!c->expand || !mt || mt->kind != SLT_T_ARRAY)
+	if (!mt || mt->kind != SLT_T_ARRAY)
 		return NULL;
 	for (int i = 0; e && e->kind == SLT_T_ARRAY && i < MAX_DEPTH; i++)
 		e = e->ref;
-	return is_composite(e) && (via_td || !anon(e->name)) &&
-	       !(e->flags & SLT_TF_SHALLOW) ? e : NULL;
+	/* an array of an anonymous struct/union is always printed inline
+	 * (pahole does, as for a plain anonymous member); of a named one or
+	 * through a typedef only with --expand */
+	if (!is_composite(e) || (e->flags & SLT_TF_SHALLOW))
+		return NULL;
+	return anon(e->name) && !via_td ? e : c->expand ? e : NULL;
 }
 
 /*
@@ -391,6 +395,8 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 		bool packed = false;
 
 		m->flags |= SLT_MEMBER_INLINE;
+		if (it->kind == SLT_T_UNION) /* an array of unions */
+			m->flags |= SLT_MEMBER_UNION;
 		if (m->typedef_name) {
 			/* "struct tag {" or "struct {" behind the comment */
 			m->decl_head = slt_arena_printf(c->a, "%s%s%s",

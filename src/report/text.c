@@ -365,9 +365,9 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 			col(t, C_OFF);
 		}
 		out(t, "%s;", attr);
-		if (named) {
-			/* the member's type has a name: pahole pads by all
-			 * it printed, the body included */
+		if (named || array) {
+			/* the member's type has a name, or it is an array:
+			 * pahole pads by all it printed, the body included */
 			offset_comment(t, m, ts + t->name_spacing -
 					     (int)(t->nout - start));
 			return;
