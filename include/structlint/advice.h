@@ -197,13 +197,21 @@ struct slt_advice {
 	size_t n_proposals;
 	const char *note;           /* why nothing is proposed, or "" */
 	void *priv_;
+	/* Added (additive): NULL, or why the layout is suspect (a zero-size
+	 * member that is not a flexible array followed by a gap its
+	 * neighbour's alignment does not explain: sizes that disagree with
+	 * the offsets, e.g. debug info misread); then nothing is proposed
+	 * and note says the same. */
+	const char *suspect;
 };
 
 /*
  * Propose layouts for a->layout that remove a's findings.  Returns 0 and
  * *out (free with slt_advice_free()); no proposal (note says why) when the
- * struct is frozen, nothing is fixable by layout (true sharing only), or it
- * is already best.  SLT_EUSAGE for pins/keep-together naming unknown
+ * struct is frozen, its layout is suspect (slt_advice.suspect), nothing is
+ * fixable by layout (true sharing only), or it is already best.  A proposal
+ * that would not keep every member's name, type and size is an internal
+ * error (SLT_EUNSUPPORTED, never emitted).  SLT_EUSAGE for pins/keep-together naming unknown
  * members or contradicting each other; SLT_ENOMEM.
  */
 int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,

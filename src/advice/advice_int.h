@@ -422,6 +422,19 @@ int slt_advice_emit_c(const struct slt_proposal *p,
 		      const char **out);
 
 /* Name prefix and type of inserted padding members in proposals. */
+/* safety.c: NULL, or why layout s cannot be trusted (a zero-size member
+ * that is not a flexible array followed by more bytes than the next
+ * member's alignment explains, e.g. an array bound misread as 0), from
+ * ar. */
+const char *slt_adv_suspect(const struct slt_struct *s, struct slt_arena *ar);
+/* safety.c: 0 when proposal layout l (kind: its name) holds every member
+ * of orig with the same name, type, size and depth (inserted padding
+ * members aside); otherwise an internal error (SLT_EUNSUPPORTED, err
+ * says which member) and the proposal must not be emitted; SLT_ENOMEM. */
+int slt_adv_check_proposal(const struct slt_struct *orig,
+			   const struct slt_struct *l, const char *kind,
+			   struct slt_error *err);
+
 #define SLT_ADV_PAD_TYPE "struct cacheline_padding"
 #define SLT_ADV_PAD_PREFIX "_pad"
 

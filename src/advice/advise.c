@@ -40,6 +40,8 @@ struct ctx {
 				  none, or not proven optimal) */
 	const char *method;    /* how the last search() found its plan, for
 				  the summary (static or from ar) */
+	struct slt_error *err; /* set by the safety net (internal error) */
+	bool unsafe;           /* the safety net refused a proposal */
 };
 
 #define EXACT_METHOD "exact (subset DP)"
@@ -219,6 +221,10 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 		return rc;
 	if (!n_any && l.size == orig->size)
 		return 0;
+	rc = slt_adv_check_proposal(orig, &l, kind_name(k), x->err);
+	x->unsafe = rc && rc != SLT_ENOMEM;
+	if (rc)
+		return rc;
 	struct slt_proposal paths;
 	rc = moved_lists(x, p, &moved, &n_moved, &shifted, &n_shifted, &paths);
 	if (rc)
@@ -506,7 +512,7 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 {
 	static const struct slt_advice_opts none;
 	struct ctx x = { .a = a, .o = opts ? opts : &none,
-			 .regroup_size = UINT64_MAX };
+			 .regroup_size = UINT64_MAX, .err = err };
 	size_t maxp = x.o->max_proposals ? x.o->max_proposals : 5;
 	int rc;
 
@@ -523,6 +529,12 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 	x.adv->note = "";
 	if (x.o->frozen) {
 		x.adv->note = "the struct is ABI-frozen (--frozen): findings only, no reordering";
+		*out = x.adv;
+		return 0;
+	}
+	x.adv->suspect = slt_adv_suspect(a->layout, x.ar);
+	if (x.adv->suspect) {
+		x.adv->note = x.adv->suspect;
 		*out = x.adv;
 		return 0;
 	}
@@ -543,6 +555,8 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 		slt_advice_free(x.adv);
 		if (rc == SLT_ENOMEM)
 			return slt_error_set(err, rc, NULL, -1, NULL, "out of memory");
+		if (x.unsafe) /* the safety net said why in err */
+			return rc;
 		return slt_error_set(err, rc, NULL, -1, NULL,
 				     "no legal layout for %s", a->layout->name);
 	}

@@ -10,6 +10,8 @@
  *   "nr_cpus": N (CPU count of the SLUB figures; absent when not given),
  *   "separation": BYTES (absent when not given),
  *   "note": TEXT (why nothing is proposed, or ""),
+ *   "suspect": TEXT (additive: why the layout is suspect and nothing is
+ *             proposed, or ""),
  *   "proposals": [ {                       (best first)
  *     "rank": 1.., "kind": "minimal" | "regroup" | "padding" | "pareto" |
  *             "size",
@@ -201,6 +203,8 @@ int slt_report_advice_json(FILE *out, const struct slt_advice *advice,
 	if (r->separation)
 		slt_json_set(root, "separation", U(r->separation), &bad);
 	slt_json_set(root, "note", json_string(advice->note ? advice->note : ""), &bad);
+	slt_json_set(root, "suspect",
+		     json_string(advice->suspect ? advice->suspect : ""), &bad);
 	for (size_t i = 0; i < advice->n_proposals && !bad; i++)
 		slt_json_push(props, proposal_json(advice, i, r, &bad), &bad);
 	slt_json_set(root, "proposals", props, &bad);

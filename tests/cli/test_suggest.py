@@ -688,6 +688,68 @@ def case_load():
             b.kill()
             b.wait()
 
+def zero_gap_obj(l_off):
+    """A DWARF 5 object (hand-written assembler) of struct zg { int a;
+    char z[0]; long l; } with l at byte l_off: 8 is what a compiler lays
+    out; a larger offset is what a misread array bound looks like (issue
+    10: char b256[256] read as b256[0] followed by a 256-byte hole)."""
+    src = os.path.join(TMP, 'zg%d.s' % l_off)
+    out = os.path.join(TMP, 'zg%d.o' % l_off)
+    with open(src, 'w') as f:
+        f.write("""\t.section .debug_abbrev,"",@progbits
+\t.uleb128 1, 0x11\n\t.byte 1\n\t.uleb128 0x13, 0x05, 0, 0
+\t.uleb128 2, 0x24\n\t.byte 0\n\t.uleb128 0x03, 0x08, 0x0b, 0x0b, 0x3e, 0x0b, 0, 0
+\t.uleb128 3, 0x13\n\t.byte 1\n\t.uleb128 0x03, 0x08, 0x0b, 0x0f, 0, 0
+\t.uleb128 4, 0x0d\n\t.byte 0\n\t.uleb128 0x03, 0x08, 0x49, 0x13, 0x38, 0x0f, 0, 0
+\t.uleb128 5, 0x01\n\t.byte 1\n\t.uleb128 0x49, 0x13, 0, 0
+\t.uleb128 6, 0x21\n\t.byte 0\n\t.uleb128 0x49, 0x13, 0x37, 0x0b, 0, 0
+\t.byte 0
+\t.section .debug_info,"",@progbits
+.Lcu:\t.long .Lend - .Lstart
+.Lstart:\t.value 5\n\t.byte 1, 8\n\t.long 0
+\t.uleb128 1\n\t.value 0x0c
+.Lint:\t.uleb128 2\n\t.string "int"\n\t.byte 4, 5
+.Llong:\t.uleb128 2\n\t.string "long int"\n\t.byte 8, 5
+.Lchar:\t.uleb128 2\n\t.string "char"\n\t.byte 1, 6
+.Lul:\t.uleb128 2\n\t.string "long unsigned int"\n\t.byte 8, 7
+.Larr:\t.uleb128 5\n\t.long .Lchar - .Lcu
+\t.uleb128 6\n\t.long .Lul - .Lcu\n\t.byte 0\n\t.byte 0
+\t.uleb128 3\n\t.string "zg"\n\t.uleb128 %d
+\t.uleb128 4\n\t.string "a"\n\t.long .Lint - .Lcu\n\t.uleb128 0
+\t.uleb128 4\n\t.string "z"\n\t.long .Larr - .Lcu\n\t.uleb128 4
+\t.uleb128 4\n\t.string "l"\n\t.long .Llong - .Lcu\n\t.uleb128 %d
+\t.byte 0
+\t.byte 0
+.Lend:
+""" % (l_off + 8, l_off))
+    subprocess.run([CC, '-c', '-o', out, src], check=True)
+    return out
+
+
+def case_suspect_layout():
+    """A zero-size member that is not a flexible array, followed by more
+    bytes than the next member's alignment explains: suggest says the
+    layout is suspect (text and JSON) and proposes nothing; the same
+    struct laid out as a compiler does is not suspect."""
+    bad = zero_gap_obj(264)
+    cls = os.path.join(TMP, 'zg.classes')
+    with open(cls, 'w') as f:
+        f.write('zg.a hot-write\nzg.l read-mostly\n')
+    for opts in (['--size-only'], ['--classes', cls]):
+        p = run('suggest', *opts, bad, 'zg')
+        assert 'suspect layout, not optimised: member z (char[0]) at offset 4' in p.stdout, p.stdout
+        assert '260 bytes lie between it and l' in p.stdout, p.stdout
+        assert 'static_assert' not in p.stdout and 'proposal 1' not in p.stdout, p.stdout
+        d = advice(*opts, bad, 'zg')
+        assert d['proposals'] == [] and d['suspect'].startswith('suspect layout'), d
+        assert d['note'] == d['suspect'], d
+    good = zero_gap_obj(8)
+    d = advice('--size-only', good, 'zg')
+    assert d['suspect'] == '', d
+    # a 4-byte gap before a long is alignment, not a misread size
+    assert 'suspect' not in run('suggest', '--size-only', good, 'zg').stdout
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':

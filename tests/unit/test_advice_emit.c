@@ -479,6 +479,69 @@ static int teardown(void **state)
 	return run(cmd) == 0 ? 0 : -1;
 }
 
+/* The safety net (src/advice/safety.c): a proposal must keep every
+ * member's name, type, size and depth; a zero-size non-flexible member
+ * followed by more than alignment explains is suspect. */
+static void test_safety(void **state)
+{
+	(void)state;
+	struct slt_member om[3] = {
+		{ .name = "a", .type = "int", .size = 4, .offset = 0,
+		  .parent = -1, .natural_alignment = 4 },
+		{ .name = "b", .type = "char[256]", .size = 256, .offset = 4,
+		  .parent = -1, .natural_alignment = 1 },
+		{ .name = "l", .type = "long int", .size = 8, .offset = 264,
+		  .parent = -1, .natural_alignment = 8 },
+	};
+	struct slt_struct o = { .name = "s", .members = om, .n_members = 3,
+				.n_top_members = 3, .size = 272, .alignment = 8 };
+	struct slt_member pm[4] = { om[2], om[0], om[1], om[1] };
+	pm[2] = (struct slt_member){ .name = "_pad1_", .type = SLT_ADV_PAD_TYPE,
+				     .flags = SLT_MEMBER_ZERO_SIZE, .parent = -1 };
+	struct slt_struct p = o;
+	struct slt_error err;
+	p.members = pm;
+	p.n_members = 4;
+	slt_error_clear(&err);
+	assert_int_equal(slt_adv_check_proposal(&o, &p, "regroup", &err), 0);
+	pm[3].type = "char[0]"; /* the member lost its bound */
+	pm[3].size = 0;
+	assert_int_equal(slt_adv_check_proposal(&o, &p, "regroup", &err),
+			 SLT_EUNSUPPORTED);
+	assert_non_null(strstr(err.message, "internal error: the regroup proposal"));
+	assert_non_null(strstr(err.message, "member b (char[256], 256 bytes"));
+	pm[3] = om[1];
+	p.n_members = 3; /* b dropped */
+	slt_error_clear(&err);
+	assert_int_equal(slt_adv_check_proposal(&o, &p, "size", &err),
+			 SLT_EUNSUPPORTED);
+	pm[2] = om[1];
+	pm[1].size = 8; /* a resized */
+	assert_int_equal(slt_adv_check_proposal(&o, &p, "size", &err),
+			 SLT_EUNSUPPORTED);
+
+	struct slt_arena *ar = slt_arena_new();
+	assert_null(slt_adv_suspect(&o, ar));
+	om[1].type = "char[0]"; /* b256 misread as b256[0]: a 260-byte gap */
+	om[1].size = 0;
+	om[1].flags = SLT_MEMBER_ZERO_SIZE;
+	const char *why = slt_adv_suspect(&o, ar);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "member b (char[0]) at offset 4"));
+	om[1].flags |= SLT_MEMBER_FLEX; /* flexible: not judged here */
+	assert_null(slt_adv_suspect(&o, ar));
+	om[1].flags = SLT_MEMBER_ZERO_SIZE;
+	om[2].offset = 8; /* a 4-byte gap before a long: alignment */
+	o.size = 16;
+	assert_null(slt_adv_suspect(&o, ar));
+	o.size = 80; /* zero-size last member, 72 bytes of tail: suspect */
+	o.n_members = 2;
+	assert_non_null(strstr(slt_adv_suspect(&o, ar), "the end of the struct"));
+	o.kind = SLT_KIND_UNION; /* members of a union overlap */
+	assert_null(slt_adv_suspect(&o, ar));
+	slt_arena_free(ar);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_slab_live),
 		cmocka_unit_test(test_emit_compile),
 		cmocka_unit_test(test_emit_groups),
+		cmocka_unit_test(test_safety),
 	};
 	return cmocka_run_group_tests(tests, setup, getenv("KEEP_TMP") ? NULL : teardown);
 }
