@@ -32,23 +32,37 @@ from pahole_compare import compare_texts  # noqa: E402
 HEAD_RE = re.compile(r"^(struct|union) (\S+) \{$")
 
 
-def split_blocks(text):
-    """{name: block text}: each top-level `struct NAME {` ... `}...;` block
-    (column 0 on both ends, as pahole and structlint print them), first
-    occurrence of a name only."""
-    blocks, name, cur = {}, None, []
-    for line in text.splitlines(True):
+def split_all(text):
+    """([(name, block text)...], [(line number, line)...]): every top-level
+    `struct NAME {` ... `}...;` block (column 0 on both ends, as pahole and
+    structlint print them) in the order printed, a name as often as it is
+    printed (pahole without -C prints each distinct definition of a name,
+    structlint each definition it tells apart), and the lines outside every
+    block (blank lines excepted)."""
+    blocks, outside, name, cur = [], [], None, []
+    for no, line in enumerate(text.splitlines(True), 1):
         if name is None:
             m = HEAD_RE.match(line.rstrip("\n"))
             if m:
                 name, cur = m.group(2), [line]
+            elif line.strip():
+                outside.append((no, line.rstrip("\n")))
             continue
         cur.append(line)
         if line.startswith("}"):
-            blocks.setdefault(name, "".join(cur))
+            blocks.append((name, "".join(cur)))
             name, cur = None, []
     if name is not None:  # unterminated: keep it, the comparator reports it
-        blocks.setdefault(name, "".join(cur))
+        blocks.append((name, "".join(cur)))
+    return blocks, outside
+
+
+def split_blocks(text):
+    """{name: block text}: the first block printed for each name (see
+    split_all())."""
+    blocks = {}
+    for name, block in split_all(text)[0]:
+        blocks.setdefault(name, block)
     return blocks
 
 
