@@ -41,8 +41,8 @@ SUMMARY_RE = re.compile(r"^/\* (?P<body>(size|sum members|padding|bit_padding|bi
 # "typedef struct {" heads a struct only named by a typedef: its name is
 # on the closing line ("} name;"), which the tail comparison covers.
 HEAD_RE = re.compile(r"^(?P<typedef>typedef )?(?P<kind>struct|union)(?: (?P<name>\S+))? \{$")
-OPEN_RE = re.compile(r"^(?:/\* typedef (?P<typedef>\S+) \*/ )?(?P<kind>struct|union)"
-                     r"(?: \S+)? \{$")
+OPEN_RE = re.compile(r"^(?:/\* typedef (?P<typedef>\S+) \*/ )?(?:(?:const|volatile) )*"
+                     r"(?P<kind>struct|union)(?: \S+)? \{$")
 FP_NAME_RE = re.compile(r"\(\s*\*\s*(?P<name>[A-Za-z_]\w*)\s*\)")
 NAME_RE = re.compile(r"(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(\[\d*\])*)\s*(?::\s*\d+)?\s*"
                      r"(?P<attr>__attribute__\(\(.*\)\))?$")

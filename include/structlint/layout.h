@@ -131,6 +131,12 @@ struct slt_member {
 				  the member's own forced alignment.  At
 				  least 1.  Used by the layout advisor to
 				  place members legally. */
+	const struct slt_struct *pointee; /* the member's type is a pointer
+				  to an anonymous struct or union, which
+				  pahole prints inline ("struct {" ... "} *
+				  name;", offsets from the pointee's start):
+				  that layout, for the text view; not part
+				  of this struct's layout.  NULL otherwise */
 };
 
 /* slt_hole.flags */

@@ -23,6 +23,7 @@ struct pk_entry {
 struct bctx {
 	struct slt_arena *a;
 	bool expand;
+	unsigned ptr_depth; /* pointees being built around this one */
 	enum slt_format format;
 	const char *file;
 	struct slt_error *err;
@@ -296,6 +297,42 @@ static uint32_t member_flags(const struct slt_tmember *tm,
 
 static int level(struct bctx *c, const struct slt_type *t, uint32_t depth,
 		 int32_t parent, uint64_t base, bool in_union);
+static int build_struct(struct bctx *outer, const struct slt_type *t,
+			struct slt_struct *out);
+
+/* type__fprintf() 1.24 prints the anonymous struct or union that a
+ * member's pointer (possibly const itself) points to inline: build its
+ * layout into m->pointee. */
+static int add_pointee(struct bctx *c, struct slt_member *m,
+		       const struct slt_type *mt)
+{
+	struct slt_struct *ps;
+	const char *type;
+	int rc;
+
+	while (mt && mt->kind == SLT_T_CONST)
+		mt = mt->ref;
+	if (!mt || mt->kind != SLT_T_PTR || !is_composite(mt->ref) ||
+	    !anon(mt->ref->name) || (mt->ref->flags & SLT_TF_SHALLOW))
+		return 0;
+	if (c->ptr_depth >= MAX_DEPTH)
+		return slt_error_set(c->err, SLT_ECORRUPT, c->file,
+				     (int64_t)mt->ref->origin,
+				     "the debug info is damaged; rebuild it",
+				     "pointers to anonymous types nested more than %d deep (a cycle?)",
+				     MAX_DEPTH);
+	ps = slt_arena_calloc(c->a, 1, sizeof(*ps));
+	type = slt_arena_printf(c->a, "%s {...} *",
+				mt->ref->kind == SLT_T_UNION ? "union" : "struct");
+	if (!ps || !type)
+		return SLT_ENOMEM;
+	rc = build_struct(c, mt->ref, ps);
+	if (rc)
+		return rc;
+	m->pointee = ps;
+	m->type = type;
+	return 0;
+}
 
 /* Add member tm of level t (at base bytes) and, when inline, its members. */
 static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
@@ -384,6 +421,9 @@ static int add_member(struct bctx *c, const struct slt_type *t, uint32_t i,
 		if (et->flags & SLT_TF_SIGNED)
 			m->flags |= SLT_MEMBER_ENUM_SIGNED;
 	}
+	rc = add_pointee(c, m, mt);
+	if (rc)
+		return rc;
 	m->parent = parent;
 	m->depth = depth;
 	if (mt->kind == SLT_T_STRUCT)
@@ -578,6 +618,22 @@ int slt_build_struct(struct slt_arena *a, const struct slt_type *t,
 {
 	struct bctx c = { .a = a, .expand = expand, .format = format,
 			  .file = file ? file : "", .err = err };
+
+	return build_struct(&c, t, out);
+}
+
+/* slt_build_struct() with the settings of outer (a pointee one level
+ * further down). */
+static int build_struct(struct bctx *outer, const struct slt_type *t,
+			struct slt_struct *out)
+{
+	struct bctx c = { .a = outer->a, .expand = outer->expand,
+			  .format = outer->format, .file = outer->file,
+			  .err = outer->err, .ptr_depth = outer->ptr_depth + 1 };
+	struct slt_arena *a = c.a;
+	enum slt_format format = c.format;
+	bool expand = c.expand;
+	struct slt_error *err = c.err;
 	struct holes o = { 0 };
 	bool packed = false;
 	int rc;

@@ -252,8 +252,15 @@ int slt_btf_xlate(struct btf_src *s, uint32_t id, bool full, unsigned depth,
 		return rc;
 	case BTF_KIND_PTR:
 	case BTF_KIND_FUNC_PROTO:
-		/* pointees and signatures: shallow */
+		/* pointees and signatures: shallow; but pahole prints an
+		 * anonymous struct or union that a pointer points to inline
+		 * (layout/build.c add_pointee()): its members too, unless
+		 * it is being filled (points to itself) */
 		rc = slt_btf_xlate(s, t->type, false, depth + 1, &ref, err);
+		if (!rc && full && kind == BTF_KIND_PTR && ref &&
+		    (ref->kind == SLT_T_STRUCT || ref->kind == SLT_T_UNION) &&
+		    (!ref->name || !*ref->name) && !s->busy[(uint32_t)ref->origin])
+			rc = slt_btf_xlate(s, t->type, true, depth + 1, &ref, err);
 		break;
 	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_CONST:

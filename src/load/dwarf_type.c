@@ -708,6 +708,14 @@ static struct slt_type *make(struct dw *d, uint64_t off, bool full,
 	    t->kind != SLT_T_VOID) {
 		bool deep = full && t->kind != SLT_T_PTR && t->kind != SLT_T_FUNC;
 		t->ref = slt_dw_tr(d, a.type, deep);
+		/* pahole prints an anonymous struct or union that a pointer
+		 * points to inline (layout/build.c add_pointee()): its
+		 * members too, unless it is being filled (points to itself) */
+		struct slt_type *r = t->ref;
+		if (full && t->kind == SLT_T_PTR && r && !r->name &&
+		    (r->kind == SLT_T_STRUCT || r->kind == SLT_T_UNION) &&
+		    !(((struct node *)r)->state & ST_BUSY))
+			t->ref = slt_dw_tr(d, a.type, true);
 	}
 	if (!d->rc && t->kind == SLT_T_FUNC)
 		slt_dw_children(d, die, off, param_cb, n);

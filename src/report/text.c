@@ -31,6 +31,8 @@ struct tctx {
 	uint32_t cacheline; /* pahole's *cachelinep */
 	const struct slt_hole **hole, **bit_hole; /* per member, or NULL */
 	const struct slt_hole *pre_hole_top, *pre_bit_hole_top;
+	bool rel_offset;    /* a pointee: offsets from the enclosing level */
+	bool oom;
 };
 
 static void out(struct tctx *t, const char *fmt, ...)
@@ -142,34 +144,94 @@ static void split_head(const char *head, size_t *pad_len, const char **rest)
 	}
 }
 
-/* "%-*s " of the padded head part; returns the characters written. */
+/* Leading "const " of head that qualify the member's own type (decl()'s
+ * prefix in layout/ctype.c), not a pointed-to type: a pointer to const
+ * is spelled "const char  *" by __tag__name() (two blanks before the
+ * star), a const pointer "const char *". */
+static size_t own_const_len(const char *head)
+{
+	bool ptr = *head && head[strlen(head) - 1] == '*';
+	size_t n = 0;
+
+	while (!strncmp(head + n, "const ", 6)) {
+		const char *r = head + n + 6;
+		if (ptr && strncmp(r, "const ", 6) && strstr(r, "  *"))
+			break;
+		n += 6;
+	}
+	return n;
+}
+
+/* Length of "struct ", "union " or "enum " when head (past its own
+ * qualifiers) names a struct, union or enum itself, not a pointer to
+ * one: type__fprintf() prints those "struct %-*s" with the keyword taken
+ * off the width. */
+static size_t kw_len(const char *head)
+{
+	static const char *const kw[] = { "struct ", "union ", "enum " };
+
+	if (strchr(head, '*') || strchr(head, '('))
+		return 0;
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (!strncmp(head, kw[i], strlen(kw[i])) && head[strlen(kw[i])])
+			return strlen(kw[i]);
+	return 0;
+}
+
+/*
+ * "%-*s " of the padded head part as type__fprintf() 1.24 prints it;
+ * returns the characters written.  Each own "const " is printed and takes
+ * its 6 characters off the width; a struct, union or enum keyword then
+ * takes its own length off, and only the tag name is padded.  The widths
+ * only differ from padding the whole head where they go negative (deep
+ * nesting), which printf takes as left-justified: "struct %-*s" with
+ * width -13 pads "llist_node" to 13.
+ */
 static int type_col(struct tctx *t, const char *head, int ts, const char **rest)
 {
-	size_t pl;
-	int w = width(ts);
+	size_t pl, ql = own_const_len(head), kl;
+	int w, printed;
 
 	split_head(head, &pl, rest);
+	if (ql > pl)
+		ql = 0;
+	kl = kw_len(head + ql) < pl - ql ? kw_len(head + ql) : 0;
+	w = width(ts - (int)ql - (int)kl);
 	col(t, C_TYPE);
 	fwrite(head, 1, pl, t->f);
 	t->nout += pl;
 	col(t, C_OFF);
-	if ((int)pl < w)
-		spaces(t, w - (int)pl);
+	printed = (int)pl;
+	if ((int)(pl - ql - kl) < w) {
+		spaces(t, w - (int)(pl - ql - kl));
+		printed += w - (int)(pl - ql - kl);
+	}
 	spaces(t, 1);
-	return ((int)pl > w ? (int)pl : w) + 1;
+	return printed + 1;
+}
+
+/* The offset pahole prints for m: from the outermost struct's start,
+ * inside a pointee (conf_fprintf.rel_offset) from the enclosing level's. */
+static uint64_t shown_offset(const struct tctx *t, const struct slt_member *m)
+{
+	if (t->rel_offset && m->parent >= 0)
+		return m->offset - t->s->members[m->parent].offset;
+	return m->offset;
 }
 
 static void offset_comment(struct tctx *t, const struct slt_member *m, int pad)
 {
+	uint64_t off = shown_offset(t, m);
+
 	if (pad < 1)
 		pad = 1;
 	spaces(t, pad);
 	col(t, C_COMMENT);
 	if (m->flags & SLT_MEMBER_BITFIELD)
-		out(t, "/* %5llu:%2u %2llu */", (unsigned long long)m->offset,
+		out(t, "/* %5llu:%2u %2llu */", (unsigned long long)off,
 		    m->bit_offset, (unsigned long long)m->size);
 	else
-		out(t, "/* %5llu %5llu */", (unsigned long long)m->offset,
+		out(t, "/* %5llu %5llu */", (unsigned long long)off,
 		    (unsigned long long)m->size);
 	col(t, C_OFF);
 }
@@ -296,6 +358,48 @@ static void enum_member(struct tctx *t, const struct slt_member *m,
 			     width(ts + t->name_spacing - slen - 3));
 }
 
+static int tctx_holes(struct tctx *t);
+
+/*
+ * A pointer to an anonymous struct or union, as type__fprintf() 1.24
+ * prints it: the pointee's body inline, its type column 16 narrower (8
+ * for the pointer, 8 for the struct), offsets from the enclosing level
+ * (rel_offset), no closing figures, sharing the cacheline count of the
+ * outer struct; then "} * name;" and the offset comment padded by all
+ * that was printed (so one blank).
+ */
+static void pointee(struct tctx *t, const struct slt_member *m, int ts,
+		    int indent, const char *attr, uint64_t start)
+{
+	const struct slt_struct *ps = m->pointee;
+	bool is_union = ps->kind == SLT_KIND_UNION;
+	struct tctx sub = { .f = t->f, .s = ps, .cl = t->cl, .color = t->color,
+			    .name_spacing = t->name_spacing,
+			    .cacheline = t->cacheline, .rel_offset = true };
+
+	col(t, C_KW);
+	out(t, "%s", is_union ? "union" : "struct");
+	col(t, C_OFF);
+	out(t, " {\n");
+	if (tctx_holes(&sub)) {
+		t->oom = true;
+		return;
+	}
+	level(&sub, 0, ps->n_members, indent + 1, ts - 16, is_union);
+	free(sub.hole);
+	free(sub.bit_hole);
+	t->oom |= sub.oom;
+	t->nout += sub.nout;
+	t->cacheline = sub.cacheline;
+	tabs(t, indent);
+	out(t, "} * ");
+	col(t, C_NAME);
+	out(t, "%s", m->name);
+	col(t, C_OFF);
+	out(t, "%s%s;", m->decl_tail, attr);
+	offset_comment(t, m, ts + t->name_spacing - (int)(t->nout - start));
+}
+
 /* class_member__fprintf(): one member, its inline body included. */
 static void member(struct tctx *t, size_t i, int indent, int ts)
 {
@@ -306,7 +410,7 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 
 	uint64_t start;
 
-	boundary(t, m->offset, indent);
+	boundary(t, shown_offset(t, m), indent);
 	start = t->nout;
 	if (m->alignment)
 		snprintf(attr, sizeof(attr), " __attribute__((__aligned__(%u)))",
@@ -315,6 +419,10 @@ static void member(struct tctx *t, size_t i, int indent, int ts)
 		printed += td_comment(t, m);
 	if ((m->flags & SLT_MEMBER_INLINE) && qual_len(m->decl_head)) {
 		qualified_inline(t, i, indent, ts, attr, start);
+		return;
+	}
+	if (m->pointee) {
+		pointee(t, m, ts, indent, attr, start);
 		return;
 	}
 	if (m->flags & SLT_MEMBER_INLINE) {
@@ -714,6 +822,31 @@ static void summary(struct tctx *t, const struct slt_struct *s, int ind,
 	}
 }
 
+/* t->hole and t->bit_hole: the hole after each member of t->s, or NULL.
+ * 0 or SLT_ENOMEM. */
+static int tctx_holes(struct tctx *t)
+{
+	const struct slt_struct *s = t->s;
+
+	t->hole = calloc(s->n_members + 1, sizeof(*t->hole));
+	t->bit_hole = calloc(s->n_members + 1, sizeof(*t->bit_hole));
+	if (!t->hole || !t->bit_hole) {
+		free(t->hole);
+		free(t->bit_hole);
+		return SLT_ENOMEM;
+	}
+	for (size_t k = 0; k < s->n_holes; k++) {
+		const struct slt_hole *h = &s->holes[k];
+		if (h->after >= s->n_members)
+			continue;
+		if (h->flags & SLT_HOLE_BITS)
+			t->bit_hole[h->after] = h;
+		else
+			t->hole[h->after] = h;
+	}
+	return 0;
+}
+
 static int write_struct(FILE *f, const struct slt_struct *s,
 			const struct slt_report_opts *opts)
 {
@@ -723,22 +856,8 @@ static int write_struct(FILE *f, const struct slt_struct *s,
 	t.cl = opts && opts->cacheline_size ? opts->cacheline_size
 					     : SLT_CACHELINE_DEFAULT;
 	t.name_spacing = s->expanded ? 55 : is_union ? 21 : 23;
-	t.hole = calloc(s->n_members + 1, sizeof(*t.hole));
-	t.bit_hole = calloc(s->n_members + 1, sizeof(*t.bit_hole));
-	if (!t.hole || !t.bit_hole) {
-		free(t.hole);
-		free(t.bit_hole);
+	if (tctx_holes(&t))
 		return SLT_ENOMEM;
-	}
-	for (size_t k = 0; k < s->n_holes; k++) {
-		const struct slt_hole *h = &s->holes[k];
-		if (h->after >= s->n_members)
-			continue;
-		if (h->flags & SLT_HOLE_BITS)
-			t.bit_hole[h->after] = h;
-		else
-			t.hole[h->after] = h;
-	}
 	if (opts && opts->decl && s->decl_file && *s->decl_file) {
 		col(&t, C_COMMENT);
 		out(&t, "/* %s:%u */", s->decl_file, s->decl_line);
@@ -775,7 +894,7 @@ static int write_struct(FILE *f, const struct slt_struct *s,
 	out(&t, ";\n");
 	free(t.hole);
 	free(t.bit_hole);
-	return 0;
+	return t.oom ? SLT_ENOMEM : 0;
 }
 
 static int cmp_name_at(const void *x, const void *y, void *ctx)

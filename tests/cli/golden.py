@@ -37,6 +37,7 @@ where the tree or the build directory is.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -92,10 +93,50 @@ def json_members(doc):
     return sorted(out, key=repr)
 
 
+def without_pointees(block):
+    """The items of a parsed block less the bodies that pahole prints for
+    pointers to anonymous structs and unions ("struct {" ... "} * name;"):
+    they are not members of the layout; the pointer itself stays, named
+    without the "* "."""
+    out, opens = [], []
+    for item in block:
+        kind, depth, f, raw = item
+        if kind == "open":
+            opens.append(len(out))
+        elif kind == "close" and opens:
+            opens.pop()
+        elif (kind == "member" and opens and
+              f.get("type", "").startswith("(inline composite)")):
+            start = opens.pop()
+            if f["name"].startswith("* "):
+                del out[start:]
+                item = (kind, depth, dict(f, name=f["name"][2:]), raw)
+            elif not f["name"] and re.match(r"\s*(const|volatile) ", out[start][3]):
+                # pahole -E prints a qualified inline struct without the
+                # member's name ("const struct leaf {...};"): any name
+                item = (kind, depth, dict(f, name=None), raw)
+        out.append(item)
+    return out
+
+
+def match_unnamed(jm, tm):
+    """tm with each member whose name the text does not show (None) named
+    as the JSON member at the same offset, size and bits."""
+    out, left = [], [j for j in jm if j not in tm]
+    for m in tm:
+        if m[0] is None:
+            j = next((j for j in left if j[1:] == m[1:]), None)
+            if j:
+                left.remove(j)
+            m = j or ("?",) + m[1:]
+        out.append(m)
+    return sorted(out, key=repr)
+
+
 def text_members(text):
     out = []
     for block in pahole_compare.parse(text):
-        for kind, _, f, _ in block:
+        for kind, _, f, _ in without_pointees(block):
             if kind == "member":
                 out.append((f["name"], f["offset"], f["size"],
                             f.get("bit_offset"), f.get("bit_size")))
@@ -123,7 +164,7 @@ def text_summary(text):
     and the sorted byte and bit hole sizes of the whole text."""
     figs, holes, bit_holes = {}, [], []
     for block in pahole_compare.parse(text)[:1]:
-        for kind, depth, f, _ in block:
+        for kind, depth, f, _ in without_pointees(block):
             if kind == "summary" and depth == 0:
                 for k, v in f.items():
                     if k in SUMMARY_KEYS:
@@ -141,7 +182,8 @@ def check_json_vs_text(jtext, ttext, where, errs):
     doc = json.loads(jtext)
     if doc.get("schema") != "structlint.layout/v1":
         errs.append("%s: schema is %r" % (where, doc.get("schema")))
-    jm, tm = json_members(doc), text_members(ttext)
+    jm = json_members(doc)
+    tm = match_unnamed(jm, text_members(ttext))
     if jm != tm:
         errs.append("%s: JSON members differ from the text golden:\n  json %s\n  text %s"
                     % (where, [m for m in jm if m not in tm], [m for m in tm if m not in jm]))

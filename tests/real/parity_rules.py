@@ -91,8 +91,9 @@ UNEXPLAINED_SIGNS = [
      "an array of anonymous structs or unions printed folded "
      "(struct {...} x[8]) where pahole expands it"),
     ("array-bound",
-     re.compile(r"^\+.*\w\[0\];\s+/\*\s+\d+\s+0 \*/$"),
-     "an array printed with 0 elements where pahole prints its bound"),
+     re.compile(r"^\+.*\w\[0?\]( __attribute__\(\(.*\)\))?;\s+/\*\s+\d+\s+0 \*/$"),
+     "an array printed with 0 elements ([0] or []) where pahole prints its "
+     "bound"),
 ]
 
 
