@@ -68,10 +68,12 @@ EXTRA_RULE = (
     "pahole without -C prints one definition per (kind, name, size, member "
     "names, bit offsets, bitfield sizes) (pahole.c structures__add(), "
     "type__compare() 'Don't look at the types'): a definition that differs "
-    "from a printed one only in its members' types (6.1 elf_note_info: "
-    "siginfo_t csigdata in one CU, compat_siginfo_t in the compat ELF "
-    "writer) is dropped; structlint prints both, as they are distinct "
-    "layouts of one name")
+    "from a printed one only in its members' types (the running 6.18 "
+    "kernel's BTF: elf_note_info with siginfo_t csigdata, binfmt_elf.c, and "
+    "with compat_siginfo_t, compat_binfmt_elf.c) is dropped; structlint "
+    "prints both, as they are distinct layouts of one name.  Seen only "
+    "where structlint is asked for every definition of every name (without "
+    "--all)")
 
 # ---------------------------------------------------------------- outside
 
