@@ -8,6 +8,8 @@
 #   dwarf:6.1      Debian 12's 6.1 cloud-amd64 vmlinux, pahole -F dwarf
 #   dwarf:6.12     Debian 12's 6.12 cloud-amd64 vmlinux, pahole -F dwarf
 #   btf:running    /sys/kernel/btf/vmlinux, pahole -F btf
+#   btf:6.1        the .BTF section of the same 6.1 vmlinux, pahole -F btf
+#   btf:6.12       the .BTF section of the 6.12 vmlinux, pahole -F btf
 # is compared byte for byte with what structlint prints for the same input
 # (structlint -F FORMAT FILE --all when it has --all, else every name
 # pahole printed, in batches).  The vmlinux files come from
@@ -25,7 +27,8 @@
 #
 # Environment:
 #   STRUCTLINT_PARITY_INPUTS  the inputs to check, among dwarf:6.1
-#                             dwarf:6.12 btf:running (default: all three)
+#                             dwarf:6.12 btf:running btf:6.1 btf:6.12
+#                             (default: all five)
 #   STRUCTLINT_PARITY_OUT     output directory (default: a new one in /tmp)
 #   STRUCTLINT_PARITY_BATCH   names per structlint call without --all (400)
 #   STRUCTLINT_KERNEL_CACHE   see tests/real/kernels.sh
@@ -43,14 +46,14 @@ root=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/real/kernels.sh
 . "$here/kernels.sh"
 
-usage() { sed -n '3,38p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,41p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 case ${1:-} in -h|--help) usage; exit 0 ;; esac
 
 build=${1:-$root/build}
 structlint=$build/structlint
 pahole=${PAHOLE:-pahole}
 batch=${STRUCTLINT_PARITY_BATCH:-400}
-read -r -a inputs <<< "${STRUCTLINT_PARITY_INPUTS:-dwarf:6.1 dwarf:6.12 btf:running}"
+read -r -a inputs <<< "${STRUCTLINT_PARITY_INPUTS:-dwarf:6.1 dwarf:6.12 btf:running btf:6.1 btf:6.12}"
 die() { echo "parity: $*" >&2; exit 2; }
 
 [[ -x $structlint ]] || die "no structlint binary in $build (build it: meson setup $build && meson compile -C $build)"
@@ -111,15 +114,15 @@ run_input() {
 args=()
 for input in "${inputs[@]}"; do
 	case $input in
-	dwarf:6.1 | dwarf:6.12)
+	dwarf:6.1 | dwarf:6.12 | btf:6.1 | btf:6.12)
 		glob=${SLT_KERNEL_PKGS[0]}
-		[[ $input == dwarf:6.12 ]] && glob=${SLT_KERNEL_PKGS[1]}
+		[[ $input == *:6.12 ]] && glob=${SLT_KERNEL_PKGS[1]}
 		vmlinux=$(slt_kernel_vmlinux "$glob") || die "cannot get a kernel for $glob"
-		run_input "$input" dwarf "$vmlinux" ;;
+		run_input "$input" "${input%%:*}" "$vmlinux" ;;
 	btf:running)
 		[[ -r /sys/kernel/btf/vmlinux ]] || die "/sys/kernel/btf/vmlinux not readable (kernel without CONFIG_DEBUG_INFO_BTF?)"
 		run_input "$input" btf /sys/kernel/btf/vmlinux ;;
-	*) die "unknown input '$input' (want dwarf:6.1, dwarf:6.12, btf:running)" ;;
+	*) die "unknown input '$input' (want dwarf:6.1, dwarf:6.12, btf:running, btf:6.1, btf:6.12)" ;;
 	esac
 done
 
