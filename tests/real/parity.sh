@@ -31,6 +31,9 @@
 #                             (default: all five)
 #   STRUCTLINT_PARITY_OUT     output directory (default: a new one in /tmp)
 #   STRUCTLINT_PARITY_BATCH   names per structlint call without --all (400)
+#   STRUCTLINT_PARITY_REUSE=1 keep pahole's output from an earlier run in
+#                             STRUCTLINT_PARITY_OUT (pahole is the slow
+#                             side when iterating on a fix)
 #   STRUCTLINT_KERNEL_CACHE   see tests/real/kernels.sh
 #   PAHOLE                    pahole binary (pahole)
 #
@@ -46,7 +49,7 @@ root=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/real/kernels.sh
 . "$here/kernels.sh"
 
-usage() { sed -n '3,41p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,44p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 case ${1:-} in -h|--help) usage; exit 0 ;; esac
 
 build=${1:-$root/build}
@@ -71,10 +74,14 @@ run_input() {
 	d=$out/${label//[:\/]/_}
 	mkdir -p "$d"
 	t0=$SECONDS
-	"$pahole" -F "$fmt" "$file" > "$d/pahole.txt" 2> "$d/pahole.err"
-	rc=$?
-	((rc == 0)) || die "$label: pahole -F $fmt $file exited $rc: $(grep -v 'Unknown kind' "$d/pahole.err" | head -n 1)"
-	echo "parity: $label: pahole $((SECONDS - t0)) s" >&2
+	if [[ -n ${STRUCTLINT_PARITY_REUSE:-} && -s $d/pahole.txt && $d/pahole.txt -nt $file ]]; then
+		echo "parity: $label: pahole output of an earlier run reused" >&2
+	else
+		"$pahole" -F "$fmt" "$file" > "$d/pahole.txt" 2> "$d/pahole.err"
+		rc=$?
+		((rc == 0)) || die "$label: pahole -F $fmt $file exited $rc: $(grep -v 'Unknown kind' "$d/pahole.err" | head -n 1)"
+		echo "parity: $label: pahole $((SECONDS - t0)) s" >&2
+	fi
 	# every name pahole printed, once, in its order; those printed more
 	# than once (several distinct definitions)
 	grep -oE '^(struct|union) [A-Za-z_0-9]+ \{$' "$d/pahole.txt" | awk '{print $2}' |
