@@ -81,6 +81,8 @@ int cmd_engine(int argc, char **argv);
 /* `validate`: A/B runs of two layouts on the reference stats engine, the
  * ratio of median ops/s with a bootstrap CI, a verdict (cmd_validate.c). */
 int cmd_validate(int argc, char **argv);
+/* `structlint access`: the static access map of a binary (cmd_access.c). */
+int cmd_access(int argc, char **argv);
 struct cli_analysis;
 struct slt_analysis;
 /* report --suggest: the advisor's proposals for a, default advice options,

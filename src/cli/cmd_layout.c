@@ -69,6 +69,8 @@ static const char usage[] =
 "  validate  measure the original layout against a proposal (A/B runs)\n"
 "  check     CI gate: rules, kernel cacheline groups, baselines; SARIF\n"
 "  baseline  record layouts and member classes for check --baseline\n"
+"  access    static member accesses from the machine code (x86-64 ELF\n"
+"            with DWARF): load/store/RMW sites per member, coverage\n"
 "\n"
 "exit status: 0 ok, 2 usage or input error (one line on stderr).\n"
 "See structlint(1) for the JSON schema and the rules for choosing inputs.\n";

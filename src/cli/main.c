@@ -97,6 +97,7 @@ static const struct {
 	{ "engine", cmd_engine },
 	{ "baseline", cmd_baseline },
 	{ "validate", cmd_validate },
+	{ "access", cmd_access },
 };
 
 int main(int argc, char **argv)

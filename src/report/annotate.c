@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "join/join_int.h"
+#include "report/annotate.h"
 #include "structlint/analysis.h"
 #include "structlint/report.h"
 
@@ -84,15 +85,17 @@ static void heat_bar(double heat, uint64_t acc, char *buf)
 	buf[n < 5 ? n : 5] = 0;
 }
 
-static bool has_note(const struct slt_analysis *a, size_t i)
+static bool has_note(const void *ctx, size_t i)
 {
+	const struct slt_analysis *a = ctx;
 	return a->classes[i].cls != SLT_CLASS_NONE ||
 	       (a->profile && a->profile->members &&
 		a->profile->members[i].loads + a->profile->members[i].stores);
 }
 
-static void note(FILE *f, const struct slt_analysis *a, size_t i)
+static void note(FILE *f, const void *ctx, size_t i)
 {
+	const struct slt_analysis *a = ctx;
 	const struct slt_member_access *m = a->profile && a->profile->members ?
 					    &a->profile->members[i] : NULL;
 	fprintf(f, "/* %s%s", slt_class_name(a->classes[i].cls),
@@ -112,10 +115,10 @@ static void note(FILE *f, const struct slt_analysis *a, size_t i)
 }
 
 /* Write the layout text with annotations; text is the writer's output. */
-static void annotate(FILE *f, const struct slt_analysis *a, const char *text,
+static void annotate(FILE *f, const struct slt_struct *s, slt_note_has_fn has,
+		     slt_note_fn put, const void *a, const char *text,
 		     size_t len, const size_t *order, size_t n_order)
 {
-	const struct slt_struct *s = a->layout;
 	/* First pass: does every offset comment line up? */
 	size_t k = 0;
 	bool ok = true;
@@ -136,9 +139,9 @@ static void annotate(FILE *f, const struct slt_analysis *a, const char *text,
 		fwrite(l, 1, ll, f);
 		if (ok && comment_offset(l, ll) >= 0) {
 			size_t i = order[k++];
-			if (has_note(a, i)) {
+			if (has(a, i)) {
 				fputc('\t', f);
-				note(f, a, i);
+				put(f, a, i);
 			}
 		}
 		fputc('\n', f);
@@ -149,12 +152,12 @@ static void annotate(FILE *f, const struct slt_analysis *a, const char *text,
 	fputs("\n/* annotations (the layout text did not line up with the members) */\n", f);
 	for (size_t i = 0; i < s->n_members; i++) {
 		char path[512];
-		if (!has_note(a, i))
+		if (!has(a, i))
 			continue;
 		fprintf(f, "%-32s %6" PRIu64 " %5" PRIu64 "\t",
 			slt_member_path(s, i, path, sizeof(path)), s->members[i].offset,
 			s->members[i].size);
-		note(f, a, i);
+		put(f, a, i);
 		fputc('\n', f);
 	}
 }
@@ -232,23 +235,23 @@ static void findings(FILE *f, const struct slt_analysis *a)
 	}
 }
 
-int slt_report_analysis_text(FILE *out, const struct slt_analysis *a,
-			     const struct slt_report_opts *opts,
-			     struct slt_error *err)
+int slt_report_layout_notes(FILE *out, const struct slt_struct *s,
+			    const struct slt_report_opts *opts,
+			    slt_note_has_fn has, slt_note_fn put,
+			    const void *ctx, struct slt_error *err)
 {
 	struct slt_report_opts ro = { 0 };
 	if (opts)
 		ro = *opts;
 	ro.color = false;
-	ro.cacheline_size = a->cacheline_size;
 	struct slt_layout one = {
-		.structs = (struct slt_struct *)a->layout, .n_structs = 1,
-		.path = "", .format = a->layout->format,
+		.structs = (struct slt_struct *)s, .n_structs = 1,
+		.path = "", .format = s->format,
 	};
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
-	size_t *order = calloc(a->layout->n_members + 1, sizeof(*order));
+	size_t *order = calloc(s->n_members + 1, sizeof(*order));
 	if (!m || !order) {
 		if (m)
 			fclose(m);
@@ -260,13 +263,28 @@ int slt_report_analysis_text(FILE *out, const struct slt_analysis *a,
 	if (fclose(m) != 0 && !rc)
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc) {
-		size_t n = print_order(a->layout, 0, a->layout->n_members, order, 0);
-		annotate(out, a, text, len, order, n);
+		size_t n = print_order(s, 0, s->n_members, order, 0);
+		annotate(out, s, has, put, ctx, text, len, order, n);
+	}
+	free(text);
+	free(order);
+	return rc;
+}
+
+int slt_report_analysis_text(FILE *out, const struct slt_analysis *a,
+			     const struct slt_report_opts *opts,
+			     struct slt_error *err)
+{
+	struct slt_report_opts ro = { 0 };
+	if (opts)
+		ro = *opts;
+	ro.cacheline_size = a->cacheline_size;
+	int rc = slt_report_layout_notes(out, a->layout, &ro, has_note, note, a,
+					 err);
+	if (!rc) {
 		findings(out, a);
 		if (ferror(out))
 			rc = slt_error_set(err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
 	}
-	free(text);
-	free(order);
 	return rc;
 }

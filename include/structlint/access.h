@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * structlint — the static access map: which instructions of a binary load,
+ * store, atomically modify or take the address of which struct member.
+ *
+ * Input: an x86-64 ELF file with DWARF (the code and the debug info in the
+ * same file: an unstripped program, a vmlinux, a .o).  For every function
+ * with code (a DW_TAG_subprogram with DW_AT_low_pc/high_pc or DW_AT_ranges)
+ * the pass decodes its instructions with capstone (detail mode) and, for
+ * each explicit memory operand, decides
+ *   - the kind: load, store, both (a plain read-modify-write such as
+ *     `addl $1,4(%rdi)`), atomic RMW (lock prefix, xchg with memory), or
+ *     address-taken (lea);
+ *   - the width in bytes (the operand size);
+ *   - the struct or union the base register points into and the offset,
+ *     from (a) the DWARF locations of the variables and formal parameters
+ *     in scope at that PC, inlined subroutines' parameters included
+ *     (DW_OP_regN: the register holds the pointer; DW_OP_bregN off,
+ *     DW_OP_stack_value: the register is the pointer minus off; DW_OP_fbreg
+ *     and DW_OP_breg7: a pointer kept in a stack slot), and (b) a forward
+ *     pass over the instructions in address order that carries types the
+ *     way perf's data-type profiling does (tools/perf/util/annotate-data.c,
+ *     tools/perf/arch/x86/annotate/instructions.c): register moves, a load
+ *     of a pointer member gives the destination the pointee type, `lea
+ *     off(%r)` and `add $imm,%r` give a pointer into the struct, spills to
+ *     stack slots and reloads, push/pop, calls clobber the caller-saved
+ *     registers (a direct call gives %rax the callee's DWARF return type).
+ *     Branch targets take the state common to every forward edge into them
+ *     (back edges are not waited for: loops start from the state they are
+ *     entered with, as perf's single-path replay does).
+ * When DWARF and the tracked state both give a struct, DWARF wins; among
+ * several DWARF variables in the register (an inlined helper's parameter
+ * pointing at an embedded member and the caller's pointer to the whole
+ * object) the one whose struct holds the access and is the largest wins, so
+ * the access is charged to the outermost known object.
+ *
+ * What the map does not do yet (counted in the coverage figures, never
+ * guessed): %rip-relative and absolute (global variable) operands, %gs/%fs
+ * (per-CPU, TLS) operands, stack objects (DW_OP_fbreg structs), call
+ * summaries (a member address handed to a non-inlined function: the
+ * callee's accesses are charged to the callee's parameter type), kernel
+ * alternatives/paravirt replacement code (the file's default code is
+ * decoded).
+ *
+ * Units: addresses are the ELF virtual addresses (sh_addr based, unrelocated
+ * for PIE); offset and width are bytes.  All strings are owned by the map.
+ */
+#ifndef STRUCTLINT_ACCESS_H
+#define STRUCTLINT_ACCESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "structlint/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* slt_access_site.kind: a bit set. */
+enum slt_access_kind {
+	SLT_ACCESS_LOAD = 1u << 0,   /* reads the memory operand */
+	SLT_ACCESS_STORE = 1u << 1,  /* writes it (LOAD|STORE: a plain,
+					non-atomic read-modify-write) */
+	SLT_ACCESS_ATOMIC = 1u << 2, /* with LOAD|STORE: lock-prefixed, or
+					xchg with a memory operand */
+	SLT_ACCESS_ADDR = 1u << 3,   /* lea: the address is computed, memory
+					is not touched */
+};
+
+/* How a site's struct was found. */
+enum slt_access_via {
+	SLT_VIA_DWARF = 0,  /* a variable located in the base register */
+	SLT_VIA_TRACKED,    /* propagated through the instructions */
+};
+
+/* Why a memory operand was not attributed to a struct (coverage).  Order
+ * is the JSON/text order; SLT_AR_OK counts the attributed ones. */
+enum slt_access_reason {
+	SLT_AR_OK = 0,
+	SLT_AR_NO_VAR,      /* no variable and no tracked type for the base
+			       register at that PC ("no location") */
+	SLT_AR_NOT_STRUCT,  /* the register holds a pointer, but to a base
+			       type, void or a function ("lost type") */
+	SLT_AR_NO_TYPE,     /* pointee only declared, or its DWARF unreadable */
+	SLT_AR_BAD_OFFSET,  /* offset outside the pointee (container_of,
+			       negative displacement) */
+	SLT_AR_STACK,       /* %rsp/%rbp stack frame operand (not handled) */
+	SLT_AR_GLOBAL,      /* %rip-relative or absolute (not handled) */
+	SLT_AR_SEGMENT,     /* %gs/%fs: per-CPU or TLS (not handled) */
+	SLT_AR_N
+};
+
+/* Stable lower-case name of a reason ("ok", "no-location", ...). */
+const char *slt_access_reason_name(enum slt_access_reason r);
+
+/* One attributed memory operand. */
+struct slt_access_site {
+	uint64_t pc;        /* instruction address */
+	const char *type;   /* struct/union name ("" when anonymous) */
+	uint64_t type_size; /* bytes: tells definitions of one name apart */
+	int64_t offset;     /* bytes from the start of the struct, in
+			       [0, type_size) */
+	uint32_t width;     /* bytes accessed (operand size); 0 for lea */
+	uint32_t kind;      /* enum slt_access_kind bits */
+	uint32_t func;      /* index in slt_access_map.funcs */
+	uint8_t via;        /* enum slt_access_via */
+	uint8_t insn_len;   /* instruction length in bytes */
+};
+
+/* One analysed function (a concrete DW_TAG_subprogram with code). */
+struct slt_access_func {
+	const char *name;   /* DW_AT_name, through abstract_origin/
+			       specification; "" when none */
+	uint64_t low_pc;    /* lowest address of its code */
+	uint64_t size;      /* bytes of code (sum of its ranges) */
+	uint64_t cu;        /* .debug_info offset of its compile unit */
+	uint32_t n_insns;   /* instructions decoded */
+	uint32_t n_mem;     /* memory operands (lea and nop excluded) */
+	uint32_t reasons[SLT_AR_N]; /* n_mem split by outcome */
+};
+
+struct slt_access_map {
+	const char *path;             /* the file analysed */
+	struct slt_access_site *sites; /* sorted by pc */
+	size_t n_sites;
+	struct slt_access_func *funcs; /* in DWARF order */
+	size_t n_funcs;
+	/* Totals over every analysed function. */
+	uint64_t n_insns;             /* instructions decoded */
+	uint64_t n_mem;               /* memory operands (lea, nop excluded) */
+	uint64_t n_lea;               /* lea instructions seen */
+	uint64_t n_undecodable;       /* bytes capstone could not decode
+					 (skipped one at a time) */
+	uint64_t n_no_code;           /* functions whose code is not in the
+					 file (SHT_NOBITS, separate debug
+					 file, outside every section) */
+	uint64_t reasons[SLT_AR_N];   /* n_mem split by outcome */
+	void *priv_;
+};
+
+/* Options; zero-initialise for the defaults. */
+struct slt_access_opts {
+	/* Keep only the sites whose struct is one of these names (NULL: all).
+	 * Coverage counts cover every function either way. */
+	const char *const *types;
+	size_t n_types;
+};
+
+/*
+ * Build the map of path.  Returns 0 and *out (free with slt_access_free()),
+ * or a negative SLT_E* with err filled: SLT_EIO, SLT_ENOTELF, SLT_ENODEBUG
+ * (no DWARF, or no function with code), SLT_EUNSUPPORTED (not x86-64),
+ * SLT_ECORRUPT (debug info unreadable as a whole), SLT_ENOMEM.  Parts of the
+ * DWARF that cannot be read (one location list, one function) do not fail
+ * the whole: they show as unattributed operands.
+ */
+int slt_access_build(const char *path, const struct slt_access_opts *opts,
+		     struct slt_access_map **out, struct slt_error *err);
+
+/* Same for an in-memory ELF image (copied): the fuzz target's entry. */
+int slt_access_build_mem(const void *data, size_t size, const char *name,
+			 const struct slt_access_opts *opts,
+			 struct slt_access_map **out, struct slt_error *err);
+
+/* Release a map.  NULL is a no-op. */
+void slt_access_free(struct slt_access_map *map);
+
+/*
+ * The source position of site s from its compile unit's line table: the
+ * file path (owned by the map) in *file and the line in *line.  Returns 0,
+ * or SLT_ENOTFOUND when the line table has no row for that PC (then *file
+ * is "" and *line 0).
+ */
+int slt_access_site_source(struct slt_access_map *map,
+			   const struct slt_access_site *s, const char **file,
+			   uint32_t *line);
+
+/*
+ * The instruction at site s in AT&T syntax as objdump prints it
+ * ("lock addl $0x1,0x10(%rdi)"), into buf (NUL-terminated, truncated to
+ * size).  Returns buf.
+ */
+char *slt_access_site_insn(const struct slt_access_map *map,
+			   const struct slt_access_site *s, char *buf,
+			   size_t size);
+
+/* ---- one struct's view of the map ------------------------------------- */
+
+struct slt_struct;
+
+/* Static access counts of one member: sites (instructions), not
+ * executions.  A plain read-modify-write site counts in loads and stores;
+ * an atomic one in rmw only. */
+struct slt_access_member {
+	uint64_t loads, stores, rmw;
+	uint64_t addr_taken;      /* lea sites */
+	uint32_t n_funcs;         /* distinct functions with a load, store or
+				     rmw site */
+};
+
+/* slt_access_summarize()'s result; free with slt_access_summary_free(). */
+struct slt_access_summary {
+	const struct slt_struct *layout; /* borrowed */
+	struct slt_access_member *members; /* parallel to layout->members:
+					      sites go to the innermost
+					      member, parents sum their
+					      subtree (n_funcs: distinct
+					      functions in the subtree) */
+	struct slt_access_member outside; /* sites in holes or padding */
+	size_t *sites;            /* indices into map->sites of this struct's
+				     sites, by pc */
+	long *site_member;        /* parallel to sites: innermost member
+				     index, -1 for a hole or padding */
+	size_t n_sites;
+	/* Coverage over the functions that touch the struct at least once
+	 * (the "analysed functions" of the man page). */
+	uint32_t n_funcs;
+	uint64_t n_mem;
+	uint64_t reasons[SLT_AR_N];
+};
+
+/*
+ * The sites of map on the struct s (same name and size), per member
+ * (innermost member holding the offset, as the join places samples).
+ * Returns 0 and *out, or SLT_ENOMEM with err filled.
+ */
+int slt_access_summarize(const struct slt_access_map *map,
+			 const struct slt_struct *s,
+			 struct slt_access_summary **out, struct slt_error *err);
+void slt_access_summary_free(struct slt_access_summary *sum);
+
+/* A site's kind as a word: "load", "store", "load-store", "rmw",
+ * "address". */
+const char *slt_access_kind_name(uint32_t kind);
+
+/* ---- writers (src/report/access_out.c) -------------------------------- */
+
+struct slt_report_opts;
+
+struct slt_access_write_opts {
+	bool sites;    /* list every site (function, source, instruction) */
+	bool pretty;   /* JSON: indented */
+};
+
+/* The pahole layout of each summary's struct with "ld= st= rmw= lea=
+ * funcs=" after each accessed member, then its coverage line and (sites)
+ * its sites.  Returns 0 or SLT_EIO/SLT_ENOMEM. */
+int slt_report_access_text(FILE *out, struct slt_access_map *map,
+			   struct slt_access_summary *const *sums, size_t n,
+			   const struct slt_report_opts *ropts,
+			   const struct slt_access_write_opts *opts,
+			   struct slt_error *err);
+
+/* JSON schema identifier of slt_report_access_json()'s output. */
+#define SLT_SCHEMA_ACCESS "structlint.access/v1"
+
+/* One JSON document of schema SLT_SCHEMA_ACCESS (structlint(1), "ACCESS
+ * JSON").  Returns 0 or SLT_EIO/SLT_ENOMEM. */
+int slt_report_access_json(FILE *out, struct slt_access_map *map,
+			   struct slt_access_summary *const *sums, size_t n,
+			   const struct slt_access_write_opts *opts,
+			   struct slt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the static access map, shared by src/access/ (.c files):
+ *   scope.c   DWARF: functions, their ranges, the variables in scope with
+ *             their locations (location lists and expressions)
+ *   insn.c    capstone: decoding and classifying one instruction
+ *   track.c   the per-function forward pass (register and stack-slot
+ *             types) and the attribution of each memory operand
+ *   map.c     the public entry points: the CU walk, the result arrays
+ *   lines.c   line tables for site positions
+ */
+#ifndef SLT_ACCESS_INT_H
+#define SLT_ACCESS_INT_H
+
+#include <capstone/capstone.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout/types.h"
+#include "load/dwarf_int.h"
+#include "structlint/access.h"
+
+/* Registers are numbered as DWARF numbers them on x86-64 (System V psABI,
+ * figure 3.36): 0 rax, 1 rdx, 2 rcx, 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp,
+ * 8..15 r8..r15. */
+#define AREG_N 16
+#define AREG_RSP 7
+#define AREG_RBP 6
+#define AREG_NONE (-1)
+
+/* What a DWARF location says about a register (struct avar.how). */
+enum avar_how {
+	AV_IN_REG = 1,   /* DW_OP_regN: the register holds the value */
+	AV_REG_PLUS,     /* DW_OP_bregN off, DW_OP_stack_value: value = reg + off */
+	AV_SLOT,         /* the value is in memory at a stack slot (see
+			    struct avar.reg) */
+};
+
+/* One (variable, PC range) location record of a function. */
+struct avar {
+	uint64_t lo, hi;      /* valid for lo <= pc < hi */
+	int64_t off;          /* AV_REG_PLUS: addend; AV_SLOT: slot key */
+	uint64_t type_die;    /* .debug_info offset of its DW_AT_type */
+	int8_t reg;           /* AV_IN_REG/AV_REG_PLUS: register; AV_SLOT:
+				 the slot is at off from AREG_RSP or AREG_RBP
+				 (their tracked stack depth at the PC), or
+				 from the CFA (-2: entry %rsp + 8) */
+	uint8_t how;          /* enum avar_how */
+};
+
+/* One function to analyse. */
+struct afunc {
+	uint64_t die;         /* .debug_info offset of the subprogram */
+	uint64_t cu;          /* its CU */
+	const char *name;     /* arena-owned */
+	uint64_t *ranges;     /* lo, hi pairs, sorted */
+	size_t n_ranges;
+	struct avar *vars;
+	size_t n_vars, cap_vars;
+	uint64_t ret_die;     /* DW_AT_type of the function, 0 when void */
+};
+
+/* A type as the tracker needs it: the struct/union (typedefs and
+ * qualifiers stripped, members translated) a pointer points to. */
+struct atype {
+	const struct slt_type *st; /* SLT_T_STRUCT or SLT_T_UNION, full */
+};
+
+/* scope.c --------------------------------------------------------------- */
+
+/* Per-CU context while collecting. */
+struct ascope_ctx {
+	struct dw *d;
+	uint64_t cu_off;
+	uint64_t cu_base;     /* CU DW_AT_low_pc (base for DWARF 4 lists) */
+	Dwarf_Half version;
+};
+
+/* Fill f from the subprogram DIE die (at off): name, ranges, return type,
+ * and every variable/parameter location in it and in its lexical blocks
+ * and inlined subroutines.  Returns 0 (f->n_ranges may be 0: no code),
+ * SLT_ENOMEM.  Unreadable attributes are skipped, not fatal. */
+int slt_acc_scope_func(struct ascope_ctx *c, Dwarf_Die die, uint64_t off,
+		       struct afunc *f);
+/* Free f's arrays. */
+void slt_acc_func_free(struct afunc *f);
+
+/* The struct/union a pointer-typed DIE points to: 0 and *out; else the
+ * enum slt_access_reason (SLT_AR_NOT_STRUCT, SLT_AR_NO_TYPE).  When
+ * want_ptr is false, the DIE's type itself must be the struct (a stack
+ * object). */
+int slt_acc_pointee(struct dw *d, uint64_t type_die, const struct slt_type **out);
+/* Same for a type node: the struct a pointer node t points to. */
+int slt_acc_pointee_t(struct dw *d, const struct slt_type *t,
+		      const struct slt_type **out);
+/* The node of the member of st holding [off, off+width): the innermost
+ * member type (structs are entered, arrays are indexed), NULL when none. */
+const struct slt_type *slt_acc_member_type(struct dw *d,
+					   const struct slt_type *st,
+					   uint64_t off, uint32_t width);
+
+/* insn.c ---------------------------------------------------------------- */
+
+/* The DWARF-numbered register a capstone register belongs to (any width),
+ * AREG_NONE when none of the 16 general-purpose ones. */
+int slt_acc_reg(unsigned cs_reg);
+/* True when the capstone register is the full 64-bit one. */
+bool slt_acc_reg64(unsigned cs_reg);
+
+/* track.c --------------------------------------------------------------- */
+
+struct amap_out;
+/* Analyse f's code: decode, track, attribute; appends sites and counts to
+ * out.  code(addr, &bytes, &n) serves the code bytes. */
+struct acode {
+	const uint8_t *bytes;
+	uint64_t addr;
+	size_t size;
+};
+struct atrack_env {
+	struct dw *d;
+	csh cs;
+	const struct acode *code;     /* executable sections */
+	size_t n_code;
+	const struct afunc *all;      /* every function, sorted by low_pc */
+	size_t n_all;
+	const struct slt_access_opts *opts;
+};
+int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
+		  uint32_t func_idx, struct slt_access_map *m,
+		  struct vec *sites);
+
+#endif

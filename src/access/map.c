@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The access map's entry points: open the file (the DWARF source of
+ * src/load), collect every function with code from every compile unit,
+ * decode and track each one (track.c), and hand back sorted sites and
+ * coverage counts.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "access/access_int.h"
+#include "access/lines.h"
+
+struct priv {
+	struct slt_source *src;
+	struct acode *code;
+	size_t n_code;
+	csh att;                   /* AT&T syntax, for slt_access_site_insn */
+	bool att_open;
+	struct slt_acc_lines *lines;
+};
+
+static const char *const reason_names[SLT_AR_N] = {
+	[SLT_AR_OK] = "ok",
+	[SLT_AR_NO_VAR] = "no-location",
+	[SLT_AR_NOT_STRUCT] = "not-struct",
+	[SLT_AR_NO_TYPE] = "no-type",
+	[SLT_AR_BAD_OFFSET] = "bad-offset",
+	[SLT_AR_STACK] = "stack",
+	[SLT_AR_GLOBAL] = "global",
+	[SLT_AR_SEGMENT] = "per-cpu-tls",
+};
+
+const char *slt_access_reason_name(enum slt_access_reason r)
+{
+	return (unsigned)r < SLT_AR_N ? reason_names[r] : "?";
+}
+
+static int code_sections(struct dw *d, struct priv *p, struct slt_error *err)
+{
+	size_t n = slt_elf_nsections(d->elf);
+	p->code = calloc(n ? n : 1, sizeof(*p->code));
+	if (!p->code)
+		return slt_error_set(err, SLT_ENOMEM, d->path, -1, NULL,
+				     "out of memory");
+	for (size_t i = 1; i < n; i++) {
+		const struct slt_elf_section *s = slt_elf_section(d->elf, i);
+		if (s->type != SHT_PROGBITS || !(s->flags & SHF_EXECINSTR) ||
+		    !(s->flags & SHF_ALLOC) || !s->size)
+			continue;
+		const uint8_t *data;
+		size_t size;
+		int rc = slt_elf_section_data(d->elf, i, &data, &size, err);
+		if (rc)
+			return rc;
+		p->code[p->n_code++] = (struct acode){
+			.bytes = data, .addr = s->addr, .size = size};
+	}
+	return 0;
+}
+
+struct collect {
+	struct dw *d;
+	struct afunc *v;
+	size_t n, cap;
+};
+
+static int add_func(struct collect *c, struct ascope_ctx *sc, Dwarf_Die die)
+{
+	Dwarf_Off off = 0;
+	Dwarf_Error e = NULL;
+	if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK) {
+		if (e)
+			dwarf_dealloc(c->d->dbg, e, DW_DLA_ERROR);
+		return 0;
+	}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct afunc *v = realloc(c->v, cap * sizeof(*v));
+		if (!v)
+			return SLT_ENOMEM;
+		c->v = v;
+		c->cap = cap;
+	}
+	struct afunc *f = &c->v[c->n];
+	int rc = slt_acc_scope_func(sc, die, off, f);
+	if (rc) {
+		slt_acc_func_free(f);
+		return rc;
+	}
+	if (f->n_ranges)
+		c->n++;
+	else
+		slt_acc_func_free(f);
+	return 0;
+}
+
+/* Subprograms among the children of die (namespaces entered). */
+static int cu_children(struct collect *c, struct ascope_ctx *sc, Dwarf_Die die,
+		       unsigned depth)
+{
+	struct dw *d = c->d;
+	Dwarf_Die ch = NULL, next;
+	Dwarf_Error e = NULL;
+	if (depth > 8 || dwarf_child(die, &ch, &e) != DW_DLV_OK) {
+		if (e)
+			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+		return 0;
+	}
+	int rc = 0;
+	while (ch && !rc) {
+		Dwarf_Half tag = 0;
+		if (dwarf_tag(ch, &tag, &e) != DW_DLV_OK) {
+			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+			e = NULL;
+		}
+		if (tag == DW_TAG_subprogram)
+			rc = add_func(c, sc, ch);
+		else if (tag == DW_TAG_namespace)
+			rc = cu_children(c, sc, ch, depth + 1);
+		next = NULL;
+		if (dwarf_siblingof_b(d->dbg, ch, 1, &next, &e) == DW_DLV_ERROR) {
+			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+			e = NULL;
+			next = NULL;
+		}
+		dwarf_dealloc_die(ch);
+		ch = next;
+	}
+	if (ch)
+		dwarf_dealloc_die(ch);
+	return rc;
+}
+
+static int collect_funcs(struct dw *d, struct collect *c, struct slt_error *err)
+{
+	Dwarf_Unsigned len, typeoff, next = 0, hdr = 0;
+	Dwarf_Half ver, asz, lsz, esz, cut;
+	Dwarf_Off abbr;
+	Dwarf_Sig8 sig;
+	Dwarf_Error e = NULL;
+	int rc = 0, res;
+	while ((res = dwarf_next_cu_header_d(d->dbg, 1, &len, &ver, &abbr, &asz,
+					     &lsz, &esz, &sig, &typeoff, &next,
+					     &cut, &e)) == DW_DLV_OK) {
+		uint64_t cu_off = hdr;
+		hdr = next;
+		if (rc)
+			continue; /* drain: libdwarf resets after the last CU */
+		Dwarf_Die cu = NULL;
+		if (dwarf_siblingof_b(d->dbg, NULL, 1, &cu, &e) != DW_DLV_OK) {
+			if (e)
+				dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+			e = NULL;
+			continue;
+		}
+		Dwarf_Off cuo = cu_off;
+		if (dwarf_dieoffset(cu, &cuo, &e) != DW_DLV_OK) {
+			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+			e = NULL;
+		}
+		struct ascope_ctx sc = {.d = d, .cu_off = cuo, .version = ver};
+		Dwarf_Addr base = 0;
+		if (dwarf_lowpc(cu, &base, &e) == DW_DLV_OK)
+			sc.cu_base = base;
+		else if (e) {
+			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+			e = NULL;
+		}
+		rc = cu_children(c, &sc, cu, 0);
+		dwarf_dealloc_die(cu);
+	}
+	if (res == DW_DLV_ERROR) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s", e ? dwarf_errmsg(e) : "?");
+		if (e)
+			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+		if (!c->n && !rc)
+			return slt_error_set(err, SLT_ECORRUPT, d->path, -1, NULL,
+					     "compile unit header: %s", msg);
+	}
+	if (rc)
+		return slt_error_set(err, rc, d->path, -1, NULL, "out of memory");
+	return 0;
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	uint64_t x = ((const struct afunc *)a)->ranges[0];
+	uint64_t y = ((const struct afunc *)b)->ranges[0];
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct slt_access_site *x = a, *y = b;
+	return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static int build(struct slt_source *src, const struct slt_access_opts *opts,
+		 struct slt_access_map **out, struct slt_error *err)
+{
+	struct dw *d = (struct dw *)src;
+	struct slt_access_map *m = calloc(1, sizeof(*m));
+	struct priv *p = calloc(1, sizeof(*p));
+	struct collect c = {.d = d};
+	struct vec sites = {.elt = sizeof(struct slt_access_site)};
+	struct slt_error scratch;
+	int rc = 0;
+	if (!m || !p) {
+		free(m);
+		free(p);
+		src->ops->close(src);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	m->priv_ = p;
+	p->src = src;
+	m->path = src->path;
+	if (slt_elf_machine(d->elf) != EM_X86_64) {
+		rc = slt_error_set(err, SLT_EUNSUPPORTED, d->path, -1,
+				   "the access map decodes x86-64 code only",
+				   "ELF machine %u is not x86-64",
+				   slt_elf_machine(d->elf));
+		goto fail;
+	}
+	if (slt_elf_type(d->elf) == ET_REL) {
+		rc = slt_error_set(err, SLT_EUNSUPPORTED, d->path, -1,
+				   "link it (an executable, shared object or "
+				   "vmlinux) and pass that",
+				   "relocatable object: function addresses "
+				   "overlap across sections");
+		goto fail;
+	}
+	if ((rc = code_sections(d, p, err)))
+		goto fail;
+	slt_error_clear(&scratch);
+	d->err = &scratch; /* type errors show as "no-type", not as failure */
+	if ((rc = collect_funcs(d, &c, err)))
+		goto fail;
+	if (!c.n) {
+		rc = slt_error_set(err, SLT_ENODEBUG, d->path, -1,
+				   "build with -g (and keep the code in the file)",
+				   "no function with code in the DWARF");
+		goto fail;
+	}
+	qsort(c.v, c.n, sizeof(*c.v), cmp_func);
+	/* one entry per entry address (LTO/partial units may repeat one) */
+	size_t w = 0;
+	for (size_t i = 0; i < c.n; i++) {
+		if (w && c.v[w - 1].ranges[0] == c.v[i].ranges[0]) {
+			slt_acc_func_free(&c.v[i]);
+			continue;
+		}
+		c.v[w++] = c.v[i];
+	}
+	c.n = w;
+	m->funcs = calloc(c.n, sizeof(*m->funcs));
+	if (!m->funcs) {
+		rc = slt_error_set(err, SLT_ENOMEM, d->path, -1, NULL, "out of memory");
+		goto fail;
+	}
+	m->n_funcs = c.n;
+	csh cs;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+		rc = slt_error_set(err, SLT_ENOMEM, d->path, -1, NULL,
+				   "capstone: cannot open an x86-64 decoder");
+		goto fail;
+	}
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	struct atrack_env env = {
+		.d = d, .cs = cs, .code = p->code, .n_code = p->n_code,
+		.all = c.v, .n_all = c.n, .opts = opts,
+	};
+	for (size_t i = 0; i < c.n && !rc; i++) {
+		struct afunc *f = &c.v[i];
+		struct slt_access_func *af = &m->funcs[i];
+		af->name = f->name;
+		af->low_pc = f->ranges[0];
+		af->cu = f->cu;
+		for (size_t r = 0; r < f->n_ranges; r++)
+			af->size += f->ranges[2 * r + 1] - f->ranges[2 * r];
+		size_t before = af->n_insns;
+		rc = slt_acc_track(&env, f, (uint32_t)i, m, &sites);
+		if (af->n_insns == before)
+			m->n_no_code++;
+		m->n_insns += af->n_insns;
+		m->n_mem += af->n_mem;
+		for (int k = 0; k < SLT_AR_N; k++)
+			m->reasons[k] += af->reasons[k];
+	}
+	cs_close(&cs);
+	if (rc) {
+		rc = slt_error_set(err, rc, d->path, -1, NULL, "out of memory");
+		goto fail;
+	}
+	d->err = NULL;
+	m->sites = sites.v;
+	m->n_sites = sites.n;
+	sites.v = NULL;
+	qsort(m->sites, m->n_sites, sizeof(*m->sites), cmp_site);
+	for (size_t i = 0; i < c.n; i++)
+		slt_acc_func_free(&c.v[i]);
+	free(c.v);
+	*out = m;
+	return 0;
+fail:
+	d->err = NULL;
+	for (size_t i = 0; i < c.n; i++)
+		slt_acc_func_free(&c.v[i]);
+	free(c.v);
+	free(sites.v);
+	slt_access_free(m);
+	return rc;
+}
+
+int slt_access_build(const char *path, const struct slt_access_opts *opts,
+		     struct slt_access_map **out, struct slt_error *err)
+{
+	struct slt_source *src;
+	*out = NULL;
+	int rc = slt_source_open_dwarf(path, NULL, &src, err);
+	return rc ? rc : build(src, opts, out, err);
+}
+
+int slt_access_build_mem(const void *data, size_t size, const char *name,
+			 const struct slt_access_opts *opts,
+			 struct slt_access_map **out, struct slt_error *err)
+{
+	struct slt_source *src;
+	*out = NULL;
+	int rc = slt_source_open_dwarf_mem(data, size, name, &src, err);
+	return rc ? rc : build(src, opts, out, err);
+}
+
+void slt_access_free(struct slt_access_map *m)
+{
+	if (!m)
+		return;
+	struct priv *p = m->priv_;
+	if (p) {
+		slt_acc_lines_free(p->lines);
+		if (p->att_open)
+			cs_close(&p->att);
+		free(p->code);
+		if (p->src)
+			p->src->ops->close(p->src);
+		free(p);
+	}
+	free(m->sites);
+	free(m->funcs);
+	free(m);
+}
+
+int slt_access_site_source(struct slt_access_map *m,
+			   const struct slt_access_site *s, const char **file,
+			   uint32_t *line)
+{
+	struct priv *p = m->priv_;
+	struct dw *d = (struct dw *)p->src;
+	*file = "";
+	*line = 0;
+	if (s->func >= m->n_funcs)
+		return SLT_ENOTFOUND;
+	if (!p->lines && !(p->lines = slt_acc_lines_new(d)))
+		return SLT_ENOMEM;
+	return slt_acc_lines_find(p->lines, m->funcs[s->func].cu, s->pc, file,
+				  line);
+}
+
+char *slt_access_site_insn(const struct slt_access_map *m,
+			   const struct slt_access_site *s, char *buf,
+			   size_t size)
+{
+	struct priv *p = m->priv_;
+	if (size)
+		buf[0] = 0;
+	if (!p->att_open) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &p->att) != CS_ERR_OK)
+			return buf;
+		cs_option(p->att, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+		p->att_open = true;
+	}
+	for (size_t i = 0; i < p->n_code; i++) {
+		const struct acode *c = &p->code[i];
+		if (s->pc < c->addr || s->pc - c->addr >= c->size)
+			continue;
+		const uint8_t *b = c->bytes + (s->pc - c->addr);
+		size_t n = c->size - (s->pc - c->addr);
+		cs_insn *in = NULL;
+		if (cs_disasm(p->att, b, n < 16 ? n : 16, s->pc, 1, &in) == 1) {
+			snprintf(buf, size, "%s%s%s", in->mnemonic,
+				 in->op_str[0] ? " " : "", in->op_str);
+			cs_free(in, 1);
+		}
+		break;
+	}
+	return buf;
+}

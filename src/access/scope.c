@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The DWARF side of the access map: a function's code ranges and the
+ * locations of the pointer-typed variables and parameters in its scopes
+ * (lexical blocks and inlined subroutines included).  Everything is read
+ * through libdwarf (location expressions, DWARF 2-4 .debug_loc lists and
+ * DWARF 5 .debug_loclists through dwarf_get_loclist_c(); ranges through
+ * dwarf_get_ranges_b() and the .debug_rnglists interface), so this file
+ * parses no bytes itself.  An attribute libdwarf cannot read is skipped:
+ * its variable is simply not known, which the coverage figures show.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "access/access_int.h"
+
+static void drop_err(struct dw *d, Dwarf_Error *e)
+{
+	if (*e)
+		dwarf_dealloc(d->dbg, *e, DW_DLA_ERROR);
+	*e = NULL;
+}
+
+static bool get_attr(struct dw *d, Dwarf_Die die, Dwarf_Half at,
+		     Dwarf_Attribute *a)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Bool has = 0;
+	if (dwarf_hasattr(die, at, &has, &e) != DW_DLV_OK || !has) {
+		drop_err(d, &e);
+		return false;
+	}
+	if (dwarf_attr(die, at, a, &e) != DW_DLV_OK) {
+		drop_err(d, &e);
+		return false;
+	}
+	return true;
+}
+
+static bool ref_attr(struct dw *d, Dwarf_Die die, Dwarf_Half at, uint64_t *ref)
+{
+	Dwarf_Attribute a;
+	if (!get_attr(d, die, at, &a))
+		return false;
+	Dwarf_Error e = NULL;
+	Dwarf_Off o = 0;
+	bool ok = dwarf_global_formref(a, &o, &e) == DW_DLV_OK;
+	drop_err(d, &e);
+	dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
+	*ref = o;
+	return ok;
+}
+
+/* DW_AT_type or DW_AT_name of die, following DW_AT_abstract_origin and
+ * DW_AT_specification (a bounded number of hops: a cycle is corrupt). */
+static bool origin_type(struct dw *d, Dwarf_Die die, uint64_t *type)
+{
+	Dwarf_Die cur = die;
+	bool ok = false;
+	for (int hop = 0; hop < 4 && cur; hop++) {
+		if (ref_attr(d, cur, DW_AT_type, type)) {
+			ok = true;
+			break;
+		}
+		uint64_t o;
+		if (!ref_attr(d, cur, DW_AT_abstract_origin, &o) &&
+		    !ref_attr(d, cur, DW_AT_specification, &o))
+			break;
+		Dwarf_Die next = NULL;
+		Dwarf_Error e = NULL;
+		if (dwarf_offdie_b(d->dbg, o, 1, &next, &e) != DW_DLV_OK) {
+			drop_err(d, &e);
+			next = NULL;
+		}
+		if (cur != die)
+			dwarf_dealloc_die(cur);
+		cur = next;
+	}
+	if (cur && cur != die)
+		dwarf_dealloc_die(cur);
+	return ok;
+}
+
+static const char *origin_name(struct dw *d, Dwarf_Die die)
+{
+	Dwarf_Die cur = die;
+	const char *name = NULL;
+	for (int hop = 0; hop < 4 && cur && !name; hop++) {
+		char *s = NULL;
+		Dwarf_Error e = NULL;
+		int res = dwarf_diename(cur, &s, &e);
+		drop_err(d, &e);
+		if (res == DW_DLV_OK && s) {
+			name = s; /* points into .debug_str / .debug_info */
+			break;
+		}
+		uint64_t o;
+		if (!ref_attr(d, cur, DW_AT_abstract_origin, &o) &&
+		    !ref_attr(d, cur, DW_AT_specification, &o))
+			break;
+		Dwarf_Die next = NULL;
+		if (dwarf_offdie_b(d->dbg, o, 1, &next, &e) != DW_DLV_OK) {
+			drop_err(d, &e);
+			next = NULL;
+		}
+		if (cur != die)
+			dwarf_dealloc_die(cur);
+		cur = next;
+	}
+	if (cur && cur != die)
+		dwarf_dealloc_die(cur);
+	return name ? name : "";
+}
+
+/* A growable array of lo,hi pairs. */
+struct rbuf {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int rpush(struct rbuf *r, uint64_t lo, uint64_t hi)
+{
+	if (lo >= hi)
+		return 0;
+	if (r->n + 2 > r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 8;
+		uint64_t *v = realloc(r->v, cap * sizeof(*v));
+		if (!v)
+			return SLT_ENOMEM;
+		r->v = v;
+		r->cap = cap;
+	}
+	r->v[r->n++] = lo;
+	r->v[r->n++] = hi;
+	return 0;
+}
+
+static int rnglists(struct ascope_ctx *c, Dwarf_Attribute a, struct rbuf *r)
+{
+	struct dw *d = c->d;
+	Dwarf_Half form = 0;
+	Dwarf_Error e = NULL;
+	Dwarf_Unsigned val = 0;
+	if (dwarf_whatform(a, &form, &e) != DW_DLV_OK) {
+		drop_err(d, &e);
+		return 0;
+	}
+	int res = form == DW_FORM_rnglistx ? dwarf_formudata(a, &val, &e)
+					     : dwarf_global_formref(a, &val, &e);
+	if (res != DW_DLV_OK) {
+		drop_err(d, &e);
+		return 0;
+	}
+	Dwarf_Rnglists_Head head = NULL;
+	Dwarf_Unsigned count = 0, goff = 0;
+	if (dwarf_rnglists_get_rle_head(a, form, val, &head, &count, &goff, &e) !=
+	    DW_DLV_OK) {
+		drop_err(d, &e);
+		return 0;
+	}
+	int rc = 0;
+	for (Dwarf_Unsigned i = 0; i < count && !rc; i++) {
+		unsigned len = 0, code = 0;
+		Dwarf_Unsigned r1, r2, c1 = 0, c2 = 0;
+		Dwarf_Bool unavail = 0;
+		if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &r1, &r2,
+						      &unavail, &c1, &c2, &e) !=
+		    DW_DLV_OK) {
+			drop_err(d, &e);
+			break;
+		}
+		if (code == DW_RLE_end_of_list)
+			break;
+		if (unavail || code == DW_RLE_base_address ||
+		    code == DW_RLE_base_addressx)
+			continue;
+		rc = rpush(r, c1, c2);
+	}
+	dwarf_dealloc_rnglists_head(head);
+	return rc;
+}
+
+static int ranges4(struct ascope_ctx *c, Dwarf_Die die, Dwarf_Attribute a,
+		   struct rbuf *r)
+{
+	struct dw *d = c->d;
+	Dwarf_Error e = NULL;
+	Dwarf_Off off = 0, real = 0;
+	if (dwarf_global_formref(a, &off, &e) != DW_DLV_OK) {
+		drop_err(d, &e);
+		return 0;
+	}
+	Dwarf_Ranges *buf = NULL;
+	Dwarf_Signed n = 0;
+	Dwarf_Unsigned bytes = 0;
+	if (dwarf_get_ranges_b(d->dbg, off, die, &real, &buf, &n, &bytes, &e) !=
+	    DW_DLV_OK) {
+		drop_err(d, &e);
+		return 0;
+	}
+	uint64_t base = c->cu_base;
+	int rc = 0;
+	for (Dwarf_Signed i = 0; i < n && !rc; i++) {
+		if (buf[i].dwr_type == DW_RANGES_END)
+			break;
+		if (buf[i].dwr_type == DW_RANGES_ADDRESS_SELECTION) {
+			base = buf[i].dwr_addr2;
+			continue;
+		}
+		rc = rpush(r, base + buf[i].dwr_addr1, base + buf[i].dwr_addr2);
+	}
+	dwarf_ranges_dealloc(d->dbg, buf, n);
+	return rc;
+}
+
+/* The code ranges of die into r (nothing when it has none). */
+static int die_ranges(struct ascope_ctx *c, Dwarf_Die die, struct rbuf *r)
+{
+	struct dw *d = c->d;
+	Dwarf_Error e = NULL;
+	Dwarf_Addr lo = 0, hi = 0;
+	Dwarf_Half form = 0;
+	enum Dwarf_Form_Class cls = DW_FORM_CLASS_UNKNOWN;
+	if (dwarf_lowpc(die, &lo, &e) == DW_DLV_OK) {
+		if (dwarf_highpc_b(die, &hi, &form, &cls, &e) == DW_DLV_OK) {
+			if (cls == DW_FORM_CLASS_CONSTANT)
+				hi += lo;
+			return rpush(r, lo, hi);
+		}
+		drop_err(d, &e);
+		return 0;
+	}
+	drop_err(d, &e);
+	Dwarf_Attribute a;
+	if (!get_attr(d, die, DW_AT_ranges, &a))
+		return 0;
+	int rc = c->version >= 5 ? rnglists(c, a, r) : ranges4(c, die, a, r);
+	dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
+	return rc;
+}
+
+static int cmp_u64pair(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* ---- locations ---------------------------------------------------------- */
+
+/* What the frame base (DW_AT_frame_base) of the function is. */
+enum fbase { FB_UNKNOWN, FB_CFA, FB_RSP, FB_RBP };
+
+struct fctx {
+	struct ascope_ctx *c;
+	struct afunc *f;
+	enum fbase fb;
+};
+
+static int add_var(struct fctx *x, uint64_t lo, uint64_t hi, int reg,
+		   enum avar_how how, int64_t off, uint64_t type)
+{
+	struct afunc *f = x->f;
+	if (lo >= hi)
+		return 0;
+	if (f->n_vars == f->cap_vars) {
+		size_t cap = f->cap_vars ? f->cap_vars * 2 : 16;
+		struct avar *v = realloc(f->vars, cap * sizeof(*v));
+		if (!v)
+			return SLT_ENOMEM;
+		f->vars = v;
+		f->cap_vars = cap;
+	}
+	f->vars[f->n_vars++] = (struct avar){
+		.lo = lo, .hi = hi, .off = off, .type_die = type,
+		.reg = (int8_t)reg, .how = (uint8_t)how,
+	};
+	return 0;
+}
+
+/* Decode one location description: 1 and how, reg and off when it is one of
+ * the forms the map uses (see enum avar_how), else 0. */
+static int decode_loc(struct fctx *x, Dwarf_Locdesc_c desc, Dwarf_Unsigned nops,
+		      int *how, int *reg, int64_t *off)
+{
+	struct dw *d = x->c->d;
+	Dwarf_Small atom[2] = {0, 0};
+	Dwarf_Unsigned op1[2] = {0, 0};
+	if (nops == 0 || nops > 2)
+		return 0;
+	for (Dwarf_Unsigned j = 0; j < nops; j++) {
+		Dwarf_Unsigned o2, o3, br;
+		Dwarf_Error e = NULL;
+		if (dwarf_get_location_op_value_c(desc, j, &atom[j], &op1[j], &o2,
+						  &o3, &br, &e) != DW_DLV_OK) {
+			drop_err(d, &e);
+			return 0;
+		}
+	}
+	int r = -1;
+	if (atom[0] >= DW_OP_reg0 && atom[0] <= DW_OP_reg15)
+		r = atom[0] - DW_OP_reg0;
+	else if (atom[0] == DW_OP_regx && op1[0] < AREG_N)
+		r = (int)op1[0];
+	if (r >= 0) {
+		/* the register, or its first 8-byte piece */
+		if (nops == 2 && !(atom[1] == DW_OP_piece && op1[1] >= 8))
+			return 0;
+		*how = AV_IN_REG;
+		*reg = r;
+		*off = 0;
+		return 1;
+	}
+	if (atom[0] >= DW_OP_breg0 && atom[0] <= DW_OP_breg15) {
+		r = atom[0] - DW_OP_breg0;
+		if (nops == 2 && atom[1] == DW_OP_stack_value) {
+			*how = AV_REG_PLUS;
+			*reg = r;
+			*off = (int64_t)op1[0];
+			return 1;
+		}
+		if (nops == 1 && (r == AREG_RSP || r == AREG_RBP)) {
+			*how = AV_SLOT;
+			*reg = r;
+			*off = (int64_t)op1[0];
+			return 1;
+		}
+		return 0;
+	}
+	if (atom[0] == DW_OP_fbreg && nops == 1 && x->fb != FB_UNKNOWN) {
+		*how = AV_SLOT;
+		*reg = x->fb == FB_CFA ? -2 : x->fb == FB_RSP ? AREG_RSP : AREG_RBP;
+		*off = (int64_t)op1[0];
+		return 1;
+	}
+	return 0;
+}
+
+/* Record the location of the variable/parameter die (scope: the PC ranges
+ * of its enclosing scope, for plain location expressions). */
+static int var_die(struct fctx *x, Dwarf_Die die, const struct rbuf *scope)
+{
+	struct dw *d = x->c->d;
+	uint64_t type = 0;
+	if (!origin_type(d, die, &type))
+		return 0;
+	/* only pointers (and structs in stack slots, later) matter: skip
+	 * others before reading their location */
+	const struct slt_type *t = slt_dw_tr(d, type, false);
+	if (!t) {
+		d->rc = 0;
+		return 0;
+	}
+	t = slt_dw_strip(t);
+	if (t->kind != SLT_T_PTR)
+		return 0;
+	Dwarf_Attribute a;
+	if (!get_attr(d, die, DW_AT_location, &a))
+		return 0;
+	Dwarf_Loc_Head_c head = NULL;
+	Dwarf_Unsigned count = 0;
+	Dwarf_Error e = NULL;
+	int rc = 0;
+	if (dwarf_get_loclist_c(a, &head, &count, &e) != DW_DLV_OK) {
+		drop_err(d, &e);
+		dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
+		return 0;
+	}
+	unsigned kind = DW_LKIND_unknown;
+	if (dwarf_get_loclist_head_kind(head, &kind, &e) != DW_DLV_OK)
+		drop_err(d, &e);
+	for (Dwarf_Unsigned i = 0; i < count && !rc; i++) {
+		Dwarf_Small lle = 0, src = 0;
+		Dwarf_Unsigned rlo, rhi, nops = 0, eoff, doff;
+		Dwarf_Bool unavail = 0;
+		Dwarf_Addr lo = 0, hi = 0;
+		Dwarf_Locdesc_c desc = NULL;
+		if (dwarf_get_locdesc_entry_d(head, i, &lle, &rlo, &rhi, &unavail,
+					      &lo, &hi, &nops, &desc, &src, &eoff,
+					      &doff, &e) != DW_DLV_OK) {
+			drop_err(d, &e);
+			break;
+		}
+		int how, reg;
+		int64_t off;
+		if (unavail || !decode_loc(x, desc, nops, &how, &reg, &off))
+			continue;
+		if (kind == DW_LKIND_expression) {
+			for (size_t k = 0; k + 1 < scope->n && !rc; k += 2)
+				rc = add_var(x, scope->v[k], scope->v[k + 1], reg,
+					     how, off, type);
+		} else {
+			rc = add_var(x, lo, hi, reg, how, off, type);
+		}
+	}
+	dwarf_loc_head_c_dealloc(head);
+	dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
+	return rc;
+}
+
+static int walk(struct fctx *x, Dwarf_Die die, const struct rbuf *scope,
+		unsigned depth)
+{
+	struct dw *d = x->c->d;
+	Dwarf_Die ch = NULL, next = NULL;
+	Dwarf_Error e = NULL;
+	if (depth > 64)
+		return 0;
+	int res = dwarf_child(die, &ch, &e);
+	if (res != DW_DLV_OK) {
+		drop_err(d, &e);
+		return 0;
+	}
+	int rc = 0;
+	while (ch && !rc) {
+		Dwarf_Half tag = 0;
+		if (dwarf_tag(ch, &tag, &e) != DW_DLV_OK) {
+			drop_err(d, &e);
+			tag = 0;
+		}
+		if (tag == DW_TAG_formal_parameter || tag == DW_TAG_variable) {
+			rc = var_die(x, ch, scope);
+		} else if (tag == DW_TAG_lexical_block ||
+			   tag == DW_TAG_inlined_subroutine) {
+			struct rbuf inner = {0};
+			rc = die_ranges(x->c, ch, &inner);
+			if (!rc)
+				rc = walk(x, ch, inner.n ? &inner : scope,
+					  depth + 1);
+			free(inner.v);
+		}
+		next = NULL;
+		res = dwarf_siblingof_b(d->dbg, ch, 1, &next, &e);
+		if (res == DW_DLV_ERROR) {
+			drop_err(d, &e);
+			next = NULL;
+		}
+		dwarf_dealloc_die(ch);
+		ch = next;
+	}
+	if (ch)
+		dwarf_dealloc_die(ch);
+	return rc;
+}
+
+static enum fbase frame_base(struct dw *d, Dwarf_Die die)
+{
+	Dwarf_Attribute a;
+	if (!get_attr(d, die, DW_AT_frame_base, &a))
+		return FB_UNKNOWN;
+	enum fbase fb = FB_UNKNOWN;
+	Dwarf_Loc_Head_c head = NULL;
+	Dwarf_Unsigned count = 0;
+	Dwarf_Error e = NULL;
+	if (dwarf_get_loclist_c(a, &head, &count, &e) == DW_DLV_OK) {
+		Dwarf_Small lle, src;
+		Dwarf_Unsigned rlo, rhi, nops = 0, eoff, doff, o1, o2, o3, br;
+		Dwarf_Bool unavail;
+		Dwarf_Addr lo, hi;
+		Dwarf_Locdesc_c desc;
+		Dwarf_Small atom = 0;
+		if (count == 1 &&
+		    dwarf_get_locdesc_entry_d(head, 0, &lle, &rlo, &rhi, &unavail,
+					      &lo, &hi, &nops, &desc, &src, &eoff,
+					      &doff, &e) == DW_DLV_OK &&
+		    nops == 1 &&
+		    dwarf_get_location_op_value_c(desc, 0, &atom, &o1, &o2, &o3,
+						  &br, &e) == DW_DLV_OK) {
+			if (atom == DW_OP_call_frame_cfa)
+				fb = FB_CFA;
+			else if (atom == DW_OP_reg7)
+				fb = FB_RSP;
+			else if (atom == DW_OP_reg6)
+				fb = FB_RBP;
+		}
+		drop_err(d, &e);
+		dwarf_loc_head_c_dealloc(head);
+	} else {
+		drop_err(d, &e);
+	}
+	dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
+	return fb;
+}
+
+int slt_acc_scope_func(struct ascope_ctx *c, Dwarf_Die die, uint64_t off,
+		       struct afunc *f)
+{
+	struct dw *d = c->d;
+	memset(f, 0, sizeof(*f));
+	f->die = off;
+	f->cu = c->cu_off;
+	struct rbuf r = {0};
+	int rc = die_ranges(c, die, &r);
+	if (rc || !r.n) {
+		free(r.v);
+		return rc;
+	}
+	qsort(r.v, r.n / 2, 2 * sizeof(uint64_t), cmp_u64pair);
+	f->ranges = r.v;
+	f->n_ranges = r.n / 2;
+	f->name = origin_name(d, die);
+	if (!origin_type(d, die, &f->ret_die))
+		f->ret_die = 0;
+	struct fctx x = {.c = c, .f = f, .fb = frame_base(d, die)};
+	return walk(&x, die, &r, 0);
+}
+
+void slt_acc_func_free(struct afunc *f)
+{
+	free(f->ranges);
+	free(f->vars);
+	f->ranges = NULL;
+	f->vars = NULL;
+}
+
+/* ---- types -------------------------------------------------------------- */
+
+int slt_acc_pointee_t(struct dw *d, const struct slt_type *t,
+		      const struct slt_type **out)
+{
+	*out = NULL;
+	if (!t)
+		return SLT_AR_NO_TYPE;
+	t = slt_dw_strip(t);
+	if (t->kind != SLT_T_PTR || !t->ref)
+		return SLT_AR_NOT_STRUCT;
+	const struct slt_type *p = slt_dw_strip(t->ref);
+	if (p->kind == SLT_T_FWD)
+		return SLT_AR_NO_TYPE;
+	if (p->kind != SLT_T_STRUCT && p->kind != SLT_T_UNION)
+		return SLT_AR_NOT_STRUCT;
+	if (p->flags & SLT_TF_SHALLOW) {
+		const struct slt_type *full = slt_dw_tr(d, p->origin, true);
+		if (!full) {
+			d->rc = 0;
+			return SLT_AR_NO_TYPE;
+		}
+		p = slt_dw_strip(full);
+		if (p->flags & SLT_TF_SHALLOW)
+			return SLT_AR_NO_TYPE;
+	}
+	if (!p->size)
+		return SLT_AR_NO_TYPE;
+	*out = p;
+	return 0;
+}
+
+int slt_acc_pointee(struct dw *d, uint64_t type_die, const struct slt_type **out)
+{
+	const struct slt_type *t = slt_dw_tr(d, type_die, false);
+	if (!t) {
+		d->rc = 0;
+		*out = NULL;
+		return SLT_AR_NO_TYPE;
+	}
+	return slt_acc_pointee_t(d, t, out);
+}
+
+const struct slt_type *slt_acc_member_type(struct dw *d,
+					   const struct slt_type *st,
+					   uint64_t off, uint32_t width)
+{
+	const struct slt_type *t = st;
+	for (int depth = 0; depth < 64; depth++) {
+		t = slt_dw_strip(t);
+		if (t->kind == SLT_T_ARRAY) {
+			const struct slt_type *el = slt_dw_strip(t->ref);
+			if (!el->size || off >= t->size)
+				return NULL;
+			off %= el->size;
+			t = el;
+			continue;
+		}
+		if (t->kind != SLT_T_STRUCT && t->kind != SLT_T_UNION)
+			return off == 0 ? t : NULL;
+		if (t->flags & SLT_TF_SHALLOW) {
+			t = slt_dw_tr(d, t->origin, true);
+			if (!t) {
+				d->rc = 0;
+				return NULL;
+			}
+			continue;
+		}
+		const struct slt_tmember *best = NULL;
+		for (uint32_t i = 0; i < t->n_members; i++) {
+			const struct slt_tmember *m = &t->members[i];
+			if (m->bit_size)
+				continue;
+			uint64_t mo = m->bit_offset / 8;
+			uint64_t ms = slt_dw_strip(m->type)->size;
+			if (off < mo || off - mo >= ms)
+				continue;
+			/* unions: the member the access fits best */
+			if (!best || (ms == width && off == mo))
+				best = m;
+		}
+		if (!best)
+			return NULL;
+		off -= best->bit_offset / 8;
+		t = best->type;
+	}
+	return NULL;
+}

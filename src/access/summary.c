@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One struct's view of the access map: per member site counts, distinct
+ * functions, and the coverage of the functions that touch the struct.
+ * Offsets go to members with the join's own rule (slt_join_member_at,
+ * src/join), so a static site lands where a sample at that offset would.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "join/join_int.h"
+#include "structlint/access.h"
+#include "structlint/layout.h"
+
+const char *slt_access_kind_name(uint32_t k)
+{
+	if (k & SLT_ACCESS_ADDR)
+		return "address";
+	if (k & SLT_ACCESS_ATOMIC)
+		return "rmw";
+	if ((k & SLT_ACCESS_LOAD) && (k & SLT_ACCESS_STORE))
+		return "load-store";
+	return k & SLT_ACCESS_STORE ? "store" : "load";
+}
+
+static void count(struct slt_access_member *m, uint32_t k)
+{
+	if (k & SLT_ACCESS_ADDR)
+		m->addr_taken++;
+	else if (k & SLT_ACCESS_ATOMIC)
+		m->rmw++;
+	else {
+		if (k & SLT_ACCESS_LOAD)
+			m->loads++;
+		if (k & SLT_ACCESS_STORE)
+			m->stores++;
+	}
+}
+
+struct pair {
+	long member;   /* -1: outside */
+	uint32_t func;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+	if (x->member != y->member)
+		return x->member < y->member ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void slt_access_summary_free(struct slt_access_summary *s)
+{
+	if (!s)
+		return;
+	free(s->members);
+	free(s->sites);
+	free(s->site_member);
+	free(s);
+}
+
+int slt_access_summarize(const struct slt_access_map *map,
+			 const struct slt_struct *st,
+			 struct slt_access_summary **out, struct slt_error *err)
+{
+	*out = NULL;
+	struct slt_access_summary *s = calloc(1, sizeof(*s));
+	size_t n = 0;
+	for (size_t i = 0; i < map->n_sites; i++)
+		n += map->sites[i].type_size == st->size &&
+		     !strcmp(map->sites[i].type, st->name);
+	size_t depth_max = 1;
+	for (size_t i = 0; i < st->n_members; i++)
+		if (st->members[i].depth + 1 > depth_max)
+			depth_max = st->members[i].depth + 1;
+	struct pair *pairs = NULL;
+	uint32_t *funcs = NULL;
+	if (s) {
+		s->layout = st;
+		s->members = calloc(st->n_members + 1, sizeof(*s->members));
+		s->sites = calloc(n + 1, sizeof(*s->sites));
+		s->site_member = calloc(n + 1, sizeof(*s->site_member));
+		pairs = calloc(n * (depth_max + 1) + 1, sizeof(*pairs));
+		funcs = calloc(n + 1, sizeof(*funcs));
+	}
+	if (!s || !s->members || !s->sites || !s->site_member || !pairs || !funcs) {
+		slt_access_summary_free(s);
+		free(pairs);
+		free(funcs);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	size_t np = 0;
+	for (size_t i = 0; i < map->n_sites; i++) {
+		const struct slt_access_site *site = &map->sites[i];
+		if (site->type_size != st->size || strcmp(site->type, st->name))
+			continue;
+		long m = slt_join_member_at(st, (uint64_t)site->offset);
+		s->sites[s->n_sites] = i;
+		s->site_member[s->n_sites++] = m;
+		bool access = !(site->kind & SLT_ACCESS_ADDR);
+		if (m < 0) {
+			count(&s->outside, site->kind);
+			if (access)
+				pairs[np++] = (struct pair){-1, site->func};
+			continue;
+		}
+		for (long a = m; a >= 0; a = st->members[a].parent) {
+			count(&s->members[a], site->kind);
+			if (access)
+				pairs[np++] = (struct pair){a, site->func};
+		}
+	}
+	qsort(pairs, np, sizeof(*pairs), cmp_pair);
+	for (size_t i = 0; i < np; i++) {
+		if (i && !cmp_pair(&pairs[i - 1], &pairs[i]))
+			continue;
+		if (pairs[i].member < 0)
+			s->outside.n_funcs++;
+		else
+			s->members[pairs[i].member].n_funcs++;
+	}
+	/* coverage over the functions with a site on this struct */
+	size_t nf = 0;
+	for (size_t i = 0; i < s->n_sites; i++)
+		funcs[nf++] = map->sites[s->sites[i]].func;
+	qsort(funcs, nf, sizeof(*funcs), cmp_u32);
+	for (size_t i = 0; i < nf; i++) {
+		if (i && funcs[i] == funcs[i - 1])
+			continue;
+		const struct slt_access_func *f = &map->funcs[funcs[i]];
+		s->n_funcs++;
+		s->n_mem += f->n_mem;
+		for (int k = 0; k < SLT_AR_N; k++)
+			s->reasons[k] += f->reasons[k];
+	}
+	free(pairs);
+	free(funcs);
+	*out = s;
+	return 0;
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `structlint access [OPTIONS] FILE NAME...`: the static access map of
+ * FILE (include/structlint/access.h) seen from each struct NAME.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "structlint/access.h"
+#include "structlint/layout.h"
+#include "structlint/report.h"
+
+static const char usage[] =
+"usage: structlint access [OPTIONS] FILE NAME...\n"
+"\n"
+"Which instructions of FILE load, store, atomically modify (lock prefix,\n"
+"xchg) or take the address of (lea) each member of the struct or union\n"
+"NAME, found without running anything: the machine code is decoded\n"
+"(capstone) and each memory operand's base register is typed from the\n"
+"DWARF locations of the variables and parameters in scope (inlined ones\n"
+"included) and by following the types through moves, loads of pointer\n"
+"members, lea, spills and calls.  Prints the layout with per member\n"
+"ld= st= rmw= (sites) and funcs= (distinct functions), and the share of\n"
+"memory operands in the functions touching NAME that could be attributed,\n"
+"with the reasons for the rest.  Counts are instructions, not executions.\n"
+"\n"
+"FILE: an x86-64 executable, shared object or vmlinux with DWARF (-g),\n"
+"with its code (not a separate debug file).\n"
+"\n"
+"options:\n"
+"  -s, --sites          list every site: member, kind, width, function+offset,\n"
+"                       source file:line, instruction ([tracked]: the type\n"
+"                       came from propagation, not from a DWARF variable)\n"
+"  -j, --json           JSON on stdout (schema structlint.access/v1)\n"
+"  -p, --pretty         indent the JSON\n"
+"  -c, --cacheline N    cache line size in bytes (default 64)\n"
+"  -h, --help           this help\n"
+"\n"
+"exit status: 0 ok, 2 usage or input error (one line on stderr).\n";
+
+static const struct option long_opts[] = {
+	{ "sites", no_argument, NULL, 's' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "pretty", no_argument, NULL, 'p' },
+	{ "cacheline", required_argument, NULL, 'c' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_access(int argc, char **argv)
+{
+	struct slt_access_write_opts wo = { 0 };
+	struct slt_report_opts ro = { .cacheline_size = SLT_CACHELINE_DEFAULT };
+	bool json = false;
+	unsigned long v;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":sjpc:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			wo.sites = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'p':
+			wo.pretty = ro.pretty = true;
+			break;
+		case 'c':
+			if (!cli_parse_uint(optarg, 8, 4096, &v) || (v & (v - 1)))
+				return cli_usage_error("--cacheline '%s': want a power of two from 8 to 4096", optarg);
+			ro.cacheline_size = (unsigned)v;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return SLT_EXIT_OK;
+		case ':':
+			return cli_cmd_usage("access", "option '%s' needs an argument", argv[optind - 1]);
+		default:
+			return cli_cmd_usage("access", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	char **ops = argv + optind;
+	int n_ops = argc - optind;
+	if (n_ops < 2)
+		return cli_cmd_usage("access", n_ops ? "name at least one struct or union after '%s'"
+						      : "give FILE and at least one struct or union%s",
+				     n_ops ? ops[0] : "");
+	const char *file = ops[0];
+	const char *const *names = (const char *const *)ops + 1;
+	size_t n_names = (size_t)n_ops - 1;
+
+	struct slt_error err;
+	slt_error_clear(&err);
+	/* expanded (pahole -E): sites go to the innermost member */
+	struct slt_load_opts lo = { .n_formats = 1, .formats = { SLT_FORMAT_DWARF },
+				    .expand = true };
+	struct slt_layout *layout = NULL;
+	struct slt_access_map *map = NULL;
+	struct slt_access_summary **sums = NULL;
+	int rc = slt_layout_load(file, names, n_names, &lo, &layout, &err);
+	if (!rc) {
+		struct slt_access_opts ao = { .types = names, .n_types = n_names };
+		rc = slt_access_build(file, &ao, &map, &err);
+	}
+	if (!rc && !(sums = calloc(layout->n_structs + 1, sizeof(*sums))))
+		rc = slt_error_set(&err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	for (size_t i = 0; !rc && i < layout->n_structs; i++)
+		rc = slt_access_summarize(map, &layout->structs[i], &sums[i], &err);
+	if (!rc)
+		rc = json ? slt_report_access_json(stdout, map, sums, layout->n_structs, &wo, &err)
+			  : slt_report_access_text(stdout, map, sums, layout->n_structs, &ro, &wo, &err);
+	for (size_t i = 0; sums && layout && i < layout->n_structs; i++)
+		slt_access_summary_free(sums[i]);
+	free(sums);
+	slt_access_free(map);
+	slt_layout_free(layout);
+	return cli_finish(rc, &err, SLT_EXIT_OK);
+}

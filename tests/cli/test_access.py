@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of `structlint access`: fixtures/access/access.c built
+here by gcc and clang, DWARF 4 and 5, -O2 and -O0, linked into
+executables; every expected (function, member, kind) must be found, and no
+site may land anywhere else.
+
+    test_access.py --list          case names
+    test_access.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC, CC_CLANG (compilers).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CCS = {'gcc': os.environ.get('CC_GCC', 'gcc'), 'clang': os.environ.get('CC_CLANG', 'clang')}
+SRC = os.path.join(ROOT, 'fixtures', 'access', 'access.c')
+TMP = tempfile.mkdtemp(prefix='slt-access-')
+NAMES = ['root', 'counters', 'elem', 'mid', 'leaf', 'inner']
+
+# What the code does, per struct: (function, innermost member, kind).
+COMMON = {
+    'root': {('inlined_user', 'tail', 'store'), ('chase', 'mid', 'load'),
+             ('spill', 'tail', 'load'), ('spill', 'c.hits', 'load'),
+             ('embedded_store', 'in.count', 'store'),
+             ('embedded_store', 'c.flags', 'store')},
+    'counters': {('atomic_ref', 'refs', 'rmw'), ('read_hits', 'hits', 'load'),
+                 ('read_hits', 'flags', 'load'), ('store_misses', 'misses', 'store')},
+    'mid': {('chase', 'leaf', 'load')},
+    'leaf': {('chase', 'value', 'load')},
+}
+# -O2: inc_count() is inlined into inlined_user(), whose r->in.count++
+# is one `addl $1,0x1c(%rdi)`: charged to root (the outer object), not to
+# inner; sum_elems() reads v[i].val through an advancing pointer.
+O2 = {'root': {('inlined_user', 'in.count', 'load-store')},
+      'elem': {('sum_elems', 'val', 'load')}}
+# -O0: inc_count() is a function of its own (a load and a store of
+# inner.count); x86 compilers at -O0 keep the atomic as lock add/xadd.
+O0 = {'inner': {('inc_count', 'count', 'load'), ('inc_count', 'count', 'store')}}
+O0_MAYBE = {'elem': {('sum_elems', 'val', 'load')}}
+
+
+def build(cc, dwarf, opt):
+    out = os.path.join(TMP, f'access-{cc}-d{dwarf}-{opt}')
+    if not os.path.exists(out):
+        subprocess.run([CCS[cc], f'-{opt}', '-g', f'-gdwarf-{dwarf}', '-o', out, SRC],
+                       check=True)
+    return out
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    return p
+
+
+def access_json(path):
+    d = json.loads(run('access', '--json', '--sites', path, *NAMES).stdout)
+    assert d['schema'] == 'structlint.access/v1', d['schema']
+    return d
+
+
+def check_coverage(cov):
+    total = cov['attributed'] + sum(cov['unattributed'].values())
+    assert total == cov['memory_operands'], cov
+    assert 0 <= cov['share'] <= 1, cov
+
+
+def found(d):
+    got = {}
+    for s in d['structs']:
+        check_coverage(s['coverage'])
+        triples = set()
+        for site in s['sites']:
+            if site['kind'] == 'address':
+                continue
+            assert site['file'] and site['file'].endswith('access.c') and site['line'] > 0, site
+            assert site['insn'], site
+            triples.add((site['function'], site['member'], site['kind']))
+        got[s['name']] = triples
+        # the per member counts agree with the sites
+        n = sum(m['loads'] + m['stores'] + m['rmw'] for m in s['members'] if m['depth'] == 0)
+        n += s['outside']['loads'] + s['outside']['stores'] + s['outside']['rmw']
+        k = sum(2 if x['kind'] == 'load-store' else 1 for x in s['sites'] if x['kind'] != 'address')
+        assert n == k, (s['name'], n, k)
+    check_coverage(d['binary'])
+    return got
+
+
+def expect(got, want, maybe=None):
+    maybe = maybe or {}
+    for name in NAMES:
+        w, g, m = want.get(name, set()), got.get(name, set()), maybe.get(name, set())
+        assert w <= g, (name, 'missing', sorted(w - g), 'got', sorted(g))
+        assert g <= w | m, (name, 'unexpected', sorted(g - w - m))
+
+
+def merge(*ds):
+    out = {}
+    for d in ds:
+        for k, v in d.items():
+            out[k] = out.get(k, set()) | v
+    return out
+
+
+def make_case(cc, dwarf, opt):
+    def case():
+        d = access_json(build(cc, dwarf, opt))
+        got = found(d)
+        if opt == 'O2':
+            expect(got, merge(COMMON, O2))
+        else:
+            expect(got, merge(COMMON, O0), O0_MAYBE)
+    return case
+
+
+CASES = {}
+for _cc in ('gcc', 'clang'):
+    for _dw in (4, 5):
+        for _opt in ('O2', 'O0'):
+            CASES[f'{_cc}-dwarf{_dw}-{_opt}'] = make_case(_cc, _dw, _opt)
+
+
+def case_text_view():
+    p = run('access', build('gcc', 5, 'O2'), 'counters')
+    lines = p.stdout.splitlines()
+    refs = [l for l in lines if ' refs;' in l]
+    assert refs and 'ld=0 st=0 rmw=1 funcs=1' in refs[0], refs
+    assert any(l.startswith('/* structlint access: 4 static sites in 3 functions') for l in lines), p.stdout
+    assert any(l.startswith('/* whole file:') for l in lines), p.stdout
+    p = run('access', '--sites', build('gcc', 5, 'O2'), 'counters')
+    site = [l for l in p.stdout.splitlines() if 'atomic_ref+0x' in l]
+    assert site and 'rmw' in site[0] and 'lock add' in site[0] and 'access.c:' in site[0], p.stdout
+
+
+def case_bad_inputs():
+    nodebug = os.path.join(TMP, 'nodebug')
+    subprocess.run([CCS['gcc'], '-O2', '-o', nodebug, SRC], check=True)
+    p = run('access', nodebug, 'root', rc=2)
+    assert p.stderr.startswith('structlint: ') and 'DWARF' in p.stderr, p.stderr
+    obj = os.path.join(TMP, 'access.o')
+    subprocess.run([CCS['gcc'], '-O2', '-g', '-c', '-o', obj, SRC], check=True)
+    p = run('access', obj, 'root', rc=2)
+    assert 'relocatable' in p.stderr and '(link it' in p.stderr, p.stderr
+    p = run('access', build('gcc', 5, 'O2'), 'no_such_struct', rc=2)
+    assert 'no_such_struct' in p.stderr, p.stderr
+    p = run('access', build('gcc', 5, 'O2'), rc=2)
+    assert 'access --help' in p.stderr, p.stderr
+    junk = os.path.join(TMP, 'junk')
+    with open(junk, 'wb') as f:
+        f.write(b'\x7fELF' + bytes(60))
+    p = run('access', junk, 'root', rc=2)
+    assert p.stderr.count('\n') == 1, p.stderr
+
+
+CASES['text-view'] = case_text_view
+CASES['bad-inputs'] = case_bad_inputs
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    for name in sys.argv[1:] or CASES:
+        CASES[name]()
+        print('ok', name)
