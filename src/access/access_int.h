@@ -54,10 +54,10 @@ struct afunc {
 	uint64_t die;         /* .debug_info offset of the subprogram */
 	uint64_t cu;          /* its CU */
 	const char *name;     /* arena-owned */
-	uint64_t *ranges;     /* lo, hi pairs, sorted */
+	uint64_t *ranges;     /* n_ranges lo, hi pairs, sorted */
 	size_t n_ranges;
 	struct avar *vars;
-	size_t n_vars, cap_vars;
+	size_t n_vars;
 	uint64_t ret_die;     /* DW_AT_type of the function, 0 when void */
 };
 

@@ -27,8 +27,7 @@ struct cut {
 struct slt_acc_lines {
 	struct dw *d;
 	struct slt_arena *arena;
-	struct cut *cus;
-	size_t n, cap;
+	struct vec cus;    /* struct cut */
 };
 
 struct slt_acc_lines *slt_acc_lines_new(struct dw *d)
@@ -39,6 +38,7 @@ struct slt_acc_lines *slt_acc_lines_new(struct dw *d)
 		return NULL;
 	}
 	l->d = d;
+	l->cus.elt = sizeof(struct cut);
 	return l;
 }
 
@@ -46,9 +46,10 @@ void slt_acc_lines_free(struct slt_acc_lines *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++)
-		free(l->cus[i].rows);
-	free(l->cus);
+	struct cut *c = l->cus.v;
+	for (size_t i = 0; i < l->cus.n; i++)
+		free(c[i].rows);
+	free(l->cus.v);
 	slt_arena_free(l->arena);
 	free(l);
 }
@@ -128,21 +129,16 @@ out:
 int slt_acc_lines_find(struct slt_acc_lines *l, uint64_t cu, uint64_t pc,
 		       const char **file, uint32_t *line)
 {
-	struct cut *c = NULL;
-	for (size_t i = 0; i < l->n; i++)
-		if (l->cus[i].cu == cu)
-			c = &l->cus[i];
+	struct cut *c = NULL, *all = l->cus.v;
+	for (size_t i = 0; i < l->cus.n; i++)
+		if (all[i].cu == cu)
+			c = &all[i];
 	if (!c) {
-		if (l->n == l->cap) {
-			size_t cap = l->cap ? l->cap * 2 : 8;
-			struct cut *v = realloc(l->cus, cap * sizeof(*v));
-			if (!v)
-				return SLT_ENOMEM;
-			l->cus = v;
-			l->cap = cap;
+		if (!(c = slt_dw_vec_push(l->d, &l->cus))) {
+			l->d->rc = 0;
+			return SLT_ENOMEM;
 		}
-		c = &l->cus[l->n++];
-		*c = (struct cut){.cu = cu};
+		c->cu = cu;
 		load(l, c);
 	}
 	size_t lo = 0, hi = c->n;

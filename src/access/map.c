@@ -61,128 +61,66 @@ static int code_sections(struct dw *d, struct priv *p, struct slt_error *err)
 }
 
 struct collect {
-	struct dw *d;
-	struct afunc *v;
-	size_t n, cap;
+	struct vec v;          /* struct afunc with code */
+	struct ascope_ctx sc;  /* the CU of the last DIE seen */
+	bool have_cu;
 };
 
-static int add_func(struct collect *c, struct ascope_ctx *sc, Dwarf_Die die)
+/* The CU context of die (cached while the walk stays in one CU). */
+static void cu_of(struct dw *d, struct collect *c, Dwarf_Die die)
 {
+	Dwarf_Off cu = 0;
+	Dwarf_Error e = NULL;
+	if (dwarf_CU_dieoffset_given_die(die, &cu, &e) != DW_DLV_OK) {
+		dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+		return;
+	}
+	if (c->have_cu && c->sc.cu_off == cu)
+		return;
+	c->sc = (struct ascope_ctx){.d = d, .cu_off = cu};
+	c->have_cu = true;
+	Dwarf_Half ver = 0, osz = 0;
+	if (dwarf_get_version_of_die(die, &ver, &osz) == DW_DLV_OK)
+		c->sc.version = ver;
+	Dwarf_Die cd = NULL;
+	if (dwarf_offdie_b(d->dbg, cu, 1, &cd, &e) != DW_DLV_OK) {
+		if (e)
+			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+		return;
+	}
+	Dwarf_Addr base = 0;
+	if (dwarf_lowpc(cd, &base, &e) == DW_DLV_OK)
+		c->sc.cu_base = base;
+	else if (e)
+		dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+	dwarf_dealloc_die(cd);
+}
+
+/* slt_dw_walk() callback: every top-level subprogram with code. */
+static int top_die(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
+{
+	struct collect *c = ctx;
 	Dwarf_Off off = 0;
 	Dwarf_Error e = NULL;
+	if (tag != DW_TAG_subprogram)
+		return 0;
 	if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK) {
-		if (e)
-			dwarf_dealloc(c->d->dbg, e, DW_DLA_ERROR);
+		dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
 		return 0;
 	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct afunc *v = realloc(c->v, cap * sizeof(*v));
-		if (!v)
-			return SLT_ENOMEM;
-		c->v = v;
-		c->cap = cap;
-	}
-	struct afunc *f = &c->v[c->n];
-	int rc = slt_acc_scope_func(sc, die, off, f);
-	if (rc) {
-		slt_acc_func_free(f);
-		return rc;
-	}
-	if (f->n_ranges)
-		c->n++;
-	else
-		slt_acc_func_free(f);
-	return 0;
-}
-
-/* Subprograms among the children of die (namespaces entered). */
-static int cu_children(struct collect *c, struct ascope_ctx *sc, Dwarf_Die die,
-		       unsigned depth)
-{
-	struct dw *d = c->d;
-	Dwarf_Die ch = NULL, next;
-	Dwarf_Error e = NULL;
-	if (depth > 8 || dwarf_child(die, &ch, &e) != DW_DLV_OK) {
-		if (e)
-			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+	cu_of(d, c, die);
+	struct afunc f;
+	int rc = slt_acc_scope_func(&c->sc, die, off, &f);
+	struct afunc *p = !rc && f.n_ranges ? slt_dw_vec_push(d, &c->v) : NULL;
+	if (p) {
+		*p = f;
 		return 0;
 	}
-	int rc = 0;
-	while (ch && !rc) {
-		Dwarf_Half tag = 0;
-		if (dwarf_tag(ch, &tag, &e) != DW_DLV_OK) {
-			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
-			e = NULL;
-		}
-		if (tag == DW_TAG_subprogram)
-			rc = add_func(c, sc, ch);
-		else if (tag == DW_TAG_namespace)
-			rc = cu_children(c, sc, ch, depth + 1);
-		next = NULL;
-		if (dwarf_siblingof_b(d->dbg, ch, 1, &next, &e) == DW_DLV_ERROR) {
-			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
-			e = NULL;
-			next = NULL;
-		}
-		dwarf_dealloc_die(ch);
-		ch = next;
-	}
-	if (ch)
-		dwarf_dealloc_die(ch);
+	slt_acc_func_free(&f);
+	if (!rc && f.n_ranges)
+		rc = SLT_ENOMEM; /* the push failed */
+	d->rc = 0; /* a failed type lookup inside is not the walk's failure */
 	return rc;
-}
-
-static int collect_funcs(struct dw *d, struct collect *c, struct slt_error *err)
-{
-	Dwarf_Unsigned len, typeoff, next = 0, hdr = 0;
-	Dwarf_Half ver, asz, lsz, esz, cut;
-	Dwarf_Off abbr;
-	Dwarf_Sig8 sig;
-	Dwarf_Error e = NULL;
-	int rc = 0, res;
-	while ((res = dwarf_next_cu_header_d(d->dbg, 1, &len, &ver, &abbr, &asz,
-					     &lsz, &esz, &sig, &typeoff, &next,
-					     &cut, &e)) == DW_DLV_OK) {
-		uint64_t cu_off = hdr;
-		hdr = next;
-		if (rc)
-			continue; /* drain: libdwarf resets after the last CU */
-		Dwarf_Die cu = NULL;
-		if (dwarf_siblingof_b(d->dbg, NULL, 1, &cu, &e) != DW_DLV_OK) {
-			if (e)
-				dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
-			e = NULL;
-			continue;
-		}
-		Dwarf_Off cuo = cu_off;
-		if (dwarf_dieoffset(cu, &cuo, &e) != DW_DLV_OK) {
-			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
-			e = NULL;
-		}
-		struct ascope_ctx sc = {.d = d, .cu_off = cuo, .version = ver};
-		Dwarf_Addr base = 0;
-		if (dwarf_lowpc(cu, &base, &e) == DW_DLV_OK)
-			sc.cu_base = base;
-		else if (e) {
-			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
-			e = NULL;
-		}
-		rc = cu_children(c, &sc, cu, 0);
-		dwarf_dealloc_die(cu);
-	}
-	if (res == DW_DLV_ERROR) {
-		char msg[256];
-		snprintf(msg, sizeof(msg), "%s", e ? dwarf_errmsg(e) : "?");
-		if (e)
-			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
-		if (!c->n && !rc)
-			return slt_error_set(err, SLT_ECORRUPT, d->path, -1, NULL,
-					     "compile unit header: %s", msg);
-	}
-	if (rc)
-		return slt_error_set(err, rc, d->path, -1, NULL, "out of memory");
-	return 0;
 }
 
 static int cmp_func(const void *a, const void *b)
@@ -204,7 +142,7 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	struct dw *d = (struct dw *)src;
 	struct slt_access_map *m = calloc(1, sizeof(*m));
 	struct priv *p = calloc(1, sizeof(*p));
-	struct collect c = {.d = d};
+	struct collect c = {.v = {.elt = sizeof(struct afunc)}};
 	struct vec sites = {.elt = sizeof(struct slt_access_site)};
 	struct slt_error scratch;
 	int rc = 0;
@@ -236,31 +174,43 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 		goto fail;
 	slt_error_clear(&scratch);
 	d->err = &scratch; /* type errors show as "no-type", not as failure */
-	if ((rc = collect_funcs(d, &c, err)))
+	rc = slt_dw_walk(d, NULL, top_die, &c);
+	d->err = err;
+	if (rc == SLT_ENOMEM) {
+		rc = slt_error_set(err, rc, d->path, -1, NULL, "out of memory");
 		goto fail;
-	if (!c.n) {
+	}
+	if (rc && !c.v.n) { /* corrupt as a whole: say where */
+		*err = scratch;
+		goto fail;
+	}
+	rc = 0; /* functions before a corrupt CU header are analysed */
+	d->err = &scratch;
+	struct afunc *fv = c.v.v;
+	size_t nf = c.v.n;
+	if (!nf) {
 		rc = slt_error_set(err, SLT_ENODEBUG, d->path, -1,
 				   "build with -g (and keep the code in the file)",
 				   "no function with code in the DWARF");
 		goto fail;
 	}
-	qsort(c.v, c.n, sizeof(*c.v), cmp_func);
+	qsort(fv, nf, sizeof(*fv), cmp_func);
 	/* one entry per entry address (LTO/partial units may repeat one) */
 	size_t w = 0;
-	for (size_t i = 0; i < c.n; i++) {
-		if (w && c.v[w - 1].ranges[0] == c.v[i].ranges[0]) {
-			slt_acc_func_free(&c.v[i]);
+	for (size_t i = 0; i < nf; i++) {
+		if (w && fv[w - 1].ranges[0] == fv[i].ranges[0]) {
+			slt_acc_func_free(&fv[i]);
 			continue;
 		}
-		c.v[w++] = c.v[i];
+		fv[w++] = fv[i];
 	}
-	c.n = w;
-	m->funcs = calloc(c.n, sizeof(*m->funcs));
+	c.v.n = nf = w;
+	m->funcs = calloc(nf, sizeof(*m->funcs));
 	if (!m->funcs) {
 		rc = slt_error_set(err, SLT_ENOMEM, d->path, -1, NULL, "out of memory");
 		goto fail;
 	}
-	m->n_funcs = c.n;
+	m->n_funcs = nf;
 	csh cs;
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
 		rc = slt_error_set(err, SLT_ENOMEM, d->path, -1, NULL,
@@ -270,10 +220,10 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	struct atrack_env env = {
 		.d = d, .cs = cs, .code = p->code, .n_code = p->n_code,
-		.all = c.v, .n_all = c.n, .opts = opts,
+		.all = fv, .n_all = nf, .opts = opts,
 	};
-	for (size_t i = 0; i < c.n && !rc; i++) {
-		struct afunc *f = &c.v[i];
+	for (size_t i = 0; i < nf && !rc; i++) {
+		struct afunc *f = &fv[i];
 		struct slt_access_func *af = &m->funcs[i];
 		af->name = f->name;
 		af->low_pc = f->ranges[0];
@@ -299,16 +249,16 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	m->n_sites = sites.n;
 	sites.v = NULL;
 	qsort(m->sites, m->n_sites, sizeof(*m->sites), cmp_site);
-	for (size_t i = 0; i < c.n; i++)
-		slt_acc_func_free(&c.v[i]);
-	free(c.v);
+	for (size_t i = 0; i < nf; i++)
+		slt_acc_func_free(&fv[i]);
+	free(fv);
 	*out = m;
 	return 0;
 fail:
 	d->err = NULL;
-	for (size_t i = 0; i < c.n; i++)
-		slt_acc_func_free(&c.v[i]);
-	free(c.v);
+	for (size_t i = 0; i < c.v.n; i++)
+		slt_acc_func_free(&((struct afunc *)c.v.v)[i]);
+	free(c.v.v);
 	free(sites.v);
 	slt_access_free(m);
 	return rc;

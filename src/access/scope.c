@@ -51,17 +51,17 @@ static bool ref_attr(struct dw *d, Dwarf_Die die, Dwarf_Half at, uint64_t *ref)
 	return ok;
 }
 
-/* DW_AT_type or DW_AT_name of die, following DW_AT_abstract_origin and
- * DW_AT_specification (a bounded number of hops: a cycle is corrupt). */
-static bool origin_type(struct dw *d, Dwarf_Die die, uint64_t *type)
+/* Call get() on die, then along its DW_AT_abstract_origin /
+ * DW_AT_specification chain (at most 4 hops: a cycle is corrupt), until it
+ * returns true. */
+static bool along_origin(struct dw *d, Dwarf_Die die,
+			 bool (*get)(struct dw *, Dwarf_Die, void *), void *out)
 {
 	Dwarf_Die cur = die;
 	bool ok = false;
-	for (int hop = 0; hop < 4 && cur; hop++) {
-		if (ref_attr(d, cur, DW_AT_type, type)) {
-			ok = true;
+	for (int hop = 0; hop < 4 && cur && !ok; hop++) {
+		if ((ok = get(d, cur, out)))
 			break;
-		}
 		uint64_t o;
 		if (!ref_attr(d, cur, DW_AT_abstract_origin, &o) &&
 		    !ref_attr(d, cur, DW_AT_specification, &o))
@@ -81,61 +81,55 @@ static bool origin_type(struct dw *d, Dwarf_Die die, uint64_t *type)
 	return ok;
 }
 
-static const char *origin_name(struct dw *d, Dwarf_Die die)
+static bool get_type(struct dw *d, Dwarf_Die die, void *out)
 {
-	Dwarf_Die cur = die;
-	const char *name = NULL;
-	for (int hop = 0; hop < 4 && cur && !name; hop++) {
-		char *s = NULL;
-		Dwarf_Error e = NULL;
-		int res = dwarf_diename(cur, &s, &e);
-		drop_err(d, &e);
-		if (res == DW_DLV_OK && s) {
-			name = s; /* points into .debug_str / .debug_info */
-			break;
-		}
-		uint64_t o;
-		if (!ref_attr(d, cur, DW_AT_abstract_origin, &o) &&
-		    !ref_attr(d, cur, DW_AT_specification, &o))
-			break;
-		Dwarf_Die next = NULL;
-		if (dwarf_offdie_b(d->dbg, o, 1, &next, &e) != DW_DLV_OK) {
-			drop_err(d, &e);
-			next = NULL;
-		}
-		if (cur != die)
-			dwarf_dealloc_die(cur);
-		cur = next;
-	}
-	if (cur && cur != die)
-		dwarf_dealloc_die(cur);
-	return name ? name : "";
+	return ref_attr(d, die, DW_AT_type, out);
 }
 
-/* A growable array of lo,hi pairs. */
-struct rbuf {
-	uint64_t *v;
-	size_t n, cap;
-};
-
-static int rpush(struct rbuf *r, uint64_t lo, uint64_t hi)
+static bool get_name(struct dw *d, Dwarf_Die die, void *out)
 {
+	char *s = NULL;
+	Dwarf_Error e = NULL;
+	int res = dwarf_diename(die, &s, &e);
+	drop_err(d, &e);
+	if (res != DW_DLV_OK || !s)
+		return false;
+	*(const char **)out = s; /* points into libdwarf's sections */
+	return true;
+}
+
+/* DW_AT_type of die or of what it is a concrete instance of. */
+static bool origin_type(struct dw *d, Dwarf_Die die, uint64_t *type)
+{
+	return along_origin(d, die, get_type, type);
+}
+
+static const char *origin_name(struct dw *d, Dwarf_Die die)
+{
+	const char *name = "";
+	along_origin(d, die, get_name, &name);
+	return name;
+}
+
+/* Code ranges: a vec of lo, hi pairs. */
+struct range {
+	uint64_t lo, hi;
+};
+#define RANGES_INIT {.elt = sizeof(struct range)}
+
+static int rpush(struct dw *d, struct vec *r, uint64_t lo, uint64_t hi)
+{
+	struct range *p;
 	if (lo >= hi)
 		return 0;
-	if (r->n + 2 > r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 8;
-		uint64_t *v = realloc(r->v, cap * sizeof(*v));
-		if (!v)
-			return SLT_ENOMEM;
-		r->v = v;
-		r->cap = cap;
-	}
-	r->v[r->n++] = lo;
-	r->v[r->n++] = hi;
+	if (!(p = slt_dw_vec_push(d, r)))
+		return SLT_ENOMEM;
+	p->lo = lo;
+	p->hi = hi;
 	return 0;
 }
 
-static int rnglists(struct ascope_ctx *c, Dwarf_Attribute a, struct rbuf *r)
+static int rnglists(struct ascope_ctx *c, Dwarf_Attribute a, struct vec *r)
 {
 	struct dw *d = c->d;
 	Dwarf_Half form = 0;
@@ -174,14 +168,14 @@ static int rnglists(struct ascope_ctx *c, Dwarf_Attribute a, struct rbuf *r)
 		if (unavail || code == DW_RLE_base_address ||
 		    code == DW_RLE_base_addressx)
 			continue;
-		rc = rpush(r, c1, c2);
+		rc = rpush(d, r, c1, c2);
 	}
 	dwarf_dealloc_rnglists_head(head);
 	return rc;
 }
 
 static int ranges4(struct ascope_ctx *c, Dwarf_Die die, Dwarf_Attribute a,
-		   struct rbuf *r)
+		   struct vec *r)
 {
 	struct dw *d = c->d;
 	Dwarf_Error e = NULL;
@@ -207,14 +201,14 @@ static int ranges4(struct ascope_ctx *c, Dwarf_Die die, Dwarf_Attribute a,
 			base = buf[i].dwr_addr2;
 			continue;
 		}
-		rc = rpush(r, base + buf[i].dwr_addr1, base + buf[i].dwr_addr2);
+		rc = rpush(d, r, base + buf[i].dwr_addr1, base + buf[i].dwr_addr2);
 	}
 	dwarf_ranges_dealloc(d->dbg, buf, n);
 	return rc;
 }
 
 /* The code ranges of die into r (nothing when it has none). */
-static int die_ranges(struct ascope_ctx *c, Dwarf_Die die, struct rbuf *r)
+static int die_ranges(struct ascope_ctx *c, Dwarf_Die die, struct vec *r)
 {
 	struct dw *d = c->d;
 	Dwarf_Error e = NULL;
@@ -225,7 +219,7 @@ static int die_ranges(struct ascope_ctx *c, Dwarf_Die die, struct rbuf *r)
 		if (dwarf_highpc_b(die, &hi, &form, &cls, &e) == DW_DLV_OK) {
 			if (cls == DW_FORM_CLASS_CONSTANT)
 				hi += lo;
-			return rpush(r, lo, hi);
+			return rpush(d, r, lo, hi);
 		}
 		drop_err(d, &e);
 		return 0;
@@ -252,25 +246,19 @@ enum fbase { FB_UNKNOWN, FB_CFA, FB_RSP, FB_RBP };
 
 struct fctx {
 	struct ascope_ctx *c;
-	struct afunc *f;
+	struct vec vars;      /* struct avar */
 	enum fbase fb;
 };
 
 static int add_var(struct fctx *x, uint64_t lo, uint64_t hi, int reg,
 		   enum avar_how how, int64_t off, uint64_t type)
 {
-	struct afunc *f = x->f;
+	struct avar *v;
 	if (lo >= hi)
 		return 0;
-	if (f->n_vars == f->cap_vars) {
-		size_t cap = f->cap_vars ? f->cap_vars * 2 : 16;
-		struct avar *v = realloc(f->vars, cap * sizeof(*v));
-		if (!v)
-			return SLT_ENOMEM;
-		f->vars = v;
-		f->cap_vars = cap;
-	}
-	f->vars[f->n_vars++] = (struct avar){
+	if (!(v = slt_dw_vec_push(x->c->d, &x->vars)))
+		return SLT_ENOMEM;
+	*v = (struct avar){
 		.lo = lo, .hi = hi, .off = off, .type_die = type,
 		.reg = (int8_t)reg, .how = (uint8_t)how,
 	};
@@ -337,7 +325,7 @@ static int decode_loc(struct fctx *x, Dwarf_Locdesc_c desc, Dwarf_Unsigned nops,
 
 /* Record the location of the variable/parameter die (scope: the PC ranges
  * of its enclosing scope, for plain location expressions). */
-static int var_die(struct fctx *x, Dwarf_Die die, const struct rbuf *scope)
+static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 {
 	struct dw *d = x->c->d;
 	uint64_t type = 0;
@@ -385,9 +373,10 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct rbuf *scope)
 		if (unavail || !decode_loc(x, desc, nops, &how, &reg, &off))
 			continue;
 		if (kind == DW_LKIND_expression) {
-			for (size_t k = 0; k + 1 < scope->n && !rc; k += 2)
-				rc = add_var(x, scope->v[k], scope->v[k + 1], reg,
-					     how, off, type);
+			const struct range *sr = scope->v;
+			for (size_t k = 0; k < scope->n && !rc; k++)
+				rc = add_var(x, sr[k].lo, sr[k].hi, reg, how, off,
+					     type);
 		} else {
 			rc = add_var(x, lo, hi, reg, how, off, type);
 		}
@@ -397,7 +386,7 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct rbuf *scope)
 	return rc;
 }
 
-static int walk(struct fctx *x, Dwarf_Die die, const struct rbuf *scope,
+static int walk(struct fctx *x, Dwarf_Die die, const struct vec *scope,
 		unsigned depth)
 {
 	struct dw *d = x->c->d;
@@ -421,7 +410,7 @@ static int walk(struct fctx *x, Dwarf_Die die, const struct rbuf *scope,
 			rc = var_die(x, ch, scope);
 		} else if (tag == DW_TAG_lexical_block ||
 			   tag == DW_TAG_inlined_subroutine) {
-			struct rbuf inner = {0};
+			struct vec inner = RANGES_INIT;
 			rc = die_ranges(x->c, ch, &inner);
 			if (!rc)
 				rc = walk(x, ch, inner.n ? &inner : scope,
@@ -488,20 +477,24 @@ int slt_acc_scope_func(struct ascope_ctx *c, Dwarf_Die die, uint64_t off,
 	memset(f, 0, sizeof(*f));
 	f->die = off;
 	f->cu = c->cu_off;
-	struct rbuf r = {0};
+	struct vec r = RANGES_INIT;
 	int rc = die_ranges(c, die, &r);
 	if (rc || !r.n) {
 		free(r.v);
 		return rc;
 	}
-	qsort(r.v, r.n / 2, 2 * sizeof(uint64_t), cmp_u64pair);
+	qsort(r.v, r.n, sizeof(struct range), cmp_u64pair);
 	f->ranges = r.v;
-	f->n_ranges = r.n / 2;
+	f->n_ranges = r.n;
 	f->name = origin_name(d, die);
 	if (!origin_type(d, die, &f->ret_die))
 		f->ret_die = 0;
-	struct fctx x = {.c = c, .f = f, .fb = frame_base(d, die)};
-	return walk(&x, die, &r, 0);
+	struct fctx x = {.c = c, .vars = {.elt = sizeof(struct avar)},
+			 .fb = frame_base(d, die)};
+	rc = walk(&x, die, &r, 0);
+	f->vars = x.vars.v;
+	f->n_vars = x.vars.n;
+	return rc;
 }
 
 void slt_acc_func_free(struct afunc *f)
