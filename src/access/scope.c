@@ -339,7 +339,7 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 		return 0;
 	}
 	t = slt_dw_strip(t);
-	if (t->kind != SLT_T_PTR)
+	if (!t || t->kind != SLT_T_PTR)
 		return 0;
 	Dwarf_Attribute a;
 	if (!get_attr(d, die, DW_AT_location, &a))
@@ -514,9 +514,11 @@ int slt_acc_pointee_t(struct dw *d, const struct slt_type *t,
 	if (!t)
 		return SLT_AR_NO_TYPE;
 	t = slt_dw_strip(t);
-	if (t->kind != SLT_T_PTR || !t->ref)
+	if (!t || t->kind != SLT_T_PTR || !t->ref)
 		return SLT_AR_NOT_STRUCT;
 	const struct slt_type *p = slt_dw_strip(t->ref);
+	if (!p)  /* const void * */
+		return SLT_AR_NOT_STRUCT;
 	if (p->kind == SLT_T_FWD)
 		return SLT_AR_NO_TYPE;
 	if (p->kind != SLT_T_STRUCT && p->kind != SLT_T_UNION)
@@ -528,7 +530,7 @@ int slt_acc_pointee_t(struct dw *d, const struct slt_type *t,
 			return SLT_AR_NO_TYPE;
 		}
 		p = slt_dw_strip(full);
-		if (p->flags & SLT_TF_SHALLOW)
+		if (!p || (p->flags & SLT_TF_SHALLOW))
 			return SLT_AR_NO_TYPE;
 	}
 	if (!p->size)
@@ -555,9 +557,11 @@ const struct slt_type *slt_acc_member_type(struct dw *d,
 	const struct slt_type *t = st;
 	for (int depth = 0; depth < 64; depth++) {
 		t = slt_dw_strip(t);
+		if (!t)
+			return NULL;
 		if (t->kind == SLT_T_ARRAY) {
 			const struct slt_type *el = slt_dw_strip(t->ref);
-			if (!el->size || off >= t->size)
+			if (!el || !el->size || off >= t->size)
 				return NULL;
 			off %= el->size;
 			t = el;
@@ -579,7 +583,8 @@ const struct slt_type *slt_acc_member_type(struct dw *d,
 			if (m->bit_size)
 				continue;
 			uint64_t mo = m->bit_offset / 8;
-			uint64_t ms = slt_dw_strip(m->type)->size;
+			const struct slt_type *mt = slt_dw_strip(m->type);
+			uint64_t ms = mt ? mt->size : 0;
 			if (off < mo || off - mo >= ms)
 				continue;
 			/* unions: the member the access fits best */
