@@ -267,6 +267,18 @@ static int open_elf(struct slt_elf *elf, bool track_allocs, bool use_cache,
 	for (size_t i = 0; i < sizeof(nofilter) / sizeof(*nofilter); i++)
 		if (slt_elf_find_section(elf, nofilter[i]))
 			d->can_filter = false;
+	/* libdwarf 20210528 double-frees on some malformed list headers */
+	static const char *const lists[] = { ".debug_rnglists", ".debug_loclists" };
+	for (size_t i = 0; i < 2 && !rc; i++) {
+		const uint8_t *lp;
+		size_t ln;
+		rc = sec(d, lists[i], &lp, &ln);
+		if (!rc)
+			rc = slt_dw_check_lists(lp, ln, slt_elf_is_le(elf), lists[i],
+						d->path, err);
+	}
+	if (rc)
+		goto fail;
 	d->iface.object = d;
 	d->iface.methods = &methods;
 	Dwarf_Error e = NULL;

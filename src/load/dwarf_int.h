@@ -121,6 +121,12 @@ struct attrs {
 	bool has_upper, has_lower, decl, proto;
 };
 
+/* dwarf_lists.c: 0 when the unit headers of the .debug_rnglists or
+ * .debug_loclists bytes p[0..n) tile the section, else SLT_ECORRUPT with
+ * err filled (sec: the section's name). */
+int slt_dw_check_lists(const uint8_t *p, size_t n, bool le, const char *sec,
+		       const char *path, struct slt_error *err);
+
 /* dwarf_type.c */
 int slt_dw_read_attrs(struct dw *d, Dwarf_Die die, uint64_t off,
 		      struct attrs *r);

@@ -157,7 +157,34 @@ def case_bad_inputs():
     assert p.stderr.count('\n') == 1, p.stderr
 
 
+def section_offset(path, name):
+    out = subprocess.run(['readelf', '-SW', path], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        f = line.replace('[ ', '[').split()
+        if name in f:
+            i = f.index(name)
+            return int(f[i + 3], 16)
+    raise AssertionError(name + ' not in ' + path)
+
+
+def case_bad_rnglists():
+    # A zero unit_length in .debug_rnglists made libdwarf 20210528 free a
+    # context twice (found by fuzz_access): refused as corrupt, one line.
+    src = build('gcc', 5, 'O2')
+    off = section_offset(src, '.debug_rnglists')
+    bad = os.path.join(TMP, 'bad-rnglists')
+    data = bytearray(open(src, 'rb').read())
+    data[off:off + 4] = bytes(4)
+    with open(bad, 'wb') as f:
+        f.write(data)
+    p = run('access', bad, 'root', rc=2)
+    assert '.debug_rnglists: malformed unit header at section offset 0' in p.stderr, p.stderr
+    p = run('layout', bad, 'root', rc=2)
+    assert 'malformed unit header' in p.stderr, p.stderr
+
+
 CASES['text-view'] = case_text_view
+CASES['bad-rnglists'] = case_bad_rnglists
 CASES['bad-inputs'] = case_bad_inputs
 
 if __name__ == '__main__':
