@@ -49,7 +49,9 @@ int slt_dw_check_lists(const uint8_t *p, size_t n, bool le, const char *sec,
 		if (len < 8 || len > n - at)
 			goto bad;
 		uint64_t count = rd(p + at + 4, 4, le);
-		if (rd(p + at, 2, le) != 5 || count > (len - 8) / osz)
+		uint8_t asz = p[at + 2], ssz = p[at + 3];
+		if (rd(p + at, 2, le) != 5 || (asz != 4 && asz != 8) || ssz ||
+		    count > (len - 8) / osz)
 			goto bad;
 		at += (size_t)len;
 		continue;

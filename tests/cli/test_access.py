@@ -181,6 +181,13 @@ def case_bad_rnglists():
     assert '.debug_rnglists: malformed unit header at section offset 0' in p.stderr, p.stderr
     p = run('layout', bad, 'root', rc=2)
     assert 'malformed unit header' in p.stderr, p.stderr
+    # an address size of 7 (the second fuzz finding)
+    data = bytearray(open(src, 'rb').read())
+    data[off + 6] = 7
+    with open(bad, 'wb') as f:
+        f.write(data)
+    p = run('access', bad, 'root', rc=2)
+    assert '.debug_rnglists: malformed unit header' in p.stderr, p.stderr
 
 
 CASES['text-view'] = case_text_view
