@@ -18,24 +18,32 @@
  *                refcount or lock word: the CPUs contend on the member
  *                itself, so no layout change helps).
  *
+ * Pairs are counted between units (slt_member_unit(): the outermost named
+ * member holding an innermost one; anonymous structs and unions are
+ * transparent), so a nested struct or union counts once whether it is
+ * shown folded or expanded (-E).
+ *
  * Findings, per cache line (line numbers as in slt_access_profile.cells:
  * lines of the instance, counted from the line holding its start), ranked
  * by score.  The score's basis depends on what the input holds:
  *   SLT_BASIS_CPU (per-CPU counts): the false-sharing estimator
- *       F(L) = sum over CPUs c != d of min(stores_c(L), accesses_d(L))
- *              - sum over members m on L of
- *                sum over c != d of min(stores_c(m,L), accesses_d(m,L))
- *     i.e. cross-CPU write/access pairs on the line minus those on one
- *     member (true sharing, which padding cannot remove); in samples.
+ *       F(L) = sum over units U != V on L, CPUs c != d of
+ *              min(stores_c(U,L), accesses_d(V,L))
+ *     every (store of U on c, access of V on d) pair, whatever else c and
+ *     d do: when all CPUs write U and read V, U is truly shared (its own
+ *     finding) and V's loads are falsely shared with U's stores (this
+ *     one); pairs on one unit are true sharing, not counted; in samples.
  *     Flagged when F(L) > 0 and F(L) >= min_share x the struct's accesses.
  *   SLT_BASIS_COUNTS (counts, no CPUs: typed profiles): F(L) =
  *     min(stores of hot-write and mixed members on L, loads of read-mostly
  *     members on L) -- the estimator when writers and readers are different
  *     CPUs, which the data cannot tell; only read-mostly/write collisions.
  *   SLT_BASIS_CLASSES (classes only): F(L) = number of (read-mostly,
- *     written) member pairs on L, written = hot-write, mixed or
- *     true-shared.  Two written members on one line are not
- *     a finding on this basis (the same CPU may write both).
+ *     written) unit pairs on L, written = hot-write, mixed or
+ *     true-shared, plus the pairs of written units whose writer labels
+ *     differ (hot-write:rx and hot-write:tx: write-write).  Two written
+ *     units without labels, or with one label, are not a finding on this
+ *     basis (the same CPU may write both).
  * Kinds: read-mostly/hot-write collision, write-write false sharing
  * (different members stored to by different CPUs), true sharing (one
  * member, advice: per-CPU data or batching, never padding; measured: one
@@ -87,6 +95,10 @@ struct slt_analysis_opts {
 	 * given to a member applies to its inline descendants that have none.
 	 * SLT_CLASS_NONE entries are measured (or stay unknown). */
 	const enum slt_class *given;
+	/* Added after v1 (additive): writer labels of the given classes
+	 * (hot-write:LABEL), parallel to layout->members, NULL entries (or
+	 * NULL) when none; inherited like the classes.  Borrowed. */
+	const char *const *given_label;
 };
 
 /* Per member: its class and where it came from. */
@@ -96,6 +108,10 @@ struct slt_member_class {
 	unsigned writers;          /* distinct CPUs that stored to it */
 	double heat;               /* accesses / the busiest leaf member's,
 				      0..1 (0 without a profile) */
+	/* Added after v1 (additive): */
+	const char *label;         /* writer label of a given class, or NULL */
+	size_t given_at;           /* given: the member whose entry gave the
+				      class (itself or an ancestor) */
 };
 
 enum slt_finding_kind {
@@ -104,6 +120,10 @@ enum slt_finding_kind {
 	SLT_FIND_TRUE_SHARING,     /* one member contended by CPUs */
 	SLT_FIND_STRADDLE,         /* hot member split over two lines */
 	SLT_FIND_ADJACENT,         /* interference across a 128-byte pair */
+	SLT_FIND_UNSEEN_WRITER,    /* (added after v1) loads on the line hit
+				      a line modified in another cache
+				      (HITM), but the profile holds no
+				      store: written by an unknown writer */
 };
 
 enum slt_score_basis {
@@ -139,6 +159,11 @@ struct slt_analysis {
 	struct slt_finding *findings;      /* highest score first */
 	size_t n_findings;
 	void *priv_;
+	/* Added after v1 (additive): the profile has accesses on the struct
+	 * but not one store (loads-only events, or a perf c2c report whose
+	 * Store Operations are 0): nothing can be classed as written from it,
+	 * and its HITM loads become SLT_FIND_UNSEEN_WRITER findings. */
+	bool no_stores;
 };
 
 /*
@@ -174,7 +199,16 @@ typedef void (*slt_unknown_member_cb)(void *ctx,
 int slt_classes_check(const struct slt_classes *cl, const struct slt_struct *s,
 		      slt_unknown_member_cb cb, void *ctx);
 
-/* "collision", "write-write", "true-sharing", "straddle", "adjacent";
+/* The first entry of cl for struct s whose member path lies inside a
+ * member of s shown folded ("sk_receive_queue.lock" when sk_receive_queue
+ * is not expanded), or NULL (added after v1).  Such a class applies to
+ * the innermost member: load the layout expanded (-E) to apply it; the
+ * score does not depend on the expansion (units, above). */
+const struct slt_class_entry *slt_classes_folded(const struct slt_classes *cl,
+						 const struct slt_struct *s);
+
+/* "collision", "write-write", "true-sharing", "straddle", "adjacent",
+ * "unseen-writer";
  * "classes", "counts", "per-cpu". */
 const char *slt_finding_kind_name(enum slt_finding_kind k);
 const char *slt_score_basis_name(enum slt_score_basis b);

@@ -12,10 +12,16 @@
  *        [mem_cgroup_per_node]                   a section: the struct
  *        memcg           = read-mostly           MEMBER CLASS inside it
  *        lruvec.lists    hot-write               member paths may nest
+ *        rx_packets      hot-write:rx            who writes it: a label
  *
  *    Struct names may be written with or without "struct "/"union ".
  *    Classes: read-mostly, hot-write, mixed, cold, true-shared
- *    ('_' accepted for '-').  A member given twice is an error (both
+ *    ('_' accepted for '-').  A written class may carry a writer label,
+ *    CLASS:LABEL (letters, digits, '_', '-'): members written by
+ *    different labels (threads, CPUs, producer and consumer) collide as
+ *    write-write; unlabelled ones may share a writer.  A path inside a
+ *    nested struct gives the class to that innermost member.
+ *    A member given twice is an error (both
  *    lines named), as is an unknown class (with a suggestion).
  *
  * 2. The kernel's Documentation/networking/net_cachelines/NAME.rst tables
@@ -98,6 +104,10 @@ struct slt_class_entry {
 	unsigned line;            /* 1-based line of the entry */
 	const char *file;         /* the input it was read from (the name
 				     given to the reader; added after v1) */
+	const char *writer;       /* classes file: the writer label of
+				     "hot-write:LABEL" (also mixed:LABEL,
+				     true-shared:LABEL), else NULL (added
+				     after v1) */
 };
 
 struct slt_classes {

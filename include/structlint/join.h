@@ -148,6 +148,23 @@ struct slt_access_profile {
 		uint64_t samples;          /* loads + stores */
 	} other_types[SLT_JOIN_TOP_TYPES];
 	size_t n_other_types;
+	/* Added after the other types (additive): member paths named by
+	 * samples that the layout does not have ("cgf"), the first
+	 * SLT_JOIN_TOP_TYPES distinct ones in input order, with the closest
+	 * member path (edit distance, src/common/strdist.h; NULL when none is
+	 * close) and how their samples were placed: by the sample's offset
+	 * when it has one, else outside.  A path inside a member shown folded
+	 * ("sk_receive_queue.lock" without -E) is not unknown: its samples go
+	 * to the folded member that holds it (to the innermost member by the
+	 * offset, when the sample has one).  Strings owned by the profile. */
+	struct slt_unknown_member {
+		const char *name;
+		const char *suggestion;
+		uint64_t samples;          /* loads + stores */
+		bool by_offset;            /* placed by their offset */
+	} unknown_members[SLT_JOIN_TOP_TYPES];
+	size_t n_unknown_members;
+	uint64_t unknown_member_samples;   /* all of them, loads + stores */
 };
 
 struct slt_join;

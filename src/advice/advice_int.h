@@ -53,6 +53,10 @@ struct slt_adv_leaf {
 	const struct slt_cpu_access *cpus; /* borrowed from the profile */
 	size_t n_cpus;
 	double self_cross;     /* slt_cpu_cross(cpus, cpus) */
+	size_t group;          /* per-CPU: slt_member_unit(), pairs within
+				  one group are true sharing, not counted;
+				  classes: the leaf itself */
+	const char *label;     /* writer label of a given class, or NULL */
 };
 
 /*
@@ -225,10 +229,10 @@ struct slt_adv_cost {
  * Cost of units at offsets off (parallel to order) in a struct of size
  * bytes.  Coherence per block L of us->separation bytes (the line unless
  * a wider separation was asked), on the analysis' basis:
- * per-CPU: cross(all units on L) - sum of the units' self_cross, where
- * cross is the findings' estimator (slt_cpu_cross(), analysis_int.h);
+ * per-CPU: the findings' pair estimator over the leaves' groups on L
+ * (slt_pairs_cross(), src/analysis/pairs.c);
  * counts: min(stores of written units on L, loads of read-mostly units);
- * classes: read-mostly leaves x written leaves on L.  A unit counts on every
+ * classes: read-mostly x written leaves on L.  A unit counts on every
  * line it overlaps.  Returns 0 or SLT_ENOMEM.
  */
 int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,

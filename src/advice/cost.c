@@ -8,11 +8,12 @@
  *        + byte_price       x bytes of the struct's size
  *
  * F(L) is the findings' estimator on the analysis' basis
- * (include/structlint/analysis.h): per-CPU counts: the cross-CPU pair term
- * slt_cpu_cross() of everything on L minus that of each leaf member on L
- * (true sharing, which no layout removes); counts: min(stores of written
- * leaves, loads of read-mostly leaves) on L; classes: read-mostly leaves x
- * written leaves on L.  A leaf member that spans k lines is charged on
+ * (include/structlint/analysis.h): per-CPU counts: the pair estimator
+ * slt_pairs_cross() over the leaves' groups on L (pairs within one group
+ * are true sharing, which no layout removes); counts: min(stores of
+ * written leaves, loads of read-mostly leaves) on L; classes: read-mostly
+ * x written leaves on L (the findings count units and writer labels
+ * there, see analysis.h; this cost does not yet).  A leaf member that spans k lines is charged on
  * each, with 1/k of its samples (where in a moved member the accesses fall
  * is unknown).  The instance is taken to start on a line boundary, as
  * pahole draws it.
@@ -48,38 +49,18 @@ void slt_adv_weights_default(const struct slt_adv_units *us,
 	}
 }
 
-/* Add scale x the CPUs of c to the per-line list v (sorted by cpu). */
-static int cpus_add(struct slt_cpu_access **v, size_t *n, size_t *cap,
-		    const struct slt_cpu_access *c, size_t nc, double scale)
-{
-	for (size_t i = 0; i < nc; i++) {
-		size_t k = 0;
-		while (k < *n && (*v)[k].cpu != c[i].cpu)
-			k++;
-		if (k == *n) {
-			if (*n == *cap) {
-				size_t nn = *cap ? *cap * 2 : 16;
-				void *p = realloc(*v, nn * sizeof(**v));
-				if (!p)
-					return SLT_ENOMEM;
-				*v = p;
-				*cap = nn;
-			}
-			(*v)[(*n)++] = (struct slt_cpu_access){ c[i].cpu, 0, 0 };
-		}
-		(*v)[k].loads += (uint64_t)((double)c[i].loads * scale + 0.5);
-		(*v)[k].stores += (uint64_t)((double)c[i].stores * scale + 0.5);
-	}
-	return 0;
-}
-
 struct line_acc {
 	double rd, wr;          /* classes: leaves; counts: loads / stores */
-	double self;            /* per-CPU: leaves' own pair terms */
-	struct slt_cpu_access *cpus;
-	size_t n_cpus, cap;
+	struct slt_pairs pairs; /* per-CPU: per (group, CPU) */
 	uint64_t *paths;        /* path bitmask */
 };
+
+/* Release a line's accumulator. */
+static void line_release(const struct slt_adv_units *us, struct line_acc *x)
+{
+	(void)us;
+	slt_pairs_release(&x->pairs);
+}
 
 /* Add unit u at offset o to the accumulators of lines [L0, L0 + nl) (la[0]
  * is line L0); its parts on other lines are left out. */
@@ -110,9 +91,8 @@ static int line_add(const struct slt_adv_units *us,
 				if (lf->write)
 					x->wr += lf->stores / k;
 			} else {
-				x->self += lf->self_cross / k;
-				rc = cpus_add(&x->cpus, &x->n_cpus, &x->cap,
-					      lf->cpus, lf->n_cpus, 1 / k);
+				rc = slt_pairs_add(&x->pairs, lf->group, lf->cpus,
+						   lf->n_cpus, 1 / k);
 			}
 		}
 	}
@@ -128,25 +108,27 @@ static int line_add(const struct slt_adv_units *us,
 
 /* F(L) (0 when negative) and the locality term of one line's
  * accumulator. */
-static void line_value(const struct slt_adv_units *us,
-		       const struct line_acc *x, double *coh, double *loc)
+static int line_value(const struct slt_adv_units *us,
+		      struct line_acc *x, double *coh, double *loc)
 {
 	const enum slt_score_basis basis = us->a->basis;
 	double f;
 
-	if (basis == SLT_BASIS_CLASSES)
+	*coh = *loc = 0;
+	if (basis == SLT_BASIS_CLASSES) {
 		f = x->rd * x->wr;
-	else if (basis == SLT_BASIS_COUNTS)
+	} else if (basis == SLT_BASIS_COUNTS) {
 		f = x->rd < x->wr ? x->rd : x->wr;
-	else
-		f = slt_cpu_cross(x->cpus, x->n_cpus, x->cpus, x->n_cpus) -
-		    x->self;
+	} else {
+		f = slt_pairs_cross(&x->pairs);
+	}
 	*coh = f > 0 ? f : 0;
 	*loc = 0;
 	for (size_t wd = 0; x->paths && wd < us->path_words; wd++)
 		for (uint64_t b = x->paths[wd]; b; b &= b - 1)
 			*loc += us->path_weight[wd * 64 +
 						(size_t)__builtin_ctzll(b)];
+	return 0;
 }
 
 /* Coherence (coh) or locality (loc) of units at off over blocks of lsz
@@ -177,20 +159,21 @@ static int blocks_eval(const struct slt_adv_units *us, const size_t *order,
 		free(pbits);
 		return SLT_ENOMEM;
 	}
-	for (uint64_t L = 0; pbits && L < nl; L++)
-		la[L].paths = pbits + L * pw;
+	for (uint64_t L = 0; L < nl; L++) {
+		la[L].paths = pbits ? pbits + L * pw : NULL;
+	}
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = line_add(us, &us->u[order[i]], off[i], la, 0, nl, lsz,
 			      coh, loc);
 	for (uint64_t L = 0; L < nl && !rc; L++) {
 		double f, l;
-		line_value(us, &la[L], &f, &l);
+		rc = line_value(us, &la[L], &f, &l);
 		*coh_out += coh ? f : 0;
 		*loc_out += loc ? l : 0;
 		*shared += coh && f > SLT_ADV_SHARED_MIN;
 	}
 	for (uint64_t L = 0; L < nl; L++)
-		free(la[L].cpus);
+		line_release(us, &la[L]);
 	free(la);
 	free(pbits);
 	return rc;
@@ -241,8 +224,8 @@ int slt_adv_cost_line(const struct slt_adv_units *us, const size_t *units,
 		rc = line_add(us, &us->u[units[i]], off[i], &x, line, 1, us->line,
 			      true, true);
 	if (!rc)
-		line_value(us, &x, coherence, locality);
-	free(x.cpus);
+		rc = line_value(us, &x, coherence, locality);
+	line_release(us, &x);
 	if (pbits != stack)
 		free(pbits);
 	return rc;

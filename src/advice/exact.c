@@ -145,6 +145,11 @@ static bool same_part(const struct slt_adv_units *us,
 			return false;
 	for (size_t j = 0; j < a->n_leaves; j++) {
 		const struct slt_adv_leaf *x = &a->leaves[j], *y = &b->leaves[j];
+		/* the same grouping into units (pairs.c) and writer labels */
+		if (j && (x->group == x[-1].group) != (y->group == y[-1].group))
+			return false;
+		if (!x->label != !y->label || (x->label && strcmp(x->label, y->label)))
+			return false;
 		if (x->read != y->read || x->write != y->write ||
 		    x->loads != y->loads || x->stores != y->stores ||
 		    x->self_cross != y->self_cross || x->n_cpus != y->n_cpus)

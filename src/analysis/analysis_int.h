@@ -9,10 +9,13 @@
  * Fill out[0..layout->n_members) with each member's class: given (own or
  * inherited from the nearest inline ancestor with one) wins, else measured
  * from profile (may be NULL) with o's thresholds, else SLT_CLASS_NONE.
+ * given_label (may be NULL) gives the writer labels, inherited the same
+ * way as the classes.
  */
 void slt_classify_members(const struct slt_struct *layout,
 			  const struct slt_access_profile *profile,
 			  const enum slt_class *given,
+			  const char *const *given_label,
 			  const struct slt_classify_opts *o,
 			  struct slt_member_class *out);
 
@@ -24,5 +27,42 @@ uint64_t slt_member_accesses(const struct slt_access_profile *p, size_t i);
  * Shared by findings.c and the advisor's cost (src/advice/cost.c). */
 double slt_cpu_cross(const struct slt_cpu_access *w, size_t nw,
 		     const struct slt_cpu_access *a, size_t na);
+
+/* The outermost named member holding member i (i itself at top level, or
+ * when only anonymous composites hold it): the unit whose pairs with other
+ * units are false sharing (pairs.c). */
+size_t slt_member_unit(const struct slt_struct *s, size_t i);
+
+/* Accesses of one unit by one CPU on one line (cpu -1: the classes entry
+ * of a unit), for the pair estimator of pairs.c. */
+struct slt_pair_acc {
+	size_t group;              /* slt_member_unit() (or the caller's id) */
+	int32_t cpu;
+	double loads, stores;      /* samples (scaled by the advisor) */
+	bool read, write;          /* classes: read-mostly / written leaves */
+	const char *label;         /* classes: writer label, borrowed */
+};
+struct slt_pairs {
+	struct slt_pair_acc *v;
+	size_t n, cap;
+	size_t gstart;             /* first entry of the last group added */
+};
+/* Add scale x c[0..nc) to group's per-CPU entries.  0 or SLT_ENOMEM. */
+int slt_pairs_add(struct slt_pairs *p, size_t group,
+		  const struct slt_cpu_access *c, size_t nc, double scale);
+/* Mark group read (read-mostly leaf) and/or written (label: its writer
+ * label or NULL).  0 or SLT_ENOMEM. */
+int slt_pairs_class(struct slt_pairs *p, size_t group, bool read, bool write,
+		    const char *label);
+/* Per-CPU: sum over groups U != V and CPUs c != d of
+ * min(stores_c(U), accesses_d(V)). */
+double slt_pairs_cross(const struct slt_pairs *p);
+/* Two different groups stored to by different CPUs? */
+bool slt_pairs_write_write(const struct slt_pairs *p);
+/* Classes: read-mostly x written group pairs (a group never with itself)
+ * and pairs of written groups with different writer labels. */
+void slt_pairs_classes(const struct slt_pairs *p, double *read_write,
+		       double *write_write);
+void slt_pairs_release(struct slt_pairs *p);
 
 #endif

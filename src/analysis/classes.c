@@ -263,9 +263,20 @@ static int parse_classes_file(struct builder *b, struct lines *ls)
 			return slt_error_set_line(b->err, SLT_ECORRUPT, b->name,
 						  line, usage,
 						  "expected MEMBER CLASS");
+		/* CLASS:LABEL names who writes (hot-write:rx) */
+		char *label = strchr(cls, ':');
+		if (label)
+			*label++ = '\0';
 		int cv = slt_class_parse(cls);
 		if (cv < 0)
 			return bad_class(b, line, cls);
+		if (label && (!*label || label[strspn(label, "abcdefghijklmnopqrstuvwxyz"
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] ||
+			      (cv != SLT_CLASS_HOT_WRITE && cv != SLT_CLASS_MIXED &&
+			       cv != SLT_CLASS_TRUE_SHARED)))
+			return slt_error_set_line(b->err, SLT_ECORRUPT, b->name, line,
+				"a writer label follows a written class: hot-write:LABEL, mixed:LABEL or true-shared:LABEL, LABEL of letters, digits, '_' and '-'",
+				"bad writer label in \"%.40s:%.40s\"", cls, label);
 		const char *st = section, *member = key;
 		if (!st) {
 			char *dot = strchr(key, '.');
@@ -307,6 +318,8 @@ static int parse_classes_file(struct builder *b, struct lines *ls)
 		e->member = m;
 		e->cls = (enum slt_class)cv;
 		e->line = line;
+		if (label && !(e->writer = slt_arena_strdup(b->arena, label)))
+			return nomem(b);
 	}
 	return rc;
 }
@@ -754,7 +767,8 @@ int slt_classes_merge(struct slt_classes *dst, const struct slt_classes *src,
 			if (!strcmp(dst->entries[k].struct_name, e->struct_name) &&
 			    !strcmp(dst->entries[k].member, e->member))
 				have = &dst->entries[k];
-		if (have && have->cls == e->cls)
+		if (have && have->cls == e->cls &&
+		    !strcmp(have->writer ? have->writer : "", e->writer ? e->writer : ""))
 			continue;
 		if (have)
 			return slt_error_set_line(err, SLT_EUSAGE, e->file ? e->file : "",
@@ -773,6 +787,7 @@ int slt_classes_merge(struct slt_classes *dst, const struct slt_classes *src,
 		c.type = dup_or_null(dst->priv_, e->type, &bad);
 		c.comment = dup_or_null(dst->priv_, e->comment, &bad);
 		c.file = dup_or_null(dst->priv_, e->file, &bad);
+		c.writer = dup_or_null(dst->priv_, e->writer, &bad);
 		if (bad)
 			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		dst->entries[dst->n++] = c;

@@ -46,6 +46,7 @@ static enum slt_class measured(const struct slt_member_access *m,
 void slt_classify_members(const struct slt_struct *s,
 			  const struct slt_access_profile *p,
 			  const enum slt_class *given,
+			  const char *const *given_label,
 			  const struct slt_classify_opts *o,
 			  struct slt_member_class *out)
 {
@@ -61,12 +62,18 @@ void slt_classify_members(const struct slt_struct *s,
 		struct slt_member_class *mc = &out[i];
 		memset(mc, 0, sizeof(*mc));
 		enum slt_class g = SLT_CLASS_NONE;
+		const char *label = NULL;
+		size_t at = i;
 		/* Own class, else the nearest ancestor's (pre-order: parents
 		 * are done first). */
-		if (given && given[i] != SLT_CLASS_NONE)
+		if (given && given[i] != SLT_CLASS_NONE) {
 			g = given[i];
-		else if (s->members[i].parent >= 0 && out[s->members[i].parent].given)
+			label = given_label ? given_label[i] : NULL;
+		} else if (s->members[i].parent >= 0 && out[s->members[i].parent].given) {
 			g = out[s->members[i].parent].cls;
+			label = out[s->members[i].parent].label;
+			at = out[s->members[i].parent].given_at;
+		}
 		if (p && p->members) {
 			enum slt_class m = measured(&p->members[i], total, o,
 							   &mc->writers);
@@ -78,13 +85,15 @@ void slt_classify_members(const struct slt_struct *s,
 		if (g != SLT_CLASS_NONE) {
 			mc->cls = g;
 			mc->given = true;
+			mc->label = label;
+			mc->given_at = at;
 		}
 	}
 }
 
-/* Does path (indices stripped) name a member of s, or lie inside a member
- * shown folded (its members exist in the type, -E shows them)? */
-static bool known_path(const struct slt_struct *s, const char *path)
+/* Does path (indices stripped) name a member of s (1), or lie inside a
+ * member shown folded (2: its members exist in the type, -E shows them)? */
+static int path_kind(const struct slt_struct *s, const char *path)
 {
 	char have[512];
 	size_t len = strlen(path);
@@ -95,12 +104,29 @@ static bool known_path(const struct slt_struct *s, const char *path)
 		slt_member_path(s, i, have, sizeof(have));
 		size_t hl = strlen(have);
 		if (!strcmp(have, path))
-			return true;
+			return 1;
 		if ((m->flags & SLT_MEMBER_COMPOSITE) && !(m->flags & SLT_MEMBER_INLINE) &&
 		    hl < len && !strncmp(have, path, hl) && path[hl] == '.')
-			return true;
+			return 2;
 	}
-	return false;
+	return 0;
+}
+
+static bool known_path(const struct slt_struct *s, const char *path)
+{
+	return path_kind(s, path) != 0;
+}
+
+const struct slt_class_entry *slt_classes_folded(const struct slt_classes *cl,
+						 const struct slt_struct *s)
+{
+	for (size_t e = 0; cl && s && s->name && e < cl->n; e++) {
+		const struct slt_class_entry *en = &cl->entries[e];
+		if (en->struct_name && en->member && !strcmp(en->struct_name, s->name) &&
+		    path_kind(s, en->member) == 2)
+			return en;
+	}
+	return NULL;
 }
 
 int slt_classes_check(const struct slt_classes *cl, const struct slt_struct *s,

@@ -20,6 +20,8 @@ static const char ADV_TRUE[] =
 	"true sharing: the CPUs contend on this member itself and no layout change helps; use per-CPU data or batch the updates";
 static const char ADV_STRADDLE[] =
 	"align the member so that it sits in one line, or move it";
+static const char ADV_UNSEEN[] =
+	"loads here hit a line modified in another cache (HITM), so the line is written, but the profile holds no store: record stores too (perf c2c record, perf mem record -t load,store) to see which member is written";
 static const char ADV_ADJACENT[] =
 	"the 128-byte line pair is prefetched together: keep written and read-mostly members in different pairs";
 
@@ -31,6 +33,7 @@ const char *slt_finding_kind_name(enum slt_finding_kind k)
 	case SLT_FIND_TRUE_SHARING: return "true-sharing";
 	case SLT_FIND_STRADDLE: return "straddle";
 	case SLT_FIND_ADJACENT: return "adjacent";
+	case SLT_FIND_UNSEEN_WRITER: return "unseen-writer";
 	}
 	return "unknown";
 }
@@ -148,7 +151,8 @@ static struct slt_finding *add(struct ctx *x, enum slt_finding_kind k,
 	f->advice = k == SLT_FIND_COLLISION ? ADV_COLLISION :
 		    k == SLT_FIND_WRITE_WRITE ? ADV_WRITE_WRITE :
 		    k == SLT_FIND_TRUE_SHARING ? ADV_TRUE :
-		    k == SLT_FIND_STRADDLE ? ADV_STRADDLE : ADV_ADJACENT;
+		    k == SLT_FIND_STRADDLE ? ADV_STRADDLE :
+		    k == SLT_FIND_UNSEEN_WRITER ? ADV_UNSEEN : ADV_ADJACENT;
 	return f;
 }
 
@@ -198,6 +202,15 @@ static void collect(struct ctx *x, uint64_t L, size_t c0, size_t c1,
 		if (!on)
 			continue;
 		enum slt_class k = a->classes[i].cls;
+		/* a class given to a composite is named once, by the
+		 * member it was given to */
+		size_t shown = a->basis == SLT_BASIS_CLASSES && a->classes[i].given ?
+			       a->classes[i].given_at : i;
+		bool dup = false;
+		for (size_t j = 0; j < ls->n_writers && !dup; j++)
+			dup = buf[j] == shown;
+		for (size_t j = 0; j < nr && !dup; j++)
+			dup = readers[j] == shown;
 		bool w = a->basis == SLT_BASIS_CPU ? st > 0 : writes(k);
 		if (a->basis != SLT_BASIS_CPU && writes(k))
 			ls->n_hw++;
@@ -207,47 +220,100 @@ static void collect(struct ctx *x, uint64_t L, size_t c0, size_t c1,
 		}
 		if (writes(k))
 			ls->st_w += (double)st;
+		if (dup)
+			continue;
 		if (w)
-			buf[ls->n_writers++] = i;
+			buf[ls->n_writers++] = shown;
 		else if (k != SLT_CLASS_COLD && k != SLT_CLASS_NONE)
-			readers[nr++] = i;
+			readers[nr++] = shown;
 	}
 	memmove(buf + ls->n_writers, readers, nr * sizeof(*buf));
 	ls->n = ls->n_writers + nr;
 }
 
-/* Per-CPU basis on one line: F(L) and the kind. */
+/* Per-CPU basis on one line: F(L) over unit pairs, and the kind. */
 static void line_cpu(struct ctx *x, uint64_t L, size_t c0, size_t c1, size_t *buf)
 {
 	const struct slt_access_profile *p = x->a->profile;
-	struct cpuset all = { 0 };
-	double t = 0;
+	const struct slt_struct *s = x->a->layout;
+	struct slt_pairs pr = { 0 };
 	for (size_t c = c0; c < c1; c++) {
 		const struct slt_line_access *cell = &p->cells[c];
-		if (cpuset_add(&all, cell->cpus, cell->n_cpus))
+		if (slt_pairs_add(&pr, slt_member_unit(s, cell->member), cell->cpus,
+				  cell->n_cpus, 1))
 			x->rc = SLT_ENOMEM;
-		t += slt_cpu_cross(cell->cpus, cell->n_cpus, cell->cpus, cell->n_cpus);
 	}
-	double f = slt_cpu_cross(all.v, all.n, all.v, all.n) - t;
-	free(all.v);
+	double f = slt_pairs_cross(&pr);
+	/* Write-write: two different units stored to by different CPUs. */
+	bool ww = slt_pairs_write_write(&pr);
+	slt_pairs_release(&pr);
 	if (x->rc || f <= 0 || f < x->min_score)
 		return;
-	/* Write-write: two different members stored to by different CPUs. */
-	bool ww = false;
-	for (size_t c = c0; c < c1 && !ww; c++)
-		for (size_t d = c0; d < c1 && !ww; d++) {
-			if (c == d)
-				continue;
-			const struct slt_line_access *u = &p->cells[c], *v = &p->cells[d];
-			for (size_t i = 0; i < u->n_cpus && !ww; i++)
-				for (size_t k = 0; k < v->n_cpus && !ww; k++)
-					ww = u->cpus[i].stores && v->cpus[k].stores &&
-					     u->cpus[i].cpu != v->cpus[k].cpu;
-		}
 	struct line_set ls;
 	collect(x, L, c0, c1, buf, &ls);
 	add(x, ww ? SLT_FIND_WRITE_WRITE : SLT_FIND_COLLISION, L, f, ls.m, ls.n,
 	    ls.n_writers);
+}
+
+/* Classes basis on one line: read-mostly x written unit pairs, and written
+ * unit pairs with different writer labels. */
+static void line_classes(struct ctx *x, uint64_t L, size_t *buf)
+{
+	const struct slt_analysis *a = x->a;
+	const struct slt_struct *s = a->layout;
+	struct slt_pairs pr = { 0 };
+	for (size_t i = 0; i < s->n_members && !x->rc; i++) {
+		const struct slt_member *m = &s->members[i];
+		enum slt_class k = a->classes[i].cls;
+		if (!leaf(m) || (k != SLT_CLASS_READ_MOSTLY && !writes(k)))
+			continue;
+		uint64_t f = (a->line_origin + m->offset) / a->cacheline_size;
+		uint64_t l = (a->line_origin + m->offset + m->size - 1) / a->cacheline_size;
+		if (L < f || L > l)
+			continue;
+		if (slt_pairs_class(&pr, slt_member_unit(s, i), k == SLT_CLASS_READ_MOSTLY,
+				    writes(k), a->classes[i].label))
+			x->rc = SLT_ENOMEM;
+	}
+	double rw, ww;
+	slt_pairs_classes(&pr, &rw, &ww);
+	slt_pairs_release(&pr);
+	if (x->rc || rw + ww <= 0)
+		return;
+	struct line_set ls;
+	collect(x, L, 0, 0, buf, &ls);
+	add(x, rw > 0 ? SLT_FIND_COLLISION : SLT_FIND_WRITE_WRITE, L, rw + ww,
+	    ls.m, ls.n, ls.n_writers);
+}
+
+/* A profile without a single store: each line whose loads hit modified
+ * lines (HITM) is written by someone the profile cannot show. */
+static void lines_unseen(struct ctx *x, size_t *buf)
+{
+	const struct slt_access_profile *p = x->a->profile;
+	for (size_t c0 = 0; c0 < p->n_cells && !x->rc;) {
+		size_t c1 = c0;
+		uint64_t hitm = 0;
+		while (c1 < p->n_cells && p->cells[c1].line == p->cells[c0].line)
+			hitm += p->cells[c1++].hitm;
+		if (hitm) {
+			struct line_set ls;
+			size_t n = 0;
+			collect(x, p->cells[c0].line, c0, c1, buf, &ls);
+			/* the members whose loads saw the HITM */
+			for (size_t k = 0; k < ls.n; k++)
+				for (size_t c = c0; c < c1; c++)
+					if (p->cells[c].member == ls.m[k] && p->cells[c].hitm) {
+						ls.m[n++] = ls.m[k];
+						break;
+					}
+			struct slt_finding *f = add(x, SLT_FIND_UNSEEN_WRITER, p->cells[c0].line,
+						    (double)hitm, ls.m, n, 0);
+			if (f)
+				f->layout_fixable = false;
+		}
+		c0 = c1;
+	}
 }
 
 static void lines(struct ctx *x, size_t *buf)
@@ -257,13 +323,12 @@ static void lines(struct ctx *x, size_t *buf)
 	if (a->basis == SLT_BASIS_CLASSES) {
 		uint64_t n = (a->line_origin + a->layout->size + a->cacheline_size - 1) /
 			     a->cacheline_size;
-		for (uint64_t L = 0; L < n && !x->rc; L++) {
-			struct line_set ls;
-			collect(x, L, 0, 0, buf, &ls);
-			if (ls.n_rm && ls.n_hw)
-				add(x, SLT_FIND_COLLISION, L, (double)(ls.n_rm * ls.n_hw),
-				    ls.m, ls.n, ls.n_writers);
-		}
+		for (uint64_t L = 0; L < n && !x->rc; L++)
+			line_classes(x, L, buf);
+		return;
+	}
+	if (a->no_stores) {
+		lines_unseen(x, buf);
 		return;
 	}
 	for (size_t c0 = 0; c0 < p->n_cells && !x->rc;) {
@@ -490,7 +555,13 @@ int slt_analyze(const struct slt_struct *s, const struct slt_access_profile *p,
 	a->classes = slt_arena_calloc(ar, s->n_members + 1, sizeof(*a->classes));
 	if (!a->classes)
 		goto nomem;
-	slt_classify_members(s, p, opts.given, c, a->classes);
+	slt_classify_members(s, p, opts.given, opts.given_label, c, a->classes);
+	if (p && p->matched) {
+		uint64_t st = 0;
+		for (size_t i = 0; i < p->n_cells; i++)
+			st += p->cells[i].stores;
+		a->no_stores = st == 0;
+	}
 	struct ctx x = { .a = a, .ar = ar };
 	x.min_score = p ? c->min_share * (double)p->matched : 0;
 	lines(&x, buf);

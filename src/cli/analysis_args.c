@@ -293,6 +293,19 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 	 * a clean bill of health: a gate must not pass on them. */
 	for (size_t i = 0; i < f.n && !rc; i++) {
 		const struct slt_access_profile *p = profiles[i];
+		for (size_t k = 0; k < p->n_unknown_members; k++) {
+			const struct slt_unknown_member *u = &p->unknown_members[k];
+			fprintf(stderr, "structlint: warning: %s: %s has no member '%s'%s%s%s; its %" PRIu64
+				" samples are %s\n", c->samples, l->structs[i].name, u->name,
+				u->suggestion ? " (did you mean " : "", u->suggestion ? u->suggestion : "",
+				u->suggestion ? "?)" : "", u->samples,
+				u->by_offset ? "placed by their offset" : "counted outside the members");
+		}
+		if (p->n_unknown_members && p->unknown_member_samples >
+		    p->unknown_members[0].samples + (p->n_unknown_members > 1 ? p->unknown_members[1].samples : 0) +
+		    (p->n_unknown_members > 2 ? p->unknown_members[2].samples : 0))
+			fprintf(stderr, "structlint: warning: %s: more member paths that %s lacks (%" PRIu64
+				" samples in all)\n", c->samples, l->structs[i].name, p->unknown_member_samples);
 		if (p->samples == 0)
 			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
 					   "record memory samples: perf c2c record, perf mem record, or perf record -d",
@@ -301,6 +314,11 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 		else if (p->matched == 0 && p->n_other_types &&
 			 p->skipped_other_type == p->samples)
 			rc = other_types_error(p, l->structs[i].name, c->samples, err);
+		else if (p->matched == 0 && p->unknown_member_samples == p->samples)
+			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
+					   "name members of the struct (see the warnings above)",
+					   "none of the %" PRIu64 " samples fell on %s: they name members it does not have",
+					   p->samples, l->structs[i].name);
 		else if (p->matched == 0)
 			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
 					   "check the instance base: --base ADDR|SYMBOL or --line ADDR=N",
@@ -315,18 +333,39 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 	return rc;
 }
 
+/* Bytes of the classes part of cli_given_classes()'s block, rounded up
+ * to a pointer's alignment: the labels follow. */
+static size_t given_bytes(const struct slt_struct *s)
+{
+	size_t b = (s->n_members + 1) * sizeof(enum slt_class);
+	return (b + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *);
+}
+
 enum slt_class *cli_given_classes(const struct slt_classes *cl,
 				  const struct slt_struct *s)
 {
-	enum slt_class *g = calloc(s->n_members + 1, sizeof(*g));
+	enum slt_class *g = calloc(1, given_bytes(s) + (s->n_members + 1) * sizeof(char *));
+	const char **labels = g ? (const char **)cli_given_labels(g, s) : NULL;
 	for (size_t i = 0; g && i < s->n_members; i++) {
 		char path[512];
 		if (!s->members[i].name[0])
 			continue;
-		g[i] = slt_classes_lookup(cl, s->name, slt_member_path(s, i, path, sizeof(path)),
-					  SLT_PATH_ANY);
+		/* only the member an entry names: its inline members inherit
+		 * the class and label (slt_analyze()) */
+		slt_member_path(s, i, path, sizeof(path));
+		const struct slt_class_entry *e = slt_classes_find(cl, s->name, path);
+		if (!e || strcmp(e->member, path))
+			continue;
+		g[i] = slt_classes_lookup(cl, s->name, path, SLT_PATH_ANY);
+		labels[i] = e->writer;
 	}
 	return g;
+}
+
+const char *const *cli_given_labels(const enum slt_class *g,
+				    const struct slt_struct *s)
+{
+	return (const char *const *)(const void *)((const char *)g + given_bytes(s));
 }
 
 /* Entries of the classes files that name a member no definition of the
@@ -489,12 +528,37 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 				c->layout->structs[i].size, c->layout->structs[i].name);
 	if (!rc && c->n_classes)
 		rc = cli_classes_load(c->classes_paths, c->n_classes, &c->classes, err);
+	/* A class given inside a member shown folded applies to the innermost
+	 * member: nested structs are then shown inline, as with -E (the score
+	 * is the same either way). */
+	for (size_t i = 0; !rc && c->classes && !c->lopts.expand && i < c->layout->n_structs; i++) {
+		const struct slt_class_entry *e = slt_classes_folded(c->classes, &c->layout->structs[i]);
+		if (!e)
+			continue;
+		fprintf(stderr, "structlint: note: %s:%u: %s.%s is inside a nested struct: its members are shown inline (as with -E)\n",
+			e->file ? e->file : "", e->line, e->struct_name, e->member);
+		c->lopts.expand = true;
+		slt_layout_free(c->layout);
+		c->layout = NULL;
+		rc = slt_layout_load(c->file, (const char *const *)ops, 1, &c->lopts, &c->layout, err);
+	}
 	if (!rc && c->classes)
 		rc = cli_classes_warn(c->classes, c->layout, c->strict_classes, err);
 	if (!rc && !(c->profiles = calloc(c->layout->n_structs, sizeof(*c->profiles))))
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc && c->samples)
 		rc = join_all(c, c->layout, c->profiles, err);
+	/* once: a profile without stores cannot show a writer */
+	bool any = false, stores = false;
+	for (size_t i = 0; !rc && c->samples && i < c->layout->n_structs; i++) {
+		const struct slt_access_profile *p = c->profiles[i];
+		any |= p->matched > 0;
+		for (size_t k = 0; k < p->n_cells && !stores; k++)
+			stores = p->cells[k].stores > 0;
+	}
+	if (any && !stores)
+		fprintf(stderr, "structlint: warning: %s: the profile holds no store, only loads (its events record loads only, or cannot tell loads from stores, e.g. page faults): writes cannot be seen; loads that hit a modified line (HITM) are taken as evidence of an unseen writer (record stores too: perf c2c record, perf mem record -t load,store)\n",
+			c->samples);
 	return rc;
 }
 
@@ -522,6 +586,7 @@ int cli_analysis_run(const struct cli_analysis *c, size_t i,
 					     "no class is given for any member of %s", s->name);
 		}
 		ao.given = g;
+		ao.given_label = cli_given_labels(g, s);
 	} else if (!p) {
 		/* classes_optional without inputs: no access data, so every
 		 * member is cold (no sharing objective, no finding) */

@@ -137,6 +137,11 @@ int cli_analysis_run(const struct cli_analysis *c, size_t i,
  * it; NULL when out of memory.  cl must not be NULL. */
 enum slt_class *cli_given_classes(const struct slt_classes *cl,
 				  const struct slt_struct *s);
+/* The writer labels (hot-write:LABEL) parallel to s->members, NULL
+ * entries when none, kept in the block cli_given_classes() returned for s
+ * (freed with it; only for such a block). */
+const char *const *cli_given_labels(const enum slt_class *g,
+				    const struct slt_struct *s);
 
 void cli_analysis_release(struct cli_analysis *c);
 

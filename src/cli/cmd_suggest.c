@@ -259,6 +259,7 @@ static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
 		if (!g)
 			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		ao.given = g;
+		ao.given_label = cli_given_labels(g, s);
 		int rc = slt_analyze(s, NULL, &ao, &a, err);
 		if (!rc)
 			left[i] = (ssize_t)a->n_findings;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/strdist.h"
 #include "join/join_int.h"
 
 struct slt_join {
@@ -44,6 +45,9 @@ struct slt_join {
 					   distinct symbols named (interned) */
 	uint64_t dsym_samples;          /* placed by their symbol offset */
 	uint64_t dsym_other;            /* on another symbol: not this instance */
+	struct slt_unknown_member unknown[SLT_JOIN_TOP_TYPES]; /* interned */
+	size_t n_unknown;
+	uint64_t unknown_samples;
 };
 
 static uint64_t mix(uint64_t x)
@@ -275,11 +279,72 @@ static long member_by_path(const struct slt_struct *s, const char *path)
 		want[w++] = *c;
 	}
 	want[w] = 0;
-	for (size_t i = 0; i < s->n_members; i++)
-		if (s->members[i].name[0] &&
-		    !strcmp(slt_member_path(s, i, have, sizeof(have)), want))
+	long folded = -1;
+	for (size_t i = 0; i < s->n_members; i++) {
+		const struct slt_member *m = &s->members[i];
+		if (!m->name[0])
+			continue;
+		slt_member_path(s, i, have, sizeof(have));
+		if (!strcmp(have, want))
 			return (long)i;
-	return -1;
+		/* a path inside a member shown folded: that member */
+		size_t hl = strlen(have);
+		if ((m->flags & SLT_MEMBER_COMPOSITE) && !(m->flags & SLT_MEMBER_INLINE) &&
+		    !strncmp(have, want, hl) && want[hl] == '.')
+			folded = (long)i;
+	}
+	return folded == -1 ? -1 : -2 - folded;
+}
+
+/* Remember a member path the layout lacks (the first few, interned). */
+static int unknown_member(struct slt_join *j, const char *path, uint64_t n,
+			  bool by_offset)
+{
+	const char *name = intern(j, path);
+	if (!name)
+		return SLT_ENOMEM;
+	j->unknown_samples += n;
+	for (size_t k = 0; k < j->n_unknown; k++)
+		if (j->unknown[k].name == name) {
+			j->unknown[k].samples += n;
+			return 0;
+		}
+	if (j->n_unknown < SLT_JOIN_TOP_TYPES)
+		j->unknown[j->n_unknown++] = (struct slt_unknown_member){
+			.name = name, .samples = n, .by_offset = by_offset };
+	return 0;
+}
+
+/* The closest member path to each unknown one, into p. */
+static int unknown_members(struct slt_join *j, struct slt_access_profile *p)
+{
+	const struct slt_struct *s = j->layout;
+	p->unknown_member_samples = j->unknown_samples;
+	for (size_t k = 0; k < j->n_unknown; k++) {
+		struct slt_suggest sg;
+		char have[512], **names = NULL;
+		p->unknown_members[k] = j->unknown[k];
+		slt_suggest_init(&sg, j->unknown[k].name, 1);
+		for (size_t i = 0; i < s->n_members; i++) {
+			if (!s->members[i].name[0])
+				continue;
+			slt_member_path(s, i, have, sizeof(have));
+			if (slt_suggest_could(&sg, strlen(have)) && slt_suggest_add(&sg, have)) {
+				slt_suggest_release(&sg);
+				return SLT_ENOMEM;
+			}
+		}
+		size_t n = slt_suggest_take(&sg, &names);
+		if (n && !(p->unknown_members[k].suggestion = intern(j, names[0])))
+			n = SIZE_MAX;
+		for (size_t i = 0; i < n && n != SIZE_MAX; i++)
+			free(names[i]);
+		free(names);
+		if (n == SIZE_MAX)
+			return SLT_ENOMEM;
+	}
+	p->n_unknown_members = j->n_unknown;
+	return 0;
 }
 
 /*
@@ -319,6 +384,7 @@ int slt_join_add(void *ctx, const struct slt_sample *s)
 	struct slt_join *j = ctx;
 	uint32_t kind;
 	uint64_t key;
+	long member = 0;    /* member_by_path(): -1 unknown, <= -2 folded */
 	j->records++;
 	j->samples += s->loads + s->stores;
 	int d = (s->flags & SLT_SAMPLE_DSYM) && s->data_symbol ? dsym_key(j, s, &key) : 0;
@@ -336,11 +402,22 @@ int slt_join_add(void *ctx, const struct slt_sample *s)
 	}
 	if (d == 1) {
 		kind = SLT_POINT_OFFSET;  /* key: the offset from the data symbol */
-	} else if (s->flags & SLT_SAMPLE_MEMBER && s->member) {
-		long m = member_by_path(j->layout, s->member);
-		kind = m < 0 ? SLT_POINT_NOMEMBER : SLT_POINT_MEMBER;
-		key = m < 0 ? 0 : (uint64_t)m;
+	} else if (s->flags & SLT_SAMPLE_MEMBER && s->member &&
+		   (member = member_by_path(j->layout, s->member)) != -1 &&
+		   !(member < -1 && (s->flags & SLT_SAMPLE_TYPE))) {
+		kind = SLT_POINT_MEMBER;
+		key = (uint64_t)(member >= 0 ? member : -2 - member);
+	} else if (s->flags & SLT_SAMPLE_MEMBER && s->member &&
+		   !(s->flags & SLT_SAMPLE_TYPE) && member == -1) {
+		kind = SLT_POINT_NOMEMBER;
+		key = 0;
+		if (unknown_member(j, s->member, s->loads + s->stores, false))
+			goto nomem;
 	} else if (s->flags & SLT_SAMPLE_TYPE) {
+		/* an unknown member name with an offset: placed by the offset */
+		if (member == -1 && (s->flags & SLT_SAMPLE_MEMBER) && s->member &&
+		    unknown_member(j, s->member, s->loads + s->stores, true))
+			goto nomem;
 		kind = SLT_POINT_OFFSET;
 		key = s->type_offset;
 	} else if (s->flags & SLT_SAMPLE_LINE) {
@@ -645,6 +722,8 @@ int slt_join_finish(struct slt_join *j, struct slt_access_profile **out,
 	p->skipped_other_type = j->skipped_type;
 	top_types(j, p);
 	int rc = build(j, p, err);
+	if (!rc)
+		rc = unknown_members(j, p);
 	p->priv_ = j->arena;           /* the profile owns the strings now */
 	j->arena = NULL;
 	slt_join_free(j);

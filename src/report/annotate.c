@@ -5,8 +5,10 @@
  * The layout is written by the layout text writer (text.c, colour off) into
  * memory, and each line that ends in a member's offset comment
  * "/" "* OFFSET SIZE *" "/" (or "OFFSET: BIT SIZE" for bitfields) gets
- * "\t/" "* CLASS [(given)] ld=N st=N hitm=N [cpus=N] HEAT *" "/" appended
- * (cpus: distinct CPUs, when the samples name them).  Member comments
+ * "\t/" "* CLASS[:LABEL] [(given)] ld=N st=N hitm=N [ncpus=N] HEAT *" "/"
+ * appended (ncpus: how many distinct CPUs, when the samples name them;
+ * the findings list the CPUs themselves as cpulist=0-3,8, the kernel's
+ * cpulist format).  Member comments
  * come in the writer's order: pre-order, except that an inline composite's
  * comment is on its closing brace, after its members.  Every matched line's
  * offset is checked against the member's; if the text does not line up
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis_int.h"
 #include "join/join_int.h"
 #include "report/annotate.h"
 #include "structlint/analysis.h"
@@ -98,7 +101,8 @@ static void note(FILE *f, const void *ctx, size_t i)
 	const struct slt_analysis *a = ctx;
 	const struct slt_member_access *m = a->profile && a->profile->members ?
 					    &a->profile->members[i] : NULL;
-	fprintf(f, "/* %s%s", slt_class_name(a->classes[i].cls),
+	fprintf(f, "/* %s%s%s%s", slt_class_name(a->classes[i].cls),
+		a->classes[i].label ? ":" : "", a->classes[i].label ? a->classes[i].label : "",
 		a->classes[i].given ? " (given)" : "");
 	if (m) {
 		char bar[8];
@@ -108,7 +112,7 @@ static void note(FILE *f, const void *ctx, size_t i)
 			m->loads, m->stores,
 			m->hitm_local + m->hitm_remote + m->peer_local + m->peer_remote);
 		if (m->n_cpus)
-			fprintf(f, " cpus=%zu", m->n_cpus);
+			fprintf(f, " ncpus=%zu", m->n_cpus);
 		fprintf(f, "%s%s", bar[0] ? " " : "", bar);
 	}
 	fputs(" */", f);
@@ -163,16 +167,20 @@ static void annotate(FILE *f, const struct slt_struct *s, slt_note_has_fn has,
 }
 
 static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
-			bool written)
+			const char *role)
 {
 	const struct slt_struct *s = a->layout;
 	const struct slt_member *m = &s->members[i];
-	char path[512];
-	fprintf(f, "    %-11s %s  bytes %" PRIu64 "..%" PRIu64 "  %s",
-		written ? "written:" : "collides:",
-		slt_member_path(s, i, path, sizeof(path))[0] ? path : "(anonymous)",
+	char path[512], top[512];
+	size_t u = slt_member_unit(s, i);
+	fprintf(f, "    %-11s %s", role,
+		slt_member_path(s, i, path, sizeof(path))[0] ? path : "(anonymous)");
+	if (u != i)
+		fprintf(f, " (in %s)", slt_member_path(s, u, top, sizeof(top)));
+	fprintf(f, "  bytes %" PRIu64 "..%" PRIu64 "  %s%s%s",
 		m->offset, m->offset + (m->size ? m->size - 1 : 0),
-		slt_class_name(a->classes[i].cls));
+		slt_class_name(a->classes[i].cls), a->classes[i].label ? ":" : "",
+		a->classes[i].label ? a->classes[i].label : "");
 	if (a->classes[i].given)
 		fputs(" (given)", f);
 	if (!a->profile || !a->profile->members) {
@@ -184,11 +192,20 @@ static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
 		ma->loads, ma->stores,
 		ma->hitm_local + ma->hitm_remote + ma->peer_local + ma->peer_remote);
 	if (ma->n_cpus) {
-		fprintf(f, " cpus=");
-		for (size_t c = 0; c < ma->n_cpus && c < 16; c++)
-			fprintf(f, "%s%d", c ? "," : "", ma->cpus[c].cpu);
-		if (ma->n_cpus > 16)
-			fprintf(f, ",... (%zu)", ma->n_cpus);
+		/* sorted by cpu: runs as ranges, "0-7,12" */
+		fprintf(f, " cpulist=");
+		size_t runs = 0, c = 0;
+		while (c < ma->n_cpus && runs < 16) {
+			size_t e = c;
+			while (e + 1 < ma->n_cpus && ma->cpus[e + 1].cpu == ma->cpus[e].cpu + 1)
+				e++;
+			fprintf(f, "%s%d", runs++ ? "," : "", ma->cpus[c].cpu);
+			if (e > c)
+				fprintf(f, "-%d", ma->cpus[e].cpu);
+			c = e + 1;
+		}
+		if (c < ma->n_cpus)
+			fprintf(f, ",... (%zu CPUs)", ma->n_cpus);
 	}
 	fputc('\n', f);
 	for (size_t l = 0; l < ma->n_locations && l < 3; l++) {
@@ -216,6 +233,10 @@ static void findings(FILE *f, const struct slt_analysis *a)
 			p->samples, p->matched, p->outside_samples,
 			p->skipped_other_type, p->base_note);
 	fputs(" */\n", f);
+	if (a->no_stores)
+		fprintf(f, "/* structlint: the profile holds no store (loads-only events): no member can be seen written, so collisions cannot be scored; %s */\n",
+			a->n_findings ? "lines whose loads hit modified lines (HITM) are listed as written by an unseen writer" :
+					"no load hit a modified line (HITM) either: this is no evidence that nothing is written");
 	for (size_t i = 0; i < a->n_findings; i++) {
 		const struct slt_finding *fd = &a->findings[i];
 		int64_t lo = (int64_t)(fd->line * cl) - a->line_origin;
@@ -230,7 +251,9 @@ static void findings(FILE *f, const struct slt_analysis *a)
 			fprintf(f, "+%" PRIu64, fd->line2);
 		fprintf(f, " (bytes %" PRId64 "..%" PRId64 "), score %.0f\n", lo, hi, fd->score);
 		for (size_t k = 0; k < fd->n_members; k++)
-			member_line(f, a, fd->members[k], k < fd->n_writers);
+			member_line(f, a, fd->members[k],
+				    k < fd->n_writers ? "written:" :
+				    fd->kind == SLT_FIND_UNSEEN_WRITER ? "loaded:" : "collides:");
 		fprintf(f, "    fix: %s\n", fd->advice);
 	}
 }

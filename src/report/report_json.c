@@ -26,11 +26,18 @@
  *             "locations": [ { "symbol", "source", "ip" ("0x..."), "loads",
  *             "stores", "hitm" } ] } ],
  *   "findings": [ { "rank" (1 = highest score), "kind": "collision" |
- *             "write-write" | "true-sharing" | "straddle" | "adjacent",
+ *             "write-write" | "true-sharing" | "straddle" | "adjacent" |
+ *             "unseen-writer",
  *             "line", "line2", "score", "layout_fixable": bool,
  *             "advice": TEXT, "members": [ { "index", "path", "offset",
- *             "size", "class", "written": bool } ] } ]
+ *             "size", "class", "written": bool, "unit" } ] } ]
  * }
+ * Added within v1: members[].class_label and findings[].members[].
+ * class_label (the writer label of a given hot-write:LABEL class, only when
+ * there is one), findings[].members[].unit (the path of the outermost
+ * named member holding it: the unit pairs are counted between),
+ * "no_stores": true (only when the profile holds accesses but no store:
+ * writes cannot be seen; its HITM loads give "unseen-writer" findings).
  * Counts are JSON integers; addresses are strings "0x..." (kernel
  * addresses exceed JSON's safe integers).
  * Any change that drops or renames a key bumps the version.
@@ -40,6 +47,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 
+#include "analysis/analysis_int.h"
 #include "join/join_int.h"
 #include "report/json_out.h"
 #include "structlint/analysis.h"
@@ -119,6 +127,8 @@ static json_t *members_json(const struct slt_analysis *a, bool *bad)
 		slt_json_set(o, "lines", json_pack("[I,I]", (json_int_t)f, (json_int_t)l), bad);
 		slt_json_set(o, "class", json_string(slt_class_name(a->classes[i].cls)), bad);
 		slt_json_set(o, "class_given", json_boolean(a->classes[i].given), bad);
+		if (a->classes[i].label)
+			slt_json_set(o, "class_label", json_string(a->classes[i].label), bad);
 		slt_json_set(o, "heat", json_real(a->classes[i].heat), bad);
 		if (a->profile && a->profile->members)
 			access_json(o, &a->profile->members[i], bad);
@@ -136,14 +146,18 @@ static json_t *findings_json(const struct slt_analysis *a, bool *bad)
 		json_t *ms = json_array();
 		for (size_t k = 0; ms && k < f->n_members; k++) {
 			size_t mi = f->members[k];
-			char path[512];
-			slt_json_push(ms, json_pack("{s:I,s:s,s:I,s:I,s:s,s:b}",
+			char path[512], unit[512];
+			json_t *m = json_pack("{s:I,s:s,s:I,s:I,s:s,s:b,s:s}",
 					   "index", (json_int_t)mi,
 					   "path", slt_member_path(s, mi, path, sizeof(path)),
 					   "offset", (json_int_t)s->members[mi].offset,
 					   "size", (json_int_t)s->members[mi].size,
 					   "class", slt_class_name(a->classes[mi].cls),
-					   "written", k < f->n_writers), bad);
+					   "written", k < f->n_writers,
+					   "unit", slt_member_path(s, slt_member_unit(s, mi), unit, sizeof(unit)));
+			if (m && a->classes[mi].label)
+				slt_json_set(m, "class_label", json_string(a->classes[mi].label), bad);
+			slt_json_push(ms, m, bad);
 		}
 		json_t *o = json_pack("{s:I,s:s,s:I,s:I,s:f,s:b,s:s}",
 				      "rank", (json_int_t)(i + 1),
@@ -194,6 +208,8 @@ int slt_report_analysis_json(FILE *out, const struct slt_analysis *a,
 			"outside", (json_int_t)p->outside_samples,
 			"other_type", (json_int_t)p->skipped_other_type), &bad);
 	}
+	if (a->no_stores)
+		slt_json_set(root, "no_stores", json_true(), &bad);
 	slt_json_set(root, "members", members_json(a, &bad), &bad);
 	slt_json_set(root, "findings", findings_json(a, &bad), &bad);
 	return slt_json_write(out, root, bad, opts && opts->pretty,

@@ -336,7 +336,7 @@ def case_nothing_matched():
 
 def case_annotation_docs():
     # As structlint(1) "ANNOTATED TEXT" says: "(given)" after a given class,
-    # cpus=N (distinct CPUs) when the samples name CPUs, and the closing
+    # ncpus=N (distinct CPUs) when the samples name CPUs, and the closing
     # "};" line of an inline (anonymous) struct carries its composite's
     # comment; the man page's sed recipe gives the plain layout back.
     src = os.path.join(TMP, 'anon.c')
@@ -352,21 +352,21 @@ def case_annotation_docs():
     t = run('report', o, 'anon_t', '--classes', cls, '--samples', prof, '--base', hex(BASE)).stdout
     lines = t.split('\n')
     a = next(l for l in lines if re.search(r'\ba;', l))
-    assert a.endswith('\t/* hot-write (given) ld=0 st=80 hitm=0 cpus=2 ##### */'), a
+    assert a.endswith('\t/* hot-write (given) ld=0 st=80 hitm=0 ncpus=2 ##### */'), a
     d = next(l for l in lines if re.search(r'\bd;', l))
-    assert d.endswith('\t/* read-mostly ld=40 st=0 hitm=0 cpus=1 ### */'), d
+    assert d.endswith('\t/* read-mostly ld=40 st=0 hitm=0 ncpus=1 ### */'), d
     close = [l for l in lines if l.lstrip('\t').startswith('};') and '\t/*' in l.lstrip('\t')]
     # the union (8 bytes at 8, no samples: cold) and the struct (16 at 16)
     assert len(close) == 2 and close[0].endswith('/*     8     8 */\t/* cold ld=0 st=0 hitm=0 */') \
         and 'ld=40' in close[1], close
     assert strip(t) == run(o, 'anon_t').stdout, (strip(t), run(o, 'anon_t').stdout)
-    # Without CPUs (typed counts), no cpus=.
+    # Without CPUs (typed counts), no ncpus=.
     typed = os.path.join(TMP, 'anon_typed.json')
     with open(typed, 'w') as f:
         json.dump({'schema': 'structlint.profile/v1', 'structs': [
             {'type': 'anon_t', 'members': [{'offset': 0, 'stores': 5}, {'offset': 16, 'loads': 5}]}]}, f)
     t = run('report', o, 'anon_t', '--samples', typed).stdout
-    assert 'cpus=' not in t and '(given)' not in t, t
+    assert 'ncpus=' not in t and 'cpulist=' not in t and '(given)' not in t, t
     d = json.loads(run('report', '--json', o, 'anon_t', '--samples', typed).stdout)
     assert d['base']['method'] == 'typed' and d['base']['confidence'] == 1, d['base']
 

@@ -549,7 +549,11 @@ def case_paths():
     d = advice(obj(False), 'cgroup', '--samples', PATHS, '--max-proposals', '20')
     assert d['proposals'], d
     t = run('suggest', obj(False), 'cgroup', '--samples', PATHS, '--max-proposals', '20').stdout
-    improved = 0
+    # The pair estimator also separates last_bstat (stored by CPU 3) from
+    # bstat (loaded by CPU 2), so the proposals keep the hot paths on as
+    # many lines as before (10 -> 10) instead of one fewer: none may add
+    # lines to them.
+    worse = 0
     for p in d['proposals']:
         want = sorted(((-v[0], k, lines(orig, v[1]), lines(p['layout'], v[1])) for k, v in paths.items()))
         got = [(-x['samples'], x['path'], x['lines_before'], x['lines_after']) for x in p['paths']]
@@ -558,11 +562,11 @@ def case_paths():
         b, a = sum(w[2] for w in want), sum(w[3] for w in want)
         assert (p['path_lines_before'], p['path_lines_after']) == (b, a), p
         assert ', code paths touch %d -> %d lines (sum over %d paths);' % (b, a, len(paths)) in p['summary'], p['summary']
-        improved += a < b
+        worse += a > b
         for x in p['paths']:
             assert '/*   %s: %d -> %d (%d samples) */\n' % (x['path'], x['lines_before'], x['lines_after'],
                                                           x['samples']) in t, (x, t[:3000])
-    assert improved, 'no proposal touches fewer lines'
+    assert not worse, 'a proposal makes the hot code paths touch more lines'
     assert '/* lines each hot code path touches, before -> after (top 5 of 5 by samples): */' in t, t[:3000]
     # classes only: no code locations, nothing said
     d = advice(obj(False), 'cgroup', '--classes', CGROUP)

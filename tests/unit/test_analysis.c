@@ -370,8 +370,8 @@ static void test_reports(void **state)
 		c += n + (nl != NULL);
 	}
 	assert_true(strncmp(cut, plain, plen) == 0);
-	assert_non_null(strstr(buf, "/* hot-write ld=0 st=100 hitm=0 cpus=1 ##### */"));
-	assert_non_null(strstr(buf, "/* read-mostly ld=80 st=0 hitm=0 cpus=2 #### */"));
+	assert_non_null(strstr(buf, "/* hot-write ld=0 st=100 hitm=0 ncpus=1 ##### */"));
+	assert_non_null(strstr(buf, "/* read-mostly ld=80 st=0 hitm=0 ncpus=2 #### */"));
 	assert_non_null(strstr(buf, "finding 1: collision, line 0 (bytes 0..63), score 80"));
 	assert_non_null(strstr(buf, "at bump_w an.c:12 (ld=0 st=100 hitm=0)"));
 	free(buf);
@@ -399,6 +399,233 @@ static void test_reports(void **state)
 	slt_arena_free(ar);
 }
 
+/*
+ * The all-CPUs pattern and its neighbours (issue 11), per-CPU samples on
+ * line 0 (w at 0, r at 8) and line 2 (ref at 128).  The collision score
+ * counts every (store of one member on CPU c, access of another on CPU
+ * d != c) pair, whatever else c and d do.
+ */
+static struct slt_analysis *run(const struct slt_struct *s,
+				const struct slt_sample *v, size_t n,
+				struct slt_access_profile **p)
+{
+	struct slt_analysis *a;
+	struct slt_error err;
+	*p = join(s, v, n);
+	assert_int_equal(slt_analyze(s, *p, NULL, &a, &err), 0);
+	return a;
+}
+
+/* One writer, many readers: w stored 100 by CPU 0, r loaded 50 by CPUs 1,
+ * 2, 3: 3 x min(100, 50) = 150, a collision. */
+static void test_one_writer_many_readers(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[] = { ts(0, 0, 0, 100), ts(8, 1, 50, 0), ts(8, 2, 50, 0),
+				  ts(8, 3, 50, 0) };
+	struct slt_access_profile *p;
+	struct slt_analysis *a = run(s, v, 4, &p);
+	assert_int_equal(a->n_findings, 1);
+	assert_int_equal(a->findings[0].kind, SLT_FIND_COLLISION);
+	assert_true(a->findings[0].score == 150);
+	assert_int_equal(a->findings[0].members[0], idx(s, "w"));
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
+/* Every CPU 0..3 stores w 100 and loads it 100, and loads r 50.
+ *   collision: w's stores x r's loads on other CPUs: 4 x 3 x min(100, 50)
+ *              = 600 (r stores nothing: no pair the other way);
+ *   true sharing of w: 4 x 3 x min(100, 200) = 1200, not fixable.
+ * The old estimator (all on the line minus each member's own pairs)
+ * cancelled to 0 here: 4 x 3 x min(100, 250) - 1200. */
+static void test_all_cpus_write_a_read_b(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[12];
+	for (int c = 0; c < 4; c++) {
+		v[3 * c] = ts(0, c, 100, 0);
+		v[3 * c + 1] = ts(0, c, 0, 100);
+		v[3 * c + 2] = ts(8, c, 50, 0);
+	}
+	struct slt_access_profile *p;
+	struct slt_analysis *a = run(s, v, 12, &p);
+	assert_int_equal(a->classes[idx(s, "w")].cls, SLT_CLASS_TRUE_SHARED);
+	assert_int_equal(a->classes[idx(s, "r")].cls, SLT_CLASS_READ_MOSTLY);
+	assert_int_equal(a->n_findings, 2);
+	const struct slt_finding *f = find(a, SLT_FIND_TRUE_SHARING, 0);
+	assert_non_null(f);
+	assert_true(f->score == 1200);
+	assert_false(f->layout_fixable);
+	assert_non_null(strstr(f->advice, "per-CPU"));
+	assert_null(strstr(f->advice, "PADDING"));
+	f = find(a, SLT_FIND_COLLISION, 0);
+	assert_non_null(f);
+	assert_true(f->score == 600);
+	assert_true(f->layout_fixable);
+	assert_int_equal(f->n_writers, 1);
+	assert_int_equal(f->members[0], idx(s, "w"));
+	assert_int_equal(f->members[1], idx(s, "r"));
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
+/* Two writers of two members: w stored 30 by CPU 0, r stored 20 by CPU 1:
+ * min(30, 20) + min(20, 30) = 40, write-write. */
+static void test_two_writers_two_members(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[] = { ts(0, 0, 0, 30), ts(8, 1, 0, 20) };
+	struct slt_access_profile *p;
+	struct slt_analysis *a = run(s, v, 2, &p);
+	assert_int_equal(a->n_findings, 1);
+	assert_int_equal(a->findings[0].kind, SLT_FIND_WRITE_WRITE);
+	assert_true(a->findings[0].score == 40);
+	assert_int_equal(a->findings[0].n_writers, 2);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
+/* ref alone, stored and loaded 10 by each of CPUs 0..2: true sharing
+ * only (3 x 2 x min(10, 20) = 60), no collision on its line. */
+static void test_alone_true_sharing_only(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[] = { ts(128, 0, 10, 10), ts(128, 1, 10, 10), ts(128, 2, 10, 10) };
+	struct slt_access_profile *p;
+	struct slt_analysis *a = run(s, v, 3, &p);
+	assert_int_equal(a->n_findings, 1);
+	assert_int_equal(a->findings[0].kind, SLT_FIND_TRUE_SHARING);
+	assert_true(a->findings[0].score == 60);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
+/* A profile with loads only: no_stores, and each line whose loads saw
+ * HITM is an unseen-writer finding scored by its HITM count (r: 7). */
+static void test_no_stores_hitm(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[] = { ts(8, 1, 50, 0), ts(64, 2, 40, 0) };
+	v[0].hitm_local = 7;
+	struct slt_access_profile *p;
+	struct slt_analysis *a = run(s, v, 2, &p);
+	assert_true(a->no_stores);
+	assert_int_equal(a->n_findings, 1);
+	assert_int_equal(a->findings[0].kind, SLT_FIND_UNSEEN_WRITER);
+	assert_int_equal(a->findings[0].line, 0);
+	assert_true(a->findings[0].score == 7);
+	assert_int_equal(a->findings[0].n_members, 1);
+	assert_int_equal(a->findings[0].members[0], idx(s, "r"));
+	assert_string_equal(slt_finding_kind_name(a->findings[0].kind), "unseen-writer");
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	/* with one store anywhere it is an ordinary profile */
+	struct slt_sample w[] = { ts(8, 1, 50, 0), ts(128, 2, 0, 1) };
+	w[0].hitm_local = 7;
+	a = run(s, w, 2, &p);
+	assert_false(a->no_stores);
+	assert_null(find(a, SLT_FIND_UNSEEN_WRITER, 0));
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
+/* Writer labels: x and y hot-write on line 1 collide as write-write only
+ * when their labels differ (hot-write:rx, hot-write:tx); one label or none
+ * may be one writer. */
+static void test_writer_labels(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	enum slt_class g[16] = { 0 };
+	const char *lab[16] = { 0 };
+	g[idx(s, "x")] = SLT_CLASS_HOT_WRITE;
+	g[idx(s, "y")] = SLT_CLASS_HOT_WRITE;
+	lab[idx(s, "x")] = "rx";
+	lab[idx(s, "y")] = "tx";
+	struct slt_analysis_opts o = { .given = g, .given_label = lab };
+	slt_classify_opts_default(&o.classify);
+	struct slt_analysis *a;
+	struct slt_error err;
+	assert_int_equal(slt_analyze(s, NULL, &o, &a, &err), 0);
+	const struct slt_finding *f = find(a, SLT_FIND_WRITE_WRITE, 1);
+	assert_non_null(f);
+	assert_true(f->score == 1);
+	assert_int_equal(f->n_writers, 2);
+	assert_string_equal(a->classes[idx(s, "x")].label, "rx");
+	slt_analysis_free(a);
+	lab[idx(s, "y")] = "rx";
+	assert_int_equal(slt_analyze(s, NULL, &o, &a, &err), 0);
+	assert_int_equal(a->n_findings, 0);
+	slt_analysis_free(a);
+	o.given_label = NULL;
+	assert_int_equal(slt_analyze(s, NULL, &o, &a, &err), 0);
+	assert_int_equal(a->n_findings, 0);
+	slt_analysis_free(a);
+	slt_arena_free(ar);
+}
+
+/*
+ * struct ne { struct in { long a; long b; union { long c; long d; }; } n;
+ *             long r; }: n at 0 (24 bytes), r at 24, one line.  Classes n
+ * hot-write and r read-mostly give one pair, score 1, whether n is folded
+ * or expanded (-E: n.a, n.b, n.c, n.d inherit hot-write but are one unit).
+ * With n.b read-mostly too, the pair inside n is not counted.
+ */
+static void test_expand_same_score(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_type *l = G_INT(ar, "long int", 8);
+	struct slt_type *u = g_comp(ar, SLT_T_UNION, NULL, 8, 2);
+	g_mem(u, "c", l, 0, 0, 0);
+	g_mem(u, "d", l, 0, 0, 0);
+	struct slt_type *in = g_comp(ar, SLT_T_STRUCT, "in", 24, 3);
+	g_mem(in, "a", l, 0, 0, 0);
+	g_mem(in, "b", l, 64, 0, 0);
+	g_mem(in, NULL, u, 128, 0, 0);
+	struct slt_type *t = g_comp(ar, SLT_T_STRUCT, "ne", 32, 2);
+	g_mem(t, "n", in, 0, 0, 0);
+	g_mem(t, "r", l, 192, 0, 0);
+	double score[2];
+	for (int e = 0; e < 2; e++) {
+		struct slt_struct *s = slt_arena_alloc(ar, sizeof(*s));
+		struct slt_error err;
+		assert_int_equal(slt_build_struct(ar, t, SLT_FORMAT_DWARF, e, "ne.o", s, &err), 0);
+		assert_true(e ? s->n_members > 2 : s->n_members == 2);
+		enum slt_class g[16] = { 0 };
+		g[idx(s, "n")] = SLT_CLASS_HOT_WRITE;
+		g[idx(s, "r")] = SLT_CLASS_READ_MOSTLY;
+		struct slt_analysis_opts o = { .given = g };
+		slt_classify_opts_default(&o.classify);
+		struct slt_analysis *a;
+		assert_int_equal(slt_analyze(s, NULL, &o, &a, &err), 0);
+		assert_int_equal(a->n_findings, 1);
+		score[e] = a->findings[0].score;
+		/* the class is named once, by the member it was given to */
+		assert_int_equal(a->findings[0].n_members, 2);
+		slt_analysis_free(a);
+		if (e) {
+			g[idx(s, "b")] = SLT_CLASS_READ_MOSTLY;
+			assert_int_equal(slt_analyze(s, NULL, &o, &a, &err), 0);
+			assert_true(a->findings[0].score == 1);
+			slt_analysis_free(a);
+		}
+	}
+	assert_true(score[0] == 1);
+	assert_true(score[1] == score[0]);
+	slt_arena_free(ar);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +636,13 @@ int main(void)
 		cmocka_unit_test(test_classes_check),
 		cmocka_unit_test(test_true_sharing_per_line),
 		cmocka_unit_test(test_reports),
+		cmocka_unit_test(test_one_writer_many_readers),
+		cmocka_unit_test(test_all_cpus_write_a_read_b),
+		cmocka_unit_test(test_two_writers_two_members),
+		cmocka_unit_test(test_alone_true_sharing_only),
+		cmocka_unit_test(test_no_stores_hitm),
+		cmocka_unit_test(test_writer_labels),
+		cmocka_unit_test(test_expand_same_score),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
