@@ -4,14 +4,15 @@
 # the whole meson test suite, then (when clang's libFuzzer is available)
 # builds the fuzz targets with clang and runs each on FUZZ_RUNS inputs from a
 # fixed seed (at most FUZZ_SECONDS), and ends
-# with one line "N passed, N failed" counted from meson's own results
-# (BUILD/meson-logs/testlog.json).  Exit status 0 only when nothing failed.
+# with its duration and then one line "N passed, N failed", the last,
+# counted from meson's own results (BUILD/meson-logs/testlog.json).  Exit status 0 only when nothing failed.
 #
 # Environment: BUILD_DIR (default ./build-test), FUZZ_BUILD_DIR (default
 # BUILD_DIR-fuzz), FUZZ_SECONDS (default 60; 0 skips fuzzing), FUZZ_RUNS
 # (default 50000),
 # MESON_TEST_ARGS (extra `meson test` arguments, e.g. "--suite golden").
 set -u
+started=$(date +%s)
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$src/build-test}
 fuzz_build=${FUZZ_BUILD_DIR:-$build-fuzz}
@@ -101,5 +102,7 @@ PY
 read -r passed failed skipped <<<"${counts:-0 0 0}"
 [ "$build_failed" = 1 ] && failed=$((failed + 1)) && echo "(a build failure counts as 1 failed)"
 [ "$skipped" != 0 ] && echo "$skipped skipped"
+elapsed=$(( $(date +%s) - started ))
+echo "tests/run.sh: took $((elapsed / 60)) min $((elapsed % 60)) s (load average now: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" != 0 ]

@@ -664,7 +664,21 @@ static bool have_perf(void)
 	return system("perf --version >/dev/null 2>&1") == 0;
 }
 
-/* Compare the reader with `perf script -F addr,ip,cpu,tid` line by line. */
+static int cmp_sample(const void *pa, const void *pb)
+{
+	const struct slt_sample *a = pa, *b = pb;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->ip != b->ip)
+		return a->ip < b->ip ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return (a->cpu > b->cpu) - (a->cpu < b->cpu);
+}
+
+/* Compare the reader with `perf script -F addr,ip,cpu,tid` as multisets:
+ * perf script prints samples in time order across CPUs, the file holds
+ * them in per-CPU buffer order, so both sides are sorted first. */
 static void compare_with_perf_script(const char *path, const char *fields_cpu)
 {
 	char cmd[1024];
@@ -680,6 +694,8 @@ static void compare_with_perf_script(const char *path, const char *fields_cpu)
 		fail_msg("%s: %s", path, err.message);
 	char line[512];
 	size_t i = 0;
+	struct slt_sample *txt = calloc(g.n + 1, sizeof(*txt));
+	assert_non_null(txt);
 	while (fgets(line, sizeof(line), f)) {
 		int tid, cpu;
 		unsigned long long addr, ip;
@@ -687,15 +703,21 @@ static void compare_with_perf_script(const char *path, const char *fields_cpu)
 			fail_msg("unexpected perf script line: %s", line);
 		if (i >= g.n)
 			fail_msg("perf script has more samples than the reader (%zu)", g.n);
-		assert_int_equal(g.v[i].tid, tid);
-		assert_int_equal(g.v[i].cpu, cpu);
-		assert_int_equal(g.v[i].addr, addr);
-		assert_int_equal(g.v[i].ip, ip);
+		txt[i] = (struct slt_sample){ .tid = tid, .cpu = cpu, .addr = addr, .ip = ip };
 		i++;
 	}
 	assert_int_equal(pclose(f), 0);
 	assert_int_equal(i, g.n);
 	assert_true(i > 0);
+	qsort(txt, i, sizeof(*txt), cmp_sample);
+	qsort(g.v, g.n, sizeof(*g.v), cmp_sample);
+	for (size_t k = 0; k < i; k++) {
+		assert_int_equal(g.v[k].tid, txt[k].tid);
+		assert_int_equal(g.v[k].cpu, txt[k].cpu);
+		assert_int_equal(g.v[k].addr, txt[k].addr);
+		assert_int_equal(g.v[k].ip, txt[k].ip);
+	}
+	free(txt);
 	free(g.v);
 }
 

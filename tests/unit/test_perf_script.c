@@ -161,6 +161,27 @@ static bool has_field(const char *fields, const char *f)
 	return false;
 }
 
+/* The fields a compare() sorts by: those the text carries. */
+static struct key_fields {
+	bool cpu, tid, pid, ip, ds, wt, ph, ev;
+} key;
+
+#define CMP_FIELD(on, x, y) do { if ((on) && (x) != (y)) return (x) < (y) ? -1 : 1; } while (0)
+
+static int cmp_one(const void *pa, const void *pb)
+{
+	const struct one *a = pa, *b = pb;
+	CMP_FIELD(true, a->s.addr, b->s.addr);
+	CMP_FIELD(key.ip, a->s.ip, b->s.ip);
+	CMP_FIELD(key.tid, a->s.tid, b->s.tid);
+	CMP_FIELD(key.pid, a->s.pid, b->s.pid);
+	CMP_FIELD(key.cpu, a->s.cpu, b->s.cpu);
+	CMP_FIELD(key.ds, a->s.data_src, b->s.data_src);
+	CMP_FIELD(key.ds && key.wt, a->s.cycles, b->s.cycles);
+	CMP_FIELD(key.ph, a->s.phys_addr, b->s.phys_addr);
+	return key.ev ? strcmp(a->ev, b->ev) : 0;
+}
+
 /*
  * Run `perf script -F fields` (extra: more options) on data, parse the
  * text, compare with the native reader's samples of the same file for
@@ -192,6 +213,12 @@ static size_t compare(const char *data, const char *fields, const char *extra,
 	     ds = has_field(fields, "data_src"), wt = has_field(fields, "weight"),
 	     ph = has_field(fields, "phys_addr"), ev = dflt || has_field(fields, "event"),
 	     sym = dflt || has_field(fields, "sym"), dso = dflt || has_field(fields, "dso");
+	/* perf script prints samples in time order across CPUs, the file
+	 * holds them in per-CPU buffer order: compare as multisets, both
+	 * sorted by every field the text carries */
+	key = (struct key_fields){ cpu, tid, pid, ip, ds, wt, ph, ev };
+	qsort(got.v, got.n, sizeof(*got.v), cmp_one);
+	qsort(nat.v, nat.n, sizeof(*nat.v), cmp_one);
 	for (size_t i = 0; i < got.n; i++) {
 		const struct slt_sample *a = &got.v[i].s, *b = &nat.v[i].s;
 		if (a->addr != b->addr)
