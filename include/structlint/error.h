@@ -73,6 +73,17 @@ int slt_error_set_line(struct slt_error *err, int code, const char *file,
 	__attribute__((format(printf, 6, 7)));
 
 /*
+ * Copy the NUL-terminated string in (NULL: "") into out (size bytes, always
+ * NUL-terminated when size > 0, truncated at a character boundary) with
+ * every control byte (below 0x20, 0x7f, UTF-8-encoded C1 controls) and
+ * every byte that is not valid UTF-8 written as the four characters \xNN.
+ * slt_error_set*() store file, message and hint this way, so an error line
+ * never carries terminal escape sequences or a line break taken from input.
+ * Returns the length written.
+ */
+size_t slt_escape_controls(const char *in, char *out, size_t size);
+
+/*
  * Format err as the single CLI line "FILE:WHERE: MESSAGE (HINT)" into buf
  * (always NUL-terminated, truncated to size).  Returns buf.
  */

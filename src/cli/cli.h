@@ -32,6 +32,11 @@ int cli_uint_opt(const char *name, const char *arg, unsigned long min,
 void cli_note_no_file(struct slt_error *err, const char *op);
 /* printf-style usage error: one line on stderr, returns SLT_EXIT_ERROR. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for command cmd ("see structlint CMD --help"; NULL: none). */
+int cli_usage_errorv(const char *cmd, const char *fmt, va_list ap);
+/* The message of the last usage error printed (control bytes escaped),
+ * "" before the first: check --sarif writes it into its failure log. */
+const char *cli_last_usage_error(void);
 /* cli_fail() for text and JSON inputs whose message starts "column N: ":
  * "structlint: FILE:LINE:N: what (hint)" (cmd_check.c). */
 int cli_fail_at(const struct slt_error *err);

@@ -39,15 +39,30 @@ int cli_uint_opt(const char *name, const char *arg, unsigned long min,
 	return 0;
 }
 
+static char last_usage[512];
+
+const char *cli_last_usage_error(void)
+{
+	return last_usage;
+}
+
+int cli_usage_errorv(const char *cmd, const char *fmt, va_list ap)
+{
+	char raw[sizeof(last_usage)];
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	slt_escape_controls(raw, last_usage, sizeof(last_usage));
+	fprintf(stderr, "structlint: %s (see structlint %s%s--help)\n", last_usage,
+		cmd ? cmd : "", cmd ? " " : "");
+	return SLT_EXIT_ERROR;
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("structlint: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int rc = cli_usage_errorv(NULL, fmt, ap);
 	va_end(ap);
-	fputs(" (see structlint --help)\n", stderr);
-	return SLT_EXIT_ERROR;
+	return rc;
 }
 
 int cli_parse_color(const char *arg)

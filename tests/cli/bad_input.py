@@ -224,6 +224,12 @@ CASES = {
                         ["no_such_file_or_type_xyz"] + (
                             ["no such file", "has no struct or union named"]
                             if os.path.exists("/sys/kernel/btf/vmlinux") else [])),
+    # terminal escapes, BEL, CR and LF in input bytes copied into the
+    # message: escaped (\\xNN), the line stays one line (check())
+    "control-bytes-name": (fx_args("types.o", "sp\x1b]0;owned\x07\r\nx\x9b"),
+                           ["\\x1b]0;owned\\x07\\x0d\\x0ax"]),
+    "control-bytes-path": (lambda d, fx: [os.path.join(d, "a\x1b[2Jb.o"), "x"],
+                           ["a\\x1b[2Jb.o"]),
 }
 
 
@@ -241,6 +247,8 @@ def check(args, words):
             errs.append("%s: stdout not empty: %r" % (what, r.stdout[:200]))
         if err.count("\n") != 1 or not err.endswith("\n"):
             errs.append("%s: stderr is not exactly one line: %r" % (what, err[:400]))
+        if any(c < " " or c == "\x7f" or "\x80" <= c <= "\x9f" for c in err[:-1]):
+            errs.append("%s: stderr holds a control character: %r" % (what, err))
         if not err.startswith("structlint: "):
             errs.append("%s: stderr does not start with 'structlint: ': %r" % (what, err))
         for w in words:
