@@ -458,15 +458,14 @@ static bool looks_like_path(const char *s)
 	return strchr(s, '.') || !strncmp(s, "vmlinux", 7);
 }
 
-int cli_file_operand(const char *s)
+int cli_file_operand(const char *s, struct slt_error *err)
 {
 	struct stat st;
 	if (stat(s, &st) == 0)
 		return 1;
-	if (strchr(s, '/') || looks_like_path(s)) {
-		fprintf(stderr, "structlint: %s: no such file (build it first, or check the path)\n", s);
-		return SLT_EXIT_ERROR;
-	}
+	if (strchr(s, '/') || looks_like_path(s))
+		return slt_error_set(err, SLT_EIO, s, -1, "build it first, or check the path",
+				     "no such file");
 	return 0;
 }
 
@@ -496,8 +495,8 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	int rc;
 	if (!c->samples && !c->classes_path && !c->classes_optional)
 		return cli_usage_error("give --samples FILE or --classes FILE");
-	int fo = n_ops > 0 ? cli_file_operand(ops[0]) : 0;
-	if (fo == SLT_EXIT_ERROR)
+	int fo = n_ops > 0 ? cli_file_operand(ops[0], err) : 0;
+	if (fo < 0)
 		return fo;
 	if (fo == 1) {
 		c->file = ops[0];

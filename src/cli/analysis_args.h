@@ -158,10 +158,10 @@ int cli_classes_load(const char *const *paths, size_t n, struct slt_classes **ou
 int cli_classes_warn(const struct slt_classes *cl, const struct slt_layout *l,
 		     bool strict, struct slt_error *err);
 
-/* Is the first operand s the FILE?  1: a file (exists, or contains '/'),
- * 0: a struct name, SLT_EXIT_ERROR: it looks like a path (a '.' suffix
- * such as conn.o, x.ko, or vmlinux*) but does not exist ("FILE: no such
- * file" printed).  The one rule of report, suggest, check, baseline. */
-int cli_file_operand(const char *s);
+/* Is the first operand s the FILE?  1: a file (exists), 0: a struct
+ * name, SLT_EIO (err filled: "FILE: no such file"): it looks like a path
+ * (a '/', a '.' suffix such as conn.o, x.ko, or vmlinux*) but does not
+ * exist.  The one rule of report, suggest, check, baseline. */
+int cli_file_operand(const char *s, struct slt_error *err);
 
 #endif

@@ -180,9 +180,11 @@ int cmd_baseline(int argc, char **argv)
 	char **ops = argv + optind;
 	int n_ops = argc - optind;
 	const char *file = NULL;
-	int fo = n_ops > 0 ? cli_file_operand(ops[0]) : 0;
-	if (fo == SLT_EXIT_ERROR)
-		return fo;
+	struct slt_error ferr;
+	slt_error_clear(&ferr);
+	int fo = n_ops > 0 ? cli_file_operand(ops[0], &ferr) : 0;
+	if (fo < 0)
+		return cli_fail(&ferr);
 	if (fo == 1) {
 		file = ops[0];
 		ops++;

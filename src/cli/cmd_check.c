@@ -168,30 +168,61 @@ static void warn_unused_groups(const struct slt_rules *rules, const char *path)
 /* A usage error of check: one stderr line pointing at check's help. */
 static int check_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-static int cmd_usagev(const char *cmd, const char *fmt, va_list ap)
-{
-	fputs("structlint: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, " (see structlint %s --help)\n", cmd);
-	return SLT_EXIT_ERROR;
-}
-
 int cli_cmd_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = cmd_usagev(cmd, fmt, ap);
+	int rc = cli_usage_errorv(cmd, fmt, ap);
 	va_end(ap);
 	return rc;
+}
+
+/* --sarif anywhere on the command line (before "--"): every exit 2,
+ * usage errors included, still writes a SARIF log (structlint(1)). */
+static bool sarif_on_failure;
+
+/* With --sarif: a SARIF log saying the check did not run (err: why). */
+static void sarif_failure(const struct slt_error *err, const char *input)
+{
+	if (!sarif_on_failure)
+		return;
+	char cwd[4096];
+	struct slt_gate_write_opts wo = { .input = input ? input : "",
+					  .version = STRUCTLINT_VERSION,
+					  .cwd = getcwd(cwd, sizeof(cwd)) };
+	struct slt_error werr;
+	slt_error_clear(&werr);
+	if (slt_gate_write_sarif_failure(stdout, err, &wo, &werr))
+		cli_fail(&werr);
+}
+
+/* With --sarif: the log for the usage error just printed. */
+static int sarif_usage_failure(int code)
+{
+	struct slt_error err;
+	slt_error_clear(&err);
+	slt_error_set(&err, SLT_EUSAGE, NULL, -1, NULL, "%s",
+		      cli_last_usage_error());
+	sarif_failure(&err, NULL);
+	return code;
+}
+
+/* The one exit-2 path of check: the error line (FILE:LINE:COLUMN when the
+ * error has them) and, with --sarif, a log saying the check did not run. */
+static int check_failed(const struct slt_error *err, const char *input)
+{
+	int code = cli_fail_at(err);
+	sarif_failure(err, input);
+	return code;
 }
 
 static int check_usage(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = cmd_usagev("check", fmt, ap);
+	int rc = cli_usage_errorv("check", fmt, ap);
 	va_end(ap);
-	return rc;
+	return sarif_usage_failure(rc);
 }
 
 struct check;
@@ -364,31 +395,29 @@ static int run(struct check *k, char **ops, int n_ops)
 	struct slt_baseline *b = NULL;
 	int rc;
 	slt_error_clear(&err);
-	int fo = n_ops > 0 ? cli_file_operand(ops[0]) : 0;
-	if (fo == SLT_EXIT_ERROR)
-		return fo;
+	int fo = n_ops > 0 ? cli_file_operand(ops[0], &err) : 0;
+	if (fo < 0)
+		return check_failed(&err, ops[0]);
 	if (fo == 1) {
 		k->c.file = ops[0];
 		ops++;
 		n_ops--;
 	}
 	k->c.jopts.cacheline_size = k->c.aopts.cacheline_size = k->c.ropts.cacheline_size;
-	if (k->rules_path && (rc = slt_rules_read(k->rules_path, &k->rules, &err)))
-		return cli_fail_at(&err);
-	if (k->suppress_path && (rc = slt_suppressions_read(k->suppress_path, &k->suppress, &err)))
-		return cli_fail_at(&err);
-	if (k->baseline_path && (rc = slt_baseline_read(k->baseline_path, &b, &err)))
-		return cli_fail_at(&err);
+	if ((k->rules_path && slt_rules_read(k->rules_path, &k->rules, &err)) ||
+	    (k->suppress_path && slt_suppressions_read(k->suppress_path, &k->suppress, &err)) ||
+	    (k->baseline_path && slt_baseline_read(k->baseline_path, &b, &err)))
+		return check_failed(&err, k->c.file);
 	cli_warn_suppressions(k->suppress);
 	if (b)
 		cli_warn_suppressions(&b->suppressions);
 	warn_unused_groups(k->rules, k->rules_path);
 	for (size_t i = 0; k->rules && i < k->rules->n_structs; i++)
 		if (add_name(k, k->rules->structs[i].name))
-			return cli_usage_error("out of memory");
+			goto oom;
 	for (int i = 0; i < n_ops; i++)
 		if (add_name(k, ops[i]))
-			return cli_usage_error("out of memory");
+			goto oom;
 	if (k->c.n_classes) {
 		/* a classes file for none of the structs checked (rules,
 		 * operands, baseline) */
@@ -396,10 +425,10 @@ static int run(struct check *k, char **ops, int n_ops)
 		size_t nn = k->n_names;
 		for (size_t i = 0; b && i < b->n_structs; i++)
 			if (add_name(k, b->structs[i].name))
-				return cli_usage_error("out of memory");
+				goto oom;
 		if ((rc = cli_classes_load(k->c.classes_paths, k->c.n_classes, &cl, &err))) {
 			slt_baseline_free(b);
-			return cli_fail_at(&err);
+			return check_failed(&err, k->c.file);
 		}
 		cli_warn_classes_unused(cl, (const char *const *)k->c.classes_paths,
 					k->c.n_classes, k->names, k->n_names, "checked");
@@ -408,7 +437,7 @@ static int run(struct check *k, char **ops, int n_ops)
 	}
 	if ((rc = slt_gate_result_new(&r, &err))) {
 		slt_baseline_free(b);
-		return cli_fail(&err);
+		return check_failed(&err, k->c.file);
 	}
 	rc = 0;
 	if (k->n_names)
@@ -444,7 +473,9 @@ static int run(struct check *k, char **ops, int n_ops)
 					  .source_root = k->source_root,
 					  .cwd = getcwd(cwd, sizeof(cwd)),
 					  .notes = k->notes, .no_notes = k->no_notes };
-	if (rc) {
+	if (rc > 0) {
+		exit_code = sarif_usage_failure(rc);   /* a usage error, printed */
+	} else if (rc) {
 		exit_code = rc == SLT_EUSAGE && err.line ? cli_fail_at(&err) : cli_fail(&err);
 		/* --sarif: a log saying the check did not run, for the upload */
 		struct slt_error werr;
@@ -464,6 +495,10 @@ static int run(struct check *k, char **ops, int n_ops)
 	slt_gate_result_free(r);
 	slt_baseline_free(b);
 	return exit_code;
+oom:
+	slt_baseline_free(b);
+	slt_error_set(&err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	return check_failed(&err, k->c.file);
 }
 
 int cmd_check(int argc, char **argv)
@@ -474,6 +509,9 @@ int cmd_check(int argc, char **argv)
 	int opt;
 	opterr = 0;
 	optind = 1;
+	sarif_on_failure = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		sarif_on_failure |= !strcmp(argv[i], "--sarif");
 	while ((opt = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS "r:b:", long_opts, NULL)) != -1) {
 		int rc = 0;
 		switch (opt) {
@@ -500,7 +538,7 @@ int cmd_check(int argc, char **argv)
 		if (rc == 1)
 			return check_usage("unknown option '%s'", argv[optind - 1]);
 		if (rc)
-			return rc;
+			return sarif_usage_failure(rc);
 	}
 	if (!k.rules_path && !k.baseline_path)
 		return check_usage("check: give --rules FILE or --baseline FILE");

@@ -543,6 +543,24 @@ def case_sarif_failure():
     assert loc['artifactLocation'] == {'uri': 'sarif_bad.rules', 'uriBaseId': '%SRCROOT%'}, loc
     assert loc['region'] == {'startLine': 2, 'startColumn': 9}, loc
     assert run_['originalUriBaseIds']['%SRCROOT%']['uri'] == 'file://%s/' % TMP, run_
+    # every other exit 2 writes one too: a rules syntax error, a missing
+    # rules file, a missing FILE, usage errors (issue 15)
+    syntax = os.path.join(TMP, 'sarif_syntax.rules')
+    with open(syntax, 'w') as f:
+        f.write('[struct conn]\nfirst = = x\n')
+    o = obj(CONN_C, 0)
+    for args in (['--rules', syntax, o], ['--rules', os.path.join(TMP, 'none.rules'), o],
+                 ['--rules', RULES, os.path.join(TMP, 'none.o'), 'conn'],
+                 ['--rules', RULES, '--bogus', o], ['--rules', RULES, '--cacheline', 'x', o],
+                 [o], ['--sarif', '--json', '--rules', RULES, o]):
+        p = subprocess.run([SL, 'check', '--sarif'] + args, capture_output=True, text=True,
+                           cwd=TMP)
+        assert p.returncode == 2 and p.stderr.count('\n') == 1, (args, p.returncode, p.stderr)
+        doc = json.loads(p.stdout)
+        inv = check_sarif(doc, 0)['invocations']
+        assert inv[0]['executionSuccessful'] is False and inv[0]['exitCode'] == 2, (args, inv)
+        text = inv[0]['toolExecutionNotifications'][0]['message']['text']
+        assert text and text in p.stderr, (args, text, p.stderr)
 
 
 def case_hints():
