@@ -2,6 +2,7 @@
 /* ELF file access: mapping, sections, decompression, ET_REL relocation,
  * build-id, debuglink and separate debug files.  See elf.h. */
 #include "load/elf.h"
+#include "load/elf_reloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,18 +61,6 @@ static uint64_t rd64(const uint8_t *p, bool le)
 {
 	uint64_t lo = rd32(p, le), hi = rd32(p + 4, le);
 	return le ? lo | hi << 32 : hi | lo << 32;
-}
-
-static void wr32(uint8_t *p, uint32_t v, bool le)
-{
-	for (int i = 0; i < 4; i++)
-		p[le ? i : 3 - i] = (uint8_t)(v >> (8 * i));
-}
-
-static void wr64(uint8_t *p, uint64_t v, bool le)
-{
-	for (int i = 0; i < 8; i++)
-		p[le ? i : 7 - i] = (uint8_t)(v >> (8 * i));
 }
 
 static int parse(struct slt_elf *e, struct slt_error *err)
@@ -373,7 +362,7 @@ bad:
 			     "section %s: bad compressed data", s->name);
 }
 
-/* Apply the absolute relocations of rel section r to c (section idx). */
+/* Apply the relocations of rel section r to c (see elf_reloc.h). */
 static int relocate_one(struct slt_elf *e, size_t r, struct sec_cache *c,
 			struct slt_error *err)
 {
@@ -392,64 +381,13 @@ static int relocate_one(struct slt_elf *e, size_t r, struct sec_cache *c,
 	rc = slt_elf_section_data(e, rs->link, &sym, &nsym, err);
 	if (rc)
 		return rc;
-	bool rela = rs->type == SHT_RELA;
-	size_t esz = e->is64 ? (rela ? 24 : 16) : (rela ? 12 : 8);
-	size_t ssz = e->is64 ? 24 : 16;
-	for (size_t off = 0; off + esz <= nrel; off += esz) {
-		const uint8_t *p = rel + off;
-		uint64_t where, info, sidx, type;
-		int64_t addend = 0;
-		if (e->is64) {
-			where = rd64(p, e->le);
-			info = rd64(p + 8, e->le);
-			sidx = info >> 32;
-			type = info & 0xffffffffu;
-			if (rela)
-				addend = (int64_t)rd64(p + 16, e->le);
-		} else {
-			where = rd32(p, e->le);
-			info = rd32(p + 4, e->le);
-			sidx = info >> 8;
-			type = info & 0xff;
-			if (rela)
-				addend = (int32_t)rd32(p + 8, e->le);
-		}
-		unsigned width = 0;
-		switch (e->machine) {
-		case EM_X86_64:
-			width = type == R_X86_64_64 ? 8
-				: type == R_X86_64_32 || type == R_X86_64_32S ? 4 : 0;
-			break;
-		case EM_386:
-			width = type == R_386_32 ? 4 : 0;
-			break;
-		case EM_AARCH64:
-			width = type == R_AARCH64_ABS64 ? 8
-				: type == R_AARCH64_ABS32 ? 4 : 0;
-			break;
-		}
-		if (width == 0)
-			continue; /* not an absolute data relocation */
-		if (sidx >= nsym / ssz || where > c->size ||
-		    c->size - where < width)
-			return slt_error_set(err, SLT_ECORRUPT, e->path,
-					     (int64_t)(rs->offset + off), NULL,
-					     "%s: relocation out of range",
-					     rs->name);
-		const uint8_t *sp = sym + sidx * ssz;
-		uint64_t value = e->is64 ? rd64(sp + 8, e->le)
-					 : rd32(sp + 4, e->le);
-		uint8_t *dst = c->owned + where;
-		if (!rela) /* REL: the addend is in place */
-			addend = width == 8 ? (int64_t)rd64(dst, e->le)
-					    : (int32_t)rd32(dst, e->le);
-		value += (uint64_t)addend;
-		if (width == 8)
-			wr64(dst, value, e->le);
-		else
-			wr32(dst, (uint32_t)value, e->le);
-	}
-	return 0;
+	struct slt_reloc_sec in = {
+		.path = e->path, .name = rs->name, .offset = rs->offset,
+		.machine = e->machine, .is64 = e->is64, .le = e->le,
+		.rela = rs->type == SHT_RELA, .rel = rel, .nrel = nrel,
+		.sym = sym, .nsym = nsym,
+	};
+	return slt_elf_apply_relocs(&in, c->owned, c->size, err);
 }
 
 static int relocate(struct slt_elf *e, size_t idx, struct sec_cache *c,
