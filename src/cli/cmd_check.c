@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/analysis_args.h"
+#include "common/strmap.h"
 #include "cli/cli.h"
 #include "structlint/baseline.h"
 #include "structlint/gate.h"
@@ -237,7 +238,8 @@ struct check {
 	struct slt_rules *rules;
 	struct slt_suppressions *suppress;
 	const char **names;
-	size_t n_names;
+	size_t n_names, cap_names;
+	struct slt_strmap name_index;   /* names[i] -> i */
 };
 
 /* Rules and group checks of one loaded definition. */
@@ -375,16 +377,34 @@ static int section_missing(const struct check *k, struct slt_error *err)
 	return 1;
 }
 
+/* Add name to k->names unless there: a hash lookup and geometric growth,
+ * so 100,000 rules sections cost linear time. */
 static int add_name(struct check *k, const char *name)
 {
-	for (size_t i = 0; i < k->n_names; i++)
-		if (!strcmp(k->names[i], name))
-			return 0;
-	const char **nv = realloc(k->names, (k->n_names + 1) * sizeof(*nv));
-	if (!nv)
+	if (k->n_names == k->cap_names) {
+		size_t cap = k->cap_names ? 2 * k->cap_names : 16;
+		const char **nv = realloc(k->names, cap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		k->names = nv;
+		k->cap_names = cap;
+	}
+	int rc = slt_strmap_put(&k->name_index, name, strlen(name), k->n_names, NULL);
+	if (rc < 0)
 		return -1;
-	k->names = nv;
-	k->names[k->n_names++] = name;
+	if (rc == 0)
+		k->names[k->n_names++] = name;
+	return 0;
+}
+
+/* Drop names[n..): the index again holds names[0..n) only. */
+static int keep_names(struct check *k, size_t n)
+{
+	slt_strmap_free(&k->name_index);
+	k->n_names = 0;
+	for (size_t i = 0; i < n; i++)
+		if (add_name(k, k->names[i]))
+			return -1;
 	return 0;
 }
 
@@ -433,7 +453,8 @@ static int run(struct check *k, char **ops, int n_ops)
 		cli_warn_classes_unused(cl, (const char *const *)k->c.classes_paths,
 					k->c.n_classes, k->names, k->n_names, "checked");
 		slt_classes_free(cl);
-		k->n_names = nn;
+		if (keep_names(k, nn))
+			goto oom;
 	}
 	if ((rc = slt_gate_result_new(&r, &err))) {
 		slt_baseline_free(b);
@@ -457,10 +478,9 @@ static int run(struct check *k, char **ops, int n_ops)
 	/* structs looked at: the distinct names of rules, operands and baseline */
 	size_t n = k->n_names;
 	for (size_t i = 0; b && i < b->n_structs; i++) {
-		bool seen = false;
-		for (size_t j = 0; j < k->n_names && !seen; j++)
-			seen = !strcmp(k->names[j], b->structs[i].name);
-		n += !seen;
+		size_t j;
+		n += !slt_strmap_get(&k->name_index, b->structs[i].name,
+				     strlen(b->structs[i].name), &j);
 	}
 	r->n_structs_checked = n;
 	int exit_code;
@@ -555,6 +575,7 @@ int cmd_check(int argc, char **argv)
 		return check_usage("check: --source-root needs a directory");
 	int rc = run(&k, argv + optind, argc - optind);
 	free(k.names);
+	slt_strmap_free(&k.name_index);
 	slt_rules_free(k.rules);
 	slt_suppressions_free(k.suppress);
 	return rc;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "common/arena.h"
+#include "common/strmap.h"
 #include "common/strdist.h"
 #include "structlint/rules.h"
 
@@ -54,6 +55,13 @@ struct tok {
 	const char *p;
 	size_t n;
 	unsigned col;
+};
+
+/* slt_rules.priv_: the arena of every string and array, and the index
+ * of struct names (one lookup per section and per struct checked). */
+struct rules_priv {
+	struct slt_arena *arena;
+	struct slt_strmap index;   /* name -> structs[] index */
 };
 
 struct parser {
@@ -197,22 +205,22 @@ static int section(struct parser *ps, const char *p, const char *e, unsigned col
 	unsigned ncol = (unsigned)(q - p) + col0;
 	/* A struct named twice keeps one entry: later sections append. */
 	struct slt_rules *r = ps->r;
-	for (size_t i = 0; i < r->n_structs; i++)
-		if (strlen(r->structs[i].name) == (size_t)(ne - q) &&
-		    !memcmp(r->structs[i].name, q, (size_t)(ne - q))) {
-			struct slt_rules_struct *o = &r->structs[i];
-			if (kind && o->kind && kind != o->kind)
-				return failf(ps, ncol, "a name is a struct or a union: use one keyword for it",
-					     "[%s %s] but line %u says [%s %s]",
-					     kind == SLT_KIND_UNION ? "union" : "struct", o->name, o->line,
-					     o->kind == SLT_KIND_UNION ? "union" : "struct", o->name);
-			if (kind)
-				o->kind = kind;
-			ps->cur = &r->structs[i];
-			ps->cap_groups = ps->cur->n_groups;
-			ps->cap_rules = ps->cur->n_rules;
-			return 0;
-		}
+	struct rules_priv *pv = r->priv_;
+	size_t i;
+	if (slt_strmap_get(&pv->index, q, (size_t)(ne - q), &i)) {
+		struct slt_rules_struct *o = &r->structs[i];
+		if (kind && o->kind && kind != o->kind)
+			return failf(ps, ncol, "a name is a struct or a union: use one keyword for it",
+				     "[%s %s] but line %u says [%s %s]",
+				     kind == SLT_KIND_UNION ? "union" : "struct", o->name, o->line,
+				     o->kind == SLT_KIND_UNION ? "union" : "struct", o->name);
+		if (kind)
+			o->kind = kind;
+		ps->cur = &r->structs[i];
+		ps->cap_groups = ps->cur->n_groups;
+		ps->cap_rules = ps->cur->n_rules;
+		return 0;
+	}
 	r->structs = grow(ps, r->structs, r->n_structs, &ps->cap_structs, sizeof(*r->structs));
 	if (!r->structs)
 		return oom(ps);
@@ -222,7 +230,10 @@ static int section(struct parser *ps, const char *p, const char *e, unsigned col
 	ps->cur->kind = kind;
 	ps->cur->column = ncol;
 	ps->cap_groups = ps->cap_rules = 0;
-	return ps->cur->name ? 0 : oom(ps);
+	if (!ps->cur->name ||
+	    slt_strmap_put(&pv->index, ps->cur->name, (size_t)(ne - q), r->n_structs - 1, NULL))
+		return oom(ps);
+	return 0;
 }
 
 /* The names of toks[0..n) as arena strings. */
@@ -518,13 +529,16 @@ int slt_rules_read_mem(const void *data, size_t size, const char *name,
 {
 	*out = NULL;
 	struct slt_rules *r = calloc(1, sizeof(*r));
+	struct rules_priv *pv = calloc(1, sizeof(*pv));
 	struct slt_arena *a = slt_arena_new();
-	if (!r || !a || !(r->path = slt_arena_strdup(a, name ? name : ""))) {
+	if (!r || !pv || !a || !(r->path = slt_arena_strdup(a, name ? name : ""))) {
 		free(r);
+		free(pv);
 		slt_arena_free(a);
 		return slt_error_set(err, SLT_ENOMEM, name, -1, NULL, "out of memory");
 	}
-	r->priv_ = a;
+	pv->arena = a;
+	r->priv_ = pv;
 	struct parser ps = { .name = r->path, .a = a, .r = r, .err = err };
 	const char *p = data, *end = p + size;
 	int rc = 0;
@@ -610,7 +624,12 @@ void slt_rules_free(struct slt_rules *r)
 {
 	if (!r)
 		return;
-	slt_arena_free(r->priv_);
+	struct rules_priv *pv = r->priv_;
+	if (pv) {
+		slt_strmap_free(&pv->index);
+		slt_arena_free(pv->arena);
+		free(pv);
+	}
 	free(r);
 }
 
@@ -620,8 +639,9 @@ const struct slt_rules_struct *slt_rules_find(const struct slt_rules *r, const c
 		name += 7;
 	else if (!strncmp(name, "union ", 6))
 		name += 6;
-	for (size_t i = 0; r && i < r->n_structs; i++)
-		if (!strcmp(r->structs[i].name, name))
-			return &r->structs[i];
-	return NULL;
+	size_t i;
+	if (!r || !r->priv_ ||
+	    !slt_strmap_get(&((struct rules_priv *)r->priv_)->index, name, strlen(name), &i))
+		return NULL;
+	return &r->structs[i];
 }

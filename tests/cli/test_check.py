@@ -47,6 +47,10 @@ def run(*args, rc=0, cwd=None):
     assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
     if rc == 2:   # one error line, the last, after any warnings
         err = p.stderr.strip().split('\n')
+        if '--sarif' in args:   # a SARIF log saying the check did not run
+            inv = json.loads(p.stdout)['runs'][0]['invocations'][0]
+            assert inv['executionSuccessful'] is False and inv['exitCode'] == 2, inv
+            p.stdout = ''
         assert p.stdout == '' and err[-1].startswith('structlint: ') and \
             not err[-1].startswith('structlint: warning: ') and \
             all(l.startswith('structlint: warning: ') for l in err[:-1]), (p.stdout, p.stderr)
