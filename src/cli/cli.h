@@ -90,6 +90,9 @@ int cmd_validate(int argc, char **argv);
 int cmd_access(int argc, char **argv);
 struct cli_analysis;
 struct slt_analysis;
+/* Is arg ("--NAME" or "--NAME=VALUE") an option of suggest only (not of
+ * report)?  report names suggest for it (cmd_suggest.c). */
+bool cli_suggest_only_option(const char *arg);
 /* report --suggest: the advisor's proposals for a, default advice options,
  * as suggest's text on stdout.  Returns 0 or SLT_E* (err filled). */
 int cli_suggest_text(const struct cli_analysis *c, const struct slt_analysis *a,

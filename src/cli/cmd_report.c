@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
@@ -65,6 +66,11 @@ static int report_option(void *ctx, struct cli_analysis *c, int o,
 static int parse_args(int argc, char **argv, struct cli_analysis *c,
 		      bool *suggest)
 {
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (cli_suggest_only_option(argv[i]))
+			return cli_usage_error("%s is an option of structlint suggest (report --suggest "
+					       "takes suggest's defaults: run structlint suggest with "
+					       "the same FILE, NAME and profile to set it)", argv[i]);
 	int rc = cli_analysis_parse(argc, argv, long_opts, c, report_option,
 				    suggest, usage_head, usage_tail);
 	if (rc)

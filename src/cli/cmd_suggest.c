@@ -108,6 +108,17 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+bool cli_suggest_only_option(const char *arg)
+{
+	if (strncmp(arg, "--", 2))
+		return false;
+	size_t n = strcspn(arg + 2, "=");
+	for (const struct option *o = long_opts; o->name; o++)
+		if (o->val >= OPT_PIN && strlen(o->name) == n && !strncmp(o->name, arg + 2, n))
+			return true;
+	return false;
+}
+
 #define MAX_LISTS 64
 
 /* The advice options and the storage behind their name lists. */

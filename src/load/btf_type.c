@@ -291,6 +291,15 @@ int slt_btf_xlate(struct btf_src *s, uint32_t id, bool full, unsigned depth,
 		return slt_btf_nomem(s, err);
 	n->ref = ref;
 
+	/* Sizes the kinds can have (btf.rst: an INT holds at most 128 bits,
+	 * an enum 64, a FLOAT is an IEEE/x87 format): any other is corrupt,
+	 * and would become an alignment of that many bytes. */
+	if ((kind == BTF_KIND_INT && (t->size == 0 || t->size > 16)) ||
+	    ((kind == BTF_KIND_ENUM || kind == BTF_KIND_ENUM64) && (t->size == 0 || t->size > 8)) ||
+	    (kind == BTF_KIND_FLOAT && t->size != 2 && t->size != 4 && t->size != 8 &&
+	     t->size != 12 && t->size != 16))
+		return slt_btf_corrupt(s, id, err, "%s of size %u", kind == BTF_KIND_INT ? "int" :
+				       kind == BTF_KIND_FLOAT ? "float" : "enum", t->size);
 	switch (kind) {
 	case BTF_KIND_INT:
 		n->size = t->size;

@@ -223,6 +223,13 @@ int slt_samples_read(const char *path, enum slt_samples_format fmt,
 		return slt_error_set(err, SLT_EIO, path, -1, NULL, "cannot stat: %s",
 				     strerror(e));
 	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return slt_error_set(err, SLT_EUSAGE, path, -1,
+				     "give a sample file: perf c2c/mem report text, perf.data, "
+				     "perf script text or a structlint.profile/v1 JSON file",
+				     "is a directory, not a sample file");
+	}
 	if (!S_ISREG(st.st_mode)) {
 		FILE *f = fdopen(fd, "rb");
 		if (!f) {

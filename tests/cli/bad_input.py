@@ -170,6 +170,31 @@ def mk_btf_types(d, fx):
     return corrupt_btf(d, fx, lambda s: 24, b"\xff" * 48)
 
 
+def mk_btf_int_size(d, fx):
+    # the first INT's size (struct btf_type: name_off, info, size) set to
+    # 1,023,410,180 bytes (issue 15: accepted, alignment 1023410180)
+    src = os.path.join(fx, "special", "btf", "types.o")
+    off, _ = elf_section(src, ".BTF")
+    with open(src, "rb") as f:
+        f.seek(off)
+        hdr = f.read(24)
+        hdr_len, type_off, type_len = struct.unpack("<III", hdr[4:8] + hdr[8:16])[0:3]
+        f.seek(off + hdr_len + type_off)
+        types = f.read(type_len)
+    extra = {1: lambda v: 4, 4: lambda v: 12 * v, 5: lambda v: 12 * v, 3: lambda v: 12,
+             6: lambda v: 8 * v, 13: lambda v: 8 * v, 14: lambda v: 4, 15: lambda v: 12 * v,
+             17: lambda v: 4, 19: lambda v: 12 * v}
+    i = 0
+    while i + 12 <= len(types):
+        info, = struct.unpack("<I", types[i + 4:i + 8])
+        kind, vlen = info >> 24 & 0x1f, info & 0xffff
+        if kind == 1:
+            return corrupt_btf(d, fx, lambda s: hdr_len + type_off + i + 8,
+                               struct.pack("<I", 1023410180))
+        i += 12 + extra.get(kind, lambda v: 0)(vlen)
+    raise AssertionError("no INT in the fixture's BTF")
+
+
 def mk_btf_raw_truncated(d, fx):
     src = os.path.join(fx, "special", "btf", "types.o")
     raw = os.path.join(d, "raw.btf")
@@ -209,6 +234,7 @@ CASES = {
     "corrupt-btf-type-len": (mk_btf_typelen, []),
     "corrupt-btf-types": (mk_btf_types, []),
     "truncated-raw-btf": (mk_btf_raw_truncated, []),
+    "corrupt-btf-int-size": (mk_btf_int_size, ["int of size 1023410180"]),
     "declaration-only": (fx_args("multi", "decl_only"), ["decl_only"]),
     "not-found": (fx_args("types.o", "spelingg"), ["spelling"]),
     "cacheline-0": (opt("--cacheline", "0"), []),
@@ -224,6 +250,12 @@ CASES = {
                         ["no_such_file_or_type_xyz"] + (
                             ["no such file", "has no struct or union named"]
                             if os.path.exists("/sys/kernel/btf/vmlinux") else [])),
+    "samples-directory": (lambda d, fx: [os.path.join(fx, "gcc-dwarf5", "types.o"), "spelling",
+                                         "--samples", d], ["is a directory"]),
+    "report-suggest-option": (lambda d, fx: ["report", "--suggest", "--max-proposals", "2",
+                                             os.path.join(fx, "gcc-dwarf5", "types.o"),
+                                             "spelling", "--classes", d],
+                              ["structlint suggest"]),
     # terminal escapes, BEL, CR and LF in input bytes copied into the
     # message: escaped (\\xNN), the line stays one line (check())
     "control-bytes-name": (fx_args("types.o", "sp\x1b]0;owned\x07\r\nx\x9b"),
