@@ -21,6 +21,8 @@
 # plus suggest --size-only for both.
 # Exit status: 0 all targets met, 1 a target missed or suggest failed, 2
 # could not run.
+# run by sh: bash is needed (pipefail, arrays): start it
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u -o pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)

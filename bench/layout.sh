@@ -37,6 +37,8 @@
 # the targets; 1 a tool gave a wrong answer (found an absent name, missed a
 # present one); 2 could not run.
 
+# run by sh: bash is needed (pipefail, arrays): start it
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -52,6 +52,8 @@
 # proof, 6.1's mem_cgroup_per_node against the advisor's proposal, when
 # the 6.1 kernel is present, else the bad_stats row (said so); 1 when it
 # is not "faster" or a run failed; 2 could not run.
+# run by sh: bash is needed (pipefail, arrays): start it
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u -o pipefail
 case ${1:-} in -h|--help) sed -n '3,53p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -48,7 +48,7 @@ static const char usage[] =
 "      --decl              print each struct's declaration file:line\n"
 "                          (default on a terminal)\n"
 "      --color WHEN        auto (default: on a terminal), always, never;\n"
-"                          NO_COLOR in the environment turns colour off\n"
+"                          NO_COLOR in the environment turns auto off\n"
 "      --debug-root DIR    where separate debug files live\n"
 "                          (default /usr/lib/debug)\n"
 "      --no-cache          neither read nor write the name index kept per\n"

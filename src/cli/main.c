@@ -76,14 +76,16 @@ int cli_parse_color(const char *arg)
 	return -1;
 }
 
+/* An explicit --color=always wins over NO_COLOR and TERM=dumb (no-color.org:
+ * a per-invocation option overrides the environment); they turn off the
+ * colour of auto. */
 bool cli_use_color(int mode)
 {
 	const char *nc = getenv("NO_COLOR");
 	const char *term = getenv("TERM");
-	if (mode == CLI_COLOR_NEVER || (nc && nc[0]) ||
-	    (term && !strcmp(term, "dumb")))
-		return false;
-	return mode == CLI_COLOR_ALWAYS || isatty(STDOUT_FILENO);
+	if (mode != CLI_COLOR_AUTO)
+		return mode == CLI_COLOR_ALWAYS;
+	return !(nc && nc[0]) && !(term && !strcmp(term, "dumb")) && isatty(STDOUT_FILENO);
 }
 
 bool cli_parse_uint(const char *s, unsigned long min, unsigned long max,

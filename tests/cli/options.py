@@ -158,14 +158,15 @@ def c_color(fx):
         # not a terminal: auto is off
         expect_eq("--color=auto to a pipe %r" % env, plain,
                   sl(["--color=auto", path, "holes"], env=env))
-    # structlint(1): never colour with NO_COLOR set non-empty or TERM=dumb
-    expect_eq("NO_COLOR=1 --color=always", plain,
-              sl(["--color=always", path, "holes"], env={"NO_COLOR": "1"}))
+    # structlint(1), no-color.org: the explicit option wins over NO_COLOR
+    # and TERM=dumb (they only turn auto off)
+    expect_eq("NO_COLOR=1 --color=always", colored,
+              sl(["--color=always", path, "holes"], env={"NO_COLOR": "1", "TERM": "xterm"}))
     # JSON never carries colour
     js = sl(["--color=always", "--json", path, "holes"], env={"NO_COLOR": None, "TERM": "xterm"})
     if "\x1b" in js:
         raise Fail("--color=always --json: escape in JSON")
-    expect_eq("TERM=dumb --color=always", plain,
+    expect_eq("TERM=dumb --color=always", colored,
               sl(["--color=always", path, "holes"], env={"NO_COLOR": None, "TERM": "dumb"}))
 
 

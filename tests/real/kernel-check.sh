@@ -33,6 +33,8 @@
 # runs once with every name pahole found; only when that batch fails is
 # structlint re-run name by name, to tell which name failed.
 
+# run by sh: bash is needed (pipefail, arrays): start it
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
