@@ -619,6 +619,13 @@ static int slurp(const char *path, char **buf, size_t *len,
 		return slt_error_set(err, SLT_EIO, path, -1, "give the JSON file's path",
 				     "is a directory, not a file");
 	}
+	/* a regular file's size is known: refuse before reading it all */
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > MAX_INPUT) {
+		fclose(f);
+		return slt_error_set(err, SLT_ECORRUPT, path, -1, "at most 256 MiB",
+				     "input over the size limit (%" PRIu64 " bytes)",
+				     (uint64_t)st.st_size);
+	}
 	size_t cap = 0;
 	int rc = 0;
 	for (;;) {

@@ -41,6 +41,14 @@ static int check_file(const char *path, const char *hint,
 		return slt_error_set(err, SLT_EIO, path, -1,
 				     "give an ELF file or a raw BTF file",
 				     "is a directory");
+	/* the input is opened more than once (probe, then ELF or BTF):
+	 * a pipe would lose its first bytes or block, a device never ends */
+	if (!S_ISREG(st.st_mode))
+		return slt_error_set(err, SLT_EIO, path, -1,
+				     "save it to a file first: the input is read more than once",
+				     "%s, not a regular file", S_ISFIFO(st.st_mode) ? "a pipe" :
+				     S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+				     S_ISSOCK(st.st_mode) ? "a socket" : "a special file");
 	if (access(path, R_OK) != 0)
 		return slt_error_set(err, SLT_EIO, path, -1,
 				     hint ? hint : "run as a user who can read it",

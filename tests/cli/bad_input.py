@@ -250,6 +250,9 @@ CASES = {
                         ["no_such_file_or_type_xyz"] + (
                             ["no such file", "has no struct or union named"]
                             if os.path.exists("/sys/kernel/btf/vmlinux") else [])),
+    "fifo": (lambda d, fx: [os.mkfifo(os.path.join(d, "ff")) or os.path.join(d, "ff"), "x"],
+             ["a pipe"]),
+    "device": (lambda d, fx: ["/dev/zero", "x"], ["a device"]),
     "samples-directory": (lambda d, fx: [os.path.join(fx, "gcc-dwarf5", "types.o"), "spelling",
                                          "--samples", d], ["is a directory"]),
     "report-suggest-option": (lambda d, fx: ["report", "--suggest", "--max-proposals", "2",

@@ -129,8 +129,14 @@ def build_special(base, out):
     for name in manifest.SINGLE_CU:
         shutil.copyfile(os.path.join(base, name + ".o"),
                         os.path.join(seeds, "dwarf", name + ".o"))
-        run(["objcopy", "-O", "binary", "--only-section=.BTF",
-             os.path.join(d, name + ".o"), os.path.join(seeds, "btf", name + ".btf")])
+        # --dump-section: `-O binary --only-section` writes nothing for a
+        # section without SHF_ALLOC, as .BTF in an object file is
+        btf = os.path.join(seeds, "btf", name + ".btf")
+        run(["objcopy", "--dump-section", ".BTF=" + btf, os.path.join(d, name + ".o"),
+             os.path.join(seeds, "btf", name + ".tmp.o")])
+        os.remove(os.path.join(seeds, "btf", name + ".tmp.o"))
+        if os.path.getsize(btf) < 24:
+            sys.exit("fixtures.py: %s: no .BTF section dumped" % btf)
 
     exe = os.path.join(base, "multi")
     # debuglink: stripped binary, debug file in the .debug/ folder beside it

@@ -577,6 +577,14 @@ def case_hints():
     p = run(o, '--baseline', TMP, rc=2)
     assert p.stderr == 'structlint: %s: is a directory, not a file (give the JSON file\'s path)\n' \
         % TMP, p.stderr
+    # a baseline over the size limit is refused from its size, unread (a
+    # sparse file: no disk used)
+    big = os.path.join(TMP, 'big-baseline.json')
+    with open(big, 'wb') as f:
+        f.truncate(300 << 20)
+    p = run(o, '--baseline', big, rc=2)
+    assert 'input over the size limit (314572800 bytes)' in p.stderr, p.stderr
+    os.remove(big)
     p = run(o, rc=2)
     assert p.stderr == 'structlint: check: give --rules FILE or --baseline FILE (see structlint ' \
         'check --help)\n', p.stderr
