@@ -331,13 +331,30 @@ int slt_source_open_dwarf(const char *path, const struct slt_load_opts *opts,
 					    opts ? opts->debug_root : NULL,
 					    &dbg) == 0) {
 			struct slt_elf *de;
-			rc = slt_elf_open(dbg, &de, err);
-			free(dbg);
+			struct slt_error derr;
+			slt_error_clear(&derr);
+			rc = slt_elf_open(dbg, &de, &derr);
+			slt_elf_close(elf);
 			if (rc) {
-				slt_elf_close(elf);
+				/* the file found is named, and what is wrong with it */
+				slt_error_set(err, rc, path, -1,
+					      "reinstall the -dbg/-dbgsym package, or set --debug-root",
+					      "its separate debug file %s is unusable: %s", dbg,
+					      derr.message);
+				free(dbg);
 				return rc;
 			}
-			slt_elf_close(elf);
+			if (!has_dwarf(de)) {
+				slt_elf_close(de);
+				rc = slt_error_set(err, SLT_ENODEBUG, path, -1,
+						   "reinstall the -dbg/-dbgsym package, or set "
+						   "--debug-root",
+						   "its separate debug file %s has no DWARF debug "
+						   "info (truncated, or not this file's)", dbg);
+				free(dbg);
+				return rc;
+			}
+			free(dbg);
 			elf = de;
 		}
 		if (!has_dwarf(elf)) {

@@ -207,6 +207,28 @@ def mk_btf_raw_truncated(d, fx):
     return [raw, "spelling"]
 
 
+def mk_truncated_debug(d, fx):
+    # a stripped binary whose separate debug file, found by build-id under
+    # --debug-root, is cut to two thirds: the message names that file
+    src = os.path.join(d, "m.c")
+    with open(src, "w") as f:
+        f.write("struct s { int a; long b; };\nstruct s v;\nint main(void) { return 0; }\n")
+    exe = os.path.join(d, "m")
+    subprocess.run([os.environ.get("CC_GCC", "gcc"), "-g", "-Wl,--build-id", "-o", exe, src],
+                   check=True)
+    subprocess.run(["objcopy", "--only-keep-debug", exe, exe + ".dbg"], check=True)
+    subprocess.run(["objcopy", "--strip-debug", exe], check=True)
+    out = subprocess.run(["readelf", "-n", exe], capture_output=True, text=True, check=True)
+    bid = [l.split()[-1] for l in out.stdout.splitlines() if "Build ID" in l][0]
+    root = os.path.join(d, "root")
+    os.makedirs(os.path.join(root, ".build-id", bid[:2]))
+    with open(exe + ".dbg", "rb") as f:
+        data = f.read()
+    with open(os.path.join(root, ".build-id", bid[:2], bid[2:] + ".debug"), "wb") as f:
+        f.write(data[:len(data) * 2 // 3])
+    return ["--debug-root", root, exe, "s"]
+
+
 def fx_args(path, name):
     return lambda d, fx: [os.path.join(fx, "gcc-dwarf5", path), name]
 
@@ -250,6 +272,8 @@ CASES = {
                         ["no_such_file_or_type_xyz"] + (
                             ["no such file", "has no struct or union named"]
                             if os.path.exists("/sys/kernel/btf/vmlinux") else [])),
+    "truncated-debug-file": (mk_truncated_debug, ["separate debug file", ".debug",
+                                                  "no DWARF"]),
     "fifo": (lambda d, fx: [os.mkfifo(os.path.join(d, "ff")) or os.path.join(d, "ff"), "x"],
              ["a pipe"]),
     "device": (lambda d, fx: ["/dev/zero", "x"], ["a device"]),
