@@ -270,7 +270,10 @@ static int local(const struct slt_adv_units *us, const struct slt_adv_search *s,
 			 * (cold ones still move by swaps with them) */
 			if (!s->size_only && p->n > ALL_MOVE_MAX && !ui->n_leaves)
 				continue;
-			for (size_t j = 0; j < p->n && !rc; j++) {
+			/* the budget is checked per evaluation: one unit's
+			 * moves alone are 2n evaluations of O(n) each, O(n^2)
+			 * for a 65,535-member struct */
+			for (size_t j = 0; j < p->n && !rc && evals <= max_evals; j++) {
 				double o;
 				if (j == i)
 					continue;
@@ -293,7 +296,7 @@ static int local(const struct slt_adv_units *us, const struct slt_adv_search *s,
 				}
 			}
 			/* swap with a later unit */
-			for (size_t j = i + 1; j < p->n && !rc; j++) {
+			for (size_t j = i + 1; j < p->n && !rc && evals <= max_evals; j++) {
 				double o;
 				if (us->u[p->order[j]].flags & SLT_ADV_LAST)
 					continue;
@@ -316,7 +319,7 @@ static int local(const struct slt_adv_units *us, const struct slt_adv_search *s,
 		 * fixed (a member between two written neighbours needs a
 		 * padding member on each side before either helps) */
 		for (size_t i = 0; i < p->n && !rc && s->allow_padding &&
-		     !s->size_only; i++) {
+		     !s->size_only && evals <= max_evals; i++) {
 			size_t j0 = s->keep_order && p->n <= PAIR_MAX ? i : p->n;
 			for (size_t j = j0; j <= p->n && !rc; j++) {
 				double o;
