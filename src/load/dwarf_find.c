@@ -506,6 +506,7 @@ struct list_ctx {
 	const char *const *only;         /* suggest: verify these names */
 	size_t n_only;
 	bool *found;
+	size_t n_listed;                 /* list: definitions passed to cb */
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -553,6 +554,7 @@ static int list_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 		.alignment = (uint32_t)a.align, .decl_file = f,
 		.decl_line = (uint32_t)a.line, .origin = off,
 	};
+	l->n_listed++;
 	return l->cb(l->cbctx, &t);
 }
 
@@ -566,6 +568,10 @@ int slt_dw_list(struct slt_source *s, slt_source_list_cb cb, void *ctx,
 	d->err = err;
 	d->rc = d->load_rc = 0;
 	int rc = slt_dw_walk(d, NULL, list_cb, &l);
+	/* a skeleton of split DWARF holds no types: say where they are
+	 * rather than listing nothing */
+	if (!rc && !l.n_listed)
+		rc = slt_dw_split_check(d, NULL);
 	d->err = NULL;
 	return rc;
 }

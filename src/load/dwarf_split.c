@@ -81,8 +81,8 @@ int slt_dw_split_check(struct dw *d, const char *name)
 		return 0;
 	char more[64] = "";
 	if (n_split > 1)
-		snprintf(more, sizeof(more), " and %zu more .dwo files",
-			 n_split - 1);
+		snprintf(more, sizeof(more), " and %zu more .dwo file%s",
+			 n_split - 1, n_split > 2 ? "s" : "");
 	slt_error_clear(d->err);
 	return slt_error_set(d->err, d->rc = SLT_ENODEBUG, d->path, -1,
 			     "pass the .dwo file as FILE, or a .dwp package "
