@@ -138,23 +138,11 @@ int slt_classes_check(const struct slt_classes *cl, const struct slt_struct *s,
 		if (!en->struct_name || !en->member || strcmp(en->struct_name, s->name) ||
 		    known_path(s, en->member))
 			continue;
-		struct slt_suggest sg;
-		char have[512], **names = NULL;
-		slt_suggest_init(&sg, en->member, 1);
-		for (size_t i = 0; i < s->n_members; i++) {
-			if (!s->members[i].name[0])
-				continue;
-			slt_member_path(s, i, have, sizeof(have));
-			if (slt_suggest_could(&sg, strlen(have)) && slt_suggest_add(&sg, have)) {
-				slt_suggest_release(&sg);
-				return SLT_ENOMEM;
-			}
-		}
-		size_t k = slt_suggest_take(&sg, &names);
-		cb(ctx, en, k ? names[0] : NULL);
-		for (size_t i = 0; i < k; i++)
-			free(names[i]);
-		free(names);
+		char *best;
+		if (slt_member_closest(s, en->member, &best))
+			return SLT_ENOMEM;
+		cb(ctx, en, best);
+		free(best);
 		n++;
 	}
 	return n;

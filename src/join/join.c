@@ -262,6 +262,32 @@ char *slt_member_path(const struct slt_struct *s, size_t i, char *buf,
 	return buf;
 }
 
+int slt_member_closest(const struct slt_struct *s, const char *want,
+		       char **best)
+{
+	struct slt_suggest sg;
+	char have[512], **names = NULL;
+	*best = NULL;
+	slt_suggest_init(&sg, want, 1);
+	for (size_t i = 0; i < s->n_members; i++) {
+		if (!s->members[i].name[0])
+			continue;
+		slt_member_path(s, i, have, sizeof(have));
+		if (slt_suggest_could(&sg, strlen(have)) &&
+		    slt_suggest_add(&sg, have)) {
+			slt_suggest_release(&sg);
+			return SLT_ENOMEM;
+		}
+	}
+	size_t n = slt_suggest_take(&sg, &names);
+	if (n)
+		*best = names[0];
+	for (size_t i = 1; i < n; i++)
+		free(names[i]);
+	free(names);
+	return 0;
+}
+
 /* Member named by path "a.b[2].c" (anonymous levels are not named; array
  * subscripts select the member itself).  -1 when none. */
 static long member_by_path(const struct slt_struct *s, const char *path)
@@ -321,27 +347,15 @@ static int unknown_members(struct slt_join *j, struct slt_access_profile *p)
 	const struct slt_struct *s = j->layout;
 	p->unknown_member_samples = j->unknown_samples;
 	for (size_t k = 0; k < j->n_unknown; k++) {
-		struct slt_suggest sg;
-		char have[512], **names = NULL;
+		char *best;
 		p->unknown_members[k] = j->unknown[k];
-		slt_suggest_init(&sg, j->unknown[k].name, 1);
-		for (size_t i = 0; i < s->n_members; i++) {
-			if (!s->members[i].name[0])
-				continue;
-			slt_member_path(s, i, have, sizeof(have));
-			if (slt_suggest_could(&sg, strlen(have)) && slt_suggest_add(&sg, have)) {
-				slt_suggest_release(&sg);
-				return SLT_ENOMEM;
-			}
-		}
-		size_t n = slt_suggest_take(&sg, &names);
-		if (n && !(p->unknown_members[k].suggestion = intern(j, names[0])))
-			n = SIZE_MAX;
-		for (size_t i = 0; i < n && n != SIZE_MAX; i++)
-			free(names[i]);
-		free(names);
-		if (n == SIZE_MAX)
+		if (slt_member_closest(s, j->unknown[k].name, &best))
 			return SLT_ENOMEM;
+		if (best && !(p->unknown_members[k].suggestion = intern(j, best))) {
+			free(best);
+			return SLT_ENOMEM;
+		}
+		free(best);
 	}
 	p->n_unknown_members = j->n_unknown;
 	return 0;

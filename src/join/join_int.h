@@ -32,6 +32,12 @@ struct slt_join_point {
 char *slt_member_path(const struct slt_struct *s, size_t i, char *buf,
 		      size_t size);
 
+/* The member path of s closest to want by edit distance ("did you mean"):
+ * *best gets a malloc()ed path the caller frees, or NULL when none is
+ * close.  Returns 0 or SLT_ENOMEM. */
+int slt_member_closest(const struct slt_struct *s, const char *want,
+		       char **best);
+
 /* Innermost member holding byte off of s (deepest level wins; among
  * members of one level, e.g. union members or bitfields sharing a storage
  * unit, the first in pre-order).  -1 when off is in a hole, padding or
