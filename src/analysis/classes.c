@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/classes_index.h"
 #include "common/arena.h"
 #include "common/strdist.h"
 
@@ -51,7 +52,6 @@ int slt_class_parse(const char *name)
 struct builder {
 	struct slt_classes *c;
 	struct slt_arena *arena;
-	size_t cap;
 	const char *name;      /* input name for messages */
 	struct slt_error *err;
 };
@@ -65,14 +65,8 @@ static int nomem(struct builder *b)
 static struct slt_class_entry *add_entry(struct builder *b)
 {
 	struct slt_classes *c = b->c;
-	if (c->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 32;
-		struct slt_class_entry *e = realloc(c->entries, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		c->entries = e;
-		b->cap = cap;
-	}
+	if (slt_classes_reserve(c))
+		return NULL;
 	struct slt_class_entry *e = &c->entries[c->n++];
 	memset(e, 0, sizeof(*e));
 	e->file = b->name;
@@ -302,15 +296,15 @@ static int parse_classes_file(struct builder *b, struct lines *ls)
 		char *m = norm_member(b->arena, member, strlen(member));
 		if (!m)
 			return nomem(b);
-		for (size_t i = 0; i < b->c->n; i++) {
-			const struct slt_class_entry *e = &b->c->entries[i];
-			if (strcmp(e->struct_name, st) == 0 &&
-			    strcmp(e->member, m) == 0)
-				return slt_error_set_line(b->err, SLT_ECORRUPT,
-					b->name, line, "give each member once",
-					"%s.%s already has a class (line %u)",
-					st, m, e->line);
-		}
+		size_t have;
+		int found = slt_classes_index_find(b->c, st, m, &have);
+		if (found < 0)
+			return nomem(b);
+		if (found)
+			return slt_error_set_line(b->err, SLT_ECORRUPT,
+				b->name, line, "give each member once",
+				"%s.%s already has a class (line %u)",
+				st, m, b->c->entries[have].line);
 		struct slt_class_entry *e = add_entry(b);
 		if (!e)
 			return nomem(b);
@@ -629,13 +623,12 @@ int slt_classes_read_mem(const void *data, size_t size, const char *name,
 	b.arena = slt_arena_new();
 	if (b.arena)
 		b.name = slt_arena_strdup(b.arena, name);
-	if (!b.c || !b.arena || !b.name) {
+	if (!b.c || !b.arena || !b.name || slt_classes_priv_init(b.c, b.arena)) {
 		free(b.c);
 		slt_arena_free(b.arena);
 		return slt_error_set(err, SLT_ENOMEM, name, -1, NULL,
 				     "out of memory");
 	}
-	b.c->priv_ = b.arena;
 	if (fmt == SLT_CLASSES_AUTO)
 		fmt = looks_net_cachelines(data, size) ?
 		      SLT_CLASSES_NET_CACHELINES : SLT_CLASSES_FILE;
@@ -722,10 +715,9 @@ const struct slt_class_entry *slt_classes_find(const struct slt_classes *c,
 	strip_indices(path, member, len);
 	const struct slt_class_entry *found = NULL;
 	while (!found) {
-		for (size_t i = 0; i < c->n && !found; i++)
-			if (strcmp(c->entries[i].member, path) == 0 &&
-			    strcmp(c->entries[i].struct_name, st) == 0)
-				found = &c->entries[i];
+		size_t i;
+		if (slt_classes_index_find(c, st, path, &i) == 1)
+			found = &c->entries[i];
 		char *dot = strrchr(path, '.');
 		if (!dot)
 			break;
@@ -763,10 +755,12 @@ int slt_classes_merge(struct slt_classes *dst, const struct slt_classes *src,
 	for (size_t i = 0; src && i < src->n; i++) {
 		const struct slt_class_entry *e = &src->entries[i];
 		const struct slt_class_entry *have = NULL;
-		for (size_t k = 0; k < dst->n && !have; k++)
-			if (!strcmp(dst->entries[k].struct_name, e->struct_name) &&
-			    !strcmp(dst->entries[k].member, e->member))
-				have = &dst->entries[k];
+		size_t k;
+		int found = slt_classes_index_find(dst, e->struct_name, e->member, &k);
+		if (found < 0)
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		if (found)
+			have = &dst->entries[k];
 		if (have && have->cls == e->cls &&
 		    !strcmp(have->writer ? have->writer : "", e->writer ? e->writer : ""))
 			continue;
@@ -776,18 +770,17 @@ int slt_classes_merge(struct slt_classes *dst, const struct slt_classes *src,
 				"%s.%s is %s here but %s at %s:%u", e->struct_name, e->member,
 				slt_class_name(e->cls), slt_class_name(have->cls),
 				have->file ? have->file : "", have->line);
-		struct slt_class_entry *ne = realloc(dst->entries, (dst->n + 1) * sizeof(*ne));
-		if (!ne)
+		if (slt_classes_reserve(dst))
 			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-		dst->entries = ne;
 		bool bad = false;
+		struct slt_arena *a = slt_classes_arena(dst);
 		struct slt_class_entry c = *e;
-		c.struct_name = dup_or_null(dst->priv_, e->struct_name, &bad);
-		c.member = dup_or_null(dst->priv_, e->member, &bad);
-		c.type = dup_or_null(dst->priv_, e->type, &bad);
-		c.comment = dup_or_null(dst->priv_, e->comment, &bad);
-		c.file = dup_or_null(dst->priv_, e->file, &bad);
-		c.writer = dup_or_null(dst->priv_, e->writer, &bad);
+		c.struct_name = dup_or_null(a, e->struct_name, &bad);
+		c.member = dup_or_null(a, e->member, &bad);
+		c.type = dup_or_null(a, e->type, &bad);
+		c.comment = dup_or_null(a, e->comment, &bad);
+		c.file = dup_or_null(a, e->file, &bad);
+		c.writer = dup_or_null(a, e->writer, &bad);
 		if (bad)
 			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		dst->entries[dst->n++] = c;
@@ -800,6 +793,6 @@ void slt_classes_free(struct slt_classes *c)
 	if (!c)
 		return;
 	free(c->entries);
-	slt_arena_free(c->priv_);
+	slt_classes_priv_free(c);
 	free(c);
 }
