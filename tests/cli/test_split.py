@@ -6,7 +6,7 @@ and 5 (clang: 5 only, its DWARF 4 split form is GNU's too), -O0 and -O2.
 Usage: test_split.py
 
 - the skeleton object and the linked executable: exit 2, one stderr line
-  that says split DWARF and names the .dwo to pass (for a name and --all)
+  that says split DWARF and names the .dwo to pass (for a name, --all and --list)
 - the .dwo itself: the same layout as the same source built without
   -gsplit-dwarf (text, declaration comments off)
 - a .dwp package made by llvm-dwp (when installed; not for gcc's DWARF 5,
@@ -62,7 +62,7 @@ def main():
                         continue
                     want = run([STRUCTLINT, "plain.o", "stats", "pair_t"], cwd=w).stdout
                     for skel in ("s.o", "s"):
-                        for args in (["stats"], ["--all"]):
+                        for args in (["stats"], ["--all"], ["--list", "*"]):
                             r = run([STRUCTLINT, skel] + args, want=2, cwd=w)
                             if (r.stdout or r.stderr.count("\n") != 1 or
                                     "split DWARF" not in r.stderr or dwo[0] not in r.stderr):
