@@ -75,6 +75,9 @@ struct ascope_ctx {
 	uint64_t cu_off;
 	uint64_t cu_base;     /* CU DW_AT_low_pc (base for DWARF 4 lists) */
 	Dwarf_Half version;
+	Dwarf_Half addr_size; /* the CU's address size in bytes */
+	bool has_loclists_base;
+	uint64_t loclists_base; /* DW_AT_loclists_base: offsets table */
 };
 
 /* Fill f from the subprogram DIE die (at off): name, ranges, return type,

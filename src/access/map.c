@@ -93,6 +93,24 @@ static void cu_of(struct dw *d, struct collect *c, Dwarf_Die die)
 		c->sc.cu_base = base;
 	else if (e)
 		dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+	e = NULL;
+	Dwarf_Half asz = 0;
+	if (dwarf_get_die_address_size(cd, &asz, &e) == DW_DLV_OK)
+		c->sc.addr_size = asz;
+	else if (e)
+		dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+	e = NULL;
+	Dwarf_Attribute a = NULL;
+	Dwarf_Unsigned llb = 0;
+	if (dwarf_attr(cd, DW_AT_loclists_base, &a, &e) == DW_DLV_OK) {
+		if (dwarf_global_formref(a, &llb, &e) == DW_DLV_OK) {
+			c->sc.has_loclists_base = true;
+			c->sc.loclists_base = llb;
+		}
+		dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
+	}
+	if (e)
+		dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
 	dwarf_dealloc_die(cd);
 }
 

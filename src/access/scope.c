@@ -145,6 +145,9 @@ static int rnglists(struct ascope_ctx *c, Dwarf_Attribute a, struct vec *r)
 		drop_err(d, &e);
 		return 0;
 	}
+	/* libdwarf 20210528 follows an offset past the section unchecked */
+	if (form != DW_FORM_rnglistx && val >= d->rnglists_n)
+		return 0;
 	Dwarf_Rnglists_Head head = NULL;
 	Dwarf_Unsigned count = 0, goff = 0;
 	if (dwarf_rnglists_get_rle_head(a, form, val, &head, &count, &goff, &e) !=
@@ -323,6 +326,49 @@ static int decode_loc(struct fctx *x, Dwarf_Locdesc_c desc, Dwarf_Unsigned nops,
 	return 0;
 }
 
+/* False when a DWARF 5 location list attribute does not lead to a well
+ * formed list inside .debug_loclists.  libdwarf 20210528 follows such a
+ * list unchecked: an offset past the section when the CU has a
+ * DW_AT_loclists_base, a counted expression longer than the section (both
+ * found by tests/fuzz/fuzz_access).  Expressions (exprloc, block) pass. */
+static bool loclist_checked(struct ascope_ctx *c, Dwarf_Attribute a)
+{
+	struct dw *d = c->d;
+	Dwarf_Half form = 0;
+	Dwarf_Error e = NULL;
+	if (c->version < 5)
+		return true; /* .debug_loc: libdwarf checks its bounds */
+	if (dwarf_whatform(a, &form, &e) != DW_DLV_OK) {
+		drop_err(d, &e);
+		return false;
+	}
+	if (form == DW_FORM_exprloc || form == DW_FORM_block ||
+	    form == DW_FORM_block1 || form == DW_FORM_block2 ||
+	    form == DW_FORM_block4)
+		return true;
+	Dwarf_Unsigned val = 0;
+	int res = form == DW_FORM_sec_offset ? dwarf_global_formref(a, &val, &e)
+					      : dwarf_formudata(a, &val, &e);
+	if (res != DW_DLV_OK) {
+		drop_err(d, &e);
+		return false;
+	}
+	uint64_t off = val;
+	if (form == DW_FORM_loclistx) {
+		/* no DW_AT_loclists_base: libdwarf takes the first unit's
+		 * table, when the section holds one unit */
+		uint64_t base = c->has_loclists_base ? c->loclists_base
+			      : d->loclists_n >= 4 && d->loclists[0] == 0xff &&
+					d->loclists[1] == 0xff &&
+					d->loclists[2] == 0xff &&
+					d->loclists[3] == 0xff ? 20 : 12;
+		if (!slt_dw_listx_offset(d->loclists, d->loclists_n,
+					 slt_elf_is_le(d->elf), base, val, &off))
+			return false;
+	}
+	return slt_dw_loclist_ok(d->loclists, d->loclists_n, off, c->addr_size);
+}
+
 /* Record the location of the variable/parameter die (scope: the PC ranges
  * of its enclosing scope, for plain location expressions). */
 static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
@@ -344,6 +390,10 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 	Dwarf_Attribute a;
 	if (!get_attr(d, die, DW_AT_location, &a))
 		return 0;
+	if (!loclist_checked(x->c, a)) {
+		dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
+		return 0;
+	}
 	Dwarf_Loc_Head_c head = NULL;
 	Dwarf_Unsigned count = 0;
 	Dwarf_Error e = NULL;

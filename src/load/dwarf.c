@@ -276,6 +276,9 @@ static int open_elf(struct slt_elf *elf, bool track_allocs, bool use_cache,
 		if (!rc)
 			rc = slt_dw_check_lists(lp, ln, slt_elf_is_le(elf), lists[i],
 						d->path, err);
+		*(i ? &d->loclists_n : &d->rnglists_n) = ln;
+		if (i)
+			d->loclists = lp;
 	}
 	if (rc)
 		goto fail;

@@ -61,6 +61,10 @@ struct dw {
 	struct slt_arena *keep;    /* what lives as long as the source */
 	const uint8_t *info, *str, *lstr;
 	size_t info_n, str_n, lstr_n;
+	/* bytes of .debug_rnglists and .debug_loclists: a DW_FORM_sec_offset
+	 * into them is checked against these before libdwarf follows it */
+	const uint8_t *loclists;
+	size_t rnglists_n, loclists_n;
 	int64_t info_foff; /* file offset of .debug_info, -1: compressed */
 	bool can_filter;
 	bool dwo;          /* a split DWARF .dwo or .dwp: .debug_*.dwo */
@@ -124,6 +128,18 @@ struct attrs {
 /* dwarf_lists.c: 0 when the unit headers of the .debug_rnglists or
  * .debug_loclists bytes p[0..n) tile the section, else SLT_ECORRUPT with
  * err filled (sec: the section's name). */
+/* True when the DWARF 5 location list at byte off of .debug_loclists
+ * p[0..n) is well formed up to its DW_LLE_end_of_list (DWARF 5 section
+ * 7.7.3): every entry and every counted expression inside the section.
+ * libdwarf 20210528 skips a counted expression's length unchecked
+ * (counted_loc_descr), so a list is checked here before libdwarf reads it.
+ * asz: the CU's address size (4 or 8). */
+bool slt_dw_loclist_ok(const uint8_t *p, size_t n, uint64_t off, unsigned asz);
+/* The section offset of entry idx of the offsets table that starts at
+ * base (the CU's DW_AT_loclists_base/rnglists_base: the byte after a unit
+ * header) in p[0..n), or false when idx or the entry is out of range. */
+bool slt_dw_listx_offset(const uint8_t *p, size_t n, bool le, uint64_t base,
+			 uint64_t idx, uint64_t *off);
 int slt_dw_check_lists(const uint8_t *p, size_t n, bool le, const char *sec,
 		       const char *path, struct slt_error *err);
 

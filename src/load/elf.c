@@ -307,6 +307,34 @@ static int inflate_zlib(const uint8_t *in, size_t in_size, uint8_t *out,
 	return zr == Z_STREAM_END && out_left == 0 ? 0 : -1;
 }
 
+/* Every section's bytes are followed by at least one readable zero byte:
+ * libdwarf 20210528 reads the code byte of a location or range list entry
+ * before checking it against the end of the list's unit
+ * (read_single_lle_entry), so a list that runs to the end of the section
+ * would be read one byte past it.  Sections inside the image have the
+ * next bytes of the image after them; buffers of our own (decompressed,
+ * relocated, or a copy of a section that ends the image) get the byte. */
+static uint8_t *own_alloc(size_t n)
+{
+	uint8_t *p = malloc(n + 1);
+	if (p)
+		p[n] = 0;
+	return p;
+}
+
+static int own_copy(struct slt_elf *e, struct sec_cache *c,
+		    struct slt_error *err)
+{
+	uint8_t *p = own_alloc(c->size);
+	if (!p)
+		return slt_error_set(err, SLT_ENOMEM, e->path, -1, NULL,
+				     "out of memory");
+	memcpy(p, c->data, c->size);
+	c->owned = p;
+	c->data = p;
+	return 0;
+}
+
 static int decompress(struct slt_elf *e, size_t idx, const uint8_t *p,
 		      size_t n, struct sec_cache *c, struct slt_error *err)
 {
@@ -335,9 +363,9 @@ static int decompress(struct slt_elf *e, size_t idx, const uint8_t *p,
 				     "section %s: unknown compression type %u",
 				     s->name, ctype);
 	if (usize == 0 || usize > (uint64_t)(n - hdr) * MAX_RATIO + MAX_SLACK ||
-	    usize > SIZE_MAX)
+	    usize >= SIZE_MAX)
 		goto bad;
-	c->owned = malloc((size_t)usize);
+	c->owned = own_alloc((size_t)usize);
 	if (!c->owned)
 		return slt_error_set(err, SLT_ENOMEM, e->path, -1, NULL,
 				     "out of memory inflating %s (%llu bytes)",
@@ -399,12 +427,9 @@ static int relocate(struct slt_elf *e, size_t idx, struct sec_cache *c,
 		    rs->info != idx || r == idx)
 			continue;
 		if (!c->owned) {
-			c->owned = malloc(c->size ? c->size : 1);
-			if (!c->owned)
-				return slt_error_set(err, SLT_ENOMEM, e->path,
-						     -1, NULL, "out of memory");
-			memcpy(c->owned, c->data, c->size);
-			c->data = c->owned;
+			int rc = own_copy(e, c, err);
+			if (rc)
+				return rc;
 		}
 		int rc = relocate_one(e, r, c, err);
 		if (rc)
@@ -439,6 +464,10 @@ int slt_elf_section_data(struct slt_elf *e, size_t idx, const uint8_t **data,
 			c->data = p;
 			c->size = n;
 		}
+		/* the last section of an image: copied, for the guard byte */
+		if (rc == 0 && !c->owned && c->size &&
+		    c->data + c->size == e->image + e->image_size)
+			rc = own_copy(e, c, err);
 		const struct slt_elf_section *s = &e->sec[idx];
 		if (rc == 0 && e->type == ET_REL && c->size &&
 		    s->type != SHT_RELA && s->type != SHT_REL &&

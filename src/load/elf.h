@@ -80,7 +80,10 @@ size_t slt_elf_find_section(const struct slt_elf *e, const char *name);
  * The contents of section idx, decompressed and (ET_REL) relocated as
  * described above; cached, owned by e, valid until slt_elf_close().
  * *size is the uncompressed size in bytes.  SHT_NOBITS and empty sections
- * give *data = NULL, *size = 0.  Returns 0, SLT_ECORRUPT (beyond EOF, bad
+ * give *data = NULL, *size = 0.  At least one readable byte follows
+ * data[*size - 1] (a zero byte where the buffer is the loader's own): a
+ * guard for libdwarf 20210528, which reads one byte past a location list
+ * that runs to the end of its section.  Returns 0, SLT_ECORRUPT (beyond EOF, bad
  * compression header, inflate error), SLT_EUNSUPPORTED (unknown
  * compression), SLT_ENOMEM.
  */
