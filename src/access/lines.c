@@ -4,7 +4,9 @@
  * table is read once through libdwarf (dwarf_srclines_b) into rows sorted
  * by address; a lookup takes the last row at or below the PC (DWARF 5
  * section 6.2: a row holds until the next one; an end_sequence row ends
- * it).  File names are copied once per distinct name into the arena.
+ * it).  File names come from the loader's own reading of the line program
+ * header (slt_dw_cu_files: a CU whose header is malformed is not handed to
+ * libdwarf at all) and are copied once per distinct name into the arena.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,11 @@ static void load(struct slt_acc_lines *l, struct cut *c)
 	Dwarf_Line_Context ctx = NULL;
 	Dwarf_Line *lines = NULL;
 	Dwarf_Signed n = 0;
+	/* the header checked first (slt_dw_cu_files), and file names from
+	 * that table, not from libdwarf's dwarf_linesrc() */
+	const struct slt_dw_files *files = slt_dw_cu_files(l->d, c->cu);
+	if (!files)
+		return;
 	if (dwarf_offdie_b(dbg, c->cu, 1, &die, &e) != DW_DLV_OK)
 		goto out;
 	if (dwarf_srclines_b(die, &ver, &count, &ctx, &e) != DW_DLV_OK)
@@ -87,7 +94,6 @@ static void load(struct slt_acc_lines *l, struct cut *c)
 		Dwarf_Addr a = 0;
 		Dwarf_Unsigned ln = 0;
 		Dwarf_Bool end = 0;
-		char *src = NULL;
 		if (dwarf_lineaddr(lines[i], &a, &e) != DW_DLV_OK ||
 		    dwarf_lineno(lines[i], &ln, &e) != DW_DLV_OK ||
 		    dwarf_lineendsequence(lines[i], &end, &e) != DW_DLV_OK) {
@@ -98,16 +104,19 @@ static void load(struct slt_acc_lines *l, struct cut *c)
 		}
 		const char *file = NULL;
 		if (!end) {
-			if (dwarf_linesrc(lines[i], &src, &e) != DW_DLV_OK || !src) {
-				if (e)
-					dwarf_dealloc(dbg, e, DW_DLA_ERROR);
-				e = NULL;
+			Dwarf_Unsigned fno = 0;
+			const char *src = NULL;
+			if (dwarf_line_srcfileno(lines[i], &fno, &e) == DW_DLV_OK)
+				src = slt_dw_file_name(files, fno);
+			if (e)
+				dwarf_dealloc(dbg, e, DW_DLA_ERROR);
+			e = NULL;
+			if (!src) {
 				file = "";
 			} else {
 				file = prev && !strcmp(prev, src)
 					       ? prev
 					       : slt_arena_strdup(l->arena, src);
-				dwarf_dealloc(dbg, src, DW_DLA_STRING);
 				if (!file)
 					file = "";
 				prev = file;

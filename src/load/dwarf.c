@@ -201,6 +201,23 @@ static int sec(struct dw *d, const char *name, const uint8_t **p, size_t *n)
 	return i ? slt_elf_section_data(d->elf, i, p, n, d->err) : 0;
 }
 
+void slt_dw_line_section(struct dw *d)
+{
+	if (d->line_tried)
+		return;
+	d->line_tried = true;
+	struct slt_error le;
+	slt_error_clear(&le);
+	struct slt_error *keep = d->err;
+	d->err = &le; /* without it, decl_file names are unknown: no error */
+	if (sec(d, d->dwo ? ".debug_line.dwo" : ".debug_line", &d->line,
+		&d->line_n)) {
+		d->line = NULL;
+		d->line_n = 0;
+	}
+	d->err = keep;
+}
+
 static bool has_dwarf(struct slt_elf *e)
 {
 	return slt_elf_find_section(e, ".debug_info") ||
@@ -250,6 +267,7 @@ static int open_elf(struct slt_elf *elf, bool track_allocs, bool use_cache,
 			 &d->str_n);
 	if (!rc)
 		rc = sec(d, ".debug_line_str", &d->lstr, &d->lstr_n);
+
 	if (rc)
 		goto fail;
 	if (!d->info_n) {

@@ -22,6 +22,7 @@
 #include "load/elf.h"
 #include "load/index.h"
 #include "load/source.h"
+#include "load/dwarf_files.h"
 
 /* libdwarf 0.x renamed the object access structs (suffix _a, om_ fields). */
 #ifdef DW_LIBDWARF_VERSION_MAJOR
@@ -71,9 +72,10 @@ struct dw {
 	struct node **map; /* open addressing on t.origin */
 	size_t map_cap, map_n;
 	Dwarf_Off files_cu; /* CU of the cached file table, or ~0 */
-	char **files;
-	Dwarf_Signed nfiles;
-	Dwarf_Half files_ver;
+	struct slt_dw_files files;
+	const uint8_t *line; /* .debug_line (or .debug_line.dwo) bytes */
+	size_t line_n;
+	bool line_tried;     /* slt_dw_line_section() was called */
 	uint32_t brk;
 	unsigned depth;
 	struct slt_error *err;
@@ -165,6 +167,15 @@ int slt_dw_name(struct dw *d, Dwarf_Die die, const char **name);
 const char *slt_dw_decl_file(struct dw *d, Dwarf_Die die, uint64_t idx);
 /* Free the cached file table of decl_file(). */
 void slt_dw_files_free(struct dw *d);
+/* The file table of the CU whose DIE is at .debug_info offset cu (one CU
+ * cached at a time, shared with slt_dw_decl_file), or NULL when the CU has
+ * no line table or its header is malformed: libdwarf 20210528's line
+ * functions (dwarf_srclines_b, dwarf_linesrc) must not be given such a CU,
+ * they allocate what its counts say and read past its tables. */
+const struct slt_dw_files *slt_dw_cu_files(struct dw *d, Dwarf_Off cu);
+/* Load .debug_line (.debug_line.dwo) into d->line once, when a file name
+ * is first needed; a section that cannot be read leaves it NULL. */
+void slt_dw_line_section(struct dw *d);
 /* The node for the DIE at off (full: by-value structs get members).  NULL
  * with d->rc set on error. */
 struct slt_type *slt_dw_tr(struct dw *d, uint64_t off, bool full);

@@ -201,13 +201,65 @@ int slt_dw_read_attrs(struct dw *d, Dwarf_Die die, uint64_t off,
 
 void slt_dw_files_free(struct dw *d)
 {
-	if (d->files) {
-		for (Dwarf_Signed i = 0; i < d->nfiles; i++)
-			dwarf_dealloc(d->dbg, d->files[i], DW_DLA_STRING);
-		dwarf_dealloc(d->dbg, d->files, DW_DLA_LIST);
+	slt_dw_files_clear(&d->files);
+}
+
+/* A string attribute of die (DW_AT_comp_dir), or NULL; libdwarf's
+ * string, valid while the file is open. */
+static char *str_attr(struct dw *d, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error e = NULL;
+	char *s = NULL;
+	if (dwarf_attr(die, at, &a, &e) == DW_DLV_OK) {
+		if (dwarf_formstring(a, &s, &e) != DW_DLV_OK)
+			s = NULL;
+		dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
 	}
-	d->files = NULL;
-	d->nfiles = 0;
+	if (e)
+		dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+	return s;
+}
+
+/* Read the file table of the CU whose DIE is cd (dwarf_files.c). */
+static void load_files(struct dw *d, Dwarf_Die cd)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error e = NULL;
+	Dwarf_Off off = 0;
+	bool have = false;
+	if (dwarf_attr(cd, DW_AT_stmt_list, &a, &e) == DW_DLV_OK) {
+		have = dwarf_global_formref(a, &off, &e) == DW_DLV_OK;
+		dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
+	}
+	if (e)
+		dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+	if (!have)
+		return;
+	slt_dw_line_section(d);
+	if (!d->line)
+		return;
+	struct slt_dw_strs st = { .lstr = d->lstr, .lstr_n = d->lstr_n,
+				  .str = d->str, .str_n = d->str_n };
+	(void)slt_dw_line_files(d->line, d->line_n, off, slt_elf_is_le(d->elf),
+				str_attr(d, cd, DW_AT_comp_dir), &st, &d->files);
+}
+
+const struct slt_dw_files *slt_dw_cu_files(struct dw *d, Dwarf_Off cu)
+{
+	if (cu != d->files_cu) {
+		Dwarf_Error e = NULL;
+		slt_dw_files_free(d);
+		d->files_cu = cu;
+		Dwarf_Die cd = NULL;
+		if (dwarf_offdie_b(d->dbg, cu, 1, &cd, &e) == DW_DLV_OK) {
+			load_files(d, cd);
+			dwarf_dealloc_die(cd);
+		}
+		if (e)
+			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+	}
+	return d->files.version ? &d->files : NULL;
 }
 
 /* DW_AT_decl_file -> path, from the CU's line table file list (DWARF 5
@@ -221,29 +273,8 @@ const char *slt_dw_decl_file(struct dw *d, Dwarf_Die die, uint64_t idx)
 			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
 		return NULL;
 	}
-	if (cu != d->files_cu) {
-		slt_dw_files_free(d);
-		d->files_cu = cu;
-		Dwarf_Die cd = NULL;
-		Dwarf_Half off_size;
-		if (dwarf_offdie_b(d->dbg, cu, 1, &cd, &e) == DW_DLV_OK) {
-			dwarf_get_version_of_die(cd, &d->files_ver, &off_size);
-			if (dwarf_srcfiles(cd, &d->files, &d->nfiles, &e) !=
-			    DW_DLV_OK) {
-				d->files = NULL;
-				d->nfiles = 0;
-			}
-			dwarf_dealloc_die(cd);
-		}
-		if (e)
-			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
-	}
-	if (d->files_ver < 5) {
-		if (idx == 0)
-			return NULL;
-		idx--;
-	}
-	return idx < (uint64_t)d->nfiles ? d->files[idx] : NULL;
+	const struct slt_dw_files *f = slt_dw_cu_files(d, cu);
+	return f ? slt_dw_file_name(f, idx) : NULL;
 }
 
 /* ---- the node map ----------------------------------------------------- */

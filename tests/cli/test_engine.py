@@ -180,7 +180,8 @@ def case_profile_loop():
     """engine profile -> report: the cases README's classes on the 6.1 and
     6.12 miniatures; 6.1's two collision lines flagged, no write-write
     finding on 6.12 (its lru_zone_size and iter share line 29 and have one
-    writer in the kernel and in the built-in map)."""
+    writer in the kernel and in the built-in map); on 6.1 a write-write
+    finding may only be the flush/update pair of line 35."""
     for v612 in (False, True):
         prof = os.path.join(TMP, 'engine%s.json' % ('612' if v612 else '61'))
         ok(run(obj(v612), 'mem_cgroup_per_node', *EXACT, '--write-profile', prof))
@@ -201,7 +202,16 @@ def case_profile_loop():
             assert kinds == [], kinds
         else:
             assert ('collision', 24) in kinds and ('collision', 39) in kinds, kinds
-            assert all(k != 'write-write' for k, _ in kinds), kinds
+            # 6.1's line 35 holds the tail of the flush-written
+            # lruvec_stats and the head of the updater-written
+            # lru_zone_size: a real write-write pair, whose score crosses
+            # the threshold only when the flusher thread got a CPU often
+            # enough (load-dependent), so it is not asserted either way;
+            # any write-write finding must be that flush/update pair.
+            for f in d['findings']:
+                if f['kind'] == 'write-write':
+                    paths = {m['path'] for m in f['members']}
+                    assert 'lruvec_stats' in paths and paths & {'lru_zone_size', 'iter'}, f
 
 
 def case_cgroup_loop():
