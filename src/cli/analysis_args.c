@@ -14,6 +14,7 @@
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
+#include "common/num.h"
 #include "join/join_int.h"
 #include "structlint/samples.h"
 
@@ -55,13 +56,7 @@ void cli_analysis_init(struct cli_analysis *c)
 
 static bool parse_ratio(const char *s, double *out)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1)
-		return false;
-	*out = v;
-	return true;
+	return slt_arg_ratio(s, out);
 }
 
 /* A C identifier: what a --base SYMBOL looks like. */
@@ -77,15 +72,7 @@ static bool is_identifier(const char *s)
 
 static bool parse_addr(const char *s, uint64_t *out)
 {
-	char *end;
-	if (!*s || *s == '-')
-		return false;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return false;
-	*out = v;
-	return true;
+	return slt_arg_addr(s, out);
 }
 
 static int parse_formats(const char *arg, struct slt_load_opts *o)

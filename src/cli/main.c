@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/num.h"
 
 int cli_fail(const struct slt_error *err)
 {
@@ -91,15 +92,7 @@ bool cli_use_color(int mode)
 bool cli_parse_uint(const char *s, unsigned long min, unsigned long max,
 		    unsigned long *out)
 {
-	if (!s || !*s || *s == '-' || *s == '+')
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
+	return slt_arg_uint(s, min, max, out);
 }
 
 static const struct {

@@ -26,6 +26,7 @@
  * a struct that contains itself by value.
  */
 #include "load/btf_int.h"
+#include "load/elf.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -190,6 +191,39 @@ bool slt_btf_magic(const unsigned char *p, size_t n)
 			  (p[0] == 0xeb && p[1] == 0x9f));
 }
 
+/*
+ * The .BTF section of the ELF file at path, parsed as raw BTF.  The ELF
+ * file is read by structlint's own bounds-checked reader (load/elf.c), not
+ * by libbpf's btf__parse_elf(): libbpf 1.1 copies a section through a NULL
+ * pointer on a hostile ELF (found by tests/fuzz/fuzz_elf).  Returns the
+ * BTF, or NULL with *e a negative errno for parse_error(), or NULL with
+ * *rc an SLT_E* code already reported in err (the ELF file is damaged).
+ */
+static struct btf *btf_from_elf(const char *path, int *e, int *rc,
+				struct slt_error *err)
+{
+	struct slt_elf *elf = NULL;
+	*e = 0;
+	if ((*rc = slt_elf_open(path, &elf, err)) != 0)
+		return NULL;
+	struct btf *btf = NULL;
+	size_t i = slt_elf_find_section(elf, ".BTF");
+	const uint8_t *p = NULL;
+	size_t n = 0;
+	if (!i)
+		*e = -ENOENT;
+	else if ((*rc = slt_elf_section_data(elf, i, &p, &n, err)) != 0)
+		;
+	else if (!p || n > UINT32_MAX)
+		*rc = slt_error_set(err, SLT_ECORRUPT, path, -1, HINT_CORRUPT,
+				    ".BTF section %s", p ? "larger than 4 GiB"
+							: "without data");
+	else if (!(btf = btf__new(p, (uint32_t)n)))
+		*e = errno ? -errno : -EINVAL;
+	slt_elf_close(elf);
+	return btf;
+}
+
 /* The directory of per-module split BTF, based on vmlinux there. */
 static bool is_kernel_module_btf(const char *path)
 {
@@ -231,34 +265,23 @@ int slt_source_open_btf(const char *path, const struct slt_load_opts *opts,
 				     got ? "neither an ELF file nor raw BTF" :
 					   "empty file: neither an ELF file nor raw BTF");
 
+	if (raw && is_kernel_module_btf(path))
+		return slt_source_open_btf_split(path, SLT_KERNEL_BTF_PATH, out, err);
 	libbpf_print_fn_t old = libbpf_set_print(silent_print);
-	struct btf *base = NULL, *btf = NULL;
-	const char *base_file = NULL;
-	int e = 0;
-	if (raw && is_kernel_module_btf(path)) {
-		base_file = SLT_KERNEL_BTF_PATH;
-		base = btf__parse_raw(base_file);
-		if (!base)
-			e = errno ? -errno : -EINVAL;
-		else if (!(btf = btf__parse_split(path, base)))
-			e = errno ? -errno : -EINVAL;
-	} else if (raw) {
+	struct btf *btf = NULL;
+	int e = 0, rc = 0;
+	if (raw) {
 		if (!(btf = btf__parse_raw(path)))
 			e = errno ? -errno : -EINVAL;
-	} else if (!(btf = btf__parse_elf(path, NULL))) {
-		e = errno ? -errno : -EINVAL;
+	} else {
+		btf = btf_from_elf(path, &e, &rc, err);
 	}
 	libbpf_set_print(old);
-	if (e) {
-		if (base && !btf) {
-			btf__free(base);
-			return parse_error(e, path, false, err);
-		}
-		if (!base && base_file)
-			return parse_error(e, base_file, false, err);
+	if (rc)
+		return rc;
+	if (e)
 		return parse_error(e, path, elf, err);
-	}
-	return make_source(btf, base, path, base_file, raw, out, err);
+	return make_source(btf, NULL, path, NULL, raw, out, err);
 }
 
 int slt_source_open_btf_mem(const void *data, size_t size, const char *name,
@@ -280,4 +303,21 @@ int slt_source_open_btf_mem(const void *data, size_t size, const char *name,
 	if (e)
 		return parse_error(e, name, false, err);
 	return make_source(btf, NULL, name, NULL, true, out, err);
+}
+
+int slt_source_open_btf_split(const char *path, const char *base_file,
+			      struct slt_source **out, struct slt_error *err)
+{
+	*out = NULL;
+	libbpf_print_fn_t old = libbpf_set_print(silent_print);
+	struct btf *base = btf__parse_raw(base_file), *btf = NULL;
+	int e = base ? 0 : (errno ? -errno : -EINVAL);
+	if (base && !(btf = btf__parse_split(path, base)))
+		e = errno ? -errno : -EINVAL;
+	libbpf_set_print(old);
+	if (e) {
+		btf__free(base);
+		return parse_error(e, base ? path : base_file, false, err);
+	}
+	return make_source(btf, base, path, base_file, true, out, err);
 }

@@ -527,6 +527,12 @@ int slt_elf_debuglink(struct slt_elf *e, const char **name, uint32_t *crc)
 	const uint8_t *nul = memchr(p, 0, n);
 	if (!nul || nul == p)
 		return SLT_ENOTFOUND;
+	/* a file name, as objcopy --add-gnu-debuglink stores it: a path
+	 * ("../../dev/zero") would lead the lookup out of the debug
+	 * directories, to files that never end or block */
+	if (memchr(p, '/', (size_t)(nul - p)) || !strcmp((const char *)p, ".") ||
+	    !strcmp((const char *)p, ".."))
+		return SLT_ENOTFOUND;
 	size_t crc_off = ((size_t)(nul - p) + 1 + 3) & ~(size_t)3;
 	if (crc_off + 4 > n)
 		return SLT_ENOTFOUND;
@@ -537,9 +543,15 @@ int slt_elf_debuglink(struct slt_elf *e, const char **name, uint32_t *crc)
 
 int slt_elf_file_crc32(const char *path, uint32_t *crc)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* regular files only: a FIFO or device would block or never end */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return SLT_EIO;
+	struct stat st;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return SLT_EIO;
+	}
 	uLong c = crc32(0L, Z_NULL, 0);
 	static const size_t chunk = 1u << 20;
 	unsigned char *buf = malloc(chunk);

@@ -111,7 +111,8 @@ int slt_elf_build_id(struct slt_elf *e, const uint8_t **id, size_t *len);
 /*
  * .gnu_debuglink: the file name (NUL-terminated inside the section) and
  * the CRC32 (zlib crc32 of the debug file's bytes) stored after it.
- * Returns 0 or SLT_ENOTFOUND (absent or malformed).
+ * Returns 0 or SLT_ENOTFOUND (absent or malformed; a name holding '/' or
+ * naming "." or "..", which objcopy never writes, is malformed).
  */
 int slt_elf_debuglink(struct slt_elf *e, const char **name, uint32_t *crc);
 
@@ -128,7 +129,8 @@ int slt_elf_debuglink(struct slt_elf *e, const char **name, uint32_t *crc);
 int slt_elf_find_debug_file(struct slt_elf *e, const char *path,
 			    const char *debug_root, char **out);
 
-/* zlib crc32 of the whole file at path: 0 and *crc, or SLT_EIO. */
+/* zlib crc32 of the whole file at path: 0 and *crc, or SLT_EIO (also for
+ * anything but a regular file). */
 int slt_elf_file_crc32(const char *path, uint32_t *crc);
 
 #endif

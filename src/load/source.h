@@ -117,6 +117,13 @@ int slt_source_open_btf(const char *path, const struct slt_load_opts *opts,
 int slt_source_open_btf_mem(const void *data, size_t size, const char *name,
 			    struct slt_source **out, struct slt_error *err);
 
+/* Open the raw split BTF at path on top of the raw base BTF at base_file,
+ * as a kernel module's BTF on vmlinux's (slt_source_open_btf does this
+ * for /sys/kernel/btf/MODULE with base /sys/kernel/btf/vmlinux).  Same
+ * errors as slt_source_open_btf(); a failing base is named as such. */
+int slt_source_open_btf_split(const char *path, const char *base_file,
+			      struct slt_source **out, struct slt_error *err);
+
 /* Open DWARF from an in-memory ELF image (copied).  For fuzzing/tests;
  * no separate debug file lookup. */
 int slt_source_open_dwarf_mem(const void *data, size_t size, const char *name,

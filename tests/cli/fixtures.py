@@ -18,7 +18,8 @@ exercise the loader paths; the layouts are the variant's):
   OUTDIR/special/buildid-root/.build-id/XX/REST.debug  (for --debug-root)
   OUTDIR/special/ko/fx.ko        ld -r of holes.o + nested.o, .modinfo (ET_REL)
   OUTDIR/special/so/libfx.so     holes.c + nested.c, -shared -fPIC (ET_DYN)
-libFuzzer seeds: OUTDIR/seeds/dwarf/*.o and OUTDIR/seeds/btf/*.btf.
+libFuzzer seeds: OUTDIR/seeds/dwarf/*.o, OUTDIR/seeds/btf/*.btf and
+OUTDIR/seeds/elf/* (ELF files with .BTF, build-id, .gnu_debuglink).
 Compilers come from $CC_GCC / $CC_CLANG (default gcc / clang).  A variant
 whose compiler is missing is skipped and listed in OUTDIR/variants.txt,
 which holds the variants actually built, one per line.
@@ -155,6 +156,16 @@ def build_special(base, out):
     os.makedirs(root, exist_ok=True)
     run(["objcopy", "--only-keep-debug", exe,
          os.path.join(root, bid[2:] + ".debug")])
+
+    # seeds of tests/fuzz/fuzz_elf: objects with .BTF (pahole -J), the
+    # stripped executables with a build-id and a .gnu_debuglink
+    e = os.path.join(seeds, "elf")
+    os.makedirs(e, exist_ok=True)
+    for name in manifest.SINGLE_CU:
+        shutil.copyfile(os.path.join(out, "btf", name + ".o"), os.path.join(e, name + ".o"))
+    shutil.copyfile(os.path.join(out, "btf", "multi"), os.path.join(e, "multi-btf"))
+    shutil.copyfile(os.path.join(out, "debuglink", "multi"), os.path.join(e, "multi-debuglink"))
+    shutil.copyfile(os.path.join(out, "buildid", "multi"), os.path.join(e, "multi-buildid"))
 
 
 def main():

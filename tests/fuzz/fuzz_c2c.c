@@ -35,7 +35,8 @@ static int touch(void *ctx, const struct slt_sample *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum slt_samples_format f[] = {
-		SLT_SAMPLES_C2C, SLT_SAMPLES_DATATYPE, SLT_SAMPLES_AUTO,
+		SLT_SAMPLES_C2C, SLT_SAMPLES_DATATYPE, SLT_SAMPLES_PERF_MEM,
+		SLT_SAMPLES_AUTO,
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		unsigned n = 0;
