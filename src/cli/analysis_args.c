@@ -211,6 +211,8 @@ int cli_analysis_parse(int argc, char **argv, const struct option *long_opts,
 		if (rc)
 			return rc;
 	}
+	if (c->ropts.pretty) /* --pretty implies --json, as in bpftool */
+		c->json = true;
 	return 0;
 }
 

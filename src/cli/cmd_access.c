@@ -36,7 +36,7 @@ static const char usage[] =
 "                       source file:line, instruction ([tracked]: the type\n"
 "                       came from propagation, not from a DWARF variable)\n"
 "  -j, --json           JSON on stdout (schema structlint.access/v1)\n"
-"  -p, --pretty         indent the JSON\n"
+"  -p, --pretty         indent the JSON (implies --json)\n"
 "  -c, --cacheline N    cache line size in bytes (default 64)\n"
 "  -h, --help           this help\n"
 "\n"
@@ -68,8 +68,8 @@ int cmd_access(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case 'p':
-			wo.pretty = ro.pretty = true;
+		case 'p': /* implies --json, as in bpftool */
+			wo.pretty = ro.pretty = json = true;
 			break;
 		case 'c':
 			if (!cli_parse_uint(optarg, 8, 4096, &v) || (v & (v - 1)))

@@ -40,7 +40,7 @@ static const char usage_tail[] =
 "  is recorded without classes, except kernel cacheline-group members)\n"
 "      --suppress FILE        copy the suppressions of FILE\n"
 "                             (structlint.suppressions/v1) into the baseline\n"
-"  -p, --pretty               indent the JSON\n"
+"  -p, --pretty               indent the JSON (implies --json)\n"
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
 "      --debug-root DIR       where separate debug files live\n"

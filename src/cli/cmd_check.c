@@ -66,7 +66,8 @@ static const char usage[] =
 "      --notes                SARIF: include the notes too\n"
 "      --no-notes             text: leave the note lines out (the summary\n"
 "                             still counts them)\n"
-"  -p, --pretty               indent the JSON or SARIF\n"
+"  -p, --pretty               indent the JSON or SARIF (implies --json\n"
+"                             without --sarif)\n"
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
 "      --debug-root DIR       where separate debug files live\n"
@@ -562,6 +563,9 @@ int cmd_check(int argc, char **argv)
 	}
 	if (!k.rules_path && !k.baseline_path)
 		return check_usage("check: give --rules FILE or --baseline FILE");
+	/* --pretty implies --json unless --sarif chose the format */
+	if (k.c.ropts.pretty && !k.sarif)
+		k.c.json = true;
 	if (k.sarif && k.c.json)
 		return check_usage("check: --json and --sarif are exclusive");
 	if ((k.source_root || k.notes) && !k.sarif)

@@ -68,7 +68,7 @@ static const char usage_tail[] =
 "                             stores as a structlint.profile/v1 to OUT\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.engine/v1)\n"
-"  -p, --pretty               indent the JSON (with --json only)\n"
+"  -p, --pretty               indent the JSON (implies --json)\n"
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
 "      --debug-root DIR       where separate debug files live\n"
@@ -188,8 +188,8 @@ int cmd_engine(int argc, char **argv)
 		return rc < 0 ? SLT_EXIT_OK : rc;
 	char **ops = argv + optind;
 	int n_ops = argc - optind;
-	if (c.ropts.pretty && !c.json)
-		return cli_usage_error("--pretty indents the JSON: give it with --json");
+	if (c.ropts.pretty) /* implies --json, as in bpftool */
+		c.json = true;
 	if (e.builtin && e.run.replay)
 		return cli_usage_error("--builtin NAME runs a built-in role map and --replay the generic replay: give one");
 	if (e.builtin) {

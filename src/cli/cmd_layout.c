@@ -36,7 +36,7 @@ static const char usage[] =
 "\n"
 "options:\n"
 "  -j, --json              JSON on stdout (schema structlint.layout/v1)\n"
-"  -p, --pretty            indent the JSON\n"
+"  -p, --pretty            indent the JSON (implies --json)\n"
 "  -c, --cacheline N       cache line size in bytes, a power of two\n"
 "                          (default 64; 128 for e.g. POWER, some arm64)\n"
 "  -E, --expand            show members of nested structs and unions inline\n"
@@ -147,8 +147,8 @@ int cmd_layout(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case 'p':
-			ropts.pretty = true;
+		case 'p': /* implies --json, as in bpftool */
+			ropts.pretty = json = true;
 			break;
 		case 'c':
 			if (!cli_parse_uint(optarg, 8, 4096, &v) || (v & (v - 1)))
@@ -227,6 +227,15 @@ int cmd_layout(int argc, char **argv)
 		rc = slt_layout_list(file, list_pattern, &lopts, &list, &err);
 		if (rc == 0)
 			rc = slt_report_type_list(stdout, list, json, &ropts, &err);
+		/* an empty answer is an answer (exit 0), but not a silent one */
+		if (rc == 0 && list->n_types == 0) {
+			char f[512], pat[512];
+			slt_escape_controls(file ? file : "/sys/kernel/btf/vmlinux", f,
+					    sizeof(f));
+			slt_escape_controls(list_pattern, pat, sizeof(pat));
+			fprintf(stderr, "structlint: %s: no struct or union name "
+				"matches '%s'\n", f, pat);
+		}
 		slt_type_list_free(list);
 	} else {
 		struct slt_layout *layout = NULL;

@@ -30,7 +30,7 @@ static const char usage_head[] =
 static const char usage_tail[] =
 "output:\n"
 "  -j, --json                 JSON (schema structlint.report/v1)\n"
-"  -p, --pretty               indent the JSON\n"
+"  -p, --pretty               indent the JSON (implies --json)\n"
 "      --fail-on-findings     exit 1 when anything is flagged\n"
 "      --suggest              also print the layout advisor's proposals\n"
 "                             (structlint suggest's text; not with --json)\n"

@@ -68,7 +68,7 @@ static const char usage_tail[] =
 "                             source differs from the debug info\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.advice/v1)\n"
-"  -p, --pretty               indent the JSON\n"
+"  -p, --pretty               indent the JSON (implies --json)\n"
 "      --fail-on-findings     exit 1 when the analysis has findings\n"
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -E, --expand               nested structs inline (they still move whole)\n"

@@ -83,7 +83,7 @@ static const char usage_tail[] =
 "      --fail-unless-faster   exit 1 unless the verdict is \"faster\"\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.validate/v1)\n"
-"  -p, --pretty               indent the JSON (with --json only)\n"
+"  -p, --pretty               indent the JSON (implies --json)\n"
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
 "      --debug-root DIR       where separate debug files live\n"
@@ -344,8 +344,8 @@ int cmd_validate(int argc, char **argv)
 		return rc < 0 ? SLT_EXIT_OK : rc;   /* --help, or usage error */
 	if (v.proposal_given && v.against)
 		return cli_usage_error("--proposal N and --against FILE:STRUCT both name layout B: give one");
-	if (c.ropts.pretty && !c.json)
-		return cli_usage_error("--pretty indents the JSON: give it with --json");
+	if (c.ropts.pretty) /* implies --json, as in bpftool */
+		c.json = true;
 	if (!v.against && !c.classes_path && !c.samples)
 		return cli_usage_error("validate needs member classes or an access profile to find the proposal: "
 				       "give --classes FILE or --samples FILE (--profile FILE), "

@@ -96,8 +96,13 @@ def c_list_text(fx):
     want_sub = sorted(n for n in want if fnmatch.fnmatchcase(n, "mem_cgroup*"))
     if [ln.split()[2] for ln in sub] != want_sub or len(want_sub) != 2:
         raise Fail("--list 'mem_cgroup*': %r, want %r" % (sub, want_sub))
-    if sl(["--list", "no_such_*", path]) != "":
-        raise Fail("--list with no match printed something")
+    # no match: nothing on stdout, exit 0, and one line on stderr saying so
+    r = subprocess.run([STRUCTLINT, "--list", "no_such_*", path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    if r.returncode != 0 or r.stdout != "" or \
+            r.stderr != "structlint: %s: no struct or union name matches 'no_such_*'\n" % path:
+        raise Fail("--list with no match: exit %d, stdout %r, stderr %r"
+                   % (r.returncode, r.stdout, r.stderr))
     # union kind, and both distinct definitions of a name are listed
     u = sl(["--list", "choice", obj(fx, "nested.o")])
     if u != "8 union choice\n":
@@ -129,6 +134,12 @@ def c_list_json(fx):
     pretty = sl(["--list", "*", "--json", "--pretty", path])
     if json.loads(pretty) != doc or pretty.count("\n") < 5:
         raise Fail("--pretty: not the same document or not indented")
+    # --pretty implies --json (bpftool's rule), for --list and layouts
+    if sl(["--list", "*", "--pretty", path]) != pretty:
+        raise Fail("--pretty without --json: not the indented JSON")
+    lay = sl(["--pretty", path, doc["types"][0]["name"]])
+    if json.loads(lay).get("schema") != "structlint.layout/v1" or lay.count("\n") < 5:
+        raise Fail("--pretty NAME without --json: not indented layout JSON")
 
 
 def c_decl(fx):

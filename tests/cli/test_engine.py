@@ -336,7 +336,10 @@ def case_bad_input():
     bad([o, 'mem_cgroup_per_node', '--threads', '0'], "--threads '0': want 1 to 1024 updater threads")
     bad(['--layout', os.path.join(TMP, 'nofile') + ':S'], 'no such file')
     bad(['--builtin', 'foo'], "--builtin 'foo': no built-in role map")
-    bad([o, 'mem_cgroup_per_node', '--pretty'], '--json')
+    # --pretty implies --json (one rule for every command, as bpftool's -p)
+    q = run(o, 'mem_cgroup_per_node', '--pretty', '--threads', '1', '--updates', '100')
+    assert q.returncode == 0 and q.stdout.startswith('{\n'), (q.returncode, q.stdout[:200])
+    assert json.loads(q.stdout)['schema'].startswith('structlint.engine/'), q.stdout[:200]
     for u in ('0', 'x', '-1', '1000000000001'):
         bad([o, 'mem_cgroup_per_node', '--updates', u], "--updates '%s'" % u)
     assert '--updates' in p.stdout

@@ -334,12 +334,12 @@ def case_bad_input():
     p = run('validate', seed(False), 'mem_cgroup_per_node', '--against',
             seed(True) + ':mem_cgroup_per_node', '--proposal', '2', *SHORT, rc=2)
     assert '--proposal' in p.stderr and '--against' in p.stderr, p.stderr
-    # a run time under the floor, --pretty without --json, and the hint
-    # for a struct without classes, profile or --against
+    # a run time under the floor, and the hint for a struct without
+    # classes, profile or --against; --pretty alone implies --json
     p = run(*base, '--seconds', '0.001', rc=2)
     assert 'from 0.01 to 3600' in p.stderr, p.stderr
-    p = run(*base, '--pretty', *SHORT, rc=2)
-    assert '--json' in p.stderr, p.stderr
+    p = run(*base, '--pretty', *SHORT)
+    assert p.stdout.startswith('{\n') and json.loads(p.stdout), p.stdout[:200]
     p = run('validate', o, 'bad_stats', *SHORT, rc=2)
     assert '--classes' in p.stderr and '--samples' in p.stderr, p.stderr
     # --against without classes for a struct without a built-in map
