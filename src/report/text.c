@@ -8,510 +8,13 @@
  * reconstructed unnamed bitfields (`int :5;`), attributes and the closing
  * summary.  Rules from dwarves_fprintf.c (__class__fprintf(),
  * class_member__fprintf(), union__fprintf()), checked on real output.
+ * This file: a struct and its levels (holes, notes, padding, figures);
+ * one member's declaration is text_member.c's (report/text_int.h).
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "structlint/report.h"
-
-#define C_KW "\033[1;34m"
-#define C_TYPE "\033[32m"
-#define C_NAME "\033[1m"
-#define C_COMMENT "\033[36m"
-#define C_OFF "\033[0m"
-
-struct tctx {
-	FILE *f;
-	const struct slt_struct *s;
-	unsigned cl;
-	bool color;
-	int name_spacing;
-	uint64_t nout;      /* characters written, colour escapes excluded */
-	uint32_t cacheline; /* pahole's *cachelinep */
-	const struct slt_hole **hole, **bit_hole; /* per member, or NULL */
-	const struct slt_hole *pre_hole_top, *pre_bit_hole_top;
-	bool rel_offset;    /* a pointee: offsets from the enclosing level */
-	bool oom;
-};
-
-static void out(struct tctx *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void out(struct tctx *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	int n = vfprintf(t->f, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->nout += (uint64_t)n;
-}
-
-static void col(struct tctx *t, const char *c)
-{
-	if (t->color)
-		fputs(c, t->f);
-}
-
-static void tabs(struct tctx *t, int n)
-{
-	for (int i = 0; i < n && i < 16; i++, t->nout++)
-		fputc('\t', t->f);
-}
-
-static void spaces(struct tctx *t, int n)
-{
-	for (int i = 0; i < n; i++, t->nout++)
-		fputc(' ', t->f);
-}
-
-/* A comment line, indented, without the newline. */
-static void comment(struct tctx *t, int indent, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void comment(struct tctx *t, int indent, const char *fmt, ...)
-{
-	va_list ap;
-
-	tabs(t, indent);
-	col(t, C_COMMENT);
-	va_start(ap, fmt);
-	int n = vfprintf(t->f, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->nout += (uint64_t)n;
-	col(t, C_OFF);
-}
-
-static const char *plural(uint64_t n)
-{
-	return n != 1 ? "s" : "";
-}
-
-/* Number of entries in the subtree rooted at member i. */
-static size_t subtree(const struct slt_struct *s, size_t i)
-{
-	size_t j = i + 1;
-
-	while (j < s->n_members && s->members[j].depth > s->members[i].depth)
-		j++;
-	return j - i;
-}
-
-/* class__fprintf_cacheline_boundary() */
-static void boundary(struct tctx *t, uint64_t offset, int indent)
-{
-	uint32_t line = (uint32_t)(offset / t->cl);
-	uint32_t pos = (uint32_t)(offset % t->cl);
-
-	if (line <= t->cacheline)
-		return;
-	col(t, C_COMMENT);
-	if (pos == 0)
-		out(t, "/* --- cacheline %u boundary (%llu bytes) --- */", line,
-		    (unsigned long long)(offset - pos));
-	else
-		out(t, "/* --- cacheline %u boundary (%llu bytes) was %u byte%s ago --- */",
-		    line, (unsigned long long)(offset - pos), pos, plural(pos));
-	col(t, C_OFF);
-	out(t, "\n");
-	tabs(t, indent);
-	t->cacheline = line;
-}
-
-/* Width as printf's "%*s"/"%-*s" takes it: a negative one left-justifies. */
-static int width(int w)
-{
-	return w < 0 ? -w : w;
-}
-
-/* The head's part that pahole pads, and what follows it. */
-static void split_head(const char *head, size_t *pad_len, const char **rest)
-{
-	size_t n = strlen(head);
-
-	if (n >= 3 && !strcmp(head + n - 3, " (*")) {
-		*pad_len = n - 3;
-		*rest = head + n - 2;
-	} else if (n >= 2 && !strcmp(head + n - 2, " (")) {
-		*pad_len = n - 2;
-		*rest = head + n - 1;
-	} else {
-		*pad_len = n;
-		*rest = "";
-	}
-}
-
-/* Leading "const " of head that qualify the member's own type (decl()'s
- * prefix in layout/ctype.c), not a pointed-to type: a pointer to const
- * is spelled "const char  *" by __tag__name() (two blanks before the
- * star), a const pointer "const char *". */
-static size_t own_const_len(const char *head)
-{
-	bool ptr = *head && head[strlen(head) - 1] == '*';
-	size_t n = 0;
-
-	while (!strncmp(head + n, "const ", 6)) {
-		const char *r = head + n + 6;
-		if (ptr && strncmp(r, "const ", 6) && strstr(r, "  *"))
-			break;
-		n += 6;
-	}
-	return n;
-}
-
-/* Length of "struct ", "union " or "enum " when head (past its own
- * qualifiers) names a struct, union or enum itself, not a pointer to
- * one: type__fprintf() prints those "struct %-*s" with the keyword taken
- * off the width. */
-static size_t kw_len(const char *head)
-{
-	static const char *const kw[] = { "struct ", "union ", "enum " };
-
-	if (strchr(head, '*') || strchr(head, '('))
-		return 0;
-	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
-		if (!strncmp(head, kw[i], strlen(kw[i])) && head[strlen(kw[i])])
-			return strlen(kw[i]);
-	return 0;
-}
-
-/*
- * "%-*s " of the padded head part as type__fprintf() 1.24 prints it;
- * returns the characters written.  Each own "const " is printed and takes
- * its 6 characters off the width; a struct, union or enum keyword then
- * takes its own length off, and only the tag name is padded.  The widths
- * only differ from padding the whole head where they go negative (deep
- * nesting), which printf takes as left-justified: "struct %-*s" with
- * width -13 pads "llist_node" to 13.
- */
-static int type_col(struct tctx *t, const char *head, int ts, const char **rest)
-{
-	size_t pl, ql = own_const_len(head), kl;
-	int w, printed;
-
-	split_head(head, &pl, rest);
-	if (ql > pl)
-		ql = 0;
-	kl = kw_len(head + ql) < pl - ql ? kw_len(head + ql) : 0;
-	w = width(ts - (int)ql - (int)kl);
-	col(t, C_TYPE);
-	fwrite(head, 1, pl, t->f);
-	t->nout += pl;
-	col(t, C_OFF);
-	printed = (int)pl;
-	if ((int)(pl - ql - kl) < w) {
-		spaces(t, w - (int)(pl - ql - kl));
-		printed += w - (int)(pl - ql - kl);
-	}
-	spaces(t, 1);
-	return printed + 1;
-}
-
-/* The offset pahole prints for m: from the outermost struct's start,
- * inside a pointee (conf_fprintf.rel_offset) from the enclosing level's. */
-static uint64_t shown_offset(const struct tctx *t, const struct slt_member *m)
-{
-	if (t->rel_offset && m->parent >= 0)
-		return m->offset - t->s->members[m->parent].offset;
-	return m->offset;
-}
-
-static void offset_comment(struct tctx *t, const struct slt_member *m, int pad)
-{
-	uint64_t off = shown_offset(t, m);
-
-	if (pad < 1)
-		pad = 1;
-	spaces(t, pad);
-	col(t, C_COMMENT);
-	if (m->flags & SLT_MEMBER_BITFIELD)
-		out(t, "/* %5llu:%2u %2llu */", (unsigned long long)off,
-		    m->bit_offset, (unsigned long long)m->size);
-	else
-		out(t, "/* %5llu %5llu */", (unsigned long long)off,
-		    (unsigned long long)m->size);
-	col(t, C_OFF);
-}
-
-static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
-		  bool is_union);
-static void summary(struct tctx *t, const struct slt_struct *s, int ind,
-		    uint64_t base);
-static void level_figures(const struct tctx *t, size_t idx, struct slt_struct *f);
-
-/* Length of the qualifiers ("const ", "volatile ") before the struct or
- * union keyword of an inline member's head. */
-static size_t qual_len(const char *head)
-{
-	size_t n = 0;
-
-	for (;;) {
-		if (!strncmp(head + n, "const ", 6))
-			n += 6;
-		else if (!strncmp(head + n, "volatile ", 9))
-			n += 9;
-		else
-			return n;
-	}
-}
-
-/*
- * A qualified inline struct/union (`const struct {...} ;`), the way
- * type__fprintf() 1.24 prints it: the qualifiers narrow the type column,
- * the name is not printed (the enclosing inline member's name is, where it
- * has one), a top-level struct's body gets its own closing figures, and the
- * offset comment is padded by all that was printed.
- */
-static void qualified_inline(struct tctx *t, size_t i, int indent, int ts,
-			     const char *attr, uint64_t start)
-{
-	const struct slt_struct *s = t->s;
-	const struct slt_member *m = &s->members[i];
-	bool is_union = m->flags & SLT_MEMBER_UNION;
-	size_t ql = qual_len(m->decl_head);
-	const char *kw = m->decl_head + ql, *sp = strchr(kw, ' ');
-
-	col(t, C_KW);
-	out(t, "%.*s%s", (int)ql, m->decl_head, is_union ? "union" : "struct");
-	col(t, C_OFF);
-	if (sp && sp[1] != '{')
-		out(t, "%s", sp);
-	out(t, " {\n");
-	level(t, i + 1, i + subtree(s, i), indent + 1, ts - (int)ql - 8, is_union);
-	if (!is_union && m->depth == 0) {
-		struct slt_struct f;
-
-		level_figures(t, i, &f);
-		summary(t, &f, indent + 1, m->offset);
-	}
-	tabs(t, indent);
-	out(t, "}");
-	if (m->flags & SLT_MEMBER_PACKED)
-		out(t, " __attribute__((__packed__))");
-	if (m->parent >= 0 && *s->members[m->parent].name)
-		out(t, " %s", s->members[m->parent].name);
-	if (m->type_alignment && !is_union && !(m->flags & SLT_MEMBER_PACKED))
-		out(t, " __attribute__((__aligned__(%u)))", m->type_alignment);
-	out(t, "%s;", attr);
-	offset_comment(t, m, ts + t->name_spacing - (int)(t->nout - start));
-}
-
-/* pahole -E's "/" "* typedef A -> B *" "/ " before a member's resolved type;
- * returns the characters written. */
-static int td_comment(struct tctx *t, const struct slt_member *m)
-{
-	col(t, C_COMMENT);
-	out(t, "/* typedef %s */", m->typedef_name);
-	col(t, C_OFF);
-	out(t, " ");
-	return (int)strlen(m->typedef_name) + 15;
-}
-
-/* A member of anonymous enum type, as type__fprintf() and
- * enumeration__fprintf() print it: the enumerators, names padded to the
- * longest, "__packed__" when the enum is not 4 bytes, then the member. */
-static void enum_member(struct tctx *t, const struct slt_member *m,
-			int indent, int ts, const char *attr, uint64_t start)
-{
-	size_t w = 0;
-	int slen;
-
-	col(t, C_KW);
-	out(t, "enum");
-	col(t, C_OFF);
-	out(t, " {\n");
-	for (uint32_t k = 0; k < m->n_enumerators; k++)
-		if (strlen(m->enumerators[k].name) > w)
-			w = strlen(m->enumerators[k].name);
-	for (uint32_t k = 0; k < m->n_enumerators; k++) {
-		const struct slt_enumerator *e = &m->enumerators[k];
-
-		tabs(t, indent + 1);
-		out(t, "%-*s = ", (int)w, e->name);
-		if (m->flags & SLT_MEMBER_ENUM_SIGNED)
-			out(t, "%lld,\n", (long long)e->value);
-		else
-			out(t, "%llu,\n", (unsigned long long)e->value);
-	}
-	tabs(t, indent);
-	out(t, "}");
-	if (m->enum_size != 4)
-		out(t, " __attribute__((__packed__))");
-	if (*m->name) {
-		out(t, " ");
-		col(t, C_NAME);
-		out(t, "%s", m->name);
-		col(t, C_OFF);
-	}
-	out(t, "%s", m->decl_tail);
-	if (m->flags & SLT_MEMBER_BITFIELD)
-		out(t, ":%u", m->bit_size);
-	out(t, "%s;", attr);
-	slen = (int)strlen(attr) + (*m->name ? (int)strlen(m->name) : -1);
-	/* through a typedef the member's type has a name: pahole pads by
-	 * all it printed, the body included (at least one blank) */
-	offset_comment(t, m, m->typedef_name ?
-			     ts + t->name_spacing - (int)(t->nout - start) :
-			     width(ts + t->name_spacing - slen - 3));
-}
-
-static int tctx_holes(struct tctx *t);
-
-/*
- * A pointer to an anonymous struct or union, as type__fprintf() 1.24
- * prints it: the pointee's body inline, its type column 16 narrower (8
- * for the pointer, 8 for the struct), offsets from the enclosing level
- * (rel_offset), no closing figures, sharing the cacheline count of the
- * outer struct; then "} * name;" and the offset comment padded by all
- * that was printed (so one blank).
- */
-static void pointee(struct tctx *t, const struct slt_member *m, int ts,
-		    int indent, const char *attr, uint64_t start)
-{
-	const struct slt_struct *ps = m->pointee;
-	bool is_union = ps->kind == SLT_KIND_UNION;
-	struct tctx sub = { .f = t->f, .s = ps, .cl = t->cl, .color = t->color,
-			    .name_spacing = t->name_spacing,
-			    .cacheline = t->cacheline, .rel_offset = true };
-
-	col(t, C_KW);
-	out(t, "%s", is_union ? "union" : "struct");
-	col(t, C_OFF);
-	out(t, " {\n");
-	if (tctx_holes(&sub)) {
-		t->oom = true;
-		return;
-	}
-	level(&sub, 0, ps->n_members, indent + 1, ts - 16, is_union);
-	free(sub.hole);
-	free(sub.bit_hole);
-	t->oom |= sub.oom;
-	t->nout += sub.nout;
-	t->cacheline = sub.cacheline;
-	tabs(t, indent);
-	out(t, "} * ");
-	col(t, C_NAME);
-	out(t, "%s", m->name);
-	col(t, C_OFF);
-	out(t, "%s%s;", m->decl_tail, attr);
-	offset_comment(t, m, ts + t->name_spacing - (int)(t->nout - start));
-}
-
-/* class_member__fprintf(): one member, its inline body included. */
-static void member(struct tctx *t, size_t i, int indent, int ts)
-{
-	const struct slt_struct *s = t->s;
-	const struct slt_member *m = &s->members[i];
-	char attr[64] = "";
-	int printed = 0;
-
-	uint64_t start;
-
-	boundary(t, shown_offset(t, m), indent);
-	start = t->nout;
-	if (m->alignment)
-		snprintf(attr, sizeof(attr), " __attribute__((__aligned__(%u)))",
-			 m->alignment);
-	if (m->typedef_name) /* pahole -E: what the typedef resolves to */
-		printed += td_comment(t, m);
-	if ((m->flags & SLT_MEMBER_INLINE) && qual_len(m->decl_head)) {
-		qualified_inline(t, i, indent, ts, attr, start);
-		return;
-	}
-	if (m->pointee) {
-		pointee(t, m, ts, indent, attr, start);
-		return;
-	}
-	if (m->flags & SLT_MEMBER_INLINE) {
-		bool is_union = m->flags & SLT_MEMBER_UNION;
-		bool named = !(m->flags & SLT_MEMBER_ANON) &&
-			     strncmp(m->decl_head, "struct {", 8) &&
-			     strncmp(m->decl_head, "union {", 7);
-		bool array = *m->decl_tail == '[';
-		int slen;
-
-		col(t, C_KW);
-		out(t, "%s", is_union ? "union" : "struct");
-		col(t, C_OFF);
-		if (named) {
-			/* "struct foo" or "union foo": the head past the keyword */
-			const char *sp = strchr(m->decl_head, ' ');
-			col(t, C_TYPE);
-			out(t, "%s", sp ? sp : "");
-			col(t, C_OFF);
-		}
-		out(t, " {\n");
-		level(t, i + 1, i + subtree(s, i), indent + 1, ts - 8, is_union);
-		tabs(t, indent);
-		out(t, "}");
-		if (m->flags & SLT_MEMBER_PACKED)
-			out(t, " __attribute__((__packed__))");
-		/* pahole 1.24 ends an inline struct "} [packed]
-		 * [aligned(type)] name", a union "} name": a union's own
-		 * alignment is never printed.  The member's follows. */
-		if (array) {
-			out(t, " ");
-			col(t, C_NAME);
-			out(t, "%s", m->name);
-			col(t, C_OFF);
-		}
-		if (m->type_alignment && !is_union &&
-		    !(m->flags & SLT_MEMBER_PACKED))
-			out(t, " __attribute__((__aligned__(%u)))", m->type_alignment);
-		if (array) {
-			out(t, "%s", m->decl_tail);
-		} else if (*m->name) {
-			/* pahole -E: "}name" for a named type, "} name"
-			 * through a typedef or for an anonymous one */
-			if (!named || m->typedef_name)
-				out(t, " ");
-			col(t, C_NAME);
-			out(t, "%s", m->name);
-			col(t, C_OFF);
-		}
-		out(t, "%s;", attr);
-		if (named || array) {
-			/* the member's type has a name, or it is an array:
-			 * pahole pads by all it printed, the body included */
-			offset_comment(t, m, ts + t->name_spacing -
-					     (int)(t->nout - start));
-			return;
-		}
-		slen = (int)strlen(attr) + (*m->name ? (int)strlen(m->name) : -1);
-		if (m->flags & SLT_MEMBER_PACKED)
-			slen += (int)sizeof("__attribute__((__packed__))");
-		offset_comment(t, m, width(ts + t->name_spacing - slen - 3));
-		return;
-	}
-
-	if (m->n_enumerators) {
-		enum_member(t, m, indent, ts, attr, start);
-		return;
-	}
-	{
-		const char *rest;
-		printed += type_col(t, m->decl_head, ts, &rest);
-		out(t, "%s", rest);
-		col(t, C_NAME);
-		out(t, "%s", m->name);
-		col(t, C_OFF);
-		out(t, "%s", m->decl_tail);
-		printed += (int)(strlen(rest) + strlen(m->name) +
-				 strlen(m->decl_tail));
-		if (m->flags & SLT_MEMBER_BITFIELD)
-		{
-			uint64_t n0 = t->nout;
-			out(t, ":%u", m->bit_size);
-			printed += (int)(t->nout - n0);
-		}
-		out(t, "%s;", attr);
-		printed += (int)strlen(attr) + 1;
-		offset_comment(t, m, ts + t->name_spacing - printed);
-	}
-}
+#include "report/text_int.h"
 
 static void hole_line(struct tctx *t, int indent, uint8_t *newline,
 		      uint64_t size, bool bits)
@@ -553,8 +56,8 @@ static uint64_t level_padding(const struct tctx *t, int32_t parent)
 }
 
 /* The closing figures of the inline struct level of member idx, in the
- * fields summary() reads. */
-static void level_figures(const struct tctx *t, size_t idx, struct slt_struct *f)
+ * fields slt_tx_summary() reads. */
+void slt_tx_level_figures(const struct tctx *t, size_t idx, struct slt_struct *f)
 {
 	const struct slt_struct *s = t->s;
 	const struct slt_member *p = &s->members[idx];
@@ -630,8 +133,8 @@ static void force_padding(struct tctx *t, int32_t parent,
 
 		tabs(t, indent);
 		if (last->typedef_name)
-			td_comment(t, last);
-		type_col(t, last->decl_head, ts, &rest);
+			slt_tx_td_comment(t, last);
+		slt_tx_type_col(t, last->decl_head, ts, &rest);
 		out(t, "%s%s:%llu;\n", rest, last->decl_tail,
 		    (unsigned long long)size * 8);
 	}
@@ -639,7 +142,7 @@ static void force_padding(struct tctx *t, int32_t parent,
 
 /* The members in [first, end) whose depth is that of first: one level of
  * a struct (as __class__fprintf() prints it) or of a union. */
-static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
+void slt_tx_level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 		  bool is_union)
 {
 	const struct slt_struct *s = t->s;
@@ -681,7 +184,7 @@ static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 
 		if (is_union) {
 			tabs(t, indent);
-			member(t, i, indent, ts);
+			slt_tx_member(t, i, indent, ts);
 			out(t, "\n");
 			t->cacheline = union_line;
 			continue;
@@ -703,8 +206,8 @@ static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 				}
 				tabs(t, indent);
 				if (pos->typedef_name)
-					td_comment(t, pos);
-				type_col(t, pos->decl_head, ts, &rest);
+					slt_tx_td_comment(t, pos);
+				slt_tx_type_col(t, pos->decl_head, ts, &rest);
 				out(t, "%s:%llu;\n", rest, (unsigned long long)bf);
 			}
 			if (pos->offset < last->offset ||
@@ -726,7 +229,7 @@ static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 			newline = 0;
 		}
 		tabs(t, indent);
-		member(t, i, indent, ts);
+		slt_tx_member(t, i, indent, ts);
 		if (pos->type_padding) {
 			if (!newline++)
 				out(t, "\n");
@@ -752,9 +255,9 @@ static void level(struct tctx *t, size_t first, size_t end, int indent, int ts,
 }
 
 /* type__fprintf_stats() and __class__fprintf()'s closing figures of s
- * (the struct, or a level's figures from level_figures()), at indent,
+ * (the struct, or a level's figures from slt_tx_level_figures()), at indent,
  * for a level starting base bytes into the outermost struct. */
-static void summary(struct tctx *t, const struct slt_struct *s, int ind,
+void slt_tx_summary(struct tctx *t, const struct slt_struct *s, int ind,
 		    uint64_t base)
 {
 	uint64_t lastcl = (base + s->size) % t->cl;
@@ -824,7 +327,7 @@ static void summary(struct tctx *t, const struct slt_struct *s, int ind,
 
 /* t->hole and t->bit_hole: the hole after each member of t->s, or NULL.
  * 0 or SLT_ENOMEM. */
-static int tctx_holes(struct tctx *t)
+int slt_tx_holes(struct tctx *t)
 {
 	const struct slt_struct *s = t->s;
 
@@ -856,7 +359,7 @@ static int write_struct(FILE *f, const struct slt_struct *s,
 	t.cl = opts && opts->cacheline_size ? opts->cacheline_size
 					     : SLT_CACHELINE_DEFAULT;
 	t.name_spacing = s->expanded ? 55 : is_union ? 21 : 23;
-	if (tctx_holes(&t))
+	if (slt_tx_holes(&t))
 		return SLT_ENOMEM;
 	if (opts && opts->decl && s->decl_file && *s->decl_file) {
 		col(&t, C_COMMENT);
@@ -876,9 +379,9 @@ static int write_struct(FILE *f, const struct slt_struct *s,
 		col(&t, C_OFF);
 	}
 	out(&t, " {\n");
-	level(&t, 0, s->n_members, 1, 26, is_union);
+	slt_tx_level(&t, 0, s->n_members, 1, 26, is_union);
 	if (!is_union)
-		summary(&t, s, 1, 0);
+		slt_tx_summary(&t, s, 1, 0);
 	out(&t, "}");
 	/* __class__fprintf(); union__fprintf() prints no attribute */
 	if (s->packed && !is_union)
