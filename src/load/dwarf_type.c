@@ -569,6 +569,21 @@ static int fill_members(struct dw *d, struct node *n, Dwarf_Die die)
 	return 0;
 }
 
+/* The declaration file and line of a struct/union definition (a: its
+ * attributes), which only a full node carries. */
+static int set_decl(struct dw *d, struct slt_type *t, Dwarf_Die die,
+		    const struct attrs *a)
+{
+	t->decl_line = (uint32_t)a->line;
+	const char *f = a->file || a->line ? slt_dw_decl_file(d, die, a->file)
+					   : NULL;
+	t->decl_file = f ? slt_arena_strdup(d->arena, f) : NULL;
+	if (f && !t->decl_file)
+		return slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path, -1,
+				     NULL, "out of memory");
+	return 0;
+}
+
 static int upgrade(struct dw *d, struct node *n)
 {
 	struct slt_type *t = &n->t;
@@ -578,10 +593,17 @@ static int upgrade(struct dw *d, struct node *n)
 		if (n->state & ST_BUSY)
 			return slt_dw_fail(d, NULL, t->origin,
 				    "struct contains itself by value");
+		/* first reached through a pointer (shallow): no members and
+		 * no declaration file yet */
 		Dwarf_Die die;
+		struct attrs a;
 		if (slt_dw_get_die(d, t->origin, &die))
 			return d->rc;
-		int rc = fill_members(d, n, die);
+		int rc = slt_dw_read_attrs(d, die, t->origin, &a);
+		if (!rc)
+			rc = set_decl(d, t, die, &a);
+		if (!rc)
+			rc = fill_members(d, n, die);
 		dwarf_dealloc_die(die);
 		return rc;
 	}
@@ -697,10 +719,8 @@ static struct slt_type *make(struct dw *d, uint64_t off, bool full,
 		n->state = 0;
 		if (!full)
 			return t;
-		t->decl_line = (uint32_t)a.line;
-		const char *f = a.file || a.line ? slt_dw_decl_file(d, die, a.file) : NULL;
-		t->decl_file = f ? slt_arena_strdup(d->arena, f) : NULL;
-		return fill_members(d, n, die) ? NULL : t;
+		return set_decl(d, t, die, &a) || fill_members(d, n, die) ? NULL
+									  : t;
 	case DW_TAG_pointer_type: case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type: {
 		t->kind = SLT_T_PTR;

@@ -20,6 +20,9 @@ is keyed by it); every run gets its own STRUCTLINT_CACHE_DIR.
                index left
   all          --all prints the structs and unions `pahole -F dwarf` prints,
                in its order, text and JSON
+  pointee-decl a struct first reached through a pointer of a struct asked
+               before it keeps its declaration file and line (--decl,
+               --json), cold and warm
 """
 import glob
 import json
@@ -71,6 +74,10 @@ def build(d, cc, dw, opt):
     run([cc, "-g", dw, opt, "-Wl,--build-id=sha1", "-o", exe] +
         [os.path.join(SRC, "multi_%s.c" % x) for x in "abc"])
     out["multi"] = exe
+    exe = os.path.join(d, "peer%s%s" % (dw, opt))
+    run([cc, "-g", dw, opt, "-Wl,--build-id=sha1", "-o", exe] +
+        [os.path.join(SRC, "peer_%s.c" % x) for x in "ab"])
+    out["peer"] = exe
     return out
 
 
@@ -276,6 +283,25 @@ def heads(text):
             if (ln.startswith("struct ") or ln.startswith("union ")) and ln.endswith(" {")]
 
 
+def c_pointee_decl(d):
+    for v in VARIANTS:
+        fx = build(d, *v)
+        cache = tempfile.mkdtemp(dir=d)
+        want = [("holder", "peer.h"), ("peer", "peer_a.c")]
+        for extra in (["--no-cache"], [], []):
+            out = sl(extra + ["--decl", fx["peer"], "holder", "peer"], cache)
+            decls = [os.path.basename(ln[3:-3].rsplit(":", 1)[0])
+                     for ln in out.splitlines() if ln.startswith("/* ") and ln.endswith(" */")
+                     and ":" in ln]
+            doc = json.loads(sl(extra + ["--json", fx["peer"], "holder", "peer"], cache))
+            got = [(x["name"], os.path.basename(x["decl_file"])) for x in doc["structs"]]
+            if decls != [f for _, f in want] or got != want:
+                raise Fail("%s %s: declarations %r, JSON %r, want %r"
+                           % (" ".join(v), extra, decls, got, want))
+    print("a pointee asked after its pointer keeps its declaration, in %d variants"
+          % len(VARIANTS))
+
+
 def c_all(d):
     n = 0
     for v in VARIANTS:
@@ -298,7 +324,8 @@ def c_all(d):
 
 
 CASES = {"warm": c_warm, "corrupt": c_corrupt, "crafted": c_crafted,
-         "no-cache": c_no_cache, "concurrent": c_concurrent, "all": c_all}
+         "no-cache": c_no_cache, "concurrent": c_concurrent, "all": c_all,
+         "pointee-decl": c_pointee_decl}
 
 
 def main():
