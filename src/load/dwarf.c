@@ -174,7 +174,7 @@ static void dw_close(struct slt_source *s)
 		Dwarf_Error e = NULL;
 		dwarf_object_finish(d->dbg, &e);
 	}
-	slt_dw_index_free(d);
+	slt_dw_index_flush(d);
 	slt_elf_close(d->elf);
 	slt_arena_free(d->arena);
 	slt_arena_free(d->keep);
@@ -184,7 +184,8 @@ static void dw_close(struct slt_source *s)
 }
 
 static const struct slt_source_ops dw_ops = {
-	.find = slt_dw_find, .find_many = slt_dw_find_many, .all = slt_dw_all,
+	.find = slt_dw_find, .find_many = slt_dw_find_many,
+	.distinct = slt_dw_index_distinct, .all = slt_dw_all,
 	.list = slt_dw_list, .suggest = slt_dw_suggest, .close = dw_close,
 };
 

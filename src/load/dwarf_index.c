@@ -48,11 +48,6 @@ static bool ix_ready(struct dw *d)
 	return true;
 }
 
-void slt_dw_index_free(struct dw *d)
-{
-	slt_index_free(&d->ix);
-}
-
 static bool is_agg(Dwarf_Half tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
@@ -139,10 +134,8 @@ int slt_dw_index_find(struct dw *d, const char *const *names, size_t n,
 void slt_dw_index_save(struct dw *d, const char *const *names, size_t n,
 		       const struct slt_dw_result *res)
 {
-	struct slt_cache_key k;
-	if (d->ix_state <= 0 || !key_of(d, &k))
+	if (d->ix_state <= 0)
 		return;
-	bool changed = false;
 	for (size_t i = 0; i < n; i++) {
 		if (res[i].rc || res[i].from_index || !res[i].n)
 			continue;
@@ -153,13 +146,58 @@ void slt_dw_index_save(struct dw *d, const char *const *names, size_t n,
 			v[x] = (struct slt_index_def){ res[i].found[x].off,
 						       res[i].found[x].kind };
 		if (slt_index_put(&d->ix, names[i], v, res[i].n) == 0)
-			changed = true;
+			d->ix_dirty = true;
 		free(v);
 	}
+}
+
+/*
+ * The definitions of an entry, as find_many() returned them (walked: in
+ * the order slt_dw_index_save() recorded; from the index: in the entry's
+ * order), reduced to those the caller found distinct.  The caller's
+ * comparison is that of the layout it prints; with --expand it compares
+ * more (named structs inside, expanded), so an entry reduced then keeps
+ * as many or more.  An entry reduced without --expand and read with it
+ * may hold fewer than a walk would show only where two copies differ in
+ * the members of a named struct inside, which the walk's fingerprint does
+ * not look at either (dwarf_find.c sig()).
+ */
+void slt_dw_index_distinct(struct slt_source *s, const char *name,
+			   const bool *keep, size_t n)
+{
+	struct dw *d = (struct dw *)s;
+	if (d->ix_state <= 0)
+		return;
+	const struct slt_index_ent *e = slt_index_get(&d->ix, name);
+	if (!e || e->n_defs != n)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += keep[i];
+	if (k == n || k == 0)
+		return;
+	struct slt_index_def *v = malloc(k * sizeof(*v));
+	if (!v)
+		return;
+	k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (keep[i])
+			v[k++] = e->defs[i];
+	if (slt_index_put(&d->ix, name, v, k) == 0)
+		d->ix_dirty = true;
+	free(v);
+}
+
+void slt_dw_index_flush(struct dw *d)
+{
+	struct slt_cache_key k;
 	void *p;
 	size_t size;
-	if (changed && slt_index_write(&d->ix, &p, &size) == 0) {
+	if (d->ix_dirty && d->ix_state > 0 && key_of(d, &k) &&
+	    slt_index_write(&d->ix, &p, &size) == 0) {
 		slt_cache_write(NULL, &k, p, size);
 		free(p);
 	}
+	d->ix_dirty = false;
+	slt_index_free(&d->ix);
 }

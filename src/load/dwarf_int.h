@@ -89,6 +89,7 @@ struct dw {
 	 * build-id, cache off). */
 	bool use_cache;
 	int ix_state;
+	bool ix_dirty; /* changed since read: written back on close */
 	struct slt_index ix;
 };
 
@@ -244,11 +245,17 @@ struct slt_type *slt_dw_typedef_target(struct dw *d, struct slt_type *t,
  * 0 or SLT_ENOMEM. */
 int slt_dw_index_find(struct dw *d, const char *const *names, size_t n,
 		      struct slt_dw_result *res);
-/* Record the walked results of res[0..n) in the index and write it back
- * (best effort: a cache that cannot be written is not an error). */
+/* Record the walked results of res[0..n) in the index (written back by
+ * slt_dw_index_flush()). */
 void slt_dw_index_save(struct dw *d, const char *const *names, size_t n,
 		       const struct slt_dw_result *res);
-void slt_dw_index_free(struct dw *d);
+/* The source's distinct() (load/source.h): name's entry keeps only the
+ * definitions with keep[i] set, when it holds the n that were returned. */
+void slt_dw_index_distinct(struct slt_source *s, const char *name,
+			   const bool *keep, size_t n);
+/* Write the index back when it changed (best effort: a cache that cannot
+ * be written is not an error), then free it.  (dw_close) */
+void slt_dw_index_flush(struct dw *d);
 
 /* dwarf_split.c: when the file has split DWARF skeleton units, replace
  * the error in d->err (name not found; NULL: nothing found) with one that

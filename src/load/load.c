@@ -233,12 +233,15 @@ static int add_struct(struct builder *b, const struct slt_struct *s)
 	return 0;
 }
 
-/* Build defs[0, n_defs) into b, each distinct layout once. */
-static int add_defs(struct slt_source *src, struct slt_type **defs,
-		    size_t n_defs, const struct slt_load_opts *opts,
+/* Build name's defs[0, n_defs) into b, each distinct layout once, and
+ * tell the source which ones were (ops->distinct). */
+static int add_defs(struct slt_source *src, const char *name,
+		    struct slt_type **defs, size_t n_defs,
+		    const struct slt_load_opts *opts,
 		    struct builder *b, struct slt_error *err)
 {
 	size_t first = b->n;
+	bool *keep = src->ops->distinct ? calloc(n_defs ? n_defs : 1, 1) : NULL;
 	int rc = 0;
 	for (size_t i = 0; i < n_defs && rc == 0; i++) {
 		struct slt_struct s;
@@ -251,7 +254,12 @@ static int add_defs(struct slt_source *src, struct slt_type **defs,
 			dup = slt_struct_same(&b->v[j], &s);
 		if (!dup)
 			rc = add_struct(b, &s);
+		if (keep)
+			keep[i] = !dup;
 	}
+	if (rc == 0 && keep && n_defs)
+		src->ops->distinct(src, name, keep, n_defs);
+	free(keep);
 	if (rc == SLT_ENOMEM)
 		slt_error_set(err, rc, src->path, -1, NULL, "out of memory");
 	return rc;
@@ -269,7 +277,7 @@ static int load_name(struct slt_source *src, const char *name,
 		return not_found(src, name, err);
 	}
 	if (rc == 0)
-		rc = add_defs(src, defs, n_defs, opts, b, err);
+		rc = add_defs(src, name, defs, n_defs, opts, b, err);
 	free(defs);
 	return rc;
 }
@@ -298,7 +306,8 @@ static int load_names(struct slt_source *src, const char *const *names,
 		rc = not_found(src, names[miss], err);
 	}
 	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = add_defs(src, f[i].defs, f[i].n, opts, b, err);
+		rc = add_defs(src, names[i], f[i].defs, f[i].n, opts,
+			      b, err);
 	for (size_t i = 0; i < n; i++)
 		free(f[i].defs);
 	free(f);

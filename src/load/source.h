@@ -55,6 +55,19 @@ struct slt_source_ops {
 			 size_t n, struct slt_found *found,
 			 struct slt_error *err);
 	/*
+	 * Optional (NULL: nothing to do).  After find() or find_many(), the
+	 * caller says which of name's definitions, as returned (defs[0, n)),
+	 * are distinct layouts: keep[i] is false when defs[i] lays out the
+	 * same as an earlier one.  The source may remember it: the DWARF name
+	 * index then records only the kept ones, so that a repeated lookup
+	 * translates each distinct layout once (a struct in a kernel header
+	 * has a copy in hundreds of compile units that differ only in what
+	 * the layout does not show, such as whether a pointed-to struct is
+	 * defined or only declared there).
+	 */
+	void (*distinct)(struct slt_source *src, const char *name,
+			 const bool *keep, size_t n);
+	/*
 	 * Every named struct/union definition, the first of each name in the
 	 * file's order (as pahole prints them without -C), fully translated,
 	 * to cb; the node is valid only during the call.  NULL: the caller

@@ -20,6 +20,9 @@ is keyed by it); every run gets its own STRUCTLINT_CACHE_DIR.
                index left
   all          --all prints the structs and unions `pahole -F dwarf` prints,
                in its order, text and JSON
+  distinct     a struct whose copies differ only where the layout does not
+               show it (a pointee defined in one CU, declared in the other)
+               is indexed once; two real definitions stay two
   pointee-decl a struct first reached through a pointer of a struct asked
                before it keeps its declaration file and line (--decl,
                --json), cold and warm
@@ -283,6 +286,41 @@ def heads(text):
             if (ln.startswith("struct ") or ln.startswith("union ")) and ln.endswith(" {")]
 
 
+def entries(path):
+    """{name: number of definitions} of the index file at path."""
+    p = open(path, "rb").read()[HEADER:]
+    at, out = 24, {}
+    for _ in range(int.from_bytes(p[0:4], "little")):
+        ln = int.from_bytes(p[at:at + 2], "little")
+        name = p[at + 2:at + 2 + ln].decode()
+        at += 2 + ln
+        nd = int.from_bytes(p[at:at + 4], "little")
+        out[name] = nd
+        at += 4 + 9 * nd
+    return out
+
+
+def c_distinct(d):
+    for v in VARIANTS:
+        fx = build(d, *v)
+        cache = tempfile.mkdtemp(dir=d)
+        for inp, name, want in (("peer", "holder", 1), ("multi", "conflict", 2),
+                                ("multi", "shared", 1)):
+            ref = sl(["--no-cache", fx[inp], name], cache)
+            cold = sl([fx[inp], name], cache)
+            warm = sl([fx[inp], name], cache)
+            files = [f for f in index_files(cache) if valid(f)]
+            got = [entries(f).get(name) for f in files]
+            if want not in got:
+                raise Fail("%s %s: index holds %r definitions of %s, want %d"
+                           % (" ".join(v), inp, got, name, want))
+            if not (ref == cold == warm) or ref.count("struct %s {" % name) != want:
+                raise Fail("%s %s %s: cold/warm/--no-cache differ or not %d shown"
+                           % (" ".join(v), inp, name, want))
+    print("copies with one layout indexed once, distinct ones kept, in %d variants"
+          % len(VARIANTS))
+
+
 def c_pointee_decl(d):
     for v in VARIANTS:
         fx = build(d, *v)
@@ -325,7 +363,7 @@ def c_all(d):
 
 CASES = {"warm": c_warm, "corrupt": c_corrupt, "crafted": c_crafted,
          "no-cache": c_no_cache, "concurrent": c_concurrent, "all": c_all,
-         "pointee-decl": c_pointee_decl}
+         "distinct": c_distinct, "pointee-decl": c_pointee_decl}
 
 
 def main():
