@@ -175,6 +175,7 @@ static void dw_close(struct slt_source *s)
 		dwarf_object_finish(d->dbg, &e);
 	}
 	slt_dw_index_flush(d);
+	slt_raw_free(&d->raw);
 	slt_elf_close(d->elf);
 	slt_arena_free(d->arena);
 	slt_arena_free(d->keep);
@@ -268,6 +269,9 @@ static int open_elf(struct slt_elf *elf, bool track_allocs, bool use_cache,
 			 &d->str_n);
 	if (!rc)
 		rc = sec(d, ".debug_line_str", &d->lstr, &d->lstr_n);
+	if (!rc)
+		rc = sec(d, dwo ? ".debug_abbrev.dwo" : ".debug_abbrev", &d->abbrev,
+			 &d->abbrev_n);
 
 	if (rc)
 		goto fail;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * DWARF source: find (with the layout fingerprint that skips repeated
- * definitions), list and suggest (load/source.h, load/dwarf_int.h).
+ * DWARF source: find (one translation per layout fingerprint, dwarf_sig.c,
+ * of the repeated definitions), list and suggest (load/source.h,
+ * load/dwarf_int.h).
  */
 
 #include <stdio.h>
@@ -14,170 +15,6 @@
 
 /* ---- find ------------------------------------------------------------- */
 
-/*
- * A layout fingerprint of the DIE at off, without building nodes: FNV-1a
- * over tags, names, sizes, bounds and member offsets, following type
- * references through typedefs, qualifiers, pointers and arrays, and into
- * the members of the root and of anonymous structs/unions.  A named struct
- * inside counts by name and size (one kernel build has one layout per
- * name).  Lets find() translate one copy of a definition repeated in
- * hundreds of CUs.
- */
-static uint64_t mix(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
-}
-
-/* mix() for whole words, a word at a time (the member records). */
-static uint64_t mix_words(uint64_t h, const uint64_t *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		h = (h ^ v[i]) * 0x100000001b3ull;
-		h ^= h >> 29;
-	}
-	return h;
-}
-
-/*
- * Fingerprints of the DIEs below the root, for one find(): a type shared
- * by many members (int, a typedef, a pointer) is hashed once.  A value
- * depends on the depth it was computed at only through the depth limit,
- * so an entry records the height of its subtree of sig() calls and is
- * used only where that subtree stays within the limit (then the hash is
- * exactly what a fresh computation gives).  Best effort: a failed
- * allocation only means no memo.
- */
-#define SIG_MAX_DEPTH 32
-
-struct sig_ent {
-	uint64_t off1; /* DIE offset + 1; 0: empty */
-	uint64_t h;
-	unsigned height;
-};
-
-struct sig_memo {
-	struct sig_ent *e;
-	size_t cap, n;
-};
-
-static struct sig_ent *memo_slot(struct sig_memo *m, uint64_t off)
-{
-	size_t mask = m->cap - 1;
-	size_t i = (size_t)((off * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-	while (m->e[i].off1 && m->e[i].off1 != off + 1)
-		i = (i + 1) & mask;
-	return &m->e[i];
-}
-
-static void memo_put(struct sig_memo *m, uint64_t off, uint64_t h,
-		     unsigned height)
-{
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 4096;
-		struct sig_ent *ne = calloc(cap, sizeof(*ne)), *old = m->e;
-		if (!ne)
-			return;
-		size_t oc = m->cap;
-		m->e = ne;
-		m->cap = cap;
-		for (size_t i = 0; i < oc; i++)
-			if (old[i].off1)
-				*memo_slot(m, old[i].off1 - 1) = old[i];
-		free(old);
-	}
-	struct sig_ent *se = memo_slot(m, off);
-	if (!se->off1)
-		m->n++;
-	*se = (struct sig_ent){ off + 1, h, height };
-}
-
-struct sig_ctx {
-	uint64_t h;
-	unsigned depth;
-	unsigned height; /* of the sig() calls made so far */
-	struct sig_memo *memo;
-};
-
-static uint64_t sig(struct dw *d, struct sig_memo *m, uint64_t off,
-		    unsigned depth, unsigned *height);
-
-static int sig_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
-{
-	struct sig_ctx *sc = ctx;
-	Dwarf_Off off = 0;
-	Dwarf_Error e = NULL;
-	struct attrs a;
-	if (tag != DW_TAG_member && tag != DW_TAG_subrange_type)
-		return 0;
-	if (dwarf_dieoffset(c, &off, &e) != DW_DLV_OK)
-		return slt_dw_fail(d, e, 0, "offset");
-	if (slt_dw_read_attrs(d, c, off, &a))
-		return d->rc;
-	uint64_t v[8] = { tag, a.loc, a.dbo, a.bo, a.bit_size, a.count,
-			  (uint64_t)a.upper, a.has_upper };
-	sc->h = mix_words(sc->h, v, sizeof(v) / sizeof(v[0]));
-	if (a.name)
-		sc->h = mix(sc->h, a.name, strlen(a.name) + 1);
-	if (tag == DW_TAG_member && a.has_type) {
-		unsigned ht;
-		uint64_t t = sig(d, sc->memo, a.type, sc->depth + 1, &ht);
-		if (ht + 1 > sc->height)
-			sc->height = ht + 1;
-		sc->h = mix_words(sc->h, &t, 1);
-	}
-	return d->rc;
-}
-
-/* The fingerprint of the DIE at off, reached at depth (0: the root);
- * *height: the depth of the sig() calls below it. */
-static uint64_t sig(struct dw *d, struct sig_memo *m, uint64_t off,
-		    unsigned depth, unsigned *height)
-{
-	Dwarf_Die die;
-	Dwarf_Half tag;
-	Dwarf_Error e = NULL;
-	struct attrs a;
-	struct sig_ctx sc = { 0xcbf29ce484222325ull, depth, 0, m };
-	*height = 0;
-	if (depth && m->cap) {
-		const struct sig_ent *se = memo_slot(m, off);
-		if (se->off1 && depth + se->height <= SIG_MAX_DEPTH) {
-			*height = se->height;
-			return se->h;
-		}
-	}
-	if (d->rc || depth > SIG_MAX_DEPTH || slt_dw_get_die(d, off, &die))
-		return 0;
-	if (dwarf_tag(die, &tag, &e) != DW_DLV_OK)
-		slt_dw_fail(d, e, off, "tag");
-	else if (!slt_dw_read_attrs(d, die, off, &a)) {
-		uint64_t v[4] = { tag, a.byte_size, a.align, a.decl };
-		sc.h = mix_words(sc.h, v, sizeof(v) / sizeof(v[0]));
-		if (a.name)
-			sc.h = mix(sc.h, a.name, strlen(a.name) + 1);
-		bool agg = tag == DW_TAG_structure_type ||
-			   tag == DW_TAG_union_type || tag == DW_TAG_class_type;
-		if ((agg && (!a.name || depth == 0)) || tag == DW_TAG_array_type)
-			slt_dw_children(d, die, off, sig_cb, &sc);
-		if (!agg && a.has_type && tag != DW_TAG_subroutine_type) {
-			unsigned ht;
-			uint64_t t = sig(d, m, a.type, depth + 1, &ht);
-			if (ht + 1 > sc.height)
-				sc.height = ht + 1;
-			sc.h = mix_words(sc.h, &t, 1);
-		}
-	}
-	dwarf_dealloc_die(die);
-	*height = sc.height;
-	/* depth 0 hashes a named root's members, deeper levels do not */
-	if (depth && !d->rc && depth + sc.height <= SIG_MAX_DEPTH)
-		memo_put(m, off, sc.h, sc.height);
-	return sc.h;
-}
-
 /* What one find pass collects for one name. */
 struct want {
 	const char *name;
@@ -188,7 +25,7 @@ struct want {
 };
 
 struct find_ctx {
-	struct sig_memo memo;
+	struct slt_dw_sig memo;
 	struct want *w;
 	size_t n;
 	uint32_t *slot;         /* hash of w[].name -> index + 1 */
@@ -268,8 +105,7 @@ static int find_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 		if (dwarf_hasattr(die, DW_AT_declaration, &decl, &e) != DW_DLV_OK)
 			return slt_dw_fail(d, e, off, "declaration");
 		if (!decl) {
-			unsigned ht;
-			uint64_t h = sig(d, &f->memo, off, 0, &ht);
+			uint64_t h = slt_dw_sig(d, &f->memo, off);
 			uint64_t *hp = w->sigs.v;
 			for (size_t i = 0; i < w->sigs.n; i++)
 				if (hp[i] == h)
@@ -399,7 +235,7 @@ static int find_names(struct dw *d, const char *const *names, size_t n,
 	}
 	free(f.w);
 	free(f.slot);
-	free(f.memo.e);
+	slt_dw_sig_free(&f.memo);
 	return rc;
 }
 

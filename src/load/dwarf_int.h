@@ -7,7 +7,8 @@
  *   dwarf_type.c  DIE attributes and DIE -> struct slt_type translation
  *   dwarf_bound.c array bounds (subrange -> element count)
  *   dwarf_walk.c  the CU walk and its string pre-filter
- *   dwarf_find.c  find (with the layout fingerprint), list, suggest
+ *   dwarf_find.c  find, list, suggest
+ *   dwarf_sig.c   the layout fingerprint of find() (load/dwarf_raw.h)
  */
 #ifndef SLT_LOAD_DWARF_INT_H
 #define SLT_LOAD_DWARF_INT_H
@@ -19,6 +20,7 @@
 #include <stdint.h>
 
 #include "common/arena.h"
+#include "load/dwarf_raw.h"
 #include "load/elf.h"
 #include "load/index.h"
 #include "load/source.h"
@@ -60,8 +62,12 @@ struct dw {
 	obj_iface_t iface;
 	struct slt_arena *arena;   /* the type nodes (slt_dw_reset_nodes) */
 	struct slt_arena *keep;    /* what lives as long as the source */
-	const uint8_t *info, *str, *lstr;
-	size_t info_n, str_n, lstr_n;
+	const uint8_t *info, *str, *lstr, *abbrev;
+	size_t info_n, str_n, lstr_n, abbrev_n;
+	/* the direct reader (dwarf_sig.c): raw_state 0 not set up, 1 ready,
+	 * -1 the unit headers do not parse */
+	struct slt_raw raw;
+	int raw_state;
 	/* bytes of .debug_rnglists and .debug_loclists: a DW_FORM_sec_offset
 	 * into them is checked against these before libdwarf follows it */
 	const uint8_t *loclists;
@@ -214,6 +220,21 @@ int slt_dw_walk(struct dw *d, const struct hits *h, top_fn fn, void *ctx);
  * bounded when many types are translated one after the other (--all);
  * pointers to earlier nodes become invalid.  0 or SLT_ENOMEM. (dwarf.c) */
 int slt_dw_reset_nodes(struct dw *d);
+
+/* dwarf_sig.c: the layout fingerprint of the struct/union definition at
+ * off (see there for what it leaves out), with the memo m of one find
+ * (zeroed first; slt_dw_sig_free()).  Never fails: a DIE that cannot be
+ * read directly gets a value of its own. */
+struct sig_ent;
+struct slt_dw_sig {
+	struct sig_ent *e;
+	size_t cap, n;
+	size_t cu1; /* the unit of the entries + 1 */
+};
+uint64_t slt_dw_sig(struct dw *d, struct slt_dw_sig *m, uint64_t off);
+/* d->raw set up (on first use): true when the direct reader can be used. */
+bool slt_dw_raw_ready(struct dw *d);
+void slt_dw_sig_free(struct slt_dw_sig *m);
 
 /* One definition found: the struct/union node, and the DIE it came from
  * with its enum slt_index_kind (to find it again through the index). */

@@ -389,6 +389,44 @@ int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
 }
 
 /*
+ * The top-level DIEs of the unit whose DIE is at cu_off that hold a hit
+ * (h), read with the direct reader (load/dwarf_raw.h): their offsets,
+ * ascending, in v (uint64_t).  libdwarf allocates and decodes every DIE
+ * it steps over, and a kernel unit has thousands at top level of which a
+ * handful hold a hit.  False when the direct reader cannot read the unit
+ * (then libdwarf walks it) or on SLT_ENOMEM (d->rc).
+ */
+static bool raw_hits(struct dw *d, uint64_t cu_off, const struct hits *h,
+		     struct vec *v)
+{
+	struct slt_raw_die *die = malloc(sizeof(*die));
+	bool ok = die && slt_raw_die(&d->raw, cu_off, die) == 0;
+	uint64_t at = ok && die->children ? die->next : 0;
+	v->n = 0;
+	while (ok && at) {
+		int rc = slt_raw_die(&d->raw, at, die);
+		if (rc == 1)
+			break;
+		uint64_t next = rc == 0 ? slt_raw_sibling(&d->raw, die) : 0;
+		if (!next) {
+			ok = false;
+			break;
+		}
+		if (hit_in(h, at, next)) {
+			uint64_t *p = slt_dw_vec_push(d, v);
+			if (!p) {
+				ok = false;
+				break;
+			}
+			*p = at;
+		}
+		at = next;
+	}
+	free(die);
+	return ok;
+}
+
+/*
  * Call fn on each top-level DIE of the CU whose DIE is cu (CU header at lo,
  * next CU at end).  With h, a DIE none of whose bytes [offset, next
  * sibling) holds a hit cannot carry the name and is skipped before its tag
@@ -399,6 +437,30 @@ static int top_level(struct dw *d, Dwarf_Die cu, uint64_t lo, uint64_t end,
 {
 	Dwarf_Die c = NULL, next = NULL;
 	Dwarf_Error e = NULL;
+	Dwarf_Off cu_off;
+	if (h && slt_dw_raw_ready(d) &&
+	    dwarf_dieoffset(cu, &cu_off, &e) == DW_DLV_OK) {
+		struct vec v = { .elt = sizeof(uint64_t) };
+		bool ok = raw_hits(d, cu_off, h, &v);
+		int rc = d->rc;
+		for (size_t i = 0; ok && i < v.n && !rc; i++) {
+			uint64_t off = ((uint64_t *)v.v)[i];
+			Dwarf_Half tag;
+			if (slt_dw_get_die(d, off, &c))
+				break;
+			if (dwarf_tag(c, &tag, &e) != DW_DLV_OK)
+				rc = slt_dw_fail(d, e, off, "tag");
+			else
+				rc = fn(d, c, tag, ctx);
+			dwarf_dealloc_die(c);
+		}
+		free(v.v);
+		if (ok || d->rc)
+			return rc ? rc : d->rc;
+	}
+	if (e)
+		dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+	e = NULL;
 	int res = dwarf_child(cu, &c, &e);
 	if (res == DW_DLV_ERROR)
 		return slt_dw_fail(d, e, lo, "children");

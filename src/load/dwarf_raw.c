@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT */
+/* The direct .debug_info reader (src/load/dwarf_raw.h): unit headers
+ * (DWARF 5 section 7.5.1), abbreviation tables (7.5.3), attribute values
+ * by form (7.5.5, 7.5.6). */
+#include "load/dwarf_raw.h"
+
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A cursor over p[at, end). */
+struct cur {
+	const uint8_t *p;
+	uint64_t at, end;
+	bool le, bad;
+};
+
+static uint64_t fixed(struct cur *c, unsigned n)
+{
+	if (c->bad || c->end - c->at < n || c->at > c->end) {
+		c->bad = true;
+		return 0;
+	}
+	const uint8_t *b = c->p + c->at;
+	uint64_t v = 0;
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)b[c->le ? i : n - 1 - i] << (8 * i);
+	c->at += n;
+	return v;
+}
+
+static uint64_t uleb(struct cur *c)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0; !c->bad; shift += 7) {
+		if (c->at >= c->end || shift > 63) {
+			c->bad = true;
+			break;
+		}
+		uint8_t b = c->p[c->at++];
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+	return 0;
+}
+
+static int64_t sleb(struct cur *c)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	for (;; shift += 7) {
+		if (c->bad || c->at >= c->end || shift > 63) {
+			c->bad = true;
+			return 0;
+		}
+		uint8_t b = c->p[c->at++];
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			if (shift + 7 < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << (shift + 7);
+			return (int64_t)v;
+		}
+	}
+}
+
+static void skip(struct cur *c, uint64_t n)
+{
+	if (c->bad || c->end - c->at < n)
+		c->bad = true;
+	else
+		c->at += n;
+}
+
+void slt_raw_free(struct slt_raw *r)
+{
+	for (size_t i = 0; r->tab && i < r->n_cu; i++) {
+		free(r->tab[i].code);
+		free(r->tab[i].specs);
+	}
+	free(r->tab);
+	free(r->cu);
+	memset(r, 0, sizeof(*r));
+}
+
+int slt_raw_init(struct slt_raw *r, const uint8_t *info, size_t info_n,
+		 const uint8_t *abbrev, size_t abbrev_n, const uint8_t *str,
+		 size_t str_n, const uint8_t *lstr, size_t lstr_n, bool le)
+{
+	memset(r, 0, sizeof(*r));
+	r->info = info;
+	r->info_n = info_n;
+	r->abbrev = abbrev;
+	r->abbrev_n = abbrev_n;
+	r->str = str;
+	r->str_n = str_n;
+	r->lstr = lstr;
+	r->lstr_n = lstr_n;
+	r->le = le;
+	size_t cap = 0;
+	struct cur c = { info, 0, info_n, le, false };
+	while (c.at < info_n) {
+		struct slt_raw_cu u = { .lo = c.at, .osz = 4 };
+		uint64_t len = fixed(&c, 4);
+		if (len >= 0xfffffff0u) {
+			if (len != 0xffffffffu)
+				break;
+			u.osz = 8;
+			len = fixed(&c, 8);
+		}
+		if (c.bad || len > info_n - c.at || len < 2)
+			break;
+		u.end = c.at + len;
+		struct cur h = { info, c.at, u.end, le, false };
+		u.version = (uint8_t)fixed(&h, 2);
+		uint8_t ut = DW_UT_compile;
+		if (u.version >= 5) {
+			ut = (uint8_t)fixed(&h, 1);
+			u.asz = (uint8_t)fixed(&h, 1);
+			u.abbrev = fixed(&h, u.osz);
+			if (ut == DW_UT_skeleton || ut == DW_UT_split_compile)
+				skip(&h, 8);
+			else if (ut == DW_UT_type || ut == DW_UT_split_type)
+				skip(&h, 8 + u.osz);
+		} else {
+			u.abbrev = fixed(&h, u.osz);
+			u.asz = (uint8_t)fixed(&h, 1);
+		}
+		if (h.bad || u.version < 2 || u.version > 5 ||
+		    (u.asz != 2 && u.asz != 4 && u.asz != 8))
+			break;
+		u.die = h.at;
+		if (r->n_cu == cap) {
+			cap = cap ? 2 * cap : 256;
+			struct slt_raw_cu *v = realloc(r->cu, cap * sizeof(*v));
+			if (!v)
+				break;
+			r->cu = v;
+		}
+		r->cu[r->n_cu++] = u;
+		c.at = u.end;
+	}
+	if (c.at != info_n || !(r->tab = calloc(r->n_cu ? r->n_cu : 1,
+						 sizeof(*r->tab)))) {
+		slt_raw_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+/* The unit holding off, or SIZE_MAX. */
+static size_t unit_of(struct slt_raw *r, uint64_t off)
+{
+	if (r->last < r->n_cu && off >= r->cu[r->last].die &&
+	    off < r->cu[r->last].end)
+		return r->last;
+	size_t l = 0, h = r->n_cu;
+	while (l < h) { /* first unit with end > off */
+		size_t m = (l + h) / 2;
+		if (r->cu[m].end <= off)
+			l = m + 1;
+		else
+			h = m;
+	}
+	if (l == r->n_cu || off < r->cu[l].die)
+		return SIZE_MAX;
+	return r->last = l;
+}
+
+#define MAX_CODE 65536u
+
+static int read_table(struct slt_raw *r, size_t u)
+{
+	struct slt_raw_table *t = &r->tab[u];
+	struct cur c = { r->abbrev, r->cu[u].abbrev, r->abbrev_n, r->le, false };
+	size_t cap_c = 0, cap_s = 0;
+	t->state = -1;
+	if (c.at >= c.end)
+		return -1;
+	for (;;) {
+		uint64_t code = uleb(&c);
+		if (c.bad)
+			return -1;
+		if (code == 0)
+			break;
+		uint64_t tag = uleb(&c);
+		uint64_t ch = fixed(&c, 1);
+		if (c.bad || code > MAX_CODE || !tag || tag > UINT32_MAX)
+			return -1;
+		if (code >= cap_c) {
+			size_t nc = cap_c ? cap_c : 64;
+			while (nc <= code)
+				nc *= 2;
+			struct slt_raw_abbrev *v = realloc(t->code, nc * sizeof(*v));
+			if (!v)
+				return -1;
+			memset(v + cap_c, 0, (nc - cap_c) * sizeof(*v));
+			t->code = v;
+			cap_c = nc;
+		}
+		struct slt_raw_abbrev *a = &t->code[code];
+		if (a->tag)
+			return -1; /* a code defined twice */
+		a->tag = (uint32_t)tag;
+		a->children = ch != 0;
+		a->first = (uint32_t)t->n_specs;
+		for (;;) {
+			uint64_t at = uleb(&c), form = uleb(&c);
+			int64_t ic = form == DW_FORM_implicit_const ? sleb(&c) : 0;
+			if (c.bad || at > UINT32_MAX || form > UINT32_MAX)
+				return -1;
+			if (!at && !form)
+				break;
+			if (a->n == SLT_RAW_MAX_ATTRS)
+				return -1;
+			if (t->n_specs == cap_s) {
+				cap_s = cap_s ? 2 * cap_s : 256;
+				struct slt_raw_spec *v = realloc(t->specs,
+								 cap_s * sizeof(*v));
+				if (!v)
+					return -1;
+				t->specs = v;
+			}
+			t->specs[t->n_specs++] = (struct slt_raw_spec){
+				(uint32_t)at, (uint32_t)form, ic };
+			a->n++;
+		}
+		if (code + 1 > t->n_codes)
+			t->n_codes = code + 1;
+	}
+	t->state = 1;
+	return 0;
+}
+
+/* A string at off of sec[0, n): *p, *len, or false. */
+static bool str_at(const uint8_t *sec, size_t n, uint64_t off,
+		   const uint8_t **p, size_t *len)
+{
+	if (!sec || off >= n)
+		return false;
+	const uint8_t *z = memchr(sec + off, 0, n - off);
+	if (!z)
+		return false;
+	*p = sec + off;
+	*len = (size_t)(z - *p);
+	return true;
+}
+
+/* One attribute value of form at c; false when it cannot be read. */
+static bool value(struct slt_raw *r, const struct slt_raw_cu *u, struct cur *c,
+		  uint32_t form, int64_t ic, struct slt_raw_attr *a, int depth)
+{
+	a->form = form;
+	a->cls = SLT_RAW_CONST;
+	a->u = 0;
+	a->p = NULL;
+	a->len = 0;
+	uint64_t n = 0;
+	switch (form) {
+	case DW_FORM_addr: a->u = fixed(c, u->asz); break;
+	case DW_FORM_data1: case DW_FORM_flag: case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		a->u = fixed(c, 1); break;
+	case DW_FORM_data2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		a->u = fixed(c, 2); break;
+	case DW_FORM_strx3: case DW_FORM_addrx3: a->u = fixed(c, 3); break;
+	case DW_FORM_data4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		a->u = fixed(c, 4); break;
+	case DW_FORM_data8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		a->u = fixed(c, 8); break;
+	case DW_FORM_sdata: a->u = (uint64_t)sleb(c); break;
+	case DW_FORM_udata: case DW_FORM_strx: case DW_FORM_addrx:
+	case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
+		a->u = uleb(c); break;
+	case DW_FORM_implicit_const: a->u = (uint64_t)ic; break;
+	case DW_FORM_flag_present: a->u = 1; break;
+	case DW_FORM_sec_offset: case DW_FORM_strp_sup:
+	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		a->u = fixed(c, u->osz); break;
+	case DW_FORM_strp: case DW_FORM_line_strp:
+		a->u = fixed(c, u->osz);
+		a->cls = SLT_RAW_STR;
+		if (!c->bad && !(form == DW_FORM_strp
+				 ? str_at(r->str, r->str_n, a->u, &a->p, &a->len)
+				 : str_at(r->lstr, r->lstr_n, a->u, &a->p, &a->len)))
+			return false;
+		break;
+	case DW_FORM_string:
+		a->cls = SLT_RAW_STR;
+		if (!str_at(c->p, c->end, c->at, &a->p, &a->len))
+			return false;
+		c->at += a->len + 1;
+		break;
+	case DW_FORM_ref1: a->u = fixed(c, 1); goto ref;
+	case DW_FORM_ref2: a->u = fixed(c, 2); goto ref;
+	case DW_FORM_ref4: a->u = fixed(c, 4); goto ref;
+	case DW_FORM_ref8: a->u = fixed(c, 8); goto ref;
+	case DW_FORM_ref_udata: a->u = uleb(c);
+	ref:
+		a->cls = SLT_RAW_REF;
+		if (a->u >= u->end - u->lo)
+			return false;
+		a->u += u->lo;
+		break;
+	case DW_FORM_ref_addr:
+		a->u = fixed(c, u->version <= 2 ? u->asz : u->osz);
+		a->cls = SLT_RAW_REF;
+		if (a->u >= r->info_n)
+			return false;
+		break;
+	case DW_FORM_block1: n = fixed(c, 1); goto block;
+	case DW_FORM_block2: n = fixed(c, 2); goto block;
+	case DW_FORM_block4: n = fixed(c, 4); goto block;
+	case DW_FORM_block: case DW_FORM_exprloc: n = uleb(c); goto block;
+	case DW_FORM_data16: n = 16;
+	block:
+		a->cls = SLT_RAW_BLOCK;
+		if (c->bad || n > c->end - c->at)
+			return false;
+		a->p = c->p + c->at;
+		a->len = (size_t)n;
+		c->at += n;
+		break;
+	case DW_FORM_indirect: {
+		uint64_t f = uleb(c);
+		if (c->bad || depth > 4 || f > UINT32_MAX ||
+		    f == DW_FORM_implicit_const)
+			return false;
+		return value(r, u, c, (uint32_t)f, 0, a, depth + 1);
+	}
+	default:
+		return false;
+	}
+	switch (form) {
+	case DW_FORM_strx: case DW_FORM_strx1: case DW_FORM_strx2:
+	case DW_FORM_strx3: case DW_FORM_strx4: case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup4: case DW_FORM_ref_sup8: case DW_FORM_strp_sup:
+	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+	case DW_FORM_GNU_str_index:
+		a->cls = SLT_RAW_OTHER;
+		break;
+	}
+	return !c->bad;
+}
+
+int slt_raw_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d)
+{
+	size_t ui = unit_of(r, off);
+	if (ui == SIZE_MAX)
+		return -1;
+	const struct slt_raw_cu *u = &r->cu[ui];
+	struct slt_raw_table *t = &r->tab[ui];
+	if (!t->state)
+		read_table(r, ui);
+	if (t->state < 0)
+		return -1;
+	struct cur c = { r->info, off, u->end, r->le, false };
+	uint64_t code = uleb(&c);
+	d->off = off;
+	d->cu = ui;
+	d->n = 0;
+	d->tag = 0;
+	d->children = false;
+	d->next = c.at;
+	if (c.bad)
+		return -1;
+	if (code == 0)
+		return 1;
+	if (code >= t->n_codes || !t->code[code].tag)
+		return -1;
+	const struct slt_raw_abbrev *a = &t->code[code];
+	d->tag = a->tag;
+	d->children = a->children;
+	for (uint32_t i = 0; i < a->n; i++) {
+		const struct slt_raw_spec *s = &t->specs[a->first + i];
+		d->a[i].at = s->at;
+		if (!value(r, u, &c, s->form, s->implicit, &d->a[i], 0))
+			return -1;
+	}
+	d->n = a->n;
+	d->next = c.at;
+	return 0;
+}
+
+const struct slt_raw_attr *slt_raw_get(const struct slt_raw_die *d,
+				       uint32_t at)
+{
+	for (uint32_t i = 0; i < d->n; i++)
+		if (d->a[i].at == at)
+			return &d->a[i];
+	return NULL;
+}
+
+/* Nesting of children read by slt_raw_sibling() without DW_AT_sibling. */
+#define SIB_MAX_DEPTH 64
+
+static uint64_t sibling(struct slt_raw *r, const struct slt_raw_die *d,
+			unsigned depth)
+{
+	if (!d->children)
+		return d->next;
+	const struct slt_raw_attr *s = slt_raw_get(d, DW_AT_sibling);
+	if (s && s->cls == SLT_RAW_REF)
+		return s->u > d->off ? s->u : 0;
+	if (depth >= SIB_MAX_DEPTH)
+		return 0;
+	struct slt_raw_die *c = malloc(sizeof(*c));
+	uint64_t at = d->next, res = 0;
+	while (c) {
+		int rc = slt_raw_die(r, at, c);
+		if (rc < 0)
+			break;
+		if (rc == 1) {
+			res = c->next;
+			break;
+		}
+		if (!(at = sibling(r, c, depth + 1)))
+			break;
+	}
+	free(c);
+	return res;
+}
+
+uint64_t slt_raw_sibling(struct slt_raw *r, const struct slt_raw_die *d)
+{
+	return sibling(r, d, 0);
+}
