@@ -402,8 +402,8 @@ static uint64_t sibling(struct slt_raw *r, const struct slt_raw_die *d,
 	if (!d->children)
 		return d->next;
 	const struct slt_raw_attr *s = slt_raw_get(d, DW_AT_sibling);
-	if (s && s->cls == SLT_RAW_REF)
-		return s->u > d->off ? s->u : 0;
+	if (s && s->cls == SLT_RAW_REF) /* forward, inside the unit */
+		return s->u > d->off && s->u < r->cu[d->cu].end ? s->u : 0;
 	if (depth >= SIB_MAX_DEPTH)
 		return 0;
 	struct slt_raw_die *c = malloc(sizeof(*c));

@@ -101,7 +101,8 @@ void slt_raw_free(struct slt_raw *r);
 int slt_raw_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d);
 
 /* The offset of the sibling that follows d (skipping its children through
- * DW_AT_sibling or by reading them), or 0 when it cannot be found. */
+ * DW_AT_sibling, which must point forward inside the unit, or by reading
+ * them), or 0 when it cannot be found. */
 uint64_t slt_raw_sibling(struct slt_raw *r, const struct slt_raw_die *d);
 
 /* The attribute at of d, or NULL. */

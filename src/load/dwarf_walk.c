@@ -403,7 +403,8 @@ static bool raw_hits(struct dw *d, uint64_t cu_off, const struct hits *h,
 	bool ok = die && slt_raw_die(&d->raw, cu_off, die) == 0;
 	uint64_t at = ok && die->children ? die->next : 0;
 	v->n = 0;
-	while (ok && at) {
+	uint64_t end = ok ? d->raw.cu[die->cu].end : 0;
+	while (ok && at && at < end) {
 		int rc = slt_raw_die(&d->raw, at, die);
 		if (rc == 1)
 			break;
