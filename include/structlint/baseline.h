@@ -79,6 +79,9 @@ struct slt_baseline_member {
 	uint32_t decl_line;       /* the member's line; 0 when unknown (the
 				     layout model keeps none today) */
 	enum slt_class cls;       /* recorded class, SLT_CLASS_NONE unknown */
+	const char *writer;       /* writer label of a written class
+				     (hot-write:LABEL), NULL when none
+				     (added after v1; JSON "writer") */
 };
 
 /* One recorded hole (a byte gap between members; bit holes are not
@@ -126,6 +129,12 @@ int slt_baseline_new(unsigned cacheline_size, const char *input,
  * unknown).  Returns 0 or SLT_ENOMEM. */
 int slt_baseline_add_struct(struct slt_baseline *b, const struct slt_struct *s,
 			    const enum slt_class *classes, struct slt_error *err);
+/* The same with writer labels parallel to s->members (NULL entries, or
+ * NULL: none), recorded for members of a written class (added after
+ * v1). */
+int slt_baseline_add_struct_writers(struct slt_baseline *b, const struct slt_struct *s,
+				    const enum slt_class *classes,
+				    const char *const *writers, struct slt_error *err);
 
 /* Append a copy of e to b's own suppressions (written with it).
  * Returns 0 or SLT_ENOMEM. */

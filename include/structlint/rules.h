@@ -146,6 +146,10 @@ struct slt_check_opts {
 				      member's class from --classes or
 				      --samples (NONE: unknown); NULL when
 				      neither was given */
+	/* Added after v1 (additive): writer labels parallel to
+	 * s->members (hot-write:LABEL in a classes file; measured classes
+	 * carry none), NULL entries or NULL when none.  Borrowed. */
+	const char *const *labels;
 };
 
 /*
@@ -230,6 +234,20 @@ int slt_groups_classes(const struct slt_struct *s, enum slt_class *cls);
  */
 int slt_groups_check(const struct slt_struct *s, const struct slt_check_opts *o,
 		     struct slt_gate_result *r, struct slt_error *err);
+
+/* ---- writer labels (src/gate/writers.c) ---- */
+
+/*
+ * Written members whose writer labels differ (o->labels, o->classes) on
+ * one cacheline of s: one error violation per such line, rule
+ * "writers-share-line", naming every labelled written member on it (a
+ * member inside a labelled composite of the same label is covered by
+ * it; a member and a composite holding it never collide).  r->n_checks
+ * grows by the lines checked when any member is labelled.  Returns 0 or
+ * SLT_ENOMEM.
+ */
+int slt_writers_check(const struct slt_struct *s, const struct slt_check_opts *o,
+		      struct slt_gate_result *r, struct slt_error *err);
 
 #ifdef __cplusplus
 }

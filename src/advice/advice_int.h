@@ -53,9 +53,9 @@ struct slt_adv_leaf {
 	const struct slt_cpu_access *cpus; /* borrowed from the profile */
 	size_t n_cpus;
 	double self_cross;     /* slt_cpu_cross(cpus, cpus) */
-	size_t group;          /* per-CPU: slt_member_unit(), pairs within
-				  one group are true sharing, not counted;
-				  classes: the leaf itself */
+	size_t group;          /* slt_member_unit(): pairs within one group
+				  are not counted (true sharing), on every
+				  basis, as in the findings */
 	const char *label;     /* writer label of a given class, or NULL */
 };
 
@@ -232,7 +232,8 @@ struct slt_adv_cost {
  * per-CPU: the findings' pair estimator over the leaves' groups on L
  * (slt_pairs_cross(), src/analysis/pairs.c);
  * counts: min(stores of written units on L, loads of read-mostly units);
- * classes: read-mostly x written leaves on L.  A unit counts on every
+ * classes: read-mostly x written groups on L plus written groups with
+ * different writer labels (slt_pairs_classes()).  A unit counts on every
  * line it overlaps.  Returns 0 or SLT_ENOMEM.
  */
 int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,

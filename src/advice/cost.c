@@ -11,9 +11,12 @@
  * (include/structlint/analysis.h): per-CPU counts: the pair estimator
  * slt_pairs_cross() over the leaves' groups on L (pairs within one group
  * are true sharing, which no layout removes); counts: min(stores of
- * written leaves, loads of read-mostly leaves) on L; classes: read-mostly
- * x written leaves on L (the findings count units and writer labels
- * there, see analysis.h; this cost does not yet).  A leaf member that spans k lines is charged on
+ * written leaves, loads of read-mostly leaves) on L; classes: the findings'
+ * classes term slt_pairs_classes() over the leaves' groups on L
+ * (read-mostly x written groups, plus written groups whose writer labels
+ * differ: hot-write:rx next to hot-write:tx is write-write).  The
+ * findings, this cost, the exact DP (exact.c) and brute force all price
+ * a line through this one function.  A leaf member that spans k lines is charged on
  * each, with 1/k of its samples (where in a moved member the accesses fall
  * is unknown).  The instance is taken to start on a line boundary, as
  * pahole draws it.
@@ -50,8 +53,9 @@ void slt_adv_weights_default(const struct slt_adv_units *us,
 }
 
 struct line_acc {
-	double rd, wr;          /* classes: leaves; counts: loads / stores */
-	struct slt_pairs pairs; /* per-CPU: per (group, CPU) */
+	double rd, wr;          /* counts: loads / stores */
+	struct slt_pairs pairs; /* per-CPU: per (group, CPU); classes: per
+				   group, with writer labels */
 	uint64_t *paths;        /* path bitmask */
 };
 
@@ -62,14 +66,19 @@ static void line_release(const struct slt_adv_units *us, struct line_acc *x)
 	slt_pairs_release(&x->pairs);
 }
 
-/* Add unit u at offset o to the accumulators of lines [L0, L0 + nl) (la[0]
- * is line L0); its parts on other lines are left out. */
-static int line_add(const struct slt_adv_units *us,
+/* Add unit u, the slot-th of the units priced together, at offset o to
+ * the accumulators of lines [L0, L0 + nl) (la[0] is line L0); its parts on
+ * other lines are left out.  Groups are keyed by slot too: the exact DP
+ * (exact.c) prices a line's content through one representative per kind
+ * of unit, which may be a unit given in another slot (the straddler, the
+ * unit being placed); two slots are always two units, never one group. */
+static int line_add(const struct slt_adv_units *us, size_t slot,
 		    const struct slt_adv_unit *u, uint64_t o,
 		    struct line_acc *la, uint64_t L0, uint64_t nl,
 		    uint64_t lsz, bool coherence, bool locality)
 {
 	const enum slt_score_basis basis = us->a->basis;
+	const size_t nm = us->orig->n_members + 1;
 	int rc = 0;
 
 	for (size_t j = 0; coherence && j < u->n_leaves && !rc; j++) {
@@ -82,16 +91,17 @@ static int line_add(const struct slt_adv_units *us,
 			if (L < L0 || L - L0 >= nl)
 				continue;
 			x = &la[L - L0];
+			size_t g = slot * nm + lf->group;
 			if (basis == SLT_BASIS_CLASSES) {
-				x->rd += lf->read;
-				x->wr += lf->write;
+				rc = slt_pairs_class(&x->pairs, g, lf->read,
+						     lf->write, lf->label);
 			} else if (basis == SLT_BASIS_COUNTS) {
 				if (lf->read)
 					x->rd += lf->loads / k;
 				if (lf->write)
 					x->wr += lf->stores / k;
 			} else {
-				rc = slt_pairs_add(&x->pairs, lf->group, lf->cpus,
+				rc = slt_pairs_add(&x->pairs, g, lf->cpus,
 						   lf->n_cpus, 1 / k);
 			}
 		}
@@ -116,7 +126,9 @@ static int line_value(const struct slt_adv_units *us,
 
 	*coh = *loc = 0;
 	if (basis == SLT_BASIS_CLASSES) {
-		f = x->rd * x->wr;
+		double rw, ww;
+		slt_pairs_classes(&x->pairs, &rw, &ww);
+		f = rw + ww;
 	} else if (basis == SLT_BASIS_COUNTS) {
 		f = x->rd < x->wr ? x->rd : x->wr;
 	} else {
@@ -163,7 +175,7 @@ static int blocks_eval(const struct slt_adv_units *us, const size_t *order,
 		la[L].paths = pbits ? pbits + L * pw : NULL;
 	}
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = line_add(us, &us->u[order[i]], off[i], la, 0, nl, lsz,
+		rc = line_add(us, i, &us->u[order[i]], off[i], la, 0, nl, lsz,
 			      coh, loc);
 	for (uint64_t L = 0; L < nl && !rc; L++) {
 		double f, l;
@@ -221,7 +233,7 @@ int slt_adv_cost_line(const struct slt_adv_units *us, const size_t *units,
 	if (us->path_words)
 		x.paths = pbits;
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = line_add(us, &us->u[units[i]], off[i], &x, line, 1, us->line,
+		rc = line_add(us, i, &us->u[units[i]], off[i], &x, line, 1, us->line,
 			      true, true);
 	if (!rc)
 		rc = line_value(us, &x, coherence, locality);

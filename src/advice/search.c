@@ -3,7 +3,8 @@
  * Searching plans (advice_int.h) for the advisor's objective (cost.c).
  *
  *   greedy fill: movable units in group order (read-mostly, then the
- *     written units grouped by their busiest writer CPU, then cold ones;
+ *     written units grouped by their writer label (hot-write:LABEL), then
+ *     by their busiest writer CPU, then cold ones;
  *     in size-only mode by alignment, then size, descending), each gap
  *     before an anchored unit filled first-fit from that order; every
  *     subset of CACHELINE_PADDING at the group boundaries is tried;
@@ -149,6 +150,23 @@ static int32_t writer_cpu(const struct slt_adv_unit *u)
 	return c;
 }
 
+/* Writer label of a unit's first labelled written leaf, "" when none. */
+static const char *writer_label(const struct slt_adv_unit *u)
+{
+	for (size_t j = 0; j < u->n_leaves; j++)
+		if (u->leaves[j].write && u->leaves[j].label)
+			return u->leaves[j].label;
+	return "";
+}
+
+/* Written units x and y belong to different writer groups. */
+static bool other_writer(const struct slt_adv_unit *x,
+			 const struct slt_adv_unit *y)
+{
+	return strcmp(writer_label(x), writer_label(y)) ||
+	       writer_cpu(x) != writer_cpu(y);
+}
+
 struct sort_ctx {
 	const struct slt_adv_units *us;
 	bool size_only;
@@ -173,6 +191,9 @@ static int cmp_units(const void *a, const void *b, void *arg)
 		int rx = role_rank(x), ry = role_rank(y);
 		if (rx != ry)
 			return rx - ry;
+		int lc = rx == 1 ? strcmp(writer_label(x), writer_label(y)) : 0;
+		if (lc)
+			return lc;
 		if (rx == 1 && writer_cpu(x) != writer_cpu(y))
 			return writer_cpu(x) < writer_cpu(y) ? -1 : 1;
 	}
@@ -235,7 +256,7 @@ static void greedy_order(const struct slt_adv_units *us, bool size_only,
 					  *y = &us->u[p->order[i]];
 		if (role_rank(x) != role_rank(y) ||
 		    (x->role == SLT_ADV_WRITE && y->role == SLT_ADV_WRITE &&
-		     writer_cpu(x) != writer_cpu(y)))
+		     other_writer(x, y)))
 			bnd[(*n_bnd)++] = i;
 	}
 }

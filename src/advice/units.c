@@ -188,12 +188,10 @@ static int unit_stats(struct slt_adv_units *us)
 				lf->size = m->size;
 				lf->read = c == SLT_CLASS_READ_MOSTLY;
 				lf->write = is_write(c);
-				/* per-CPU: pairs within one unit (pairs.c)
-				 * are not counted; classes: each leaf
-				 * counts, as the subset DP (exact.c)
-				 * assumes */
-				lf->group = a->basis == SLT_BASIS_CLASSES ? k :
-					    slt_member_unit(s, k);
+				/* pairs within one unit (pairs.c) are not
+				 * counted, on every basis, as the findings
+				 * count them */
+				lf->group = slt_member_unit(s, k);
 				lf->label = a->classes[k].label;
 				x->n_read += lf->read;
 				x->n_write += lf->write;

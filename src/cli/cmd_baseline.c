@@ -131,13 +131,17 @@ static int record_one(const struct args *a, const struct slt_classes *cl,
 	for (size_t i = 0; !rc && i < c.layout->n_structs; i++) {
 		struct slt_analysis *an = NULL;
 		enum slt_class *g = NULL, *cls = NULL;
+		const char **wr = NULL;
 		const struct slt_struct *s = &c.layout->structs[i];
 		if (c.classes_path || c.samples) {
 			rc = cli_analysis_run(&c, i, &an, &g, err);
-			if (!rc && !(cls = calloc(s->n_members + 1, sizeof(*cls))))
+			if (!rc && (!(cls = calloc(s->n_members + 1, sizeof(*cls))) ||
+				    !(wr = calloc(s->n_members + 1, sizeof(*wr)))))
 				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-			for (size_t k = 0; !rc && k < s->n_members; k++)
+			for (size_t k = 0; !rc && k < s->n_members; k++) {
 				cls[k] = an->classes[k].cls;
+				wr[k] = an->classes[k].label;   /* as its class */
+			}
 		}
 		/* members of a kernel cacheline group whose name implies a class
 		 * get it when no classes file gives one */
@@ -146,8 +150,9 @@ static int record_one(const struct args *a, const struct slt_classes *cl,
 		if (!rc && slt_groups_classes(s, cls) < 0)
 			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		if (!rc)
-			rc = slt_baseline_add_struct(b, s, cls, err);
+			rc = slt_baseline_add_struct_writers(b, s, cls, wr, err);
 		free(cls);
+		free(wr);
 		slt_analysis_free(an);
 		free(g);
 	}

@@ -47,8 +47,9 @@ static const char usage[] =
 "  -b, --baseline FILE        compare with a structlint.baseline/v1 file\n"
 "      --suppress FILE        structlint.suppressions/v1 file: matching\n"
 "                             violations are listed, never fail the gate\n"
-"member classes (for no-hot-write-near, class:CLASS groups and kernel\n"
-"group membership):\n"
+"member classes (for no-hot-write-near, class:CLASS groups, kernel group\n"
+"membership, and writer labels: members of different hot-write:LABEL on\n"
+"one cacheline are an error, writers-share-line):\n"
 "  -C, --classes FILE         classes file or net_cachelines .rst table;\n"
 "                             repeatable: the files are merged (a member\n"
 "                             classed differently by two files is an error)\n"
@@ -245,14 +246,18 @@ struct check {
 
 /* Rules and group checks of one loaded definition. */
 static int check_one(struct check *k, const struct slt_struct *s, const enum slt_class *classes,
-		     struct slt_gate_result *r, struct slt_error *err)
+		     const char *const *labels, struct slt_gate_result *r, struct slt_error *err)
 {
-	struct slt_check_opts o = { .cacheline_size = k->c.ropts.cacheline_size, .classes = classes };
+	struct slt_check_opts o = { .cacheline_size = k->c.ropts.cacheline_size,
+				    .classes = classes, .labels = labels };
 	const struct slt_rules_struct *rs = slt_rules_find(k->rules, s->name);
 	int rc = 0;
-	if (rs && !rs->n_rules && !k->warned_empty) {
-		/* an empty section checks the kernel groups only: say so when
-		 * the struct has none, once */
+	bool labelled = false;
+	for (size_t i = 0; labels && i < s->n_members && !labelled; i++)
+		labelled = labels[i] != NULL;
+	if (rs && !rs->n_rules && !k->warned_empty && !labelled) {
+		/* an empty section checks the kernel groups (and writer
+		 * labels) only: say so when the struct has neither, once */
 		struct slt_cl_group *g = NULL;
 		size_t n = 0;
 		if (slt_groups_find(s, &g, &n, NULL))
@@ -269,6 +274,8 @@ static int check_one(struct check *k, const struct slt_struct *s, const enum slt
 		rc = slt_rules_check(rs, k->rules_path, s, &o, r, err);
 	if (!rc)
 		rc = slt_groups_check(s, &o, r, err);
+	if (!rc)
+		rc = slt_writers_check(s, &o, r, err);
 	return rc;
 }
 
@@ -314,7 +321,8 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 		if (cl && !(g = cli_given_classes(cl, &l->structs[i])))
 			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		if (!rc)
-			rc = check_one(k, &l->structs[i], g, r, err);
+			rc = check_one(k, &l->structs[i], g,
+				       g ? cli_given_labels(g, &l->structs[i]) : NULL, r, err);
 		free(g);
 	}
 	slt_classes_free(cl);
@@ -343,14 +351,19 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 		for (size_t i = 0; !rc && i < c.layout->n_structs; i++) {
 			struct slt_analysis *a = NULL;
 			enum slt_class *given = NULL, *cls = NULL;
+			const char **lab = NULL;
 			rc = cli_analysis_run(&c, i, &a, &given, err);
-			if (!rc && !(cls = calloc(a->layout->n_members + 1, sizeof(*cls))))
+			if (!rc && (!(cls = calloc(a->layout->n_members + 1, sizeof(*cls))) ||
+				    !(lab = calloc(a->layout->n_members + 1, sizeof(*lab)))))
 				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-			for (size_t m = 0; !rc && m < a->layout->n_members; m++)
+			for (size_t m = 0; !rc && m < a->layout->n_members; m++) {
 				cls[m] = a->classes[m].cls;
+				lab[m] = a->classes[m].label;
+			}
 			if (!rc)
-				rc = check_one(k, &c.layout->structs[i], cls, r, err);
+				rc = check_one(k, &c.layout->structs[i], cls, lab, r, err);
 			free(cls);
+			free(lab);
 			slt_analysis_free(a);
 			free(given);
 		}

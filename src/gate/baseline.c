@@ -93,6 +93,18 @@ struct slt_baseline_struct *slt_bl_push_struct(struct slt_baseline *b)
 int slt_baseline_add_struct(struct slt_baseline *b, const struct slt_struct *s,
 			    const enum slt_class *classes, struct slt_error *err)
 {
+	return slt_baseline_add_struct_writers(b, s, classes, NULL, err);
+}
+
+static bool written_class(enum slt_class c)
+{
+	return c == SLT_CLASS_HOT_WRITE || c == SLT_CLASS_MIXED || c == SLT_CLASS_TRUE_SHARED;
+}
+
+int slt_baseline_add_struct_writers(struct slt_baseline *b, const struct slt_struct *s,
+				    const enum slt_class *classes,
+				    const char *const *writers, struct slt_error *err)
+{
 	struct slt_arena *a = ((struct bl_priv *)b->priv_)->arena;
 	struct slt_baseline_struct *d = slt_bl_push_struct(b);
 	if (!d)
@@ -126,6 +138,9 @@ int slt_baseline_add_struct(struct slt_baseline *b, const struct slt_struct *s,
 		o->flags = m->flags & SLT_BL_FLAGS_KNOWN;
 		o->depth = m->depth;
 		o->cls = classes ? classes[i] : SLT_CLASS_NONE;
+		if (writers && writers[i] && written_class(o->cls) &&
+		    !(o->writer = slt_arena_strdup(a, writers[i])))
+			goto oom_pop;
 	}
 	for (size_t i = 0; i < s->n_holes; i++) {
 		const struct slt_hole *h = &s->holes[i];
@@ -183,6 +198,8 @@ static json_t *member_json(const struct slt_baseline_member *m, unsigned cl,
 			slt_json_push(fl, json_string(slt_bl_flags[k].name), bad);
 	slt_json_set(o, "flags", fl, bad);
 	slt_json_set(o, "class", json_string(slt_class_name(m->cls)), bad);
+	if (m->writer)
+		slt_json_set(o, "writer", json_string(m->writer), bad);
 	return o;
 }
 

@@ -24,6 +24,10 @@
  *                                     written members, else note
  *   baseline-member-renamed           note    (same offset, size, type)
  *   baseline-member-type-changed      note    (same path, another type)
+ *   baseline-writers-share-line       error, one per cacheline where
+ *                                     written members of different writer
+ *                                     labels (hot-write:rx, hot-write:tx)
+ *                                     now share a line they did not share
  *   baseline-member-added             error when its class is unknown and
  *                                     it lands on a line holding a
  *                                     read-mostly member, else note
@@ -54,6 +58,7 @@ struct cmp {
 	long *c2b;                        /* current member -> baseline, -1 */
 	bool *renamed;                    /* per current member */
 	enum slt_class *ccls;             /* current classes */
+	const char **cwr;                 /* current writer labels, or NULL */
 	char **cpath;                     /* current member paths */
 	bool *newshare;                   /* per current member: in a new
 					     written/read-mostly sharing */
@@ -187,6 +192,14 @@ static int match_members(struct cmp *c)
 		if (cls == SLT_CLASS_NONE && c->c2b[i] >= 0)
 			cls = bs->members[c->c2b[i]].cls;
 		c->ccls[i] = cls;
+		/* the writer label: of the entry giving the class (its own or
+		 * an enclosing member's), else the baseline's */
+		const struct slt_class_entry *e = c->o->classes && c->cpath[i][0] ?
+			slt_classes_find(c->o->classes, cs->name, c->cpath[i]) : NULL;
+		if (e && e->cls == cls)
+			c->cwr[i] = e->writer;
+		else if (c->c2b[i] >= 0 && bs->members[c->c2b[i]].cls == cls)
+			c->cwr[i] = bs->members[c->c2b[i]].writer;
 	}
 	/* then the class the current layout's kernel cacheline groups imply */
 	return slt_groups_classes(cs, c->ccls) < 0 ? SLT_ENOMEM : 0;
@@ -541,6 +554,70 @@ static int check_sharing(struct cmp *c)
 	return rc;
 }
 
+/* Can written h and m of different writer labels falsely share? */
+static bool writers_pair(const struct cmp *c, size_t h, size_t m)
+{
+	const struct slt_struct *cs = c->cs;
+	return h != m && is_written(c->ccls[h]) && is_written(c->ccls[m]) && c->cwr[h] &&
+	       c->cwr[m] && strcmp(c->cwr[h], c->cwr[m]) &&
+	       takes_part(&cs->members[h], c->cpath[h]) &&
+	       takes_part(&cs->members[m], c->cpath[m]) && !nested(cs, h, m);
+}
+
+/* One error per cacheline where members of different writers now share a
+ * line they did not share in the baseline, naming every labelled written
+ * member on it. */
+static int check_writers(struct cmp *c)
+{
+	const struct slt_struct *cs = c->cs;
+	uint64_t n_lines = slt_cachelines(cs->size, c->cl);
+	bool any = false;
+	int rc = 0;
+	for (size_t i = 0; i < cs->n_members && !any; i++)
+		any = c->cwr[i] && is_written(c->ccls[i]);
+	for (uint64_t L = 0; any && !rc && L < n_lines; L++) {
+		long first = -1;
+		c->r->n_checks++;
+		for (size_t h = 0; h < cs->n_members && first < 0; h++)
+			for (size_t m = 0; m < cs->n_members && first < 0; m++)
+				if (writers_pair(c, h, m) && cur_on(c, h, L) && cur_on(c, m, L) &&
+				    new_pair(c, h, m))
+					first = (long)h;
+		if (first < 0)
+			continue;
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		if (!f)
+			return SLT_ENOMEM;
+		const char *sep = "";
+		for (size_t i = 0; i < cs->n_members; i++) {
+			if (!is_written(c->ccls[i]) || !c->cwr[i] || !cur_on(c, i, L) ||
+			    !takes_part(&cs->members[i], c->cpath[i]))
+				continue;
+			char lb[64];
+			uint64_t bf, bl;
+			long b = c->c2b[i];
+			if (b >= 0)
+				base_lines(c, (size_t)b, &bf, &bl);
+			fprintf(f, "%s%s (%s:%s, offset %" PRIu64 ", %s%s)", sep, c->cpath[i],
+				slt_class_name(c->ccls[i]), c->cwr[i], cs->members[i].offset,
+				b >= 0 ? "was on " : "not in the baseline",
+				b >= 0 ? lines_str(lb, sizeof(lb), bf, bl) : "");
+			sep = ", ";
+		}
+		if (fclose(f)) {
+			free(text);
+			return SLT_ENOMEM;
+		}
+		rc = add(c, "baseline-writers-share-line", SLT_SEV_ERROR, c->cpath[first],
+			 cs->members[first].offset, "cacheline %" PRIu64 " now holds members "
+			 "written by different writers: %s (write-write false sharing)", L, text);
+		free(text);
+	}
+	return rc;
+}
+
 static int compare_struct(struct cmp *c)
 {
 	const struct slt_struct *cs = c->cs;
@@ -549,10 +626,11 @@ static int compare_struct(struct cmp *c)
 	c->c2b = calloc(nc, sizeof(*c->c2b));
 	c->renamed = calloc(nc, sizeof(*c->renamed));
 	c->ccls = calloc(nc, sizeof(*c->ccls));
+	c->cwr = calloc(nc, sizeof(*c->cwr));
 	c->cpath = calloc(nc, sizeof(*c->cpath));
 	c->newshare = calloc(nc, sizeof(*c->newshare));
 	c->line_new = calloc(slt_cachelines(cs->size, c->cl) + 1, 1);
-	int rc = c->b2c && c->c2b && c->renamed && c->ccls && c->cpath && c->newshare &&
+	int rc = c->b2c && c->c2b && c->renamed && c->ccls && c->cwr && c->cpath && c->newshare &&
 		 c->line_new ? 0 : SLT_ENOMEM;
 	if (!rc)
 		rc = match_members(c);
@@ -570,12 +648,15 @@ static int compare_struct(struct cmp *c)
 		rc = check_added(c);
 	if (!rc)
 		rc = check_sharing(c);
+	if (!rc)
+		rc = check_writers(c);
 	for (size_t i = 0; c->cpath && i < cs->n_members; i++)
 		free(c->cpath[i]);
 	free(c->b2c);
 	free(c->c2b);
 	free(c->renamed);
 	free(c->ccls);
+	free(c->cwr);
 	free(c->cpath);
 	free(c->newshare);
 	free(c->line_new);

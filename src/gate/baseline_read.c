@@ -190,6 +190,28 @@ static int read_class(struct rd *r, const json_t *m, enum slt_class *cls)
 	return 0;
 }
 
+/* "writer": a writer label (letters, digits, '_', '-') of a written
+ * class, optional. */
+static int read_writer(struct rd *r, const json_t *m, struct slt_baseline_member *o)
+{
+	int rc = get_str(r, m, "writer", false, true, NULL, &o->writer);
+	if (rc || !o->writer)
+		return rc;
+	size_t n = strlen(o->writer);
+	bool ok = n <= 64 && strspn(o->writer, "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
+	if (!ok || (o->cls != SLT_CLASS_HOT_WRITE && o->cls != SLT_CLASS_MIXED &&
+		    o->cls != SLT_CLASS_TRUE_SHARED)) {
+		json_t *v;
+		field(r, m, "writer", false, &v);
+		return FAIL(&r->pc, "a writer label is 1 to 64 letters, digits, '_' and '-', on a hot-write, mixed or true-shared member",
+			    ok ? "%swriter: \"%.40s\" on a member of class %s" :
+			    "%swriter: bad writer label \"%.40s\"%s", r->where, o->writer,
+			    ok ? slt_class_name(o->cls) : "");
+	}
+	return 0;
+}
+
 static int read_member(struct rd *r, const json_t *m,
 		       const struct slt_baseline_struct *s,
 		       struct slt_baseline_member *o)
@@ -215,6 +237,8 @@ static int read_member(struct rd *r, const json_t *m,
 		rc = read_flags(r, m, &o->flags);
 	if (!rc)
 		rc = read_class(r, m, &o->cls);
+	if (!rc)
+		rc = read_writer(r, m, o);
 	if (!rc && (o->flags & SLT_MEMBER_BITFIELD)) {
 		uint64_t bits = o->size * 8;
 		rc = get_u32(r, m, "bit_size", true, bits < 64 ? (uint32_t)bits : 64, &o->bit_size);

@@ -41,6 +41,7 @@ struct rs {
 	struct slt_member m[MAXM];
 	char names[MAXM][24];
 	enum slt_class cls[MAXM];
+	const char *lab[MAXM];   /* writer labels (hot-write:LABEL) or NULL */
 };
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -96,8 +97,19 @@ static void gen(struct rs *r, size_t n)
 	r->s.size = up(off, salign);
 }
 
-static struct slt_analysis *analyze(const struct slt_struct *s,
-				    const enum slt_class *cls)
+/* Writer labels "rx" or "tx" on about half of r's written members: members
+ * with different labels collide as write-write (analysis.h). */
+static void add_labels(struct rs *r)
+{
+	for (size_t i = 0; i < r->s.n_members; i++)
+		if ((r->cls[i] == SLT_CLASS_HOT_WRITE || r->cls[i] == SLT_CLASS_MIXED) &&
+		    rnd(2))
+			r->lab[i] = rnd(2) ? "rx" : "tx";
+}
+
+static struct slt_analysis *analyze_l(const struct slt_struct *s,
+				      const enum slt_class *cls,
+				      const char *const *lab)
 {
 	struct slt_analysis_opts ao = { 0 };
 	struct slt_analysis *a = NULL;
@@ -105,16 +117,24 @@ static struct slt_analysis *analyze(const struct slt_struct *s,
 
 	slt_classify_opts_default(&ao.classify);
 	ao.given = cls;
+	ao.given_label = lab;
 	ao.cacheline_size = 64;
 	assert_int_equal(slt_analyze(s, NULL, &ao, &a, &err), 0);
 	return a;
+}
+
+static struct slt_analysis *analyze(const struct slt_struct *s,
+				    const enum slt_class *cls)
+{
+	return analyze_l(s, cls, NULL);
 }
 
 static double findings_score(const struct slt_analysis *a)
 {
 	double t = 0;
 	for (size_t i = 0; i < a->n_findings; i++)
-		if (a->findings[i].kind == SLT_FIND_COLLISION)
+		if (a->findings[i].kind == SLT_FIND_COLLISION ||
+		    a->findings[i].kind == SLT_FIND_WRITE_WRITE)
 			t += a->findings[i].score;
 	return t;
 }
@@ -145,6 +165,7 @@ static void check_proposal(const struct rs *r, const struct slt_proposal *p,
 {
 	const struct slt_struct *l = &p->layout;
 	enum slt_class cls[MAXM * 2] = { 0 };
+	const char *lab[MAXM * 2] = { 0 };
 	uint64_t end = 0;
 	size_t seen = 0;
 
@@ -162,6 +183,7 @@ static void check_proposal(const struct rs *r, const struct slt_proposal *p,
 			if (!strcmp(r->m[k].name, m->name)) {
 				seen++;
 				cls[i] = r->cls[k];
+				lab[i] = r->lab[k];
 				if (pin && !strcmp(pin, m->name))
 					assert_int_equal(m->offset, r->m[k].offset);
 				if (r->m[k].flags & SLT_MEMBER_FLEX)
@@ -187,7 +209,7 @@ static void check_proposal(const struct rs *r, const struct slt_proposal *p,
 	assert_int_equal(p->size_after, l->size);
 	assert_int_equal(p->bytes_added, (int64_t)l->size - (int64_t)r->s.size);
 	/* the estimate is the findings' estimator on the new layout */
-	struct slt_analysis *b = analyze(l, cls);
+	struct slt_analysis *b = analyze_l(l, cls, lab);
 	assert_true(fabs(findings_score(b) - p->score_after) < 1e-9);
 	slt_analysis_free(b);
 }
@@ -206,13 +228,15 @@ static void test_random_legal(void **state)
 		struct slt_advice_opts o = { .cacheline_size = 64 };
 
 		gen(&r, 3 + rnd(20));
+		if (it % 4 == 3)
+			add_labels(&r);
 		if (rnd(3) == 0) {
 			pins[0] = r.names[rnd((uint32_t)r.s.n_members)];
 			o.pins = pins;
 			o.n_pins = 1;
 		}
 		o.move_first = it % 2 == 0;
-		struct slt_analysis *a = analyze(&r.s, r.cls);
+		struct slt_analysis *a = analyze_l(&r.s, r.cls, r.lab);
 		double before = findings_score(a);
 		assert_int_equal(slt_advise(a, &o, &adv, &err), 0);
 		n_structs++;
@@ -497,6 +521,93 @@ static void test_units_fixed(void **state)
 	slt_analysis_free(a);
 }
 
+/* Line of member `name` in layout l. */
+static uint64_t line_of(const struct slt_struct *l, const char *name)
+{
+	for (size_t i = 0; i < l->n_members; i++)
+		if (!strcmp(l->members[i].name, name))
+			return l->members[i].offset / 64;
+	fail_msg("no member %s", name);
+	return 0;
+}
+
+/* Writer labels: counters written by an rx and a tx thread collide as
+ * write-write and the best proposal puts them on different lines, each
+ * thread's counters together; counters of one label (or unlabelled) are
+ * no finding and stay together. */
+static void test_writer_labels(void **state)
+{
+	(void)state;
+	struct rs r;
+	struct slt_error err = { 0 };
+	const char *names[] = { "cfg", "rx_packets", "tx_packets", "rx_bytes",
+				"tx_bytes" };
+	memset(&r, 0, sizeof(r));
+	for (size_t i = 0; i < 5; i++) {
+		r.m[i] = (struct slt_member){ .name = names[i], .type = "long",
+			.decl_head = "long ", .decl_tail = "", .offset = 8 * i,
+			.size = 8, .natural_alignment = 8, .parent = -1 };
+		r.cls[i] = i ? SLT_CLASS_HOT_WRITE : SLT_CLASS_COLD;
+		r.lab[i] = !i ? NULL : i % 2 ? "rx" : "tx";
+	}
+	r.s = (struct slt_struct){ .name = "q", .kind = SLT_KIND_STRUCT, .size = 40,
+		.alignment = 8, .members = r.m, .n_members = 5, .n_top_members = 5 };
+
+	/* rx and tx: 2 x 2 write-write pairs on line 0 */
+	struct slt_analysis *a = analyze_l(&r.s, r.cls, r.lab);
+	assert_int_equal(a->n_findings, 1);
+	assert_int_equal(a->findings[0].kind, SLT_FIND_WRITE_WRITE);
+	assert_true(fabs(a->findings[0].score - 4) < 1e-9);
+	struct slt_advice *adv = NULL;
+	assert_int_equal(slt_advise(a, NULL, &adv, &err), 0);
+	assert_true(adv->n_proposals > 0);
+	const struct slt_proposal *p = &adv->proposals[0];
+	check_proposal(&r, p, "cfg");
+	const struct slt_struct *l = &p->layout;
+	assert_true(fabs(p->score_before - 4) < 1e-9);
+	assert_true(fabs(p->score_after) < 1e-9);
+	assert_int_not_equal(line_of(l, "rx_packets"), line_of(l, "tx_packets"));
+	assert_int_equal(line_of(l, "rx_packets"), line_of(l, "rx_bytes"));
+	assert_int_equal(line_of(l, "tx_packets"), line_of(l, "tx_bytes"));
+	for (size_t k = 0; k < adv->n_proposals; k++)
+		check_proposal(&r, &adv->proposals[k], "cfg");
+	slt_advice_free(adv);
+	slt_analysis_free(a);
+
+	/* one label, or none: the same writer may write all four, no
+	 * finding, no proposal separates them */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 1; i < 5; i++)
+			r.lab[i] = pass ? NULL : "rx";
+		a = analyze_l(&r.s, r.cls, r.lab);
+		assert_int_equal(a->n_findings, 0);
+		assert_int_equal(slt_advise(a, NULL, &adv, &err), 0);
+		for (size_t k = 0; k < adv->n_proposals; k++) {
+			l = &adv->proposals[k].layout;
+			for (size_t i = 2; i < 5; i++)
+				assert_int_equal(line_of(l, names[i]),
+						 line_of(l, names[1]));
+		}
+		slt_advice_free(adv);
+		slt_analysis_free(a);
+	}
+	/* a read-mostly member with rx's counters: rx stays together when
+	 * the reader is moved away */
+	r.cls[0] = SLT_CLASS_READ_MOSTLY;
+	for (size_t i = 1; i < 5; i++)
+		r.lab[i] = "rx";
+	a = analyze_l(&r.s, r.cls, r.lab);
+	assert_int_equal(slt_advise(a, NULL, &adv, &err), 0);
+	assert_true(adv->n_proposals > 0);
+	l = &adv->proposals[0].layout;
+	assert_true(fabs(adv->proposals[0].score_after) < 1e-9);
+	for (size_t i = 2; i < 5; i++)
+		assert_int_equal(line_of(l, names[i]), line_of(l, names[1]));
+	assert_int_not_equal(line_of(l, "cfg"), line_of(l, "rx_packets"));
+	slt_advice_free(adv);
+	slt_analysis_free(a);
+}
+
 /* Size mode never grows a struct and removes the classic holes. */
 static void test_size_mode(void **state)
 {
@@ -563,7 +674,7 @@ static bool same_obj(double a, double b)
 static void test_exact_vs_brute(void **state)
 {
 	(void)state;
-	size_t n_cases = 0, n_budget = 0, n_nf = 0;
+	size_t n_cases = 0, n_budget = 0, n_nf = 0, n_labelled = 0;
 	const int n_it = reps(160, 60);
 	for (int it = 0; it < n_it; it++) {
 		struct rs r;
@@ -581,6 +692,12 @@ static void test_exact_vs_brute(void **state)
 
 		gen(&r, s.allow_padding ? 2 + rnd(5) : 5 + rnd(3));
 		r.cls[rnd((uint32_t)r.s.n_members)] = SLT_CLASS_HOT_WRITE;
+		/* writer labels in a third of the cases: both searches price
+		 * write-write between labels through the same cost */
+		if (it % 3 == 1) {
+			add_labels(&r);
+			n_labelled++;
+		}
 		if (rnd(4) == 0)
 			add_flex(&r);
 		if (rnd(3) == 0) {
@@ -588,7 +705,7 @@ static void test_exact_vs_brute(void **state)
 			o.pins = pins;
 			o.n_pins = 1;
 		}
-		struct slt_analysis *a = analyze(&r.s, r.cls);
+		struct slt_analysis *a = analyze_l(&r.s, r.cls, r.lab);
 		assert_int_equal(slt_adv_units_build(a, &o, &us, &err), 0);
 		slt_adv_weights_default(&us, &w);
 		for (int pass = 0; pass < 2; pass++) {
@@ -624,7 +741,9 @@ static void test_exact_vs_brute(void **state)
 		slt_analysis_free(a);
 	}
 	printf("# exact DP == brute force on %zu cases (%zu with a byte budget), "
-	       "%zu budgets with no legal layout in both\n", n_cases, n_budget, n_nf);
+	       "%zu budgets with no legal layout in both; %zu structs with writer "
+	       "labels\n", n_cases, n_budget, n_nf, n_labelled);
+	assert_true(n_labelled > 0);
 	assert_true(n_cases >= (size_t)n_it);
 }
 
@@ -847,6 +966,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_units_fixed),
+		cmocka_unit_test(test_writer_labels),
 		cmocka_unit_test(test_random_legal),
 		cmocka_unit_test(test_brute_vs_heuristic),
 		cmocka_unit_test(test_size_mode),
