@@ -40,6 +40,7 @@
  * would count its samples twice): its rows are skipped, counted in
  * info->skipped, and info->detail says how many blocks were repeats.
  */
+#include "samples/c2c_int.h"
 #include "samples/parsers.h"
 #include "samples/text.h"
 
@@ -47,20 +48,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum col {
-	C_UNKNOWN = 0,
-	/* percentage columns (between Num and Offset) */
-	C_HITM_R, C_HITM_L, C_PEER_R, C_PEER_L, C_ST_HIT, C_ST_MISS, C_ST_NA,
-	/* after Offset */
-	C_OFFSET, C_DNODE, C_PACNT, C_PID, C_TID, C_IADDR,
-	C_CY_HITM_R, C_CY_HITM_L, C_CY_PEER_R, C_CY_PEER_L, C_CY_LOAD,
-	C_RECORDS, C_CPUCNT, C_SYM, C_OBJ, C_SRC,
-	C_NODES,       /* "Node": node numbers only */
-	C_NODES_CNT,   /* "Node{cpus %hitms %stores}": node{count ...} */
-	C_NODES_LIST,  /* "Node{cpu list}": node{cpu list} */
-};
-
-#define MAX_COLS 48
 #define MAX_CPUS 4096
 
 struct c2c {
@@ -89,6 +76,12 @@ struct c2c {
 	uint64_t t_records, t_loads, t_stores, t_lhitm, t_rhitm, t_lpeer, t_rpeer;
 	char events[96], sort[40], grouping[48];
 	bool in_events;
+	/* Pareto blocks without the header lines (c2c_infer.c) */
+	struct slt_span pending;  /* a block header read before any header */
+	bool inferred;            /* the columns came from the rows */
+	const char *infer_why;    /* why they could not, or NULL */
+	unsigned infer_line;      /* the row that failed */
+	uint64_t headless;        /* rows with neither header nor block */
 	/* row scratch */
 	uint16_t cpus[MAX_CPUS];
 	char sym[256], obj[256], src[256];
@@ -567,6 +560,32 @@ static void parse_keyval(struct c2c *c, struct slt_span line)
 	}
 }
 
+/* Pareto blocks without header lines: a block header line ("Num
+ * <totals> 0xLINE") followed, past dashed separators, by a row of
+ * percentages and hex offsets: 55. */
+static int headless_detect(const unsigned char *head, size_t n)
+{
+	struct slt_text tx;
+	struct slt_span line;
+	bool block = false;
+	slt_text_init(&tx, head, n);
+	for (int k = 0; k < 64 && slt_text_next(&tx, &line, NULL); k++) {
+		struct slt_span tl = slt_span_trim(line), r = tl, t;
+		uint32_t centi;
+		if (!tl.n || tl.p[0] == '-' || tl.p[0] == '#')
+			continue;
+		if (slt_c2c_block_line(tl)) {
+			block = true;
+			continue;
+		}
+		if (block && slt_tok_next(&r, &t) && slt_parse_pct(t, true, &centi) &&
+		    slt_span_contains(tl, " 0x"))
+			return 55;
+		block = false;
+	}
+	return 0;
+}
+
 int slt_c2c_detect(const unsigned char *head, size_t n)
 {
 	struct slt_span s = { (const char *)head, n };
@@ -577,7 +596,36 @@ int slt_c2c_detect(const unsigned char *head, size_t n)
 		return 80;
 	if (slt_span_contains(s, "Num  RmtHitm") || slt_span_contains(s, "----- HITM -----"))
 		return 60;
-	return 0;
+	return headless_detect(head, n);
+}
+
+/* A Pareto row before any header line: the columns recognised from it
+ * and the block header above it (c2c_infer.c), or why not. */
+static void headless_row(struct c2c *c, struct slt_span row, unsigned line)
+{
+	/* a Pareto row's percentages are followed by the data Offset (perf
+	 * mem report's rows start with percentages too) */
+	struct slt_span r = row, t = { NULL, 0 };
+	uint32_t centi;
+	uint64_t off;
+	while (slt_tok_next(&r, &t) && slt_parse_pct(t, true, &centi))
+		;
+	if (!t.n || !slt_parse_hex(t, &off))
+		return;
+	const char *why = "no block header line (\"Num <totals> 0xLINE\") above the rows";
+	if (c->pending.n &&
+	    slt_c2c_infer(c->pending, row, c->pct, &c->n_pct, c->rest, &c->n_rest, &why) &&
+	    parse_block_header(c, c->pending)) {
+		c->have_header = c->have_block = c->inferred = c->seen_c2c = true;
+		c->repeat_block = seen_before(c, c->line_addr) == 1;
+		c->blocks++;
+		return;
+	}
+	c->headless++;
+	if (!c->infer_why) {
+		c->infer_why = why;
+		c->infer_line = line;
+	}
 }
 
 int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
@@ -637,6 +685,10 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 			}
 			in_table = false;
 		}
+		if (!c.have_header && slt_c2c_block_line(tl)) {
+			c.pending = tl;   /* columns from its first row */
+			continue;
+		}
 		if (tl.p[0] >= '0' && tl.p[0] <= '9' && tl.p[tl.n - 1] != '%' &&
 		    c.have_header && !memchr(tl.p, '%', tl.n) && !memchr(tl.p, ':', tl.n)) {
 			if (parse_block_header(&c, tl)) {
@@ -653,6 +705,8 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 		struct slt_span r = tl, t;
 		uint32_t centi;
 		if (slt_tok_next(&r, &t) && slt_parse_pct(t, true, &centi)) {
+			if (!c.have_header)
+				headless_row(&c, tl, tx.line);
 			if (!c.have_header || !c.have_block || c.repeat_block) {
 				pc->info->skipped++;
 				continue;
@@ -684,8 +738,22 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 		 (unsigned long long)c.t_lpeer, (unsigned long long)c.t_rpeer,
 		 c.events[0] ? c.events : "?", c.sort[0] ? c.sort : "?",
 		 c.grouping[0] ? c.grouping : "?");
+	if (c.inferred) {
+		size_t l = strlen(info->detail);
+		snprintf(info->detail + l, sizeof(info->detail) - l,
+			 "; no header lines: columns recognised from the rows (%zu "
+			 "percentage columns read as HITM, then stores)", c.n_pct);
+	}
 	if (rc)
 		return rc;
+	if (!c.seen_c2c && c.infer_why)
+		return slt_error_set_line(pc->err, SLT_EUSAGE, pc->name, c.infer_line,
+					  "paste the two '#' lines perf c2c report --stdio prints above the "
+					  "first block: the column groups (\"#        ----- HITM -----  "
+					  "------- Store Refs ------  ...\") and the column names (\"#   Num  "
+					  "RmtHitm  LclHitm   L1 Hit  L1 Miss ...  Offset ...  Code address ...\")",
+					  "perf c2c Pareto rows without their header lines, and their columns "
+					  "cannot be recognised from the rows: %s", c.infer_why);
 	if (!c.seen_c2c)
 		return slt_error_set_line(pc->err, SLT_EUSAGE, pc->name, tx.line ? 1 : 0,
 					  "pass the output of perf c2c report --stdio",

@@ -64,6 +64,11 @@ struct ps {
 	char object[256];
 	uint64_t unknown_kind;
 	size_t dsrc_maxlen;   /* widest data_src field so far (perf's maxlen) */
+	bool line_time, line_event; /* the last header had a time, an event */
+	/* lines without a data address (perf's default output for every
+	 * event type but raw PMU events): what their headers showed */
+	bool skip_cpu, skip_nocpu;  /* some with a [cpu], some without */
+	char skip_event[128];       /* the first one's event, or "" */
 	struct tok t[MAX_TOK];
 };
 
@@ -194,6 +199,7 @@ static int header(struct ps *st, int n, unsigned lno, struct slt_sample *s, int 
 	const struct tok *t = st->t;
 	bool anchor = false;   /* cpu, time or event seen: numbers are periods */
 	int i = 0;
+	st->line_time = st->line_event = false;
 	for (; i < n && !wide(&t[i]); i++) {
 		const char *p = t[i].p;
 		size_t k = t[i].n;
@@ -210,7 +216,9 @@ static int header(struct ps *st, int n, unsigned lno, struct slt_sample *s, int 
 			for (size_t j = 0; is_time && j + 1 < k; j++)
 				if (p + j != dot && (p[j] < '0' || p[j] > '9'))
 					is_time = false;
+			st->line_time |= is_time;
 			if (!is_time && k > 1) {
+				st->line_event = true;
 				struct slt_span ev = { p, k - 1 };
 				if (strlen(st->event) != ev.n || memcmp(st->event, p, ev.n))
 					slt_span_copy(ev, st->event, sizeof(st->event));
@@ -249,8 +257,15 @@ static int sample_line(struct ps *st, int n, unsigned lno, struct slt_text *tx,
 		return rc;
 	/* the header's last field ends with one blank ("%5d ", "[%03d] ",
 	 * "%s: "): addr fills 16 columns after it, an ip 17 (no addr) */
-	if (i == n || t[i].cols - (i > 0) >= 17)
+	if (i == n || t[i].cols - (i > 0) >= 17) {
+		if (s->flags & SLT_SAMPLE_CPU)
+			st->skip_cpu = true;
+		else
+			st->skip_nocpu = true;
+		if (!st->skip_event[0] && s->event)
+			snprintf(st->skip_event, sizeof(st->skip_event), "%s", s->event);
 		return 0;
+	}
 	if (!plain_hex(&t[i], &s->addr))
 		return bad(st, lno, "data address wider than 64 bits");
 	s->flags |= SLT_SAMPLE_ADDR;
@@ -337,6 +352,51 @@ static int sample_line(struct ps *st, int n, unsigned lno, struct slt_text *tx,
 	return 1;
 }
 
+/* Software page-fault events (perf record -e page-faults -d): no raw PMU
+ * event, so perf script's default output leaves the data address out, and
+ * their samples carry no CPU unless recorded with --sample-cpu. */
+static bool fault_event(const char *ev)
+{
+	static const char *const names[] = { "page-faults", "faults", "minor-faults",
+					     "major-faults", "page-faults:u", "page-faults:k" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(ev, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * No line had a data address.  perf script prints addr by default only
+ * for raw PMU events (perf mem, perf c2c: PERF_TYPE_RAW, whose default
+ * output is read as is); for other events (page faults, AMD IBS, ...)
+ * the default output has none: give the -F line that prints it with the
+ * fields these lines showed (perf refuses -F cpu for samples recorded
+ * without a CPU, as page faults are by default).
+ */
+static int no_address(const struct ps *st)
+{
+	const struct slt_parse_ctx *pc = st->pc;
+	const char *ev = st->skip_event;
+	bool cpu = st->skip_cpu && !st->skip_nocpu;
+	bool fault = ev[0] && fault_event(ev);
+	char hint[600], what[200];
+	snprintf(what, sizeof(what), "%s%s", ev[0] ? " of event " : "", ev);
+	snprintf(hint, sizeof(hint),
+		 "print it: perf script -F tid,%stime,event,addr,ip,sym,dso -i perf.data%s, "
+		 "or give the perf.data itself: --samples perf.data",
+		 cpu ? "cpu," : "",
+		 cpu && fault ? "" :
+		 fault ? " (page-fault samples carry no CPU: perf refuses cpu for them; "
+		 "record with perf record -d for addresses)" :
+		 !cpu && st->skip_cpu ? " (some samples carry no CPU: perf refuses cpu for them; "
+		 "add data_src,weight,phys_addr when recorded)" :
+		 " (add data_src,weight,phys_addr when recorded)");
+	return slt_error_set_line(pc->err, SLT_EUSAGE, pc->name, 0, hint,
+				  "no sample line has a data address: %" PRIu64 " lines%s without one "
+				  "(perf script's default output prints it only for raw PMU events: "
+				  "perf mem, perf c2c)", pc->info->skipped, what);
+}
+
 static void init_sample(struct slt_sample *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -379,10 +439,7 @@ int slt_perf_script_parse(const struct slt_parse_ctx *pc,
 			return rc;
 	}
 	if (!pc->info->records && pc->info->skipped)
-		return slt_error_set_line(pc->err, SLT_EUSAGE, pc->name, 0,
-					  "print the data address: perf script -F tid,cpu,event,addr,ip,sym (add data_src,weight,phys_addr when recorded)",
-					  "no sample line has a data address (%" PRIu64 " lines without one)",
-					  pc->info->skipped);
+		return no_address(&st);
 	int k = snprintf(pc->info->detail, sizeof(pc->info->detail), "perf script text");
 	if (st.unknown_kind && k > 0)
 		snprintf(pc->info->detail + k, sizeof(pc->info->detail) - (size_t)k,
@@ -396,7 +453,11 @@ int slt_perf_script_parse(const struct slt_parse_ctx *pc,
  * read as perf script sample lines, most of them with a data address
  * (lines of events without one are skipped by the parser); 45 when a
  * line also has a cpu, time or event field (perf's default output has
- * all three), else 25 (bare numbers: any column text could look so).
+ * all three), else 25 (bare numbers: any column text could look so);
+ * 30 when no line has an address but every one is perf's default header
+ * (a time and an event) before a code address: the default output of an
+ * event perf prints no address for by default, which the parser refuses
+ * naming the -F line that prints it.
  */
 int slt_perf_script_detect(const unsigned char *head, size_t head_len)
 {
@@ -415,7 +476,7 @@ int slt_perf_script_detect(const unsigned char *head, size_t head_len)
 	struct slt_text tx;
 	struct slt_span line;
 	slt_text_init(&tx, head, n);
-	int good = 0, skipped = 0;
+	int good = 0, skipped = 0, dflt = 0;
 	bool anchored = false;
 	while (good < 32 && slt_text_next(&tx, &line, NULL)) {
 		struct slt_span tr = slt_span_trim(line);
@@ -430,13 +491,20 @@ int slt_perf_script_detect(const unsigned char *head, size_t head_len)
 		if (rc < 0)
 			return 0;
 		if (rc == 0) {
+			/* perf's default header (time and event) before a
+			 * code address in 17 columns */
 			skipped++;
+			dflt += st.line_time && st.line_event;
 			continue;
 		}
 		if (s.flags & SLT_SAMPLE_CPU || s.event)
 			anchored = true;
 		good++;
 	}
+	/* perf's default output of events it prints no address for: taken,
+	 * so that the parser says which -F line prints it */
+	if (!good && skipped && dflt == skipped)
+		return 30;
 	if (!good || skipped > good)
 		return 0;
 	return anchored ? 45 : 25;

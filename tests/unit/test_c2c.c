@@ -199,6 +199,129 @@ static void test_memcg_excerpt(void **state)
 	assert_string_equal(c.r[3].src, "percpu-refcount.h:174");
 }
 
+/* path's Pareto blocks as mailing-list excerpts paste them: from the first
+ * block's separator on, every '#' line (the column headers) left out;
+ * malloc()ed. */
+static char *headless(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static char buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	char *num = strstr(buf, "#   Num");
+	assert_non_null(num);
+	char *p = strchr(num, '\n');
+	/* to the first dashed separator after the header */
+	while (p && *p) {
+		char *q = p + 1;
+		while (*q == ' ')
+			q++;
+		if (*q == '-')
+			break;
+		p = strchr(p + 1, '\n');
+	}
+	assert_non_null(p);
+	char *out = malloc(n + 1), *o = out;
+	assert_non_null(out);
+	for (char *l = p + 1; *l;) {
+		char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l + 1) : strlen(l);
+		const char *t = l;
+		while (*t == ' ')
+			t++;
+		if (*t != '#') {
+			memcpy(o, l, len);
+			o += len;
+		}
+		l += len;
+	}
+	*o = 0;
+	return out;
+}
+
+/* Pareto blocks without their header lines: detected as perf c2c and read
+ * with the columns recognised from the rows, record for record as with
+ * the headers, in every fixture layout (perf 4.8, 5.x, 6.1 with -N/-NN
+ * and coalesced pid/tid, AMD IBS, Arm SPE v1 with its peer column); a -d
+ * peer display reads its peer columns as HITM (the rows cannot tell). */
+static void test_headless(void **state)
+{
+	(void)state;
+	static const char *const files[] = {
+		FX "perf6.1-local/c2c_stdio.txt", FX "perf6.1-local/c2c_stdioN.txt",
+		FX "perf6.1-local/c2c_stdioNN.txt", FX "perf6.1-local/c2c_stdio_phys_NN.txt",
+		FX "perf6.1-local/c2c_stdioc_tid_pid_iaddr_N.txt",
+		FX "perf6.1-local/c2c_stdiod_lcl.txt", FX "perf6.1-local/c2c_stdiod_rmt.txt",
+		FX "perf6.1-local/c2c_stdionosource_fullsymbols.txt",
+		FX "published/c2c-amd-ibs-go-benchmark.txt",
+		FX "published/c2c-arm64-spe-and-x86-v1-series.txt",
+		FX "published/c2c-intel-4socket-perf4.8-rmt-coalesce.txt",
+		FX "published/c2c-pareto-excerpt-memcg-css-with-pahole.txt",
+		FX "published/c2c-arm64-spe-peer-display.txt",
+	};
+	static struct coll a, b;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct slt_samples_info ia, ib;
+		struct slt_error e;
+		bool peer = strstr(files[i], "peer-display") != NULL;
+		char *h = headless(files[i]);
+		assert_int_equal(read_fx(files[i], SLT_SAMPLES_AUTO, &a, &ia, &e), 0);
+		if (read_str(h, SLT_SAMPLES_AUTO, &b, &ib, &e))
+			fail_msg("%s without headers: %s", files[i], e.message);
+		assert_int_equal(ib.format, SLT_SAMPLES_C2C);
+		assert_non_null(strstr(ib.detail, "columns recognised from the rows"));
+		if (b.n != a.n)
+			fail_msg("%s: %zu rows without headers, %zu with", files[i], b.n, a.n);
+		assert_true(a.n > 0);
+		for (size_t k = 0; k < a.n && k < 64; k++) {
+			const struct slt_sample *x = &a.r[k].s, *y = &b.r[k].s;
+			assert_int_equal(x->line_addr, y->line_addr);
+			assert_int_equal(x->line_offset, y->line_offset);
+			assert_int_equal(x->loads, y->loads);
+			assert_int_equal(x->stores, y->stores);
+			assert_int_equal(x->hitm_remote + (peer ? x->peer_remote : 0), y->hitm_remote);
+			assert_int_equal(x->hitm_local + (peer ? x->peer_local : 0), y->hitm_local);
+			if (!peer) {
+				assert_int_equal(x->peer_remote, y->peer_remote);
+				assert_int_equal(x->peer_local, y->peer_local);
+				assert_int_equal(x->cycles, y->cycles);
+			}
+			assert_int_equal(x->ip, y->ip);
+			assert_int_equal(x->pid, y->pid);
+			assert_int_equal(x->tid, y->tid);
+			assert_int_equal(x->cpu_count, y->cpu_count);
+			assert_int_equal(x->node, y->node);
+			assert_int_equal(x->n_cpus, y->n_cpus);
+			assert_memory_equal(a.r[k].cpus, b.r[k].cpus, sizeof(a.r[k].cpus));
+			assert_string_equal(a.r[k].sym, b.r[k].sym);
+			assert_string_equal(a.r[k].obj, b.r[k].obj);
+			assert_string_equal(a.r[k].src, b.r[k].src);
+		}
+		free(h);
+	}
+	/* columns that cannot be recognised: which header lines are missing */
+	struct slt_samples_info in;
+	struct slt_error e;
+	static const char *const bad[] = {
+		/* three percentages: no known display */
+		"      0        5       10        0  0x404080\n"
+		"  ------\n"
+		"     20.00%   10.00%    0.00%        0x0     0       1  0x401126  0  0  0  3  1  [.] f  a  a.c:1  0\n",
+		/* rows without a block header line above them */
+		"  ------\n"
+		"     20.00%   10.00%    0.00%    0.00%        0x0     0       1  0x401126  0  0  0  3  1  [.] f  a  a.c:1  0\n",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(read_str(bad[i], SLT_SAMPLES_C2C, &a, &in, &e), SLT_EUSAGE);
+		assert_non_null(strstr(e.message, "without their header lines"));
+		assert_non_null(strstr(e.hint, "#   Num  RmtHitm"));
+		assert_int_equal(e.line, 3 - i);
+	}
+	assert_non_null(strstr(e.message, "no block header line"));
+}
+
 static void test_not_c2c(void **state)
 {
 	static const char *const f[] = {
@@ -288,7 +411,7 @@ int main(void)
 		cmocka_unit_test(test_arm_v1), cmocka_unit_test(test_arm_peer),
 		cmocka_unit_test(test_perf48), cmocka_unit_test(test_memcg_excerpt),
 		cmocka_unit_test(test_not_c2c), cmocka_unit_test(test_generated),
-		cmocka_unit_test(test_format_names),
+		cmocka_unit_test(test_format_names), cmocka_unit_test(test_headless),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

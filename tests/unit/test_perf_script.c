@@ -192,8 +192,11 @@ static size_t compare(const char *data, const char *fields, const char *extra,
 {
 	char txt[300], cmd[1024];
 	mkpath(txt, sizeof(txt), "out.txt");
-	snprintf(cmd, sizeof(cmd), "perf script %s -F %s -i '%s' > '%s' 2>/dev/null",
-		 extra, fields, data, txt);
+	/* fields "": perf's default output (raw PMU events: with addr,
+	 * data_src, weight and phys_addr) */
+	bool raw_dflt = !fields[0];
+	snprintf(cmd, sizeof(cmd), "perf script %s %s %s -i '%s' > '%s' 2>/dev/null",
+		 extra, raw_dflt ? "" : "-F", fields, data, txt);
 	if (system(cmd) != 0)
 		fail_msg("perf script -F %s failed", fields);
 	struct got nat = { 0 }, got = { 0 };
@@ -210,8 +213,9 @@ static size_t compare(const char *data, const char *fields, const char *extra,
 		fail_msg("-F %s: %zu samples, native reader %zu", fields, got.n, nat.n);
 	bool cpu = dflt || has_field(fields, "cpu"), tid = dflt || has_field(fields, "tid"),
 	     pid = has_field(fields, "pid") && tid, ip = (dflt || has_field(fields, "ip")) && !chain,
-	     ds = has_field(fields, "data_src"), wt = has_field(fields, "weight"),
-	     ph = has_field(fields, "phys_addr"), ev = dflt || has_field(fields, "event"),
+	     ds = raw_dflt || has_field(fields, "data_src"),
+	     wt = raw_dflt || has_field(fields, "weight"),
+	     ph = raw_dflt || has_field(fields, "phys_addr"), ev = dflt || has_field(fields, "event"),
 	     sym = dflt || has_field(fields, "sym"), dso = dflt || has_field(fields, "dso");
 	/* perf script prints samples in time order across CPUs, the file
 	 * holds them in per-CPU buffer order: compare as multisets, both
@@ -368,6 +372,45 @@ static void test_perf_on_writer(void **state)
 	};
 	for (size_t i = 0; i < sizeof(combos) / sizeof(combos[0]); i++)
 		assert_int_equal(compare(path, combos[i], "", false, false), 3000);
+	/* perf script without -F: raw PMU events (perf mem, perf c2c) print
+	 * addr, data_src, weight and phys_addr by default */
+	assert_int_equal(compare(path, "", "", true, false), 3000);
+}
+
+/* `perf script` without -F on the page-fault recording data: detected
+ * as perf script, refused (SLT_EUSAGE) with a hint naming the -F line;
+ * that line run through perf (which refuses -F cpu for samples without a
+ * CPU) reads back as many samples as the native reader finds. */
+static void default_output(const char *data, bool cpu)
+{
+	char txt[300], cmd[1024];
+	mkpath(txt, sizeof(txt), "dflt.txt");
+	snprintf(cmd, sizeof(cmd), "perf script -i '%s' > '%s' 2>/dev/null", data, txt);
+	assert_int_equal(system(cmd), 0);
+	struct got g = { 0 };
+	struct slt_samples_info info;
+	struct slt_error err;
+	slt_error_clear(&err);
+	assert_int_equal(slt_samples_read(txt, SLT_SAMPLES_AUTO, collect, &g, &info, &err),
+			 SLT_EUSAGE);
+	assert_int_equal(g.n, 0);
+	free(g.v);
+	assert_non_null(strstr(err.message, "lines of event page-faults without one"));
+	const char *want = cpu ? "perf script -F tid,cpu,time,event,addr,ip,sym,dso -i perf.data" :
+				 "perf script -F tid,time,event,addr,ip,sym,dso -i perf.data";
+	const char *f = strstr(err.hint, want);
+	if (!f)
+		fail_msg("hint: %s", err.hint);
+	assert_int_equal(!!strstr(err.hint, "perf refuses cpu"), !cpu);
+	/* the hint's fields, as perf takes them */
+	char fields[128];
+	const char *b = f + strlen("perf script -F ");
+	snprintf(fields, sizeof(fields), "%.*s", (int)(strchr(b, ' ') - b), b);
+	struct got nat = { 0 };
+	slt_error_clear(&err);
+	assert_int_equal(slt_perf_data_read(data, collect, &nat, &info, &err), 0);
+	assert_int_equal(compare(data, fields, "", false, false), nat.n);
+	free(nat.v);
 }
 
 static void test_perf_on_page_faults(void **state)
@@ -403,22 +446,17 @@ static void test_perf_on_page_faults(void **state)
 	assert_true(compare(pg, "comm,tid,cpu,time,event,addr,ip,sym,dso", "", false, true) > 10);
 	assert_true(compare(pg, "+addr", "", true, true) > 10);
 
-	/* perf's default output has no addr: refused with advice */
-	char txt[300];
-	mkpath(txt, sizeof(txt), "dflt.txt");
-	snprintf(cmd, sizeof(cmd), "perf script -i '%s' > '%s' 2>/dev/null", path, txt);
+	/* perf's default output has no addr: recognised and refused naming
+	 * the -F line, which perf accepts and which reads back (with the CPU
+	 * these samples carry) */
+	default_output(path, true);
+	/* recorded without --sample-cpu: perf refuses -F cpu, the hint
+	 * leaves it out */
+	snprintf(cmd, sizeof(cmd),
+		 "perf record -q -c 1 -d -e page-faults -o '%s.nocpu' -- ls -l / >/dev/null 2>&1", path);
 	assert_int_equal(system(cmd), 0);
-	struct got g = { 0 };
-	struct slt_error err;
-	slt_error_clear(&err);
-	assert_int_equal(slt_samples_read(txt, SLT_SAMPLES_PERF_SCRIPT, collect, &g, NULL, &err),
-			 SLT_EUSAGE);
-	assert_non_null(strstr(err.hint, "-F"));
-	free(g.v);
-	/* and is not taken for perf script text with addresses */
-	slt_error_clear(&err);
-	assert_int_equal(slt_samples_read(txt, SLT_SAMPLES_AUTO, collect, &g, NULL, &err), SLT_EUSAGE);
-	free(g.v);
+	snprintf(pg, sizeof(pg), "%s.nocpu", path);
+	default_output(pg, false);
 }
 
 /* ---- errors, detection, robustness ---- */
