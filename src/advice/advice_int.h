@@ -57,6 +57,10 @@ struct slt_adv_leaf {
 				  are not counted (true sharing), on every
 				  basis, as in the findings */
 	const char *label;     /* writer label of a given class, or NULL */
+	const struct slt_code_location *locs; /* its member's code locations
+				  (borrowed from the profile): accesses
+				  made together are not paired (pairs.c) */
+	size_t n_locs;
 };
 
 /*

@@ -103,6 +103,9 @@ static int line_add(const struct slt_adv_units *us, size_t slot,
 			} else {
 				rc = slt_pairs_add(&x->pairs, g, lf->cpus,
 						   lf->n_cpus, 1 / k);
+				if (!rc)
+					rc = slt_pairs_locs(&x->pairs, g, lf->locs,
+							    lf->n_locs);
 			}
 		}
 	}

@@ -154,6 +154,17 @@ static bool same_part(const struct slt_adv_units *us,
 		    x->loads != y->loads || x->stores != y->stores ||
 		    x->self_cross != y->self_cross || x->n_cpus != y->n_cpus)
 			return false;
+		/* the same code locations (pairs.c's co-access rule) */
+		if (x->n_locs != y->n_locs)
+			return false;
+		for (size_t c = 0; c < x->n_locs; c++)
+			if (x->locs[c].loads != y->locs[c].loads ||
+			    x->locs[c].stores != y->locs[c].stores ||
+			    strcmp(x->locs[c].symbol ? x->locs[c].symbol : "",
+				   y->locs[c].symbol ? y->locs[c].symbol : "") ||
+			    strcmp(x->locs[c].source ? x->locs[c].source : "",
+				   y->locs[c].source ? y->locs[c].source : ""))
+				return false;
 		for (size_t c = 0; c < x->n_cpus; c++)
 			if (x->cpus[c].cpu != y->cpus[c].cpu ||
 			    x->cpus[c].loads != y->cpus[c].loads ||

@@ -201,6 +201,8 @@ static int unit_stats(struct slt_adv_units *us)
 					lf->stores = (double)ma->stores;
 					lf->cpus = ma->cpus;
 					lf->n_cpus = ma->n_cpus;
+					lf->locs = ma->locations;
+					lf->n_locs = ma->n_locations;
 					lf->self_cross = slt_cpu_cross(ma->cpus, ma->n_cpus,
 								       ma->cpus, ma->n_cpus);
 					x->loads += lf->loads;

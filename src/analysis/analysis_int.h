@@ -42,10 +42,18 @@ struct slt_pair_acc {
 	bool read, write;          /* classes: read-mostly / written leaves */
 	const char *label;         /* classes: writer label, borrowed */
 };
+/* Code locations of a group's accesses (member locations, borrowed). */
+struct slt_pair_locs {
+	size_t group;
+	const struct slt_code_location *l;
+	size_t n;
+};
 struct slt_pairs {
 	struct slt_pair_acc *v;
 	size_t n, cap;
 	size_t gstart;             /* first entry of the last group added */
+	struct slt_pair_locs *locs;
+	size_t n_locs, cap_locs;
 };
 /* Add scale x c[0..nc) to group's per-CPU entries.  0 or SLT_ENOMEM. */
 int slt_pairs_add(struct slt_pairs *p, size_t group,
@@ -54,10 +62,18 @@ int slt_pairs_add(struct slt_pairs *p, size_t group,
  * label or NULL).  0 or SLT_ENOMEM. */
 int slt_pairs_class(struct slt_pairs *p, size_t group, bool read, bool write,
 		    const char *label);
+/* Add the code locations l[0..n) of group's accesses (a member's; a
+ * group may get several lists).  0 or SLT_ENOMEM. */
+int slt_pairs_locs(struct slt_pairs *p, size_t group,
+		   const struct slt_code_location *l, size_t n);
 /* Per-CPU: sum over groups U != V and CPUs c != d of
- * min(stores_c(U), accesses_d(V)). */
+ * min(stores_c(U), accesses_d(V) x apart(U, V)), where apart(U, V) is the
+ * share of V's accesses made by code paths (functions) that do not access
+ * U (1 when V has no code locations): an operation touching V and U takes
+ * the line for U anyway, so V beside U costs it nothing. */
 double slt_pairs_cross(const struct slt_pairs *p);
-/* Two different groups stored to by different CPUs? */
+/* Two different groups stored to by different CPUs, by code paths that do
+ * not touch both? */
 bool slt_pairs_write_write(const struct slt_pairs *p);
 /* Classes: read-mostly x written group pairs (a group never with itself)
  * and pairs of written groups with different writer labels. */

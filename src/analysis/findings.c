@@ -239,8 +239,10 @@ static void line_cpu(struct ctx *x, uint64_t L, size_t c0, size_t c1, size_t *bu
 	struct slt_pairs pr = { 0 };
 	for (size_t c = c0; c < c1; c++) {
 		const struct slt_line_access *cell = &p->cells[c];
-		if (slt_pairs_add(&pr, slt_member_unit(s, cell->member), cell->cpus,
-				  cell->n_cpus, 1))
+		const struct slt_member_access *ma = p->members ? &p->members[cell->member] : NULL;
+		size_t u = slt_member_unit(s, cell->member);
+		if (slt_pairs_add(&pr, u, cell->cpus, cell->n_cpus, 1) ||
+		    (ma && slt_pairs_locs(&pr, u, ma->locations, ma->n_locations)))
 			x->rc = SLT_ENOMEM;
 	}
 	double f = slt_pairs_cross(&pr);

@@ -16,6 +16,15 @@
  * shared with U's stores (moving V away removes them) while U's own
  * traffic is true sharing, which is not counted here.
  *
+ * Accesses made together are not false sharing: when the profile names
+ * the code of each access (symbols, or source lines), V's accesses by a
+ * function that also accesses U are left out of V's side of the pair (the
+ * operation takes the line for U anyway: members updated together under
+ * one lock, counters a charge path bumps together; moving V away would
+ * add a miss, not remove one).  The accesses kept are V's accesses times
+ * apart(U, V) = the share of V's located accesses made by functions that
+ * never access U; without locations apart is 1.
+ *
  *   classes:  read-mostly units x written units on the line, minus the
  *             units that are both, plus the pairs of written units whose
  *             writer labels (hot-write:LABEL) differ.
@@ -87,32 +96,146 @@ int slt_pairs_class(struct slt_pairs *p, size_t group, bool read, bool write,
 	return 0;
 }
 
+int slt_pairs_locs(struct slt_pairs *p, size_t group,
+		   const struct slt_code_location *l, size_t n)
+{
+	if (!n)
+		return 0;
+	if (p->n_locs == p->cap_locs) {
+		size_t nc = p->cap_locs ? p->cap_locs * 2 : 8;
+		void *q = realloc(p->locs, nc * sizeof(*p->locs));
+		if (!q)
+			return SLT_ENOMEM;
+		p->locs = q;
+		p->cap_locs = nc;
+	}
+	p->locs[p->n_locs++] = (struct slt_pair_locs){ group, l, n };
+	return 0;
+}
+
+/* The code path of a location: its function (the symbol up to "+0x"),
+ * else its source line; length 0 when it has neither. */
+static size_t path_key(const struct slt_code_location *l, const char **k)
+{
+	if (l->symbol && l->symbol[0]) {
+		*k = l->symbol;
+		return strcspn(l->symbol, "+");
+	}
+	*k = l->source ? l->source : "";
+	return strlen(*k);
+}
+
+/* Does group g access code path (key, n)? */
+static bool group_on_path(const struct slt_pairs *p, size_t g, const char *key, size_t n)
+{
+	for (size_t i = 0; i < p->n_locs; i++) {
+		if (p->locs[i].group != g)
+			continue;
+		for (size_t j = 0; j < p->locs[i].n; j++) {
+			const struct slt_code_location *l = &p->locs[i].l[j];
+			const char *k;
+			size_t kn = path_key(l, &k);
+			if (kn == n && (l->loads || l->stores) && !memcmp(k, key, n))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* apart(U, V): V's located accesses by paths that never access U, over
+ * all of V's located accesses; 1 without locations. */
+static double apart(const struct slt_pairs *p, size_t u, size_t v)
+{
+	double all = 0, free = 0;
+	for (size_t i = 0; i < p->n_locs; i++) {
+		if (p->locs[i].group != v)
+			continue;
+		for (size_t j = 0; j < p->locs[i].n; j++) {
+			const struct slt_code_location *l = &p->locs[i].l[j];
+			double a = (double)(l->loads + l->stores);
+			const char *k;
+			size_t kn = path_key(l, &k);
+			all += a;
+			if (!kn || !group_on_path(p, u, k, kn))
+				free += a;
+		}
+	}
+	return all > 0 ? free / all : 1;
+}
+
+/* The groups on the line, once each (at most n of them). */
+static size_t groups_of(const struct slt_pairs *p, size_t *g)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		size_t k = 0;
+		while (k < n && g[k] != p->v[i].group)
+			k++;
+		if (k == n)
+			g[n++] = p->v[i].group;
+	}
+	return n;
+}
+
+/* apart() for every ordered pair of the line's groups into w[ng x ng]
+ * (NULL: no locations, every apart is 1). */
+static double *apart_table(const struct slt_pairs *p, size_t *g, size_t *ng)
+{
+	*ng = groups_of(p, g);
+	if (!p->n_locs || !*ng)
+		return NULL;
+	double *w = malloc(*ng * *ng * sizeof(*w));
+	for (size_t a = 0; w && a < *ng; a++)
+		for (size_t b = 0; b < *ng; b++)
+			w[a * *ng + b] = a == b ? 0 : apart(p, g[a], g[b]);
+	return w;
+}
+
+static size_t gidx(const size_t *g, size_t ng, size_t group)
+{
+	size_t k = 0;
+	while (k < ng && g[k] != group)
+		k++;
+	return k;
+}
+
 double slt_pairs_cross(const struct slt_pairs *p)
 {
+	size_t *g = malloc((p->n ? p->n : 1) * sizeof(*g)), ng = 0;
+	double *w = g ? apart_table(p, g, &ng) : NULL;
 	double s = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		const struct slt_pair_acc *w = &p->v[i];
-		if (w->stores <= 0)
+		const struct slt_pair_acc *st = &p->v[i];
+		if (st->stores <= 0)
 			continue;
 		for (size_t k = 0; k < p->n; k++) {
 			const struct slt_pair_acc *a = &p->v[k];
-			if (a->group == w->group || a->cpu == w->cpu)
+			if (a->group == st->group || a->cpu == st->cpu)
 				continue;
 			double acc = a->loads + a->stores;
-			s += w->stores < acc ? w->stores : acc;
+			if (w)
+				acc *= w[gidx(g, ng, st->group) * ng + gidx(g, ng, a->group)];
+			s += st->stores < acc ? st->stores : acc;
 		}
 	}
+	free(w);
+	free(g);
 	return s;
 }
 
 bool slt_pairs_write_write(const struct slt_pairs *p)
 {
-	for (size_t i = 0; i < p->n; i++)
-		for (size_t k = 0; k < p->n; k++)
-			if (p->v[i].stores > 0 && p->v[k].stores > 0 &&
-			    p->v[i].group != p->v[k].group && p->v[i].cpu != p->v[k].cpu)
-				return true;
-	return false;
+	size_t *g = malloc((p->n ? p->n : 1) * sizeof(*g)), ng = 0;
+	double *w = g ? apart_table(p, g, &ng) : NULL;
+	bool ww = false;
+	for (size_t i = 0; i < p->n && !ww; i++)
+		for (size_t k = 0; k < p->n && !ww; k++)
+			ww = p->v[i].stores > 0 && p->v[k].stores > 0 &&
+			     p->v[i].group != p->v[k].group && p->v[i].cpu != p->v[k].cpu &&
+			     (!w || w[gidx(g, ng, p->v[i].group) * ng + gidx(g, ng, p->v[k].group)] > 0);
+	free(w);
+	free(g);
+	return ww;
 }
 
 void slt_pairs_classes(const struct slt_pairs *p, double *read_write,
@@ -135,5 +258,6 @@ void slt_pairs_classes(const struct slt_pairs *p, double *read_write,
 void slt_pairs_release(struct slt_pairs *p)
 {
 	free(p->v);
+	free(p->locs);
 	memset(p, 0, sizeof(*p));
 }

@@ -492,6 +492,61 @@ static void test_two_writers_two_members(void **state)
 	slt_arena_free(ar);
 }
 
+static struct slt_sample tsym(uint64_t off, int cpu, uint64_t ld, uint64_t st,
+			       const char *sym)
+{
+	struct slt_sample x = ts(off, cpu, ld, st);
+	x.symbol = sym;
+	return x;
+}
+
+/* Accesses made together are not false sharing (pairs.c): CPUs 0..3 each
+ * store w 100 and r 100 in one function (members updated together, as
+ * under one lock): true sharing of each, no write-write.  Then half of r's
+ * stores come from another function that never touches w: apart(w, r) =
+ * 1/2, so r's side of each (w on c, r on d) pair is 50 of its 100: 4 x 3
+ * x min(100, 50) = 600 one way, and the same the other way (w's accesses
+ * by the shared function only: apart(r, w) = 0 -> 0): write-write 600.
+ * Without symbols the same counts give 4 x 3 x min(100, 100) x 2 = 2400. */
+static void test_together_not_false_sharing(void **state)
+{
+	(void)state;
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[12];
+	for (int c = 0; c < 4; c++) {
+		v[2 * c] = tsym(0, c, 0, 100, "update+0x10");
+		v[2 * c + 1] = tsym(8, c, 0, 100, "update+0x18");
+	}
+	struct slt_access_profile *p;
+	struct slt_analysis *a = run(s, v, 8, &p);
+	assert_null(find(a, SLT_FIND_WRITE_WRITE, 0));
+	assert_null(find(a, SLT_FIND_COLLISION, 0));
+	assert_non_null(find(a, SLT_FIND_TRUE_SHARING, 0));
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	for (int c = 0; c < 4; c++) {
+		v[2 * c + 1] = tsym(8, c, 0, 50, "update+0x18");
+		v[8 + c] = tsym(8, c, 0, 50, "flush");
+	}
+	a = run(s, v, 12, &p);
+	const struct slt_finding *f = find(a, SLT_FIND_WRITE_WRITE, 0);
+	assert_non_null(f);
+	assert_true(f->score == 600);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	/* the same counts without code locations: every pair counts */
+	for (int c = 0; c < 12; c++)
+		v[c].symbol = NULL;
+	a = run(s, v, 12, &p);
+	f = find(a, SLT_FIND_WRITE_WRITE, 0);
+	assert_non_null(f);
+	assert_true(f->score == 2400);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
 /* ref alone, stored and loaded 10 by each of CPUs 0..2: true sharing
  * only (3 x 2 x min(10, 20) = 60), no collision on its line. */
 static void test_alone_true_sharing_only(void **state)
@@ -639,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_one_writer_many_readers),
 		cmocka_unit_test(test_all_cpus_write_a_read_b),
 		cmocka_unit_test(test_two_writers_two_members),
+		cmocka_unit_test(test_together_not_false_sharing),
 		cmocka_unit_test(test_alone_true_sharing_only),
 		cmocka_unit_test(test_no_stores_hitm),
 		cmocka_unit_test(test_writer_labels),

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Build a per-CPU access profile (structlint.profile/v1) for one real case
+of /work/shared/cases/README.md from the mechanism it describes, not from
+member classes: every CPU runs the struct's two operations,
+
+  update  (LRU add/remove and reclaim, an rstat flush, a charge, an
+           allocation under zone->lock): stores to every member the case
+           calls hot-written (and the shared counter: true-shared), with a
+           load each (read-modify-write);
+  lookup  (an LRU charge, a cgroup_rstat_cpu() lookup, a limit or
+           watermark check): loads of every member the case calls
+           read-mostly,
+
+so the writers are all CPUs and the readers are all CPUs: the all-CPU
+pattern.  Which members each operation touches comes from the case's
+classes file as read back by structlint report --json (classes given,
+nothing measured); the counts per CPU are fixed (update: 100 stores and
+100 loads per member, lookup: 400 loads), spread over the cache lines a
+member covers, each access named by its operation (symbol), as perf c2c
+rows name their function.
+
+    case_profile.py STRUCTLINT VMLINUX STRUCT CLASSES > profile.json
+"""
+import json
+import subprocess
+import sys
+
+NCPU = 8
+UPDATE = {'hot-write', 'mixed', 'true-shared'}
+LOOKUP = {'read-mostly', 'mixed'}
+
+
+def main():
+    sl, vmlinux, name, classes = sys.argv[1:5]
+    d = json.loads(subprocess.run([sl, 'report', '--json', vmlinux, name, '--classes', classes],
+                                  check=True, capture_output=True, text=True).stdout)
+    cl = d['cacheline_size']
+    members = []
+    for m in d['members']:
+        # classes given to a member: its own entry (a composite's class
+        # covers its members, which are not listed again)
+        if not m['class_given'] or m['size'] == 0 or m['depth'] != 0:
+            continue
+        ops = []
+        if m['class'] in UPDATE:
+            ops.append((name + '_update', 100, 100))
+        if m['class'] in LOOKUP:
+            ops.append((name + '_lookup', 400, 0))
+        o, e = m['offset'], m['offset'] + m['size']
+        lines = range(o // cl, (e - 1) // cl + 1)
+        n = len(lines)
+        for line in lines:
+            rows = [{'cpu': c, 'symbol': sym, 'loads': max(1, ld // n), 'stores': -(-st // n)}
+                    for c in range(NCPU) for sym, ld, st in ops]
+            members.append({'offset': max(o, line * cl), 'rows': rows})
+    json.dump({'schema': 'structlint.profile/v1', 'tool': 'tests/real/case_profile.py',
+               'cacheline_size': cl, 'structs': [{'type': name, 'members': members}]},
+              sys.stdout)
+
+
+if __name__ == '__main__':
+    main()
