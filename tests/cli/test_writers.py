@@ -114,6 +114,19 @@ def case_check():
                        rc=1).stdout)
     v = [x for x in j['violations'] if x['rule'] == 'writers-share-line']
     assert len(v) == 1 and v[0]['member'] == 'rx_packets' and v[0]['offset'] == 8, j
+    # SARIF names the rule with its own help text; a suppression of it is
+    # a known rule id (no warning) and applies
+    sa = json.loads(run('check', '--sarif', obj(1), '--rules', rules, '--classes', CLS,
+                        rc=1).stdout)
+    drv = sa['runs'][0]['tool']['driver']['rules']
+    r = [x for x in drv if x['id'] == 'writers-share-line']
+    assert len(r) == 1 and 'different writers' in r[0]['help']['text'], drv
+    sup = os.path.join(TMP, 'sup.json')
+    with open(sup, 'w') as f:
+        json.dump({'schema': 'structlint.suppressions/v1', 'suppressions': [
+            {'rule': 'writers-share-line', 'struct': 'rxq_stats', 'reason': 'test'}]}, f)
+    p = run('check', obj(1), '--rules', rules, '--classes', CLS, '--suppress', sup)
+    assert '(suppressed: test)' in p.stdout and ': passed' in p.stdout, p.stdout
 
 
 def case_baseline():
