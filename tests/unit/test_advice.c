@@ -857,9 +857,11 @@ static void test_hot_vs_brute(void **state)
 
 		gen(&r, 3 + rnd(5));
 		set_hot(&r, 2 + rnd((uint32_t)r.s.n_members - 1));
+		if (it % 3 == 2)
+			add_labels(&r);   /* write-write between writer labels */
 		if (rnd(4) == 0)
 			add_flex(&r);
-		struct slt_analysis *a = analyze(&r.s, r.cls);
+		struct slt_analysis *a = analyze_l(&r.s, r.cls, r.lab);
 		assert_int_equal(slt_adv_units_build(a, &o, &us, &err), 0);
 		slt_adv_weights_default(&us, &w);
 		rc = slt_adv_search_hot(&us, &s, &w, 0, &hp, &hc, &info);
