@@ -123,6 +123,10 @@ struct slt_samples_info {
 	unsigned cacheline_size; /* c2c: the report's line size (64, or 128
 				    with --double-cl); 0 when not stated */
 	char detail[256];        /* free text: perf version, events, mode */
+	/* Added after v1 (additive): NUL bytes that ended a text input (a
+	 * zero-padded file), not parsed; the caller should warn.  A NUL
+	 * byte with text after it is an error instead (SLT_ECORRUPT). */
+	uint64_t nul_tail;
 };
 
 /*

@@ -269,6 +269,10 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 				      fan_cb, &f, &info, err);
 	if (rc && !err->code)      /* the join stopped the parse: memory */
 		rc = slt_error_set(err, SLT_ENOMEM, c->samples, -1, NULL, "out of memory while joining samples");
+	if (!rc && info.nul_tail)
+		fprintf(stderr, "structlint: warning: %s: the last %" PRIu64 " bytes are NUL bytes, "
+			"not text: ignored (a zero-padded or truncated copy?)\n",
+			c->samples, info.nul_tail);
 	for (size_t i = 0; i < f.n; i++) {
 		if (rc) {
 			slt_join_free(joins[i]);

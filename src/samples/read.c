@@ -100,6 +100,39 @@ choose(enum slt_samples_format fmt, const unsigned char *head, size_t n,
 	return best;
 }
 
+/*
+ * NUL bytes in a text format: a run of them to the end of the input (a
+ * preallocated or zero-padded file) is cut off and counted in
+ * info->nul_tail; one with text after it means the input is not text:
+ * refused with its line and byte offset.  0 or SLT_ECORRUPT.
+ */
+static int text_nul(const char *name, const char *data, size_t *size,
+		    struct slt_samples_info *info, struct slt_error *err)
+{
+	const char *z = memchr(data, 0, *size);
+	if (!z)
+		return 0;
+	size_t at = (size_t)(z - data);
+	const char *q = z;
+	while (q < data + *size && !*q)
+		q++;
+	if (q == data + *size) {
+		info->nul_tail = *size - at;
+		*size = at;
+		return 0;
+	}
+	unsigned line = 1;
+	for (const char *c = data; (c = memchr(c, '\n', (size_t)(z - c))); c++)
+		line++;
+	slt_error_set(err, SLT_ECORRUPT, name, (int64_t)at,
+		      "give the text that perf printed; a binary file is not a text profile",
+		      "NUL byte in %s text (byte offset %zu)",
+		      slt_samples_format_name(info->format), at);
+	if (err)
+		err->line = line;
+	return SLT_ECORRUPT;
+}
+
 static int run(const struct slt_samples_parser *p, const char *name,
 	       const void *data, size_t size, slt_sample_cb cb, void *ctx,
 	       struct slt_samples_info *info, struct slt_error *err)
@@ -109,6 +142,11 @@ static int run(const struct slt_samples_parser *p, const char *name,
 		info = &local;
 	memset(info, 0, sizeof(*info));
 	info->format = p->format;
+	if (p->format != SLT_SAMPLES_PERF_DATA) {
+		int rc = text_nul(name, data, &size, info, err);
+		if (rc)
+			return rc;
+	}
 	struct slt_parse_ctx pc = { name, cb, ctx, info, err };
 	return p->parse(&pc, data, size);
 }

@@ -47,6 +47,36 @@ static void test_local_plain(void **state)
 	assert_int_equal(s->node, 1);
 }
 
+/* NUL bytes: a zero-padded tail is cut off and counted (the caller warns),
+ * a NUL with text after it is refused with its line and offset. */
+static void test_nul_bytes(void **state)
+{
+	(void)state;
+	static char buf[1 << 16];
+	FILE *f = fopen(FX "perf6.1-local/c2c_stdio.txt", "rb");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, sizeof(buf) - 4096, f);
+	fclose(f);
+	struct coll c; struct slt_samples_info in; struct slt_error e;
+	memset(buf + n, 0, 4096);
+	slt_error_clear(&e);
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(slt_samples_read_mem(buf, n + 4096, "t", SLT_SAMPLES_AUTO, collect, &c, &in, &e), 0);
+	assert_int_equal(in.nul_tail, 4096);
+	assert_int_equal(c.n, 4); /* as without the padding */
+	assert_int_equal(in.samples, 800);
+	/* a NUL inside the text: line 3 */
+	const char *nl = strchr(strchr(buf, '\n') + 1, '\n');
+	buf[nl - buf + 2] = 0;
+	slt_error_clear(&e);
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(slt_samples_read_mem(buf, n, "t", SLT_SAMPLES_C2C, collect, &c, &in, &e), SLT_ECORRUPT);
+	assert_int_equal(e.line, 3);
+	assert_int_equal(e.offset, nl - buf + 2);
+	assert_non_null(strstr(e.message, "NUL byte"));
+	assert_int_equal(c.n, 0);
+}
+
 static void test_local_variants(void **state)
 {
 	static const struct { const char *f; size_t n; } v[] = {
@@ -412,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_perf48), cmocka_unit_test(test_memcg_excerpt),
 		cmocka_unit_test(test_not_c2c), cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_format_names), cmocka_unit_test(test_headless),
+		cmocka_unit_test(test_nul_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
