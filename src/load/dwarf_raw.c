@@ -169,6 +169,57 @@ static size_t unit_of(struct slt_raw *r, uint64_t off)
 
 #define MAX_CODE 65536u
 
+/* The size of a value of form f in unit u when it has a fixed one, or -1. */
+static int fixed_size(const struct slt_raw_cu *u, uint32_t f)
+{
+	switch (f) {
+	case DW_FORM_flag_present: case DW_FORM_implicit_const: return 0;
+	case DW_FORM_data1: case DW_FORM_flag: case DW_FORM_ref1:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2:
+	case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3: return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4:
+	case DW_FORM_addrx4: case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16: return 16;
+	case DW_FORM_addr: return u->asz;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt:
+	case DW_FORM_GNU_strp_alt:
+		return u->osz;
+	case DW_FORM_ref_addr: return u->version <= 2 ? u->asz : u->osz;
+	default: return -1;
+	}
+}
+
+/* a's fixed-size prefix and where its DW_AT_sibling is (for skimming). */
+static void prefix(const struct slt_raw_cu *u, const struct slt_raw_table *t,
+		   struct slt_raw_abbrev *a)
+{
+	const struct slt_raw_spec *sp = a->n ? &t->specs[a->first] : NULL;
+	uint32_t at = 0, i;
+	a->sib = a->sib_at = UINT32_MAX;
+	for (i = 0; i < a->n; i++)
+		if (sp[i].at == DW_AT_sibling && a->sib == UINT32_MAX)
+			a->sib = i;
+	for (i = 0; i < a->n; i++) {
+		int sz = fixed_size(u, sp[i].form);
+		if (sz < 0)
+			break;
+		if (i == a->sib)
+			a->sib_at = at;
+		at += (uint32_t)sz;
+	}
+	a->n_fixed = i;
+	a->fixed = at;
+}
+
 static int read_table(struct slt_raw *r, size_t u)
 {
 	struct slt_raw_table *t = &r->tab[u];
@@ -225,6 +276,7 @@ static int read_table(struct slt_raw *r, size_t u)
 				(uint32_t)at, (uint32_t)form, ic };
 			a->n++;
 		}
+		prefix(&r->cu[u], t, a);
 		if (code + 1 > t->n_codes)
 			t->n_codes = code + 1;
 	}
@@ -244,6 +296,20 @@ static bool str_at(const uint8_t *sec, size_t n, uint64_t off,
 	*p = sec + off;
 	*len = (size_t)(z - *p);
 	return true;
+}
+
+bool slt_raw_str(const struct slt_raw *r, const struct slt_raw_attr *a,
+		 const uint8_t **p, size_t *len)
+{
+	if (a->cls != SLT_RAW_STR)
+		return false;
+	if (a->p) {
+		*p = a->p;
+		*len = a->len;
+		return true;
+	}
+	return a->form == DW_FORM_strp ? str_at(r->str, r->str_n, a->u, p, len)
+				       : str_at(r->lstr, r->lstr_n, a->u, p, len);
 }
 
 /* One attribute value of form at c; false when it cannot be read. */
@@ -280,12 +346,8 @@ static bool value(struct slt_raw *r, const struct slt_raw_cu *u, struct cur *c,
 	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
 		a->u = fixed(c, u->osz); break;
 	case DW_FORM_strp: case DW_FORM_line_strp:
-		a->u = fixed(c, u->osz);
+		a->u = fixed(c, u->osz); /* looked up by slt_raw_str() */
 		a->cls = SLT_RAW_STR;
-		if (!c->bad && !(form == DW_FORM_strp
-				 ? str_at(r->str, r->str_n, a->u, &a->p, &a->len)
-				 : str_at(r->lstr, r->lstr_n, a->u, &a->p, &a->len)))
-			return false;
 		break;
 	case DW_FORM_string:
 		a->cls = SLT_RAW_STR;
@@ -345,7 +407,8 @@ static bool value(struct slt_raw *r, const struct slt_raw_cu *u, struct cur *c,
 	return !c->bad;
 }
 
-int slt_raw_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d)
+static int read_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d,
+		    bool skim)
 {
 	size_t ui = unit_of(r, off);
 	if (ui == SIZE_MAX)
@@ -373,6 +436,32 @@ int slt_raw_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d)
 	const struct slt_raw_abbrev *a = &t->code[code];
 	d->tag = a->tag;
 	d->children = a->children;
+	if (skim) { /* only DW_AT_sibling is kept */
+		uint32_t i = a->n_fixed, keep = 0;
+		if (a->sib_at != UINT32_MAX) {
+			struct cur sc = c;
+			skip(&sc, a->sib_at);
+			d->a[0].at = DW_AT_sibling;
+			if (!value(r, u, &sc, t->specs[a->first + a->sib].form, 0,
+				   &d->a[0], 0))
+				return -1;
+			keep = 1;
+		}
+		skip(&c, a->fixed);
+		for (; i < a->n && !c.bad; i++) {
+			const struct slt_raw_spec *s = &t->specs[a->first + i];
+			struct slt_raw_attr *x = &d->a[keep];
+			x->at = s->at;
+			if (!value(r, u, &c, s->form, s->implicit, x, 0))
+				return -1;
+			keep += s->at == DW_AT_sibling && !keep;
+		}
+		if (c.bad)
+			return -1;
+		d->n = keep;
+		d->next = c.at;
+		return 0;
+	}
 	for (uint32_t i = 0; i < a->n; i++) {
 		const struct slt_raw_spec *s = &t->specs[a->first + i];
 		d->a[i].at = s->at;
@@ -382,6 +471,16 @@ int slt_raw_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d)
 	d->n = a->n;
 	d->next = c.at;
 	return 0;
+}
+
+int slt_raw_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d)
+{
+	return read_die(r, off, d, false);
+}
+
+int slt_raw_skim(struct slt_raw *r, uint64_t off, struct slt_raw_die *d)
+{
+	return read_die(r, off, d, true);
 }
 
 const struct slt_raw_attr *slt_raw_get(const struct slt_raw_die *d,
@@ -409,7 +508,7 @@ static uint64_t sibling(struct slt_raw *r, const struct slt_raw_die *d,
 	struct slt_raw_die *c = malloc(sizeof(*c));
 	uint64_t at = d->next, res = 0;
 	while (c) {
-		int rc = slt_raw_die(r, at, c);
+		int rc = slt_raw_skim(r, at, c);
 		if (rc < 0)
 			break;
 		if (rc == 1) {

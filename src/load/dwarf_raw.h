@@ -35,6 +35,10 @@ struct slt_raw_abbrev {
 	uint32_t tag;
 	bool children;
 	uint32_t first, n; /* specs[first, first + n) */
+	/* skimming: the first n_fixed specs have fixed sizes, fixed bytes in
+	 * all; DW_AT_sibling is spec sib (or UINT32_MAX), at byte sib_at
+	 * when it lies in that prefix */
+	uint32_t n_fixed, fixed, sib, sib_at;
 };
 
 /* The abbreviation table of one unit: codes 1..n_codes (a code with tag
@@ -61,7 +65,9 @@ struct slt_raw {
 enum slt_raw_class {
 	SLT_RAW_CONST, /* u: constants, flags, addresses, section offsets */
 	SLT_RAW_REF,   /* u: a .debug_info offset (made global) */
-	SLT_RAW_STR,   /* p, len: a string (no NUL) */
+	SLT_RAW_STR,   /* a string: inline (DW_FORM_string: p, len, no NUL)
+			  or u, the offset into .debug_str/.debug_line_str
+			  (p NULL): slt_raw_str() */
 	SLT_RAW_BLOCK, /* p, len: a block or expression, data16 */
 	SLT_RAW_OTHER, /* not resolvable here (strx, type signatures,
 			  supplementary files): u holds the raw value */
@@ -99,11 +105,20 @@ void slt_raw_free(struct slt_raw *r);
 /* Read the DIE at off into *d.  0; 1 at a null entry (the end of a list
  * of children: d->next is the byte after it); -1 when it cannot be read. */
 int slt_raw_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d);
+/* What it takes to step over the DIE at off: its tag, children, next and
+ * DW_AT_sibling (the only attribute in d->a), the other values skipped
+ * (by size where the forms have a fixed one).  Returns as slt_raw_die(). */
+int slt_raw_skim(struct slt_raw *r, uint64_t off, struct slt_raw_die *d);
 
 /* The offset of the sibling that follows d (skipping its children through
  * DW_AT_sibling, which must point forward inside the unit, or by reading
  * them), or 0 when it cannot be found. */
 uint64_t slt_raw_sibling(struct slt_raw *r, const struct slt_raw_die *d);
+
+/* The string of attribute a (class SLT_RAW_STR): *p (no NUL), *len; false
+ * when its offset lies outside its section or holds no NUL. */
+bool slt_raw_str(const struct slt_raw *r, const struct slt_raw_attr *a,
+		 const uint8_t **p, size_t *len);
 
 /* The attribute at of d, or NULL. */
 const struct slt_raw_attr *slt_raw_get(const struct slt_raw_die *d,

@@ -128,7 +128,16 @@ static bool mix_die(const struct slt_raw_die *die, uint64_t *h,
 		case SLT_RAW_CONST:
 			*h = mix_word(mix_word(*h, a->at), a->u);
 			break;
-		case SLT_RAW_STR: case SLT_RAW_BLOCK:
+		case SLT_RAW_STR:
+			if (!a->p) { /* an offset: one string, one offset
+					(copies with the same name at two
+					offsets only hash apart) */
+				*h = mix_word(mix_word(mix_word(*h, a->at),
+						       a->form), a->u);
+				break;
+			}
+			/* fall through */
+		case SLT_RAW_BLOCK:
 			*h = mix_word(mix_word(*h, a->at), a->len);
 			*h = mix(*h, a->p, a->len);
 			break;
@@ -195,7 +204,9 @@ static uint64_t sig(struct dw *d, struct slt_dw_sig *m, uint64_t off,
 		/* "struct foo *": the tag and the name */
 		if (name->cls != SLT_RAW_STR)
 			return own(off);
-		h = mix(mix_word(h, die.tag), name->p, name->len);
+		h = mix_word(h, die.tag);
+		h = name->p ? mix(h, name->p, name->len)
+			    : mix_word(mix_word(h, name->form), name->u);
 		goto done;
 	}
 	if (!mix_die(&die, &h, &name))

@@ -400,12 +400,12 @@ static bool raw_hits(struct dw *d, uint64_t cu_off, const struct hits *h,
 		     struct vec *v)
 {
 	struct slt_raw_die *die = malloc(sizeof(*die));
-	bool ok = die && slt_raw_die(&d->raw, cu_off, die) == 0;
+	bool ok = die && slt_raw_skim(&d->raw, cu_off, die) == 0;
 	uint64_t at = ok && die->children ? die->next : 0;
 	v->n = 0;
 	uint64_t end = ok ? d->raw.cu[die->cu].end : 0;
 	while (ok && at && at < end) {
-		int rc = slt_raw_die(&d->raw, at, die);
+		int rc = slt_raw_skim(&d->raw, at, die);
 		if (rc == 1)
 			break;
 		uint64_t next = rc == 0 ? slt_raw_sibling(&d->raw, die) : 0;

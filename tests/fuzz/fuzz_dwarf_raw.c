@@ -3,7 +3,7 @@
  * libFuzzer target for the direct DIE reader (src/load/dwarf_raw.h) and
  * the layout fingerprint built on it (src/load/dwarf_sig.c): an ELF image
  * in, its .debug_info, .debug_abbrev and string sections read DIE by DIE
- * (every DIE and null entry in turn, each one's next sibling), then the
+ * (every DIE and null entry in turn, its strings, its next sibling), the
  * fingerprint of every top-level struct or union.  A crash, an
  * out-of-bounds read, a leak, UB or a hang is a bug; a read that fails is
  * the expected answer to garbage.
@@ -39,6 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (rc < 0)
 					break;
 				if (rc == 0) {
+					for (uint32_t k = 0; k < die->n; k++) {
+						const uint8_t *p;
+						size_t len;
+						if (slt_raw_str(&d->raw, &die->a[k], &p, &len))
+							sink += len ? p[len - 1] : 0;
+					}
 					sink += slt_raw_sibling(&d->raw, die);
 					if (depth == 1 && (die->tag == DW_TAG_structure_type ||
 							   die->tag == DW_TAG_union_type))

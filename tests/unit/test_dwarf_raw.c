@@ -106,11 +106,15 @@ static void check_die(struct dw *d, Dwarf_Die die, unsigned depth)
 		Dwarf_Unsigned u;
 		Dwarf_Signed sv;
 		switch (a->cls) {
-		case SLT_RAW_STR:
+		case SLT_RAW_STR: {
+			const uint8_t *p;
+			size_t len;
 			assert_int_equal(dwarf_formstring(list[i], &s, &e), DW_DLV_OK);
-			assert_int_equal(strlen(s), a->len);
-			assert_memory_equal(s, a->p, a->len);
+			assert_true(slt_raw_str(&d->raw, a, &p, &len));
+			assert_int_equal(strlen(s), len);
+			assert_memory_equal(s, p, len);
 			break;
+		}
 		case SLT_RAW_REF:
 			assert_int_equal(dwarf_global_formref(list[i], &ref, &e),
 					 DW_DLV_OK);
