@@ -110,6 +110,14 @@ def case_check():
                         '(0 suppressed): passed\n'), p.stdout
     # one writer: passes
     run('check', obj(1), '--rules', rules, '--classes', SAME)
+    # with --samples the given labels still apply (given classes win)
+    prof = os.path.join(TMP, 'rxq.json')
+    with open(prof, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'structs': [{'type': 'rxq_stats', 'members': [
+            {'member': 'rx_packets', 'rows': [{'cpu': 0, 'stores': 100}]},
+            {'member': 'tx_packets', 'rows': [{'cpu': 1, 'stores': 100}]}]}]}, f)
+    p = run('check', obj(1), '--rules', rules, '--samples', prof, '--classes', CLS, rc=1)
+    assert p.stdout.split('\n')[0] == violation(obj(1), SHARED, 'writers-share-line'), p.stdout
     j = json.loads(run('check', '--json', obj(1), '--rules', rules, '--classes', CLS,
                        rc=1).stdout)
     v = [x for x in j['violations'] if x['rule'] == 'writers-share-line']
