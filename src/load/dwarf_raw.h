@@ -4,9 +4,11 @@
  * either byte order), without libdwarf: unit headers, abbreviation tables
  * and attribute values, every read checked against its section.  For the
  * hot loops where libdwarf's per-DIE and per-attribute allocations cost
- * most of the time (the layout fingerprint of find(), dwarf_sig.c); the
- * translation itself stays on libdwarf.  Independent of libdwarf so that
- * it can be fuzzed alone (tests/fuzz/fuzz_dwarf_raw.c).  Internal to
+ * most of the time: the layout fingerprint of find() (dwarf_sig.c) and
+ * the step over the top-level DIEs of the candidate units (dwarf_walk.c);
+ * the translation itself stays on libdwarf.  Uses only dwarf.h's
+ * constants; its own fuzz target is tests/fuzz/fuzz_dwarf_raw.c, its
+ * cross-check against libdwarf tests/unit/test_dwarf_raw.c.  Internal to
  * src/load.
  *
  * A form this reader does not decode, a reference outside the section or
