@@ -15,6 +15,9 @@
 #               fills a private cache directory) against pahole -C
 #   warm-big    the same for task_struct (a large struct: about 230 members,
 #               a copy in some 200 compile units)
+#   warm-late   the same for printf_spec, first defined in one of the last
+#               compile units (2141 of 2172 in 6.1.0-57): libdwarf sets up
+#               every unit before it to reach it
 #   names77     the names of tests/real/structs.list that the kernel has, in
 #               one call, against pahole --skip_missing -C a,b,...
 #   all         --all against pahole -F dwarf with no -C (the full dump)
@@ -50,7 +53,7 @@ root=$(cd "$here/.." && pwd)
 # shellcheck source=tests/real/kernels.sh
 . "$root/tests/real/kernels.sh"
 
-case ${1:-} in -h|--help) sed -n '3,43p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '3,46p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 
 build=${1:-$root/build}
 structlint=$(cd "$build" 2>/dev/null && pwd)/structlint
@@ -115,16 +118,17 @@ measure() {
 }
 
 echo "bench: $vmlinux ($(($(stat -c %s "$vmlinux") / 1048576)) MB), $runs run(s) each, medians" >&2
-sel=" ${STRUCTLINT_BENCH_CASES:-absent absent-str common warm warm-big names77 all btf} "
+sel=" ${STRUCTLINT_BENCH_CASES:-absent absent-str common warm warm-big warm-late names77 all btf} "
 sel=${sel//,/ }
 for c in $sel; do
-	case $c in absent|absent-str|common|warm|warm-big|names77|all|btf) ;;
+	case $c in absent|absent-str|common|warm|warm-big|warm-late|names77|all|btf) ;;
 	*) die "STRUCTLINT_BENCH_CASES: unknown case '$c'" ;; esac
 done
 want_case() { [[ $sel == *" $1 "* ]]; }
 cases=()
 declare -A NAME=([absent]=no_such_struct_xyz [absent-str]=lock [common]=mem_cgroup_per_node
-	[warm]=mem_cgroup_per_node [warm-big]=task_struct [names77]="structs.list" [all]="--all")
+	[warm]=mem_cgroup_per_node [warm-big]=task_struct [warm-late]=printf_spec
+	[names77]="structs.list" [all]="--all")
 for c in absent absent-str common; do
 	want_case "$c" || continue
 	cases+=("$c")
@@ -139,7 +143,7 @@ done
 
 # warm: the name index in a private cache directory, filled by one run
 export STRUCTLINT_CACHE_DIR=$tmp/cache
-for c in warm warm-big; do
+for c in warm warm-big warm-late; do
 	want_case "$c" || continue
 	cases+=("$c")
 	n=${NAME[$c]}
@@ -240,7 +244,7 @@ done
 want_case common &&
 	target "common: structlint CPU time < 1 s" "${R_cpu[common/structlint]}" '<' 1 \
 		"$(fmt_cpu common/structlint) s"
-for c in warm warm-big; do
+for c in warm warm-big warm-late; do
 	want_case "$c" || continue
 	# both often read 0.00 s (GNU time's resolution): compare the times,
 	# not their ratio
