@@ -108,6 +108,14 @@ struct slt_line_access {
 
 /* The result of a join.  Owns everything; free with
  * slt_access_profile_free().  `layout` is borrowed and must outlive it. */
+/* The most samples (loads + stores) and cycles a join takes in, in all:
+ * far above any real profile, low enough that no sum of them wraps. */
+#define SLT_JOIN_COUNT_CAP (1ull << 52)
+/* The most one sample record counts (loads, stores, HITM, peer; cycles
+ * 2^10 times more). */
+#define SLT_JOIN_SAMPLE_CAP (1ull << 40)
+#define SLT_JOIN_CYCLES_CAP (1ull << 62)
+
 struct slt_access_profile {
 	const struct slt_struct *layout;
 	unsigned cacheline_size;
@@ -165,6 +173,12 @@ struct slt_access_profile {
 	} unknown_members[SLT_JOIN_TOP_TYPES];
 	size_t n_unknown_members;
 	uint64_t unknown_member_samples;   /* all of them, loads + stores */
+	/* Added after v1 (additive): the input's counts went past
+	 * SLT_JOIN_SAMPLE_CAP in one record, or SLT_JOIN_COUNT_CAP samples
+	 * (loads + stores) or HITM + peer counts, or SLT_JOIN_CYCLES_CAP
+	 * cycles, in all: what was taken in was capped there (the caller
+	 * should warn). */
+	bool counts_saturated;
 };
 
 struct slt_join;

@@ -303,6 +303,10 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 		    (p->n_unknown_members > 2 ? p->unknown_members[2].samples : 0))
 			fprintf(stderr, "structlint: warning: %s: more member paths that %s lacks (%" PRIu64
 				" samples in all)\n", c->samples, l->structs[i].name, p->unknown_member_samples);
+		if (p->counts_saturated)
+			fprintf(stderr, "structlint: warning: %s: counts out of range (over 2^40 in a "
+				"record, or 2^52 samples in all): capped there; the input is corrupt or "
+				"does not hold counts\n", c->samples);
 		if (p->samples == 0)
 			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
 					   "record memory samples: perf c2c record, perf mem record, or perf record -d",

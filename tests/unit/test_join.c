@@ -340,9 +340,51 @@ static void test_many_samples(void **state)
 	slt_arena_free(a);
 }
 
+/* Counts out of range are capped, never wrapped: one record at
+ * SLT_JOIN_SAMPLE_CAP, all of them at SLT_JOIN_COUNT_CAP, and the profile
+ * says so; a profile within range is not flagged. */
+static void test_saturation(void **state)
+{
+	(void)state;
+	struct slt_arena *a = slt_arena_new();
+	struct slt_struct *s = jt(a);
+	struct slt_error err;
+	struct slt_sample v[] = {
+		typed("jt", 0, UINT64_MAX, 0),
+		typed("jt", 8, 0, UINT64_MAX),
+		typed("jt", 72, 1, 2),
+	};
+	v[0].hitm_local = UINT64_MAX;
+	struct slt_access_profile *p = run(s, NULL, v, 3, 0, &err);
+	assert_true(p->counts_saturated);
+	assert_true(p->members[idx(s, "a")].loads == SLT_JOIN_SAMPLE_CAP);
+	assert_true(p->members[idx(s, "b")].stores == SLT_JOIN_SAMPLE_CAP);
+	assert_int_equal(p->members[idx(s, "tail")].stores, 2); /* still counted */
+	assert_true(p->samples == 2 * SLT_JOIN_SAMPLE_CAP + 3);
+	slt_access_profile_free(p);
+	/* 5000 records at the per-record cap pass the total cap (2^52 =
+	 * 4096 of them): the total stops there, exactly */
+	struct slt_join *j;
+	assert_int_equal(slt_join_new(s, NULL, &j, &err), 0);
+	for (int i = 0; i < 5000; i++) {
+		struct slt_sample x = typed("jt", 0, SLT_JOIN_SAMPLE_CAP, 0);
+		assert_int_equal(slt_join_add(j, &x), 0);
+	}
+	assert_int_equal(slt_join_finish(j, &p, &err), 0);
+	assert_true(p->counts_saturated);
+	assert_true(p->samples == SLT_JOIN_COUNT_CAP);
+	assert_true(p->members[idx(s, "a")].loads == SLT_JOIN_COUNT_CAP);
+	slt_access_profile_free(p);
+	p = run(s, NULL, &v[2], 1, 0, &err);
+	assert_false(p->counts_saturated);
+	slt_access_profile_free(p);
+	slt_arena_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_typed),
 		cmocka_unit_test(test_explicit_base_cpus_locations),
 		cmocka_unit_test(test_hints),
