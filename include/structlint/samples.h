@@ -127,6 +127,11 @@ struct slt_samples_info {
 	 * zero-padded file), not parsed; the caller should warn.  A NUL
 	 * byte with text after it is an error instead (SLT_ECORRUPT). */
 	uint64_t nul_tail;
+	/* Added after v1 (additive): perf c2c Pareto blocks read without
+	 * their '#' header lines: the number of percentage columns
+	 * recognised from the rows (4, 5 or 6; read as HITM, then stores),
+	 * 0 when the headers were there.  The caller should say so. */
+	unsigned c2c_inferred;
 };
 
 /*

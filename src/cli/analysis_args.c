@@ -277,6 +277,11 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 		fprintf(stderr, "structlint: warning: %s: the last %" PRIu64 " bytes are NUL bytes, "
 			"not text: ignored (a zero-padded or truncated copy?)\n",
 			c->samples, info.nul_tail);
+	if (!rc && info.c2c_inferred)
+		fprintf(stderr, "structlint: warning: %s: perf c2c Pareto blocks without their header "
+			"lines: columns recognised from the rows (%u percentage columns read as HITM "
+			"remote, local%s, then stores; a -d peer report's peer columns read as HITM)\n",
+			c->samples, info.c2c_inferred, info.c2c_inferred == 6 ? ", peer" : "");
 	for (size_t i = 0; i < f.n; i++) {
 		if (rc) {
 			slt_join_free(joins[i]);

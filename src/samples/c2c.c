@@ -739,6 +739,7 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 		 c.events[0] ? c.events : "?", c.sort[0] ? c.sort : "?",
 		 c.grouping[0] ? c.grouping : "?");
 	if (c.inferred) {
+		info->c2c_inferred = (unsigned)c.n_pct;
 		size_t l = strlen(info->detail);
 		snprintf(info->detail + l, sizeof(info->detail) - l,
 			 "; no header lines: columns recognised from the rows (%zu "

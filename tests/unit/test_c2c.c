@@ -302,6 +302,8 @@ static void test_headless(void **state)
 			fail_msg("%s without headers: %s", files[i], e.message);
 		assert_int_equal(ib.format, SLT_SAMPLES_C2C);
 		assert_non_null(strstr(ib.detail, "columns recognised from the rows"));
+		assert_true(ib.c2c_inferred >= 4 && ib.c2c_inferred <= 6);
+		assert_int_equal(ia.c2c_inferred, 0);
 		if (b.n != a.n)
 			fail_msg("%s: %zu rows without headers, %zu with", files[i], b.n, a.n);
 		assert_true(a.n > 0);
