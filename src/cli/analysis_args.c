@@ -17,6 +17,8 @@
 #include "common/num.h"
 #include "join/join_int.h"
 #include "structlint/samples.h"
+#include "samples/perf_data.h"
+#include "structlint/weight.h"
 
 const char cli_analysis_usage[] =
 "inputs (at least one):\n"
@@ -258,6 +260,42 @@ static int other_types_error(const struct slt_access_profile *p,
 			     p->samples, name, types, name);
 }
 
+/* Is the samples input a perf.data (by --samples-format or its magic)? */
+static bool is_perf_data(const char *path, int sfmt)
+{
+	if (sfmt == SLT_SAMPLES_PERF_DATA)
+		return true;
+	if (sfmt != SLT_SAMPLES_AUTO || !strcmp(path, "-"))
+		return false;
+	unsigned char head[8];
+	FILE *fp = fopen(path, "rb");
+	bool yes = fp && fread(head, 1, sizeof(head), fp) == sizeof(head) &&
+		   slt_perf_data_detect(head, sizeof(head));
+	if (fp)
+		fclose(fp);
+	return yes;
+}
+
+_Static_assert(sizeof(((struct slt_access_profile *)0)->base_note) ==
+	       sizeof(((struct slt_ipw_info *)0)->basis), "basis fits base_note");
+
+/* Say on stderr what the weighting did. */
+static void ipw_note(const struct cli_analysis *c, const struct slt_ipw_info *wi)
+{
+	if (wi->estimated)
+		fprintf(stderr, "structlint: note: %s: no memory samples; member accesses %s\n",
+			c->samples, wi->basis);
+	if (wi->kernel && wi->ip_samples && !wi->kernel_mmap)
+		fprintf(stderr, "structlint: warning: %s: no [kernel.kallsyms]_text mmap event with the kernel's run-time _text: kernel samples cannot be placed in %s (KASLR); record with perf record -a or structlint record -a\n",
+			c->samples, c->file);
+	else if (!wi->kernel && wi->ip_samples && !wi->mmaps)
+		fprintf(stderr, "structlint: warning: %s: no mmap event of %s: its samples cannot be placed (is FILE the program that ran?)\n",
+			c->samples, c->file);
+	if (wi->mem_relocated)
+		fprintf(stderr, "structlint: note: %s: %" PRIu64 " of %" PRIu64 " data addresses relocated into %s's link addresses (mmap events)\n",
+			c->samples, wi->mem_relocated, wi->mem_samples, c->file);
+}
+
 static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 		    struct slt_access_profile **profiles, struct slt_error *err)
 {
@@ -268,9 +306,20 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 	for (size_t i = 0; i < l->n_structs && !rc; i++)
 		if (!(rc = slt_join_new(&l->structs[i], &c->jopts, &joins[i], err)))
 			f.n++;
-	if (!rc)
+	struct slt_ipw_info wi;
+	memset(&wi, 0, sizeof(wi));
+	if (!rc && c->file && is_perf_data(c->samples, c->sfmt)) {
+		/* relocated by the binary's mmaps; IP samples only: estimated
+		 * from the static sites (structlint/weight.h) */
+		const char *name = l->structs[0].name;
+		struct slt_ipw_opts wo = {.binary = c->file, .types = &name, .n_types = 1};
+		rc = slt_ipw_read(c->samples, &wo, fan_cb, &f, &info, &wi, err);
+		if (!rc)
+			ipw_note(c, &wi);
+	} else if (!rc) {
 		rc = slt_samples_read(c->samples, (enum slt_samples_format)c->sfmt,
 				      fan_cb, &f, &info, err);
+	}
 	if (rc && !err->code)      /* the join stopped the parse: memory */
 		rc = slt_error_set(err, SLT_ENOMEM, c->samples, -1, NULL, "out of memory while joining samples");
 	if (!rc && info.nul_tail)
@@ -289,6 +338,8 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 			rc = slt_join_finish(joins[i], &profiles[i], err);
 			if (rc && !err->file[0])
 				snprintf(err->file, sizeof(err->file), "%s", c->samples);
+			if (!rc && wi.estimated)   /* the basis, in every output */
+				memcpy(profiles[i]->base_note, wi.basis, sizeof(wi.basis));
 		}
 	}
 	/* Samples that say nothing about the struct are an input error, not
@@ -312,9 +363,18 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 			fprintf(stderr, "structlint: warning: %s: counts out of range (over 2^40 in a "
 				"record, or 2^52 samples in all): capped there; the input is corrupt or "
 				"does not hold counts\n", c->samples);
-		if (p->samples == 0)
+		if (p->samples == 0 && wi.estimated)
 			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
-					   "record memory samples: perf c2c record, perf mem record, or perf record -d",
+					   "record while the code touching it runs (structlint record -- CMD), or check that FILE is the binary that ran",
+					   "none of the %" PRIu64 " IP samples fell on code accessing %s (%" PRIu64
+					   " in %s, %" PRIu64 " sites in %" PRIu64 " basic blocks)",
+					   wi.ip_samples, l->structs[i].name, wi.ip_in_binary, c->file,
+					   wi.n_sites, wi.n_blocks);
+		else if (p->samples == 0)
+			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
+					   c->file || !wi.ip_samples ?
+					   "record memory samples: perf c2c record, perf mem record, or perf record -d" :
+					   "give the binary as FILE: IP samples (perf record -e cpu-clock) are weighted by its static access sites",
 					   "no memory-access samples in this input (%" PRIu64 " records skipped)",
 					   info.skipped);
 		else if (p->matched == 0 && p->n_other_types &&

@@ -155,6 +155,70 @@ static int memory_events(struct ev *out)
 	return 0;
 }
 
+/* No memory events: cpu-clock IP samples (a software event, there on
+ * every machine), with the mmap/comm/fork records that place the IPs
+ * (structlint/weight.h).  10 kHz per CPU: cpu-clock's period is in ns. */
+static int ip_event(struct ev *out, bool all)
+{
+	struct perf_event_attr *a = &out[0].attr;
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->sample_period = 100000;
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	a->sample_id_all = 1;
+	a->exclude_kernel = !all;
+	a->exclude_hv = 1;
+	snprintf(out[0].name, sizeof(out[0].name), "cpu-clock");
+	return 1;
+}
+
+/* The kernel's run-time _text from /proc/kallsyms (0 when hidden:
+ * kptr_restrict, not root). */
+static uint64_t kallsyms_text(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+	uint64_t v = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		char name[256], t;
+		unsigned long long a;
+		if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3 && !strcmp(name, "_text")) {
+			v = a;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* The record perf writes for the kernel (synthetic-events.c,
+ * perf_event__synthesize_kernel_mmap): pgoff = the run-time _text, the
+ * KASLR reference the readers relocate kernel IPs with. */
+static int kernel_mmap(struct slt_pdw *w, struct slt_error *err)
+{
+	uint64_t text = kallsyms_text();
+	if (!text) {
+		fprintf(stderr, "structlint: record: warning: /proc/kallsyms hides _text (kptr_restrict, or not root): kernel samples cannot be placed in a vmlinux (KASLR)\n");
+		return 0;
+	}
+	uint8_t rec[8 + 32 + 32] = {0};
+	struct perf_event_header h = {PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, sizeof(rec)};
+	uint32_t pid = UINT32_MAX, tid = 0;
+	uint64_t len = UINT64_MAX - text, pgoff = text;
+	memcpy(rec, &h, 8);
+	memcpy(rec + 8, &pid, 4);
+	memcpy(rec + 12, &tid, 4);
+	memcpy(rec + 16, &text, 8);
+	memcpy(rec + 24, &len, 8);
+	memcpy(rec + 32, &pgoff, 8);
+	memcpy(rec + 40, "[kernel.kallsyms]_text", 23);
+	return slt_pdw_record(w, rec, sizeof(rec), err);
+}
+
 struct ring {
 	int fd;
 	struct perf_event_mmap_page *meta;
@@ -184,33 +248,39 @@ static int drain(struct ring *r, struct slt_pdw *w, struct slt_error *err)
 	return rc;
 }
 
-static void no_pmu(void)
+static void no_pmu(const char *out)
 {
 	fprintf(stderr,
 		"structlint: record: this machine's PMU offers no memory-access sampling "
 		"(none of cpu/events/mem-loads, ibs_op, arm_spe_0 in " PMU_DIR "; virtual machines "
-		"usually hide them); record elsewhere and report offline: on bare metal "
-		"`perf c2c record -- CMD; perf c2c report --stdio > c2c.txt` or "
-		"`perf mem record -- CMD`, here `perf record -d -c 1 -e page-faults -- CMD` "
-		"(first touch of each page only), then "
-		"`structlint report FILE NAME --samples c2c.txt|perf.data [--base SYMBOL]`\n");
+		"usually hide them): recording cpu-clock IP samples instead; "
+		"`structlint report FILE NAME --samples %s` (FILE: the program, or vmlinux with -a) "
+		"estimates member accesses from IP samples x static sites "
+		"(measured memory samples need bare metal: `perf c2c record -- CMD`)\n", out);
 }
 
 static const char record_usage[] =
-"usage: structlint record [-o FILE] -- CMD [ARGS...]\n"
+"usage: structlint record [-o FILE] [-a] [--ip] -- CMD [ARGS...]\n"
 "\n"
 "Run CMD and sample its user-space memory accesses (Intel mem-loads and\n"
 "mem-stores, AMD IBS or Arm SPE, every 4000 events, all CPUs, children\n"
 "included) into a perf.data for `structlint report FILE NAME --samples`.\n"
-"Where the PMU has no memory sampling (most virtual machines), exits 2 and\n"
-"names the perf commands to use instead.\n"
+"Where the PMU has no memory sampling (most virtual machines), records\n"
+"cpu-clock IP samples instead (10 kHz per CPU, with the mmap events that\n"
+"place PIE programs and the kernel) and says so: report, suggest, check\n"
+"and validate then estimate member accesses from IP samples x the static\n"
+"access sites of FILE (give the program or vmlinux as FILE).\n"
 "\n"
 "  -o FILE     output file (default structlint.data)\n"
+"  -a          all CPUs and the kernel while CMD runs (root or\n"
+"              perf_event_paranoid <= 0; for a vmlinux FILE)\n"
+"      --ip    cpu-clock IP samples even where memory events exist\n"
 "  -h, --help  this help\n";
 
 int cmd_record(int argc, char **argv)
 {
 	const char *out = "structlint.data";
+	bool all = false, want_ip = false;
 	int i = 1;
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -218,6 +288,10 @@ int cmd_record(int argc, char **argv)
 			break;
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			out = argv[++i];
+		} else if (!strcmp(argv[i], "-a")) {
+			all = true;
+		} else if (!strcmp(argv[i], "--ip")) {
+			want_ip = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(record_usage, stdout);
 			return SLT_EXIT_OK;
@@ -228,10 +302,21 @@ int cmd_record(int argc, char **argv)
 	if (i >= argc)
 		return cli_usage_error("record: no command given (structlint record [-o FILE] -- CMD ARGS)");
 	struct ev evs[2];
-	int n_ev = memory_events(evs);
-	if (n_ev == 0) {
-		no_pmu();
-		return SLT_EXIT_ERROR;
+	int n_ev = want_ip ? 0 : memory_events(evs);
+	bool ip = n_ev == 0;
+	if (ip) {
+		if (!want_ip)
+			no_pmu(out);
+		n_ev = ip_event(evs, all);
+	}
+	for (int e = 0; e < n_ev; e++) {
+		evs[e].attr.exclude_kernel = !all;
+		evs[e].attr.inherit = !all;
+		evs[e].attr.disabled = !all;
+		evs[e].attr.enable_on_exec = !all;
+		/* the records that place IPs and addresses: on one event */
+		evs[e].attr.mmap = evs[e].attr.mmap2 = evs[e].attr.comm = e == 0;
+		evs[e].attr.comm_exec = evs[e].attr.task = e == 0;
 	}
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1 || ncpu > 4096)
@@ -264,7 +349,7 @@ int cmd_record(int argc, char **argv)
 	slt_error_clear(&err);
 	for (size_t k = 0; k < n_rings && rings && ids && pfd; k++) {
 		int e = (int)(k / (size_t)ncpu), cpu = (int)(k % (size_t)ncpu);
-		int fd = (int)syscall(SYS_perf_event_open, &evs[e].attr, pid, cpu, -1,
+		int fd = (int)syscall(SYS_perf_event_open, &evs[e].attr, all ? -1 : pid, cpu, -1,
 				      PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			fprintf(stderr, "structlint: record: perf_event_open(%s, cpu %d): %s "
@@ -301,6 +386,8 @@ int cmd_record(int argc, char **argv)
 			slt_pdw_add_event(w, &evs[e].attr, evs[e].name, ids + (size_t)e * (size_t)ncpu,
 					  (size_t)ncpu);
 		slt_pdw_set_info(w, (unsigned)ncpu, NULL, argc, argv);
+		if (all && kernel_mmap(w, &err))
+			rc = cli_fail(&err);
 		if (write(go[1], "g", 1) != 1)
 			rc = SLT_EXIT_ERROR;
 	}

@@ -53,6 +53,8 @@ struct pd {
 	unsigned nr_cpus;
 	uint64_t unknown_kind;    /* ADDR samples without load/store op */
 	struct slt_sample s;      /* the record handed to cb, reused */
+	slt_perf_rec_cb rec_cb;   /* other records (perf_data.h), or NULL */
+	void *rec_ctx;
 	struct slt_perf_dsrc_cache dsrc;
 	/* zstd */
 	ZSTD_DCtx *zctx;
@@ -167,82 +169,17 @@ static int find_id(const struct pd *p, uint64_t id)
 	return -1;
 }
 
-/* ---- features ---- */
-
-/* struct perf_header_string: u32 len (padded), then len bytes. */
-static bool get_string(const uint8_t *b, size_t n, size_t *pos, char *out,
-		       size_t outsz)
-{
-	uint32_t len;
-	if (n - *pos < 4)
-		return false;
-	memcpy(&len, b + *pos, 4);
-	*pos += 4;
-	if (len > n - *pos)
-		return false;
-	size_t k = strnlen((const char *)b + *pos, len);
-	if (out && outsz) {
-		size_t c = k < outsz - 1 ? k : outsz - 1;
-		memcpy(out, b + *pos, c);
-		out[c] = 0;
-	}
-	*pos += len;
-	return true;
-}
-
-/* EVENT_DESC: u32 nr, u32 attr_size, then per event: attr, u32 nr_ids,
- * string name, u64 ids[nr_ids].  Names are matched to attrs by id. */
-static void feat_event_desc(struct pd *p, const uint8_t *b, size_t n)
-{
-	uint32_t nr, asz;
-	size_t pos = 8;
-	if (n < 8)
-		return;
-	memcpy(&nr, b, 4);
-	memcpy(&asz, b + 4, 4);
-	for (uint32_t e = 0; e < nr; e++) {
-		uint32_t nids;
-		char name[64];
-		if (asz > n - pos || n - pos - asz < 4)
-			return;
-		pos += asz;
-		memcpy(&nids, b + pos, 4);
-		pos += 4;
-		if (!get_string(b, n, &pos, name, sizeof(name)))
-			return;
-		if (nids > (n - pos) / 8)
-			return;
-		int idx = -1;
-		for (uint32_t i = 0; i < nids && idx < 0; i++) {
-			uint64_t id;
-			memcpy(&id, b + pos + 8 * i, 8);
-			idx = find_id(p, id);
-		}
-		if (idx < 0 && e < p->n_attrs && nids == 0)
-			idx = (int)e;
-		if (idx >= 0 && name[0])
-			snprintf(p->attrs[idx].name, sizeof(p->attrs[idx].name), "%s", name);
-		pos += (size_t)nids * 8;
-	}
-}
+/* The feature context of p (perf_data_feat.c). */
+static int find_id_cb(const void *ctx, uint64_t id);
 
 static void feature(struct pd *p, unsigned bit, const uint8_t *b, size_t n)
 {
-	size_t pos = 0;
-	switch (bit) {
-	case SLT_PERF_FEAT_VERSION:
-		get_string(b, n, &pos, p->version, sizeof(p->version));
-		break;
-	case SLT_PERF_FEAT_NRCPUS:
-		if (n >= 8)
-			memcpy(&p->nr_cpus, b + 4, 4);  /* nr_cpus_online */
-		break;
-	case SLT_PERF_FEAT_EVENT_DESC:
-		feat_event_desc(p, b, n);
-		break;
-	default:
-		break;   /* skipped by size */
-	}
+	struct slt_perf_feat_ctx c = {
+		.version = p->version, .version_size = sizeof(p->version),
+		.nr_cpus = &p->nr_cpus, .attrs = p->attrs, .n_attrs = p->n_attrs,
+		.find_id = find_id_cb, .id_ctx = p,
+	};
+	slt_perf_feature(&c, bit, b, n);
 }
 
 /* A byte stream: a descriptor or a stdio stream. */
@@ -252,6 +189,11 @@ struct src {
 	bool positioned;       /* pread from pos, at most left bytes */
 	uint64_t pos, left;
 };
+
+static int find_id_cb(const void *ctx, uint64_t id)
+{
+	return find_id(ctx, id);
+}
 
 /* ---- records ---- */
 
@@ -284,7 +226,7 @@ static int on_sample(struct pd *p, const uint8_t *rec, size_t size, uint64_t off
 		return corrupt(p, off + bad, "%s field runs past the end of its record", "sample");
 	if (rc == 0) {
 		p->info->skipped++;
-		return 0;
+		return p->rec_cb ? p->rec_cb(p->rec_ctx, a, rec, size, off) : 0;
 	}
 	p->unknown_kind += unknown;
 	p->info->records++;
@@ -373,6 +315,8 @@ static int on_record(struct pd *p, const uint8_t *rec, size_t size,
 		return 0;
 	default:
 		p->info->skipped++;
+		if (p->rec_cb && type < SLT_PERF_RECORD_HEADER_ATTR)
+			return p->rec_cb(p->rec_ctx, NULL, rec, size, off);
 		return 0;
 	}
 }
@@ -669,13 +613,16 @@ static int check_magic(struct pd *p, const uint8_t *b, size_t n)
 	return 0;
 }
 
-int slt_perf_data_read_mem(const void *data, size_t size, const char *name,
-			   slt_sample_cb cb, void *ctx,
-			   struct slt_samples_info *info, struct slt_error *err)
+static int read_mem_h(const void *data, size_t size, const char *name,
+		      slt_sample_cb cb, void *ctx, slt_perf_rec_cb rcb,
+		      void *rctx, struct slt_samples_info *info,
+		      struct slt_error *err)
 {
 	struct slt_samples_info dummy;
 	struct pd p;
 	pd_init(&p, name ? name : "<memory>", cb, ctx, info ? info : &dummy, err);
+	p.rec_cb = rcb;
+	p.rec_ctx = rctx;
 	int rc = check_magic(&p, data, size);
 	if (!rc)
 		rc = p.pipe ? read_pipe_mem(&p, data, size) : read_file_mode(&p, data, size);
@@ -683,9 +630,25 @@ int slt_perf_data_read_mem(const void *data, size_t size, const char *name,
 	return rc;
 }
 
-int slt_perf_data_read_fd(int fd, const char *name, slt_sample_cb cb,
-			  void *ctx, struct slt_samples_info *info,
-			  struct slt_error *err)
+int slt_perf_data_read_mem(const void *data, size_t size, const char *name,
+			   slt_sample_cb cb, void *ctx,
+			   struct slt_samples_info *info, struct slt_error *err)
+{
+	return read_mem_h(data, size, name, cb, ctx, NULL, NULL, info, err);
+}
+
+int slt_perf_data_read_mem_hook(const void *data, size_t size,
+				const char *name, slt_sample_cb cb, void *ctx,
+				slt_perf_rec_cb rec_cb, void *rec_ctx,
+				struct slt_samples_info *info,
+				struct slt_error *err)
+{
+	return read_mem_h(data, size, name, cb, ctx, rec_cb, rec_ctx, info, err);
+}
+
+static int read_fd_h(int fd, const char *name, slt_sample_cb cb, void *ctx,
+		     slt_perf_rec_cb rcb, void *rctx,
+		     struct slt_samples_info *info, struct slt_error *err)
 {
 	struct stat st;
 	if (fstat(fd, &st) < 0)
@@ -701,6 +664,8 @@ int slt_perf_data_read_fd(int fd, const char *name, slt_sample_cb cb,
 		struct pd p;
 		pd_init(&p, name, cb, ctx, info ? info : &dummy, err);
 		p.fd = fd;
+		p.rec_cb = rcb;
+		p.rec_ctx = rctx;
 		int rc = check_magic(&p, m, (size_t)st.st_size);
 		if (!rc)
 			rc = p.pipe ? read_pipe_mem(&p, m, (size_t)st.st_size)
@@ -725,6 +690,8 @@ int slt_perf_data_read_fd(int fd, const char *name, slt_sample_cb cb,
 	struct slt_samples_info dummy;
 	struct pd p;
 	pd_init(&p, name, cb, ctx, info ? info : &dummy, err);
+	p.rec_cb = rcb;
+	p.rec_ctx = rctx;
 	int rc = check_magic(&p, head, n);
 	if (!rc && !p.pipe)
 		rc = slt_error_set(err, SLT_EUNSUPPORTED, name, 8,
@@ -735,6 +702,13 @@ int slt_perf_data_read_fd(int fd, const char *name, slt_sample_cb cb,
 		rc = read_stream(&p, &in, head + 16, n - 16, 16);
 	pd_finish(&p);
 	return rc;
+}
+
+int slt_perf_data_read_fd(int fd, const char *name, slt_sample_cb cb,
+			  void *ctx, struct slt_samples_info *info,
+			  struct slt_error *err)
+{
+	return read_fd_h(fd, name, cb, ctx, NULL, NULL, info, err);
 }
 
 /* ---- the parser table entry (parsers.h) ---- */
@@ -774,15 +748,22 @@ int slt_perf_data_parse_stream(const struct slt_parse_ctx *pc, FILE *f,
 	return rc;
 }
 
-int slt_perf_data_read(const char *path, slt_sample_cb cb, void *ctx,
-		       struct slt_samples_info *info, struct slt_error *err)
+int slt_perf_data_read_hook(const char *path, slt_sample_cb cb, void *ctx,
+			    slt_perf_rec_cb rec_cb, void *rec_ctx,
+			    struct slt_samples_info *info, struct slt_error *err)
 {
 	if (!strcmp(path, "-"))
-		return slt_perf_data_read_fd(STDIN_FILENO, "<stdin>", cb, ctx, info, err);
+		return read_fd_h(STDIN_FILENO, "<stdin>", cb, ctx, rec_cb, rec_ctx, info, err);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return slt_error_set(err, SLT_EIO, path, -1, "check the path", "cannot open: %s", strerror(errno));
-	int rc = slt_perf_data_read_fd(fd, path, cb, ctx, info, err);
+	int rc = read_fd_h(fd, path, cb, ctx, rec_cb, rec_ctx, info, err);
 	close(fd);
 	return rc;
+}
+
+int slt_perf_data_read(const char *path, slt_sample_cb cb, void *ctx,
+		       struct slt_samples_info *info, struct slt_error *err)
+{
+	return slt_perf_data_read_hook(path, cb, ctx, NULL, NULL, info, err);
 }

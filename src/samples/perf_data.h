@@ -173,6 +173,51 @@ int slt_perf_sample_take(const struct slt_perf_attr *a, const uint8_t *rec,
 void slt_perf_attr_generic_name(const struct perf_event_attr *attr,
 				char *buf, size_t size);
 
+/* ---- records other than memory samples (for src/weight) ---- */
+
+/*
+ * Called for every record the memory-sample reader does not turn into an
+ * slt_sample: a PERF_RECORD_SAMPLE without PERF_SAMPLE_ADDR (an IP sample:
+ * cpu-clock, cycles; a is its event) and the kernel's other record types
+ * below 64 (MMAP, MMAP2, FORK, COMM, EXIT...; a is NULL).  rec is the whole
+ * record (header included, size bytes, untrusted: check every field
+ * against size), off its byte offset in the file or stream.  Return 0 to
+ * go on; anything else stops the read and is returned.
+ */
+typedef int (*slt_perf_rec_cb)(void *ctx, const struct slt_perf_attr *a,
+			       const uint8_t *rec, size_t size, uint64_t off);
+
+/* slt_perf_data_read() / _read_mem() with rec_cb (may be NULL) called as
+ * above; cb gets the memory samples as before (may be NULL). */
+int slt_perf_data_read_hook(const char *path, slt_sample_cb cb, void *ctx,
+			    slt_perf_rec_cb rec_cb, void *rec_ctx,
+			    struct slt_samples_info *info, struct slt_error *err);
+int slt_perf_data_read_mem_hook(const void *data, size_t size,
+				const char *name, slt_sample_cb cb, void *ctx,
+				slt_perf_rec_cb rec_cb, void *rec_ctx,
+				struct slt_samples_info *info,
+				struct slt_error *err);
+
+/* Fields of a sample at the fixed offsets of a->fast, or decoded:
+ * 0 and *out, SLT_ECORRUPT when the record is too short. */
+int slt_perf_sample_fields(const struct slt_perf_attr *a, const uint8_t *rec,
+			   size_t size, struct slt_perf_sample *out);
+
+/* ---- feature sections (perf_data_feat.c) ---- */
+
+struct slt_perf_feat_ctx {
+	char *version;             /* VERSION string goes here */
+	size_t version_size;
+	unsigned *nr_cpus;         /* NRCPUS: nr_cpus_online */
+	struct slt_perf_attr *attrs;  /* EVENT_DESC names go to these */
+	size_t n_attrs;
+	int (*find_id)(const void *id_ctx, uint64_t id); /* attr index or -1 */
+	const void *id_ctx;
+};
+/* Read feature section bit (b, n bytes, untrusted) into c. */
+void slt_perf_feature(const struct slt_perf_feat_ctx *c, unsigned bit,
+		      const uint8_t *b, size_t n);
+
 /* ---- writer (perf_data_write.c) ---- */
 
 struct slt_pdw;

@@ -360,3 +360,20 @@ int slt_perf_sample_take(const struct slt_perf_attr *a, const uint8_t *rec,
 		s, d, t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT), weight);
 	return 1;
 }
+
+int slt_perf_sample_fields(const struct slt_perf_attr *a, const uint8_t *rec,
+			   size_t size, struct slt_perf_sample *s)
+{
+	const struct slt_perf_fast *f = &a->fast;
+	if (!f->fixed)
+		return slt_perf_sample_decode(a, rec, size, s, NULL);
+	if (size < f->size)
+		return SLT_ECORRUPT;
+	s->type = a->attr.sample_type;
+	s->ip = f->ip >= 0 ? rd64(rec + f->ip) : 0;
+	s->pid = f->tid >= 0 ? rd32(rec + f->tid) : 0;
+	s->tid = f->tid >= 0 ? rd32(rec + f->tid + 4) : 0;
+	s->cpu = f->cpu >= 0 ? rd32(rec + f->cpu) : 0;
+	s->addr = f->addr >= 0 ? rd64(rec + f->addr) : 0;
+	return 0;
+}

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where the analysed binary was at run time (see structlint/weight.h,
+ * "Relocation"): its PT_LOAD segments (ELF gABI, "Program Header"), the
+ * perf records that place it (<linux/perf_event.h>: PERF_RECORD_MMAP,
+ * PERF_RECORD_MMAP2, PERF_RECORD_FORK, PERF_RECORD_COMM with
+ * PERF_RECORD_MISC_COMM_EXEC) and the kernel's "[kernel.kallsyms]_text"
+ * mmap that perf record writes with pgoff = the run-time _text
+ * (tools/perf/util/synthetic-events.c).  Every record field is checked
+ * against the record size.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load/elf.h"
+#include "weight/weight_int.h"
+
+#define KERNEL_SPACE 0xffff800000000000ull
+
+static int load_segments(struct ipw_image *im, const char *path,
+			 struct slt_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return slt_error_set(err, SLT_EIO, path, -1, "check the path",
+				     "cannot open: %s", strerror(errno));
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	GElf_Ehdr eh;
+	size_t n = 0;
+	int rc = 0;
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+		rc = slt_error_set(err, SLT_ENOTELF, path, 0, "give the ELF program or vmlinux the samples are of",
+				   "not an ELF file");
+		goto out;
+	}
+	if (elf_getphdrnum(e, &n) != 0)
+		n = 0;
+	im->lo = UINT64_MAX;
+	im->hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (ph.p_vaddr > UINT64_MAX - ph.p_memsz || ph.p_filesz > ph.p_memsz)
+			continue;  /* corrupt: never used */
+		if (im->n_seg < IPW_MAX_SEGS) {
+			im->seg[im->n_seg].vaddr = ph.p_vaddr;
+			im->seg[im->n_seg].off = ph.p_offset;
+			im->seg[im->n_seg].filesz = ph.p_filesz;
+			im->seg[im->n_seg++].memsz = ph.p_memsz;
+		}
+		if (ph.p_vaddr < im->lo)
+			im->lo = ph.p_vaddr;
+		if (ph.p_vaddr + ph.p_memsz > im->hi)
+			im->hi = ph.p_vaddr + ph.p_memsz;
+	}
+	if (!im->n_seg)
+		rc = slt_error_set(err, SLT_EUSAGE, path, -1,
+				   "give the linked program, shared object or vmlinux the samples were taken on",
+				   "no loadable segment (PT_LOAD, e.g. a .o): sample addresses cannot be placed in it");
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
+int ipw_image_open(struct ipw_image *im, const char *path,
+		   struct slt_error *err)
+{
+	memset(im, 0, sizeof(*im));
+	int rc = load_segments(im, path, err);
+	if (rc)
+		return rc;
+	im->real = realpath(path, NULL);
+	if (!im->real && !(im->real = strdup(path)))
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	const char *sl = strrchr(im->real, '/');
+	im->base = sl ? sl + 1 : im->real;
+	struct slt_elf *e = NULL;
+	if (slt_elf_open(path, &e, err))
+		return err->code;
+	const uint8_t *id;
+	size_t len;
+	if (slt_elf_build_id(e, &id, &len) == 0 && len <= sizeof(im->build_id)) {
+		memcpy(im->build_id, id, len);
+		im->build_id_len = len;
+	}
+	struct slt_error scratch;
+	uint64_t sz;
+	/* a vmlinux: kernel-space segments (its per-CPU segment is at 0) */
+	if (im->hi > KERNEL_SPACE && slt_elf_type(e) == 2 /* ET_EXEC */ &&
+	    slt_elf_symbol(e, "_text", &im->text, &sz, &scratch) == 0 &&
+	    im->text >= KERNEL_SPACE) {
+		im->kernel = true;
+		im->lo = im->text;
+		if (slt_elf_symbol(e, "_stext", &im->stext, &sz, &scratch) != 0)
+			im->stext = im->text;
+	}
+	slt_elf_close(e);
+	return 0;
+}
+
+void ipw_image_reset(struct ipw_image *im)
+{
+	if (im->cap)
+		memset(im->keys, 0, im->cap * sizeof(*im->keys));
+	im->n = 0;
+	im->last_ok = false;
+	im->kmap = false;
+	im->koff = 0;
+	im->mmaps = 0;
+	im->name_only = false;
+}
+
+void ipw_image_free(struct ipw_image *im)
+{
+	free(im->real);
+	free(im->keys);
+	free(im->bias);
+	memset(im, 0, sizeof(*im));
+}
+
+static uint64_t hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	return k ^ (k >> 33);
+}
+
+static long slot_of(const struct ipw_image *im, uint32_t pid)
+{
+	if (!im->cap)
+		return -1;
+	uint64_t key = (uint64_t)pid + 1;
+	size_t j = hash(key) & (im->cap - 1);
+	while (im->keys[j]) {
+		if (im->keys[j] == key)
+			return (long)j;
+		j = (j + 1) & (im->cap - 1);
+	}
+	return -1;
+}
+
+static int set_bias(struct ipw_image *im, uint32_t pid, int64_t bias)
+{
+	if ((im->n + 1) * 2 > im->cap) {
+		size_t nc = im->cap ? im->cap * 2 : 64;
+		uint64_t *k = calloc(nc, sizeof(*k));
+		int64_t *b = calloc(nc, sizeof(*b));
+		if (!k || !b) {
+			free(k);
+			free(b);
+			return SLT_ENOMEM;
+		}
+		for (size_t i = 0; i < im->cap; i++) {
+			if (!im->keys[i])
+				continue;
+			size_t j = hash(im->keys[i]) & (nc - 1);
+			while (k[j])
+				j = (j + 1) & (nc - 1);
+			k[j] = im->keys[i];
+			b[j] = im->bias[i];
+		}
+		free(im->keys);
+		free(im->bias);
+		im->keys = k;
+		im->bias = b;
+		im->cap = nc;
+	}
+	uint64_t key = (uint64_t)pid + 1;
+	size_t j = hash(key) & (im->cap - 1);
+	while (im->keys[j] && im->keys[j] != key)
+		j = (j + 1) & (im->cap - 1);
+	if (!im->keys[j])
+		im->n++;
+	im->keys[j] = key;
+	im->bias[j] = bias;
+	im->last_ok = false;
+	return 0;
+}
+
+static void drop_pid(struct ipw_image *im, uint32_t pid)
+{
+	long j = slot_of(im, pid);
+	if (j < 0)
+		return;
+	/* backward-shift deletion keeps the probe chains intact */
+	size_t i = (size_t)j, m = im->cap - 1;
+	im->keys[i] = 0;
+	for (size_t k = (i + 1) & m; im->keys[k]; k = (k + 1) & m) {
+		size_t h = hash(im->keys[k]) & m;
+		if ((k > i && (h <= i || h > k)) || (k < i && h <= i && h > k)) {
+			im->keys[i] = im->keys[k];
+			im->bias[i] = im->bias[k];
+			im->keys[k] = 0;
+			i = k;
+		}
+	}
+	im->n--;
+	im->last_ok = false;
+}
+
+static inline uint32_t rd32(const uint8_t *b) { uint32_t v; memcpy(&v, b, 4); return v; }
+static inline uint64_t rd64(const uint8_t *b) { uint64_t v; memcpy(&v, b, 8); return v; }
+
+/* Does the mapped file name (NUL-terminated within [p, end)) name the
+ * binary?  2: same path, 1: same file name, 0: no. */
+static int name_match(const struct ipw_image *im, const char *p, size_t n)
+{
+	size_t len = strnlen(p, n);
+	if (len == n)
+		return 0;   /* no NUL inside the record */
+	if (!strcmp(p, im->real))
+		return 2;
+	const char *sl = strrchr(p, '/');
+	return !strcmp(sl ? sl + 1 : p, im->base) ? 1 : 0;
+}
+
+static int on_mmap(struct ipw_image *im, const uint8_t *rec, size_t size,
+		   bool two)
+{
+	size_t fname = two ? 72 : 40;
+	if (size <= fname)
+		return 0;
+	uint16_t misc;
+	memcpy(&misc, rec + 4, 2);
+	uint32_t pid = rd32(rec + 8);
+	uint64_t start = rd64(rec + 16), len = rd64(rec + 24), pgoff = rd64(rec + 32);
+	const char *name = (const char *)rec + fname;
+	if (im->kernel) {
+		const char *pfx = "[kernel.kallsyms]";
+		size_t k = strlen(pfx);
+		if (pid != UINT32_MAX || size - fname <= k || strncmp(name, pfx, k) ||
+		    strnlen(name, size - fname) == size - fname)
+			return 0;
+		uint64_t ref = !strcmp(name + k, "_text") ? im->text :
+			       !strcmp(name + k, "_stext") ? im->stext : 0;
+		if (!ref)
+			return 0;  /* perf wrote no ref_reloc_sym: not relocatable */
+		im->kmap = true;
+		im->koff = (int64_t)(pgoff - ref);
+		im->mmaps++;
+		return 0;
+	}
+	(void)len;
+	int m = name_match(im, name, size - fname);
+	if (!m)
+		return 0;
+	if (two && (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && im->build_id_len) {
+		uint8_t bl = rec[40];
+		if (bl > 20 || bl != im->build_id_len ||
+		    memcmp(rec + 44, im->build_id, bl))
+			return 0;   /* another build of the same name */
+	}
+	for (size_t i = 0; i < im->n_seg; i++) {
+		if (pgoff < im->seg[i].off || pgoff - im->seg[i].off >= im->seg[i].filesz)
+			continue;
+		uint64_t at = im->seg[i].vaddr + (pgoff - im->seg[i].off);
+		im->mmaps++;
+		im->name_only |= m == 1;
+		return set_bias(im, pid, (int64_t)(start - at));
+	}
+	return 0;
+}
+
+int ipw_image_record(struct ipw_image *im, const uint8_t *rec, size_t size)
+{
+	uint32_t type;
+	uint16_t misc;
+	if (size < 16)
+		return 0;
+	memcpy(&type, rec, 4);
+	memcpy(&misc, rec + 4, 2);
+	switch (type) {
+	case PERF_RECORD_MMAP:
+		return on_mmap(im, rec, size, false);
+	case PERF_RECORD_MMAP2:
+		return on_mmap(im, rec, size, true);
+	case PERF_RECORD_FORK: {   /* u32 pid, ppid, tid, ptid */
+		if (size < 24 || im->kernel)
+			return 0;
+		uint32_t pid = rd32(rec + 8), ppid = rd32(rec + 12);
+		long j = slot_of(im, ppid);
+		if (pid == ppid || j < 0)
+			return 0;
+		return set_bias(im, pid, im->bias[j]);
+	}
+	case PERF_RECORD_COMM:     /* exec: the old image is gone */
+		if ((misc & PERF_RECORD_MISC_COMM_EXEC) && !im->kernel)
+			drop_pid(im, rd32(rec + 8));
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+bool ipw_image_reloc(struct ipw_image *im, uint32_t pid, bool kernel_mode,
+		     uint64_t addr, uint64_t *out)
+{
+	int64_t b;
+	if (im->kernel) {
+		if (!kernel_mode || !im->kmap)
+			return false;
+		b = im->koff;
+	} else {
+		if (kernel_mode)
+			return false;
+		if (im->last_ok && im->last_pid == pid) {
+			b = im->last_bias;
+		} else {
+			long j = slot_of(im, pid);
+			if (j < 0)
+				return false;
+			b = im->bias[j];
+			im->last_pid = pid;
+			im->last_bias = b;
+			im->last_ok = true;
+		}
+	}
+	uint64_t a = addr - (uint64_t)b;
+	if (a < im->lo || a >= im->hi)
+		return false;
+	*out = a;
+	return true;
+}

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The IP-sample weighting pass (structlint/weight.h): one read of the
+ * perf.data that relocates memory samples and counts the IP samples;
+ * when only IP samples are there, the access map and the basic blocks of
+ * the asked types, a second read that charges each IP sample to its
+ * block per CPU, and the typed records built from the counts.
+ */
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "samples/perf_data.h"
+#include "structlint/access.h"
+#include "structlint/weight.h"
+#include "weight/weight_int.h"
+
+#define MAX_CPUS 4096
+
+struct pass {
+	struct ipw_image im;
+	struct ipw_blocks bl;
+	bool weigh;               /* second pass: count IP samples */
+	uint64_t *counts;         /* [cpu * bl.n + block] */
+	size_t n_cpus;            /* columns allocated */
+	slt_sample_cb cb;
+	void *ctx;
+	struct slt_ipw_info *wi;
+	int oom;
+	/* samples without CPU: threads stand for CPUs, numbered in order of
+	 * appearance */
+	uint32_t *tids;
+	size_t n_tids;
+	size_t last_tid;
+};
+
+/* The actor index of thread tid (samples without PERF_SAMPLE_CPU). */
+static uint32_t thread_index(struct pass *p, uint32_t tid)
+{
+	if (p->last_tid < p->n_tids && p->tids[p->last_tid] == tid)
+		return (uint32_t)p->last_tid;
+	for (size_t i = 0; i < p->n_tids; i++)
+		if (p->tids[i] == tid)
+			return (uint32_t)(p->last_tid = i);
+	if (p->n_tids == MAX_CPUS)
+		return MAX_CPUS;
+	if (!(p->n_tids & (p->n_tids - 1)) || !p->n_tids) {
+		uint32_t *t = realloc(p->tids, (p->n_tids ? p->n_tids * 2 : 8) * sizeof(*t));
+		if (!t)
+			return MAX_CPUS;
+		p->tids = t;
+	}
+	p->tids[p->n_tids] = tid;
+	return (uint32_t)(p->last_tid = p->n_tids++);
+}
+
+static int grow_cpus(struct pass *p, uint32_t cpu)
+{
+	size_t nc = p->n_cpus ? p->n_cpus : 4;
+	while (nc <= cpu)
+		nc *= 2;
+	uint64_t *c = realloc(p->counts, nc * p->bl.n * sizeof(*c));
+	if (!c)
+		return SLT_ENOMEM;
+	memset(c + p->n_cpus * p->bl.n, 0, (nc - p->n_cpus) * p->bl.n * sizeof(*c));
+	p->counts = c;
+	p->n_cpus = nc;
+	return 0;
+}
+
+/* Memory samples: relocate, pass on. */
+static int on_mem(void *ctx, const struct slt_sample *s)
+{
+	struct pass *p = ctx;
+	struct slt_sample r = *s;
+	uint64_t a;
+	p->wi->mem_samples++;
+	if (p->weigh)
+		return 0;
+	/* the data address: in the binary's image (globals, .bss) */
+	if ((s->flags & SLT_SAMPLE_TID) && s->pid >= 0 &&
+	    ipw_image_reloc(&p->im, (uint32_t)s->pid, false, s->addr, &a)) {
+		r.addr = a;
+		p->wi->mem_relocated++;
+	} else if (p->im.kernel && ipw_image_reloc(&p->im, 0, true, s->addr, &a)) {
+		r.addr = a;
+		p->wi->mem_relocated++;
+	}
+	if ((s->flags & SLT_SAMPLE_IP) &&
+	    ipw_image_reloc(&p->im, (uint32_t)s->pid, p->im.kernel, s->ip, &a))
+		r.ip = a;
+	return p->cb ? p->cb(p->ctx, &r) : 0;
+}
+
+static int on_rec(void *ctx, const struct slt_perf_attr *a, const uint8_t *rec,
+		  size_t size, uint64_t off)
+{
+	struct pass *p = ctx;
+	(void)off;
+	if (!a)
+		return ipw_image_record(&p->im, rec, size) ? (p->oom = 1) : 0;
+	if (!(a->attr.sample_type & PERF_SAMPLE_IP))
+		return 0;
+	p->wi->ip_samples++;
+	if (!p->weigh) {
+		if (!p->wi->event[0])
+			snprintf(p->wi->event, sizeof(p->wi->event), "%s", a->name);
+		return 0;
+	}
+	struct slt_perf_sample s;
+	if (slt_perf_sample_fields(a, rec, size, &s))
+		return 0;   /* a short record: the reader checked the rest */
+	uint16_t misc;
+	memcpy(&misc, rec + 4, 2);
+	bool kmode = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+	uint64_t ip;
+	if (!ipw_image_reloc(&p->im, s.pid, kmode, s.ip, &ip)) {
+		p->wi->ip_other++;
+		return 0;
+	}
+	p->wi->ip_in_binary++;
+	long b = ipw_blocks_find(&p->bl, ip);
+	if (b < 0)
+		return 0;
+	uint32_t cpu = 0;
+	if (a->attr.sample_type & PERF_SAMPLE_CPU)
+		cpu = s.cpu;
+	else if (a->attr.sample_type & PERF_SAMPLE_TID)
+		cpu = thread_index(p, s.tid);
+	if (!(a->attr.sample_type & PERF_SAMPLE_CPU))
+		p->wi->by_thread = true;
+	if (cpu >= MAX_CPUS)
+		return 0;
+	if (cpu >= p->n_cpus && grow_cpus(p, cpu))
+		return p->oom = 1;
+	p->counts[(size_t)cpu * p->bl.n + (size_t)b]++;
+	p->wi->ip_on_blocks++;
+	return 0;
+}
+
+/* The typed records: one per (site, CPU) with samples. */
+static int emit(struct pass *p, const struct slt_access_map *map)
+{
+	struct slt_sample s;
+	memset(&s, 0, sizeof(s));
+	s.node = -1;
+	s.pid = s.tid = -1;
+	s.event = "IP samples x static sites";
+	s.flags = SLT_SAMPLE_TYPE | SLT_SAMPLE_CPU | SLT_SAMPLE_IP;
+	for (size_t b = 0; b < p->bl.n; b++) {
+		const struct ipw_block *blk = &p->bl.b[b];
+		for (size_t c = 0; c < p->n_cpus; c++) {
+			uint64_t n = p->counts[c * p->bl.n + b];
+			if (!n)
+				continue;
+			for (uint32_t k = 0; k < blk->n_sites; k++) {
+				const struct slt_access_site *st = p->bl.sites[blk->site0 + k];
+				s.type_name = st->type;
+				s.type_offset = (uint64_t)st->offset;
+				s.access_size = st->width;
+				s.cpu = (int32_t)c;
+				s.ip = st->pc;
+				s.symbol = st->func < map->n_funcs ? map->funcs[st->func].name : NULL;
+				s.loads = (st->kind & SLT_ACCESS_LOAD) ? n : 0;
+				s.stores = (st->kind & SLT_ACCESS_STORE) ? n : 0;
+				p->wi->site_loads += s.loads;
+				p->wi->site_stores += s.stores;
+				if (st->kind & SLT_ACCESS_ATOMIC)
+					p->wi->site_rmw += n;
+				int rc = p->cb ? p->cb(p->ctx, &s) : 0;
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+typedef int (*reader_fn)(void *src, struct pass *p, struct slt_samples_info *info,
+			 struct slt_error *err);
+
+struct mem_src { const void *data; size_t size; const char *name; };
+
+static int read_path(void *src, struct pass *p, struct slt_samples_info *info,
+		     struct slt_error *err)
+{
+	return slt_perf_data_read_hook(src, on_mem, p, on_rec, p, info, err);
+}
+
+static int read_mem(void *src, struct pass *p, struct slt_samples_info *info,
+		    struct slt_error *err)
+{
+	const struct mem_src *m = src;
+	return slt_perf_data_read_mem_hook(m->data, m->size, m->name, on_mem, p,
+					   on_rec, p, info, err);
+}
+
+static int run(reader_fn rd, void *src, const char *name,
+	       const struct slt_ipw_opts *o, slt_sample_cb cb, void *ctx,
+	       struct slt_samples_info *info, struct slt_ipw_info *wi,
+	       struct slt_error *err)
+{
+	struct slt_samples_info dummy_info;
+	struct slt_ipw_info dummy_wi;
+	struct pass p = {.cb = cb, .ctx = ctx};
+	struct slt_access_map *own = NULL;
+	if (!info)
+		info = &dummy_info;
+	if (!wi)
+		wi = &dummy_wi;
+	memset(wi, 0, sizeof(*wi));
+	p.wi = wi;
+	/* a binary that cannot be placed (no PT_LOAD: a .o; not ELF: raw
+	 * BTF) leaves memory samples as they are; only the estimate needs it */
+	struct slt_error ierr;
+	slt_error_clear(&ierr);
+	int irc = ipw_image_open(&p.im, o->binary, &ierr);
+	if (irc) {
+		ipw_image_free(&p.im);
+		p.im.lo = 1;   /* an empty image: nothing relocates */
+	}
+	wi->kernel = p.im.kernel;
+	int rc;
+	rc = rd(src, &p, info, err);
+	if (!rc && p.oom)
+		rc = slt_error_set(err, SLT_ENOMEM, name, -1, NULL, "out of memory");
+	wi->mmaps = p.im.mmaps;
+	wi->kernel_mmap = p.im.kmap;
+	wi->kaslr_offset = p.im.koff;
+	if (rc || wi->mem_samples || !wi->ip_samples)
+		goto out;
+	/* only IP samples: estimate from the static sites */
+	if (irc) {
+		*err = ierr;
+		rc = irc;
+		goto out;
+	}
+	struct slt_access_map *map = o->map;
+	if (!map) {
+		struct slt_access_opts ao = {.types = o->types, .n_types = o->n_types};
+		if ((rc = slt_access_build(o->binary, &ao, &own, err)))
+			goto out;
+		map = own;
+	}
+	if ((rc = ipw_blocks_build(o->binary, map, o->types, o->n_types, &p.bl, err)))
+		goto out;
+	wi->n_blocks = p.bl.n;
+	wi->n_sites = p.bl.n_sites;
+	ipw_image_reset(&p.im);
+	uint64_t ip_total = wi->ip_samples;
+	wi->ip_samples = wi->mem_samples = 0;
+	p.weigh = true;
+	if (p.bl.n && (rc = grow_cpus(&p, 0)))
+		rc = slt_error_set(err, SLT_ENOMEM, name, -1, NULL, "out of memory");
+	if (!rc)
+		rc = rd(src, &p, info, err);
+	if (!rc && p.oom)
+		rc = slt_error_set(err, SLT_ENOMEM, name, -1, NULL, "out of memory");
+	wi->ip_samples = ip_total;
+	wi->estimated = true;
+	if (snprintf(wi->basis, sizeof(wi->basis),
+		 SLT_IPW_BASIS " (%" PRIu64 " %s samples, %" PRIu64 " in %s, %" PRIu64
+		 " on %" PRIu64 " basic blocks with sites%s)",
+		 wi->ip_samples, wi->event[0] ? wi->event : "IP", wi->ip_in_binary,
+		 p.im.base, wi->ip_on_blocks, wi->n_blocks,
+		 wi->by_thread ? "; no CPU in the samples: threads 0.. stand for CPUs" : "") >=
+	    (int)sizeof(wi->basis))
+		wi->basis[sizeof(wi->basis) - 1] = 0;   /* cut, still NUL-ended */
+	if (!rc)
+		rc = emit(&p, map);
+	info->samples = wi->site_loads + wi->site_stores;
+	memcpy(info->detail, wi->basis, sizeof(info->detail) < sizeof(wi->basis) ?
+	       sizeof(info->detail) : sizeof(wi->basis));
+	info->detail[sizeof(info->detail) - 1] = 0;
+out:
+	free(p.counts);
+	free(p.tids);
+	ipw_blocks_free(&p.bl);
+	ipw_image_free(&p.im);
+	slt_access_free(own);
+	return rc;
+}
+
+int slt_ipw_read(const char *path, const struct slt_ipw_opts *opts,
+		 slt_sample_cb cb, void *ctx, struct slt_samples_info *info,
+		 struct slt_ipw_info *wi, struct slt_error *err)
+{
+	return run(read_path, (void *)path, path, opts, cb, ctx, info, wi, err);
+}
+
+int slt_ipw_read_mem(const void *data, size_t size, const char *name,
+		     const struct slt_ipw_opts *opts, slt_sample_cb cb,
+		     void *ctx, struct slt_samples_info *info,
+		     struct slt_ipw_info *wi, struct slt_error *err)
+{
+	struct mem_src m = {data, size, name ? name : "<memory>"};
+	return run(read_mem, &m, m.name, opts, cb, ctx, info, wi, err);
+}
