@@ -30,6 +30,11 @@ struct slt_advice_report_opts {
 				       findings left when the proposal's layout
 				       is analysed again with the same classes;
 				       -1 entries (or NULL): not re-checked */
+	/* Added after v1 (additive): where the member accesses behind the
+	 * advice come from when they are estimates, e.g. "estimated from IP
+	 * samples x static sites (...)" (structlint/weight.h); text: a first
+	 * comment line, JSON: "basis".  NULL: measured, nothing shown. */
+	const char *basis;
 };
 
 /* True when after lands in a larger kmalloc size class (or page

@@ -372,9 +372,9 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 					   wi.n_sites, wi.n_blocks);
 		else if (p->samples == 0)
 			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
-					   c->file || !wi.ip_samples ?
+					   c->file || !is_perf_data(c->samples, c->sfmt) ?
 					   "record memory samples: perf c2c record, perf mem record, or perf record -d" :
-					   "give the binary as FILE: IP samples (perf record -e cpu-clock) are weighted by its static access sites",
+					   "for IP samples (cpu-clock, structlint record without memory events) give the binary as FILE: they are weighted by its static access sites; else record memory samples: perf c2c record, perf mem record",
 					   "no memory-access samples in this input (%" PRIu64 " records skipped)",
 					   info.skipped);
 		else if (p->matched == 0 && p->n_other_types &&

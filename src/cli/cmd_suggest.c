@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "structlint/advice.h"
 #include "structlint/advice_report.h"
+#include "structlint/weight.h"
 
 static const char usage_head[] =
 "usage: structlint suggest [OPTIONS] [FILE] STRUCT --samples S | --classes C\n"
@@ -303,6 +304,8 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 		.separation = s->o.separation ? s->o.separation : c->ropts.cacheline_size,
 		.diffs = (const char *const *)diffs,
 		.findings_after = left,
+		.basis = a->profile && !strncmp(a->profile->base_note, SLT_IPW_BASIS,
+						 strlen(SLT_IPW_BASIS)) ? a->profile->base_note : NULL,
 	};
 	if (!rc)
 		rc = json ? slt_report_advice_json(stdout, adv, &c->ropts, &r, err)

@@ -10,6 +10,8 @@
  *   "nr_cpus": N (CPU count of the SLUB figures; absent when not given),
  *   "separation": BYTES (absent when not given),
  *   "note": TEXT (why nothing is proposed, or ""),
+ *   "basis": TEXT (only when the accesses are estimates: "estimated from
+ *            IP samples x static sites (...)"),
  *   "suspect": TEXT (additive: why the layout is suspect and nothing is
  *             proposed, or ""),
  *   "proposals": [ {                       (best first)
@@ -203,6 +205,8 @@ int slt_report_advice_json(FILE *out, const struct slt_advice *advice,
 	if (r->separation)
 		slt_json_set(root, "separation", U(r->separation), &bad);
 	slt_json_set(root, "note", json_string(advice->note ? advice->note : ""), &bad);
+	if (ropts && ropts->basis)
+		slt_json_set(root, "basis", json_string(ropts->basis), &bad);
 	slt_json_set(root, "suspect",
 		     json_string(advice->suspect ? advice->suspect : ""), &bad);
 	for (size_t i = 0; i < advice->n_proposals && !bad; i++)

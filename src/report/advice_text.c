@@ -165,6 +165,8 @@ int slt_report_advice_text(FILE *out, const struct slt_advice *advice,
 	const struct slt_advice_report_opts *r = ropts ? ropts : &no_ropts;
 	if (!opts)
 		opts = &no_opts;
+	if (r->basis)
+		fprintf(out, "/* structlint: member accesses %s */\n", r->basis);
 	if (!advice->n_proposals)
 		fprintf(out, "/* structlint: no proposal%s%s */\n",
 			advice->note && advice->note[0] ? ": " : "",

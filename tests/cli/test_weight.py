@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""IP samples x static sites, end to end, without timing: the false-sharing
+fixture (fixtures/weight/falseshare.c: one thread stores stats.hits, one
+loads stats.limit on the same line) is built here -O2 -g as a PIE (gcc,
+and clang when present); a perf.data like `structlint record` writes on a
+machine without memory events (cpu-clock IP samples, MMAP2 of the program
+at a load bias) is written here from the program's own static sites
+(`structlint access --json --sites`): the writer's loop on CPU 0, the
+reader's on CPU 1.  Then report flags the line, suggest separates the two
+members, check gates on it, and every output names the basis.  The live
+recording is tests/real/weight-record.sh.
+
+    test_weight.py --list          case names
+    test_weight.py CASE            run one case (exit 0 pass, 1 fail, 77 skip)
+Environment: STRUCTLINT (binary), CC_GCC, CC_CLANG (compilers).
+"""
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CCS = {'gcc': os.environ.get('CC_GCC', 'gcc'), 'clang': os.environ.get('CC_CLANG', 'clang')}
+SRC = os.path.join(ROOT, 'fixtures', 'weight', 'falseshare.c')
+TMP = tempfile.mkdtemp(prefix='slt-weight-')
+BASIS = 'estimated from IP samples x static sites'
+BIAS = 0x55a4c2e00000
+PERF_RECORD_MMAP2, PERF_RECORD_SAMPLE = 10, 9
+MISC_USER, MISC_KERNEL = 2, 1
+S_IP, S_TID, S_ADDR, S_CPU = 1 << 0, 1 << 1, 1 << 3, 1 << 7
+
+
+def build(cc):
+    out = os.path.join(TMP, f'falseshare-{cc}')
+    if not os.path.exists(out):
+        r = subprocess.run([CCS[cc], '-O2', '-g', '-pie', '-fPIE', '-pthread', '-o', out, SRC],
+                           capture_output=True)
+        if r.returncode:
+            return None
+    return out
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    return p
+
+
+def sites(binary):
+    d = json.loads(run('access', '--json', '--sites', binary, 'stats').stdout)
+    out = []
+    for s in d['structs'][0]['sites']:
+        out.append((int(s['pc'], 16) if isinstance(s['pc'], str) else s['pc'], s))
+    return out
+
+
+def text_segment(binary, pc):
+    """(p_vaddr, p_offset) of the PT_LOAD holding pc, from readelf."""
+    r = subprocess.run(['readelf', '-lW', binary], capture_output=True, text=True, check=True)
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if f and f[0] == 'LOAD':
+            off, va, filesz = int(f[1], 16), int(f[2], 16), int(f[4], 16)
+            if va <= pc < va + filesz:
+                return va, off
+    raise AssertionError('no PT_LOAD holds 0x%x' % pc)
+
+
+def perf_data(path, records, sample_type, name_attr_config=0):
+    """A file-mode perf.data: one software event (cpu-clock: config 0),
+    no feature sections (tools/perf/Documentation/perf.data-file-format.txt)."""
+    attr = struct.pack('<IIQQQQQ', 1, 128, name_attr_config, 100000, sample_type, 0, 0)
+    attr = attr.ljust(128, b'\0')
+    data = b''.join(records)
+    hdr_size, attr_size = 104, 128 + 16
+    attrs_off = hdr_size
+    ids_off = attrs_off + attr_size
+    data_off = ids_off + 8
+    fattr = attr + struct.pack('<QQ', ids_off, 8)
+    header = struct.pack('<8sQQQQQQQQ', b'PERFILE2', hdr_size, attr_size, attrs_off,
+                         attr_size, data_off, len(data), 0, 0) + b'\0' * 32
+    with open(path, 'wb') as f:
+        f.write(header + fattr + struct.pack('<Q', 7) + data)
+
+
+def mmap2(pid, start, length, pgoff, filename):
+    fn = filename.encode() + b'\0'
+    fn = fn.ljust((len(fn) + 7) // 8 * 8, b'\0')
+    body = struct.pack('<IIQQQIIQQII', pid, pid, start, length, pgoff, 8, 1, 1234, 0, 5, 2) + fn
+    return struct.pack('<IHH', PERF_RECORD_MMAP2, MISC_USER, 8 + len(body)) + body
+
+
+def sample(ip, pid, cpu, addr=None, kernel=False):
+    body = struct.pack('<QII', ip, pid, pid)
+    if addr is not None:
+        body += struct.pack('<Q', addr)
+    body += struct.pack('<II', cpu, 0)
+    return struct.pack('<IHH', PERF_RECORD_SAMPLE, MISC_KERNEL if kernel else MISC_USER,
+                       8 + len(body)) + body
+
+
+def fixture(cc, n_write=300, n_read=200, cpus=(0, 1)):
+    """The binary and a perf.data of IP samples on its two loops."""
+    b = build(cc)
+    if b is None:
+        sys.exit(77)
+    st = sites(b)
+    store = next(pc for pc, s in st if s['member'] == 'hits' and 'store' in s['kind'])
+    load = next(pc for pc, s in st if s['member'] == 'limit' and s['kind'] == 'load')
+    va, off = text_segment(b, load)
+    recs = [mmap2(4242, BIAS + va, 0x1000, off, os.path.realpath(b))]
+    for i in range(max(n_write, n_read)):
+        if i < n_write:
+            recs.append(sample(BIAS + store, 4242, cpus[0]))
+        if i < n_read:
+            recs.append(sample(BIAS + load, 4242, cpus[1]))
+    recs.append(sample(0x7f1234567000, 4242, 0))          # libc: elsewhere
+    pd = os.path.join(TMP, f'ip-{cc}-{n_write}-{n_read}-{cpus[0]}{cpus[1]}.data')
+    perf_data(pd, recs, S_IP | S_TID | S_CPU)
+    return b, pd
+
+
+def t_report():
+    for cc in ('gcc', 'clang'):
+        if build(cc) is None and cc == 'clang':
+            continue
+        b, pd = fixture(cc)
+        p = run('report', b, 'stats', '--samples', pd)
+        assert BASIS in p.stdout and BASIS in p.stderr, (p.stdout, p.stderr)
+        assert 'finding 1: collision, line 0' in p.stdout, p.stdout
+        assert 'written:    hits' in p.stdout and 'collides:   limit' in p.stdout, p.stdout
+        d = json.loads(run('report', b, 'stats', '--samples', pd, '--json').stdout)
+        assert BASIS in d['base']['note'], d['base']
+        m = {x['path']: x for x in d['members']}
+        assert m['hits']['class'] == 'hot-write' and m['limit']['class'] == 'read-mostly', m
+        assert [c['cpu'] for c in m['hits']['cpus']] == [0], m['hits']
+        assert [c['cpu'] for c in m['limit']['cpus']] == [1], m['limit']
+        assert m['limit']['loads'] >= 200 and m['limit']['stores'] == 0, m['limit']
+        assert m['cold']['loads'] == 0 and m['name']['loads'] == 0, m
+        kinds = {f['kind'] for f in d['findings']}
+        assert 'collision' in kinds, d['findings']
+        run('report', b, 'stats', '--samples', pd, '--fail-on-findings', rc=1)
+
+
+def t_one_cpu():
+    """Both threads on one CPU: no false sharing (the same estimate, one CPU)."""
+    b, pd = fixture('gcc', cpus=(1, 1))
+    p = run('report', b, 'stats', '--samples', pd)
+    assert '0 findings' in p.stdout and BASIS in p.stdout, p.stdout
+
+
+def t_suggest():
+    b, pd = fixture('gcc')
+    d = json.loads(run('suggest', b, 'stats', '--samples', pd, '--json').stdout)
+    assert BASIS in d['basis'], d
+    props = d['proposals']
+    assert props, d
+    for pr in props:
+        off = {m['name']: m['offset'] for m in pr['layout']['members']}
+        assert off['hits'] // 64 != off['limit'] // 64, off
+    p = run('suggest', b, 'stats', '--samples', pd)
+    assert BASIS in p.stdout.splitlines()[0] and BASIS in p.stderr, p.stdout
+
+
+def t_check():
+    b, pd = fixture('gcc')
+    rules = os.path.join(TMP, 'stats.rules')
+    with open(rules, 'w') as f:
+        f.write('[struct stats]\nno-hot-write-near = limit\n')
+    p = run('check', b, '--rules', rules, '--samples', pd, rc=1)
+    assert 'limit' in p.stdout and 'hits' in p.stdout, p.stdout
+    assert BASIS in p.stderr, p.stderr
+
+
+def t_no_file():
+    """Without FILE (the running kernel's BTF) the IP samples cannot be
+    placed: the hint says so."""
+    if not os.path.exists('/sys/kernel/btf/vmlinux'):
+        sys.exit(77)
+    _, pd = fixture('gcc')
+    p = run('report', 'mm_struct', '--samples', pd, rc=2)
+    assert 'give the binary as FILE' in p.stderr and 'cpu-clock' in p.stderr, p.stderr
+
+
+def t_elsewhere():
+    """IP samples that never fall on code touching the struct."""
+    b = build('gcc')
+    st = sites(b)
+    load = next(pc for pc, s in st if s['member'] == 'limit')
+    va, off = text_segment(b, load)
+    pd = os.path.join(TMP, 'elsewhere.data')
+    perf_data(pd, [mmap2(7, BIAS + va, 0x1000, off, os.path.realpath(b)),
+                   sample(BIAS + va, 7, 0)], S_IP | S_TID | S_CPU)
+    p = run('report', b, 'stats', '--samples', pd, rc=2)
+    assert 'none of the 1 IP samples fell on code accessing stats' in p.stderr, p.stderr
+
+
+def t_pie_page_faults():
+    """Issue 11: address samples of a PIE relocated with the MMAP2 events,
+    so --base SYMBOL (a link address) finds them."""
+    b = build('gcc')
+    st = sites(b)
+    load = next(pc for pc, s in st if s['member'] == 'limit')
+    va, off = text_segment(b, load)
+    sym = subprocess.run(['nm', b], capture_output=True, text=True, check=True).stdout
+    base = next(int(l.split()[0], 16) for l in sym.splitlines() if l.endswith(' st.0'))
+    recs = [mmap2(9, BIAS + va, 0x1000, off, os.path.realpath(b))]
+    for k in range(5):
+        recs.append(sample(BIAS + load, 9, 0, addr=BIAS + base + 8))      # limit
+        recs.append(sample(BIAS + load, 9, 1, addr=BIAS + base + 0))      # hits
+    pd = os.path.join(TMP, 'pf.data')
+    perf_data(pd, recs, S_IP | S_TID | S_ADDR | S_CPU, name_attr_config=2)
+    p = run('report', b, 'stats', '--samples', pd, '--base', 'st.0', '--json')
+    d = json.loads(p.stdout)
+    assert d['samples']['matched'] == 10, d['samples']
+    m = {x['path']: x for x in d['members']}
+    assert m['limit']['loads'] == 5 and m['hits']['loads'] == 5, m
+    assert 'relocated' in p.stderr, p.stderr
+
+
+CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'suggest': t_suggest, 'check': t_check,
+         'no_file': t_no_file, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    try:
+        CASES[sys.argv[1]]()
+    finally:
+        subprocess.run(['rm', '-rf', TMP])
+    print('ok')
