@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the perf.data reader: the input as a file-mode or
- * pipe-mode perf.data in memory.  An input that does not start with
+ * pipe-mode perf.data in memory, read twice: for its memory samples, and
+ * with every other record handed to the IP-sample weighting's placement
+ * code (src/weight/image.c: MMAP, MMAP2, FORK, COMM records; IP samples
+ * decoded and relocated) for a user-space and a kernel image described
+ * here (seeds: cpu-clock recordings by perf record and structlint
+ * record).  An input that does not start with
  * PERFILE2 has its first byte pick what to prepend: 0: nothing, 1: a pipe header,
  * 2: a pipe header and a HEADER_ATTR with every sample_type bit.  Crashes,
  * leaks, out-of-bounds reads and hangs are bugs; SLT_E* is the answer to
@@ -12,6 +17,7 @@
 #include <string.h>
 
 #include "samples/perf_data.h"
+#include "weight/weight_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,6 +25,44 @@ static int sink(void *ctx, const struct slt_sample *s)
 {
 	*(uint64_t *)ctx += s->addr ^ s->ip ^ s->data_src;
 	return 0;
+}
+
+/* Records other than memory samples, as src/weight/weight.c takes them. */
+static int place(void *ctx, const struct slt_perf_attr *a, const uint8_t *rec,
+		 size_t size, uint64_t off)
+{
+	struct ipw_image *im = ctx;
+	(void)off;
+	if (!a)
+		return ipw_image_record(im, rec, size) == SLT_ENOMEM;
+	struct slt_perf_sample s;
+	uint64_t out;
+	uint16_t misc;
+	memcpy(&misc, rec + 4, 2);
+	if (slt_perf_sample_fields(a, rec, size, &s) == 0)
+		ipw_image_reloc(im, s.pid, (misc & 7) == PERF_RECORD_MISC_KERNEL, s.ip, &out);
+	return 0;
+}
+
+/* An image as ipw_image_open() fills it, without a file. */
+static void image(struct ipw_image *im, bool kernel)
+{
+	memset(im, 0, sizeof(*im));
+	im->real = strdup(kernel ? "/boot/vmlinux" : "/tmp/fs");
+	im->base = im->real ? strrchr(im->real, '/') + 1 : "";
+	im->kernel = kernel;
+	im->text = im->stext = 0xffffffff81000000ull;
+	im->lo = kernel ? im->text : 0;
+	im->hi = kernel ? im->text + 0x2000000 : 0x6000;
+	im->n_seg = 2;
+	im->seg[0].vaddr = kernel ? im->text : 0;
+	im->seg[0].filesz = im->seg[0].memsz = 0x1000;
+	im->seg[1].vaddr = kernel ? im->text + 0x1000 : 0x1000;
+	im->seg[1].off = 0x1000;
+	im->seg[1].filesz = 0x1000;
+	im->seg[1].memsz = 0x5000;
+	im->build_id_len = 20;
+	memset(im->build_id, 0xab, 20);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -59,6 +103,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct slt_error err;
 	slt_error_clear(&err);
 	slt_perf_data_read_mem(buf, pre + size, "fuzz", sink, &acc, &info, &err);
+	for (int k = 0; k < 2; k++) {
+		struct ipw_image im;
+		image(&im, k == 1);
+		if (im.real) {
+			slt_error_clear(&err);
+			slt_perf_data_read_mem_hook(buf, pre + size, "fuzz", NULL, NULL, place, &im,
+						    &info, &err);
+		}
+		ipw_image_free(&im);
+	}
 	free(buf);
 	return 0;
 }
