@@ -63,7 +63,7 @@ static const char usage[] =
 "\n"
 "commands (each has its own --help):\n"
 "  layout    this view (the default command)\n"
-"  record    sample memory accesses of a command into a perf.data\n"
+"  record    sample memory accesses (or cpu-clock IPs) of a command\n"
 "  report    annotate the layout with loads, stores and member classes\n"
 "            (--samples PROFILE or --classes C) and rank false sharing\n"
 "            per cache line\n"
