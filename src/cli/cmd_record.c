@@ -198,14 +198,17 @@ static uint64_t kallsyms_text(void)
 /* The record perf writes for the kernel (synthetic-events.c,
  * perf_event__synthesize_kernel_mmap): pgoff = the run-time _text, the
  * KASLR reference the readers relocate kernel IPs with. */
-static int kernel_mmap(struct slt_pdw *w, struct slt_error *err)
+static int kernel_mmap(struct slt_pdw *w, uint64_t id, struct slt_error *err)
 {
 	uint64_t text = kallsyms_text();
 	if (!text) {
 		fprintf(stderr, "structlint: record: warning: /proc/kallsyms hides _text (kptr_restrict, or not root): kernel samples cannot be placed in a vmlinux (KASLR)\n");
 		return 0;
 	}
-	uint8_t rec[8 + 32 + 32] = {0};
+	/* header, pid, tid, start, len, pgoff, filename (24), then the
+	 * sample_id trailer of ip_event()'s sample_type (sample_id_all): TID,
+	 * TIME, CPU, IDENTIFIER */
+	uint8_t rec[8 + 32 + 24 + 32] = {0};
 	struct perf_event_header h = {PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, sizeof(rec)};
 	uint32_t pid = UINT32_MAX, tid = 0;
 	uint64_t len = UINT64_MAX - text, pgoff = text;
@@ -216,6 +219,8 @@ static int kernel_mmap(struct slt_pdw *w, struct slt_error *err)
 	memcpy(rec + 24, &len, 8);
 	memcpy(rec + 32, &pgoff, 8);
 	memcpy(rec + 40, "[kernel.kallsyms]_text", 23);
+	memcpy(rec + 64, &pid, 4);
+	memcpy(rec + 88, &id, 8);
 	return slt_pdw_record(w, rec, sizeof(rec), err);
 }
 
@@ -386,7 +391,7 @@ int cmd_record(int argc, char **argv)
 			slt_pdw_add_event(w, &evs[e].attr, evs[e].name, ids + (size_t)e * (size_t)ncpu,
 					  (size_t)ncpu);
 		slt_pdw_set_info(w, (unsigned)ncpu, NULL, argc, argv);
-		if (all && kernel_mmap(w, &err))
+		if (all && kernel_mmap(w, ids[0], &err))
 			rc = cli_fail(&err);
 		if (write(go[1], "g", 1) != 1)
 			rc = SLT_EXIT_ERROR;
