@@ -89,7 +89,16 @@ struct gen {
 
 #define IP_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CPU)
 
+static void gen_open_type(struct gen *g, const char *name, bool with_addr,
+			  uint64_t type);
+
 static void gen_open(struct gen *g, const char *name, bool with_addr)
+{
+	gen_open_type(g, name, with_addr, IP_TYPE);
+}
+
+static void gen_open_type(struct gen *g, const char *name, bool with_addr,
+			  uint64_t type)
 {
 	struct slt_error err;
 	slt_error_clear(&err);
@@ -102,7 +111,7 @@ static void gen_open(struct gen *g, const char *name, bool with_addr)
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = with_addr ? PERF_COUNT_SW_PAGE_FAULTS : PERF_COUNT_SW_CPU_CLOCK;
-	a.sample_type = IP_TYPE | (with_addr ? PERF_SAMPLE_ADDR : 0);
+	a.sample_type = type | (with_addr ? PERF_SAMPLE_ADDR : 0);
 	a.sample_id_all = 0;
 	uint64_t id = 7;
 	assert_true(slt_pdw_add_event(g->w, &a, with_addr ? "page-faults" : "cpu-clock", &id, 1) >= 0);
@@ -190,6 +199,17 @@ static void gen_sample(struct gen *g, bool kernel, uint64_t ip, uint32_t pid,
 	h.size = (uint16_t)(8 * (n + 1));
 	memcpy(rec, &h, 8);
 	gen_rec(g, rec, h.size);
+}
+
+/* A sample of an event without PERF_SAMPLE_CPU: IP, pid, tid. */
+static void gen_sample_notcpu(struct gen *g, uint64_t ip, uint32_t pid, uint32_t tid)
+{
+	uint64_t rec[3];
+	struct perf_event_header h = {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(rec)};
+	memcpy(rec, &h, 8);
+	rec[1] = ip;
+	rec[2] = (uint64_t)pid | (uint64_t)tid << 32;
+	gen_rec(g, rec, sizeof(rec));
 }
 
 static void gen_close(struct gen *g)
@@ -370,6 +390,32 @@ static void test_weighting_clang(void **state)
 	weighting_case(pie_clang);
 }
 
+/* Samples without a CPU (perf record -- CMD): threads stand for CPUs,
+ * numbered in order of appearance, and the basis says so. */
+static void test_by_thread(void **state)
+{
+	(void)state;
+	struct sites st;
+	find_sites(pie, &st);
+	const uint64_t bias = 0x561100000000ull;
+	struct gen g;
+	gen_open_type(&g, "nocpu.data", false, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+	gen_mmap2(&g, 500, bias + st.text_vaddr, 0x2000, st.text_off, pie);
+	for (int i = 0; i < 4; i++) {
+		gen_sample_notcpu(&g, bias + st.limit_load, 500, 502);   /* thread 0 */
+		gen_sample_notcpu(&g, bias + st.hits_store, 500, 501);   /* thread 1 */
+	}
+	gen_close(&g);
+	struct got got;
+	struct slt_ipw_info wi;
+	weigh(pie, g.path, &got, &wi);
+	assert_true(wi.by_thread);
+	assert_non_null(strstr(wi.basis, "threads"));
+	assert_int_equal(got.ld[1][0], 4);   /* tid 502 came first */
+	assert_int_equal(got.st[0][1], 4);
+	assert_int_equal(got.st[0][0] + got.ld[1][1], 0);
+}
+
 /* A sample outside every block with sites counts for nothing; a perf.data
  * without the binary's mmap places nothing. */
 static void test_no_mmap(void **state)
@@ -534,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_weighting_gcc),
 		cmocka_unit_test(test_weighting_clang),
 		cmocka_unit_test(test_no_mmap),
+		cmocka_unit_test(test_by_thread),
 		cmocka_unit_test(test_relocation),
 		cmocka_unit_test(test_mem_relocated),
 		cmocka_unit_test(test_kernel),
