@@ -51,6 +51,11 @@
  * perf_event__synthesize_kernel_mmap; the ref_reloc_sym): the KASLR
  * offset is pgoff - st_value(_text), applied to kernel-mode samples.
  *
+ * A perf.data holding memory samples (PERF_SAMPLE_ADDR) is a memory
+ * profile: its samples are passed on (relocated) and any IP-only events in
+ * it are not weighted; the estimate is made only when there is nothing
+ * better.
+ *
  * Units: addresses in bytes, counts in samples.
  */
 #ifndef STRUCTLINT_WEIGHT_H
