@@ -233,6 +233,12 @@ struct slt_validate_labels {
 	/* the two sides' bound role maps (may be NULL): printed per side,
 	 * and a note when slt_engine_bound_diff() finds them different */
 	const struct slt_engine_bound *a_roles, *b_roles;
+	/* Added after v1 (additive): where the member accesses the roles
+	 * and the proposal come from when they are estimates ("estimated
+	 * from IP samples x static sites (...)", structlint/weight.h);
+	 * NULL: measured or given, nothing shown.  Text: an "accesses:"
+	 * line under the header; JSON: "basis". */
+	const char *basis;
 };
 
 /*

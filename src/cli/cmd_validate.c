@@ -26,6 +26,7 @@
 #include "structlint/advice_report.h"
 #include "structlint/engine.h"
 #include "structlint/validate.h"
+#include "structlint/weight.h"
 
 static const char usage_head[] =
 "usage: structlint validate [OPTIONS] [FILE] STRUCT --classes C | --samples S\n"
@@ -321,6 +322,9 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 		.cacheline_size = c->ropts.cacheline_size,
 		.a_roles = s->bound_a,
 		.b_roles = s->bound_b,
+		.basis = c->profiles && c->profiles[0] &&
+			 !strncmp(c->profiles[0]->base_note, SLT_IPW_BASIS, strlen(SLT_IPW_BASIS)) ?
+			 c->profiles[0]->base_note : NULL,
 	};
 	if (c->json)
 		return slt_validate_write_json(stdout, s->res, &l, &v->o, c->ropts.pretty, err);

@@ -8,6 +8,8 @@
  *   "struct": NAME, "cacheline_size": BYTES,
  *   "a": { "file": PATH, "what": TEXT, "size": BYTES },   (base)
  *   "b": { "file": PATH, "what": TEXT, "size": BYTES },   (with fix)
+ *   "basis": TEXT (only when the accesses are estimates: "estimated from
+ *            IP samples x static sites (...)"),
  *   "options": { "mode": "stats" | "replay", "rounds", "seconds" (per run),
  *       "warmup_seconds", "threads" (updater threads run), "batch",
  *       "flush": "list" | "pop", "depth", "fanout", "write_every" (these
@@ -169,6 +171,8 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		"  with fix (B): %s, %s (%llu byte%s)\n\n",
 		l->a_file, l->a_what, (unsigned long long)l->a_size, l->a_size == 1 ? "" : "s",
 		l->b_file, l->b_what, (unsigned long long)l->b_size, l->b_size == 1 ? "" : "s");
+	if (l->basis)
+		fprintf(f, "accesses: %s\n\n", l->basis);
 	roles_block(f, l);
 
 	/* the row shows the interval the verdict comes from */
@@ -325,6 +329,8 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(root, "cacheline_size", U(l->cacheline_size), &bad);
 	slt_json_set(root, "a", layout_json(l->a_file, l->a_what, l->a_size, &bad), &bad);
 	slt_json_set(root, "b", layout_json(l->b_file, l->b_what, l->b_size, &bad), &bad);
+	if (l->basis)
+		slt_json_set(root, "basis", json_string(l->basis), &bad);
 
 	json_t *op = json_object();
 	slt_json_set(op, "mode", json_string(mode_name(r->mode)), &bad);

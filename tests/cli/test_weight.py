@@ -176,6 +176,18 @@ def t_check():
     assert BASIS in p.stderr, p.stderr
 
 
+def t_validate():
+    """validate measures the proposal made from the estimates and names the
+    basis (only the basis and the layouts are asserted: no timing)."""
+    b, pd = fixture('gcc')
+    args = ('validate', b, 'stats', '--samples', pd, '--rounds', '1', '--seconds', '0.01',
+            '--warmup', '0.01')
+    p = run(*args)
+    assert ('accesses: ' + BASIS) in p.stdout, p.stdout
+    d = json.loads(run(*args, '--json').stdout)
+    assert BASIS in d['basis'], d
+
+
 def t_no_file():
     """Without FILE (the running kernel's BTF) the IP samples cannot be
     placed: the hint says so."""
@@ -222,7 +234,7 @@ def t_pie_page_faults():
     assert 'relocated' in p.stderr, p.stderr
 
 
-CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'suggest': t_suggest, 'check': t_check,
+CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
          'no_file': t_no_file, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
 
 if __name__ == '__main__':
