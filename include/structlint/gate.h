@@ -120,6 +120,11 @@ struct slt_gate_write_opts {
 	bool no_notes;            /* text: leave the note lines out (the
 				     summary still counts them and says
 				     "N notes not shown") */
+	/* text and JSON (added after v1): where the member classes come from
+	 * when they are estimates ("estimated from IP samples x static
+	 * sites (...)", structlint/weight.h); NULL: measured or given.
+	 * Text: a line before the summary; JSON: "basis". */
+	const char *basis;
 };
 
 /*

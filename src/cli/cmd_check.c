@@ -24,6 +24,7 @@
 #include "cli/cli.h"
 #include "structlint/baseline.h"
 #include "structlint/gate.h"
+#include "structlint/weight.h"
 #include "structlint/rules.h"
 
 #ifndef STRUCTLINT_VERSION
@@ -237,6 +238,9 @@ struct check {
 	const char *source_root;   /* --source-root DIR */
 	bool sarif, notes, no_notes;
 	bool warned_empty;         /* the empty-section warning was given */
+	char basis[256];           /* "estimated from IP samples x static
+				      sites (...)" when --samples were IP
+				      samples, else "" */
 	struct slt_rules *rules;
 	struct slt_suppressions *suppress;
 	const char **names;
@@ -348,6 +352,10 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 		c.profiles = NULL;
 		c.jopts.hints = c.hints;
 		rc = cli_analysis_load(&c, ops, n_ops, err);
+		for (size_t i = 0; !rc && c.profiles && i < c.layout->n_structs; i++)
+			if (c.profiles[i] && !strncmp(c.profiles[i]->base_note, SLT_IPW_BASIS,
+						      strlen(SLT_IPW_BASIS)))
+				snprintf(k->basis, sizeof(k->basis), "%s", c.profiles[i]->base_note);
 		for (size_t i = 0; !rc && i < c.layout->n_structs; i++) {
 			struct slt_analysis *a = NULL;
 			enum slt_class *given = NULL, *cls = NULL;
@@ -507,6 +515,8 @@ static int run(struct check *k, char **ops, int n_ops)
 					  .source_root = k->source_root,
 					  .cwd = getcwd(cwd, sizeof(cwd)),
 					  .notes = k->notes, .no_notes = k->no_notes };
+	if (k->basis[0])
+		wo.basis = k->basis;
 	if (rc > 0) {
 		exit_code = sarif_usage_failure(rc);   /* a usage error, printed */
 	} else if (rc) {

@@ -5,6 +5,8 @@
  * {
  *   "schema": "structlint.check/v1",
  *   "input": FILE ("" for the running kernel's BTF),
+ *   "basis": TEXT (only when the member classes come from estimates:
+ *            "estimated from IP samples x static sites (...)"),
  *   "structs_checked": N, "checks": N,
  *   "errors": N, "warnings": N, "notes": N (not suppressed),
  *   "suppressed": N, "failed": bool (errors > 0: exit status 1),
@@ -66,6 +68,8 @@ int slt_gate_write_json(FILE *out, const struct slt_gate_result *r,
 	if (doc) {
 		slt_json_set(doc, "schema", json_string(SLT_SCHEMA_CHECK), &bad);
 		slt_json_set(doc, "input", json_string(o && o->input ? o->input : ""), &bad);
+		if (o && o->basis)
+			slt_json_set(doc, "basis", json_string(o->basis), &bad);
 		slt_json_set(doc, "structs_checked", U(r->n_structs_checked), &bad);
 		slt_json_set(doc, "checks", U(r->n_checks), &bad);
 		slt_json_set(doc, "errors", U(n[SLT_SEV_ERROR]), &bad);

@@ -32,6 +32,8 @@ int slt_gate_write_text(FILE *out, const struct slt_gate_result *r,
 	}
 	bool hidden = o && o->no_notes && n[SLT_SEV_NOTE];
 	size_t fails = slt_gate_failures(r);
+	if (o && o->basis)
+		fprintf(out, "structlint: check: member accesses %s\n", o->basis);
 	fprintf(out, "structlint: check: %zu struct%s, %zu checks: %zu error%s, %zu warning%s, "
 		"%zu note%s%s (%zu suppressed): %s\n",
 		r->n_structs_checked, r->n_structs_checked == 1 ? "" : "s", r->n_checks,

@@ -173,7 +173,9 @@ def t_check():
         f.write('[struct stats]\nno-hot-write-near = limit\n')
     p = run('check', b, '--rules', rules, '--samples', pd, rc=1)
     assert 'limit' in p.stdout and 'hits' in p.stdout, p.stdout
-    assert BASIS in p.stderr, p.stderr
+    assert BASIS in p.stderr and ('check: member accesses ' + BASIS) in p.stdout, p.stdout
+    d = json.loads(run('check', b, '--rules', rules, '--samples', pd, '--json', rc=1).stdout)
+    assert BASIS in d['basis'] and d['errors'] == 1, d
 
 
 def t_validate():
