@@ -28,20 +28,34 @@
  *     Branch targets take the state common to every forward edge into them
  *     (back edges are not waited for: loops start from the state they are
  *     entered with, as perf's single-path replay does).
- * When DWARF and the tracked state both give a struct, DWARF wins; among
- * several DWARF variables in the register (an inlined helper's parameter
- * pointing at an embedded member and the caller's pointer to the whole
- * object) the one whose struct holds the access and is the largest wins, so
- * the access is charged to the outermost known object.
+ * When DWARF and the tracked state both give a struct, DWARF wins, unless
+ * the tracked pointer is to an outer struct that embeds DWARF's at that
+ * offset (an access to address_space.i_mmap_rwsem through an inode's
+ * &inode->i_data is charged to inode.i_data.i_mmap_rwsem); among several
+ * DWARF variables in the register (an inlined helper's parameter pointing
+ * at an embedded member and the caller's pointer to the whole object) the
+ * one whose struct holds the access and is the largest wins, so the access
+ * is charged to the outermost known object.  A memory operand with an
+ * index register is attributed only when base + displacement lies in an
+ * array member whose element size the scale steps over.
  *
- * What the map does not do yet (counted in the coverage figures, never
+ * Calls (src/access/calls.c): each function's summary says what it does
+ * through its pointer arguments (argument + offset, width, kind), closed
+ * over the call graph (at most SLT_ACC_CALL_ROUNDS = 8 calls deep, at most
+ * 64 entries per argument: more marks a generic memory routine and drops
+ * its summary); a direct call (or tail jump) whose argument register
+ * points into a known struct gets one site per summary entry (via
+ * SLT_VIA_CALL), so `lea 0x4d0(%rbx),%rdi; call _raw_spin_lock` is an
+ * atomic RMW of zone.lock.  The ftrace hook (call __fentry__ first in a
+ * function) and paravirt calls through a %rip-relative slot keep the
+ * registers; other calls clobber the caller-saved ones.
+ *
+ * What the map does not do (counted in the coverage figures, never
  * guessed): %rip-relative and absolute (global variable) operands, %gs/%fs
- * (per-CPU, TLS) operands, stack objects (DW_OP_fbreg structs), call
- * summaries (a member address handed to a non-inlined function: the
- * callee's accesses are charged to the callee's parameter type), kernel
- * alternatives/paravirt replacement code (the file's default code is
- * decoded).
- *
+ * (per-CPU, TLS) operands, stack objects (DW_OP_fbreg structs), indirect
+ * calls' summaries, kernel alternatives/paravirt replacement code (the
+ * file's default code is decoded).
+
  * Units: addresses are the ELF virtual addresses (sh_addr based, unrelocated
  * for PIE); offset and width are bytes.  All strings are owned by the map.
  */
@@ -68,12 +82,20 @@ enum slt_access_kind {
 					xchg with a memory operand */
 	SLT_ACCESS_ADDR = 1u << 3,   /* lea: the address is computed, memory
 					is not touched */
+	SLT_ACCESS_BITS = 1u << 4,   /* with STORE: a bit operation (or, and,
+					xor, bts, btr, btc; atomic or not)
+					that sets or clears flags (added
+					after v1: the kind names are
+					unchanged) */
 };
 
 /* How a site's struct was found. */
 enum slt_access_via {
 	SLT_VIA_DWARF = 0,  /* a variable located in the base register */
 	SLT_VIA_TRACKED,    /* propagated through the instructions */
+	SLT_VIA_CALL,       /* a call passing the member's address to a
+			       function whose summary accesses it: pc is the
+			       call, kind and width the callee's access */
 };
 
 /* Why a memory operand was not attributed to a struct (coverage).  Order
@@ -110,6 +132,13 @@ struct slt_access_site {
 	uint8_t insn_len;   /* instruction length in bytes */
 };
 
+/* See slt_access_map.embeds. */
+struct slt_access_embed {
+	const char *type;       /* struct/union name */
+	uint64_t type_size;     /* bytes */
+	uint32_t n_containers;  /* distinct named types holding it */
+};
+
 /* One analysed function (a concrete DW_TAG_subprogram with code). */
 struct slt_access_func {
 	const char *name;   /* DW_AT_name, through abstract_origin/
@@ -139,6 +168,13 @@ struct slt_access_map {
 					 file, outside every section) */
 	uint64_t reasons[SLT_AR_N];   /* n_mem split by outcome */
 	void *priv_;
+	/* Added (additive): the named structs and unions seen embedded in
+	 * another on the member path of an attributed access, sorted by
+	 * (type, type_size): how many distinct named container types hold
+	 * each (a building block such as list_head or spinlock: hundreds; an
+	 * object embedded in one owner: 1). */
+	struct slt_access_embed *embeds;
+	size_t n_embeds;
 };
 
 /* Options; zero-initialise for the defaults. */
@@ -164,6 +200,11 @@ int slt_access_build(const char *path, const struct slt_access_opts *opts,
 int slt_access_build_mem(const void *data, size_t size, const char *name,
 			 const struct slt_access_opts *opts,
 			 struct slt_access_map **out, struct slt_error *err);
+
+/* The n_containers of (type, size) in map->embeds, 0 when never seen
+ * embedded. */
+uint32_t slt_access_containers(const struct slt_access_map *map,
+			       const char *type, uint64_t size);
 
 /* Release a map.  NULL is a no-op. */
 void slt_access_free(struct slt_access_map *map);
@@ -235,6 +276,72 @@ void slt_access_summary_free(struct slt_access_summary *sum);
 /* A site's kind as a word: "load", "store", "load-store", "rmw",
  * "address". */
 const char *slt_access_kind_name(uint32_t kind);
+
+/* ---- static member classes (src/access/classify.c) -------------------- */
+
+#include "structlint/classes.h"
+
+/* The evidence for one top-level member: distinct functions (of the map)
+ * by what they do to it.  A site's role: an atomic RMW or a plain
+ * read-modify-write instruction (add/inc/or to memory) updates, a plain
+ * store stores, a plain load loads; lea sites do not count. */
+struct slt_access_evidence {
+	uint64_t loads, stores, updates; /* sites on the member itself */
+	uint32_t n_funcs;                 /* functions with any site */
+	uint32_t loaders, storers, updaters; /* functions with such a site */
+	uint32_t writers;      /* functions with a store or an update */
+	uint32_t atomics;      /* functions with an atomic update */
+	uint64_t via_sites;    /* sites on the member's struct type itself
+				  (its container unknown), counted in the
+				  functions above: the member is an embedded
+				  struct whose type is held by at most
+				  SLT_ACCESS_EMBED_MAX named struct types */
+	const char *via_type;  /* that type as the layout spells it, or NULL */
+	uint32_t via_containers; /* slt_access_containers() of the type */
+};
+
+/* Rule parameters (structlint(1), STATIC CLASSES). */
+#define SLT_ACCESS_HOT_FUNCS 2   /* in-place updaters needed without an
+				    atomic update */
+#define SLT_ACCESS_READ_RATIO 4  /* read-mostly: writers at most 1 in 4 */
+#define SLT_ACCESS_MANY 4        /* read-mostly: loaded by this many
+				    functions or more */
+#define SLT_ACCESS_EMBED_MAX 4   /* embedded types held by more struct
+				    types are building blocks (list_head,
+				    spinlock, atomic_t): their own sites say
+				    nothing about one container's member */
+
+/*
+ * The class of a member from its evidence (functions counted once each):
+ *   - hot-write: writers are at least half of the functions touching it,
+ *     and one of them updates it atomically (lock prefix, xchg: concurrent
+ *     writers) or SLT_ACCESS_HOT_FUNCS or more update it in place (a
+ *     counter; plain stores alone are how configuration is set, and bit
+ *     operations, SLT_ACCESS_BITS, count as stores: they change a state);
+ *   - read-mostly: SLT_ACCESS_MANY or more functions load it and writers
+ *     are at most one in SLT_ACCESS_READ_RATIO of the functions touching
+ *     it;
+ *   - SLT_CLASS_NONE otherwise (no site, or in between: left to the
+ *     reviewer; findings see such a member as unknown).
+ * Counts are of instructions and functions in the binary, not executions:
+ * a proposal from how the code is written, for a person to review.
+ */
+enum slt_class slt_access_rule(const struct slt_access_evidence *e);
+
+/* The evidence of every top-level member of sum's struct, calloc'ed
+ * parallel to sum->layout->members (nested members left zero); free(). */
+int slt_access_evidence(const struct slt_access_map *map,
+			const struct slt_access_summary *sum,
+			struct slt_access_evidence **out, struct slt_error *err);
+
+/* A classes file (include/structlint/classes.h format) for the n structs:
+ * a header naming the rule, a [STRUCT] section each, one "member class"
+ * line per classified top-level member with its evidence in a comment,
+ * and a comment for members without a site.  Returns 0, SLT_ENOMEM,
+ * SLT_EIO. */
+int slt_access_classes_write(FILE *out, const struct slt_access_map *map,
+			     struct slt_access_summary *const *sums, size_t n,
+			     struct slt_error *err);
 
 /* ---- writers (src/report/access_out.c) -------------------------------- */
 

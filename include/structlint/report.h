@@ -26,6 +26,10 @@ struct slt_report_opts {
 	bool decl;               /* print a FILE:LINE comment before each struct
 				    when the position is known */
 	bool pretty;             /* JSON: indented (else compact, one line) */
+	/* Added (additive): how given classes are labelled in the report
+	 * ("(given)" in text, "class_source" in JSON): NULL for "given";
+	 * "static" for classes proposed by the static access map. */
+	const char *given_word;
 };
 
 /*

@@ -103,6 +103,22 @@ const struct slt_type *slt_acc_member_type(struct dw *d,
 					   const struct slt_type *st,
 					   uint64_t off, uint32_t width);
 
+/* Walk the member path of st at byte off (structs entered, arrays
+ * indexed; in a union the member of type inner first).  Returns true when
+ * an object of the struct/union inner (same node, or same name and size)
+ * starts at off on that path below st itself (inner NULL: never).  When
+ * elem is not NULL, *elem is set to the element size of the innermost
+ * array of more than one element (or a flexible one) that the path
+ * enters, and left alone when it enters none. */
+bool slt_acc_path(struct dw *d, const struct slt_type *st, uint64_t off,
+		  const struct slt_type *inner, uint64_t *elem);
+/* Same, calling visit(ctx, t) for every struct or union entered below st
+ * on the path (the embedded objects holding off). */
+bool slt_acc_path_visit(struct dw *d, const struct slt_type *st, uint64_t off,
+			const struct slt_type *inner, uint64_t *elem,
+			void (*visit)(void *ctx, const struct slt_type *t),
+			void *ctx);
+
 /* insn.c ---------------------------------------------------------------- */
 
 /* The DWARF-numbered register a capstone register belongs to (any width),
@@ -121,6 +137,50 @@ struct acode {
 	uint64_t addr;
 	size_t size;
 };
+/* Call summaries (calls.c).  While a function is tracked, track.c
+ * records what it does through its pointer arguments and which pointers it
+ * hands to the functions it calls; calls.c closes the summaries over the
+ * call graph and charges them at the call sites. */
+struct acall_acc {        /* the function accesses arg + off */
+	int64_t off;
+	uint32_t func;        /* index in the sorted function array */
+	uint16_t width;
+	uint8_t arg;          /* 1..6 */
+	uint8_t kind;         /* enum slt_access_kind bits */
+};
+struct acall_edge {       /* caller passes its arg carg + coff as the
+			     callee's argument cidx */
+	int64_t coff;
+	uint32_t caller, callee;
+	uint8_t carg, cidx;
+};
+struct acall_site {       /* a call passing a pointer into st at off */
+	uint64_t pc;
+	const struct slt_type *st;
+	int64_t off;
+	uint32_t func, callee;
+	uint8_t idx, insn_len;
+};
+struct aembed {           /* an object of type inner seen inside outer */
+	const struct slt_type *inner, *outer;
+};
+struct acalls {
+	struct vec embeds;    /* struct aembed, one per site and level */
+	struct vec acc;       /* struct acall_acc */
+	struct vec edges;     /* struct acall_edge */
+	struct vec sites;     /* struct acall_site */
+};
+/* Close the summaries (a fixed point over the call edges, at most
+ * SLT_ACC_CALL_ROUNDS rounds, SLT_ACC_CALL_MAX offsets per argument) and
+ * append a site (via SLT_VIA_CALL) per summarised access at each call
+ * site whose offset falls inside its struct.  Returns 0 or SLT_ENOMEM. */
+#define SLT_ACC_CALL_ROUNDS 8
+#define SLT_ACC_CALL_MAX 64
+int slt_acc_calls_apply(struct dw *d, struct acalls *c, struct vec *sites);
+
+/* Keep sites on st (opts->types)? */
+bool slt_acc_type_wanted(const struct slt_access_opts *o, const struct slt_type *st);
+
 struct atrack_env {
 	struct dw *d;
 	csh cs;
@@ -129,6 +189,7 @@ struct atrack_env {
 	const struct afunc *all;      /* every function, sorted by low_pc */
 	size_t n_all;
 	const struct slt_access_opts *opts;
+	struct acalls *calls;         /* filled (mutable) */
 };
 int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
 		  uint32_t func_idx, struct slt_access_map *m,

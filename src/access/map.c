@@ -154,6 +154,69 @@ static int cmp_site(const void *a, const void *b)
 	return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
+static int cmp_embed(const void *a, const void *b)
+{
+	const struct aembed *x = a, *y = b;
+	int c = strcmp(x->inner->name, y->inner->name);
+	if (c)
+		return c;
+	if (x->inner->size != y->inner->size)
+		return x->inner->size < y->inner->size ? -1 : 1;
+	c = strcmp(x->outer->name ? x->outer->name : "",
+		   y->outer->name ? y->outer->name : "");
+	if (c)
+		return c;
+	return x->outer->size < y->outer->size ? -1 : x->outer->size > y->outer->size;
+}
+
+/* calls->embeds (one per site and level) -> m->embeds (one per type). */
+static int embeds_table(struct acalls *c, struct slt_access_map *m)
+{
+	struct aembed *e = c->embeds.v;
+	size_t n = c->embeds.n;
+	qsort(e, n, sizeof(*e), cmp_embed);
+	m->embeds = calloc(n + 1, sizeof(*m->embeds));
+	if (!m->embeds)
+		return SLT_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		bool new_type = !i || strcmp(e[i].inner->name, e[i - 1].inner->name) ||
+				e[i].inner->size != e[i - 1].inner->size;
+		if (new_type)
+			m->embeds[m->n_embeds++] = (struct slt_access_embed){
+				.type = e[i].inner->name, .type_size = e[i].inner->size};
+		bool named = e[i].outer->name && e[i].outer->name[0];
+		if (named && (new_type || cmp_embed(&e[i], &e[i - 1])))
+			m->embeds[m->n_embeds - 1].n_containers++;
+	}
+	return 0;
+}
+
+uint32_t slt_access_containers(const struct slt_access_map *m,
+			       const char *type, uint64_t size)
+{
+	size_t lo = 0, hi = m->n_embeds;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct slt_access_embed *e = &m->embeds[mid];
+		int c = strcmp(e->type, type);
+		if (!c && e->type_size == size)
+			return e->n_containers;
+		if (c < 0 || (!c && e->type_size < size))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static void calls_free(struct acalls *c)
+{
+	free(c->embeds.v);
+	free(c->acc.v);
+	free(c->edges.v);
+	free(c->sites.v);
+}
+
 static int build(struct slt_source *src, const struct slt_access_opts *opts,
 		 struct slt_access_map **out, struct slt_error *err)
 {
@@ -162,6 +225,12 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	struct priv *p = calloc(1, sizeof(*p));
 	struct collect c = {.v = {.elt = sizeof(struct afunc)}};
 	struct vec sites = {.elt = sizeof(struct slt_access_site)};
+	struct acalls calls = {
+		.embeds = {.elt = sizeof(struct aembed)},
+		.acc = {.elt = sizeof(struct acall_acc)},
+		.edges = {.elt = sizeof(struct acall_edge)},
+		.sites = {.elt = sizeof(struct acall_site)},
+	};
 	struct slt_error scratch;
 	int rc = 0;
 	if (!m || !p) {
@@ -238,7 +307,7 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	struct atrack_env env = {
 		.d = d, .cs = cs, .code = p->code, .n_code = p->n_code,
-		.all = fv, .n_all = nf, .opts = opts,
+		.all = fv, .n_all = nf, .opts = opts, .calls = &calls,
 	};
 	for (size_t i = 0; i < nf && !rc; i++) {
 		struct afunc *f = &fv[i];
@@ -258,6 +327,11 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 			m->reasons[k] += af->reasons[k];
 	}
 	cs_close(&cs);
+	if (!rc)
+		rc = slt_acc_calls_apply(d, &calls, &sites);
+	if (!rc)
+		rc = embeds_table(&calls, m);
+
 	if (rc) {
 		rc = slt_error_set(err, rc, d->path, -1, NULL, "out of memory");
 		goto fail;
@@ -270,9 +344,11 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	for (size_t i = 0; i < nf; i++)
 		slt_acc_func_free(&fv[i]);
 	free(fv);
+	calls_free(&calls);
 	*out = m;
 	return 0;
 fail:
+	calls_free(&calls);
 	d->err = NULL;
 	for (size_t i = 0; i < c.v.n; i++)
 		slt_acc_func_free(&((struct afunc *)c.v.v)[i]);
@@ -317,6 +393,7 @@ void slt_access_free(struct slt_access_map *m)
 	}
 	free(m->sites);
 	free(m->funcs);
+	free(m->embeds);
 	free(m);
 }
 

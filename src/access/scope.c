@@ -648,3 +648,78 @@ const struct slt_type *slt_acc_member_type(struct dw *d,
 	}
 	return NULL;
 }
+
+/* Same type: one node, or two definitions of one named struct/union of one
+ * size (each CU has its own copy). */
+static bool same_type(const struct slt_type *a, const struct slt_type *b)
+{
+	if (a == b)
+		return true;
+	return a->kind == b->kind && a->size == b->size && a->name &&
+	       b->name && a->name[0] && !strcmp(a->name, b->name);
+}
+
+bool slt_acc_path(struct dw *d, const struct slt_type *st, uint64_t off,
+		  const struct slt_type *inner, uint64_t *elem)
+{
+	return slt_acc_path_visit(d, st, off, inner, elem, NULL, NULL);
+}
+
+bool slt_acc_path_visit(struct dw *d, const struct slt_type *st, uint64_t off,
+			const struct slt_type *inner, uint64_t *elem,
+			void (*visit)(void *ctx, const struct slt_type *t),
+			void *ctx)
+{
+	const struct slt_type *t = st;
+	if (inner)
+		inner = slt_dw_strip(inner);
+	for (int depth = 0; depth < 64; depth++) {
+		t = slt_dw_strip(t);
+		if (!t)
+			return false;
+		if (t->kind == SLT_T_ARRAY) {
+			const struct slt_type *el = slt_dw_strip(t->ref);
+			if (!el || !el->size || off >= t->size)
+				return false;
+			if (elem && (t->nelems != 1 || (t->flags & SLT_TF_FLEX)))
+				*elem = el->size;
+			off %= el->size;
+			t = el;
+			continue;
+		}
+		if (t->kind != SLT_T_STRUCT && t->kind != SLT_T_UNION)
+			return false;
+		if (inner && depth && off == 0 && same_type(t, inner))
+			return true;
+		if (visit && depth && !(t->flags & SLT_TF_SHALLOW) &&
+		    !same_type(t, st))
+			visit(ctx, t);
+		if (t->flags & SLT_TF_SHALLOW) {
+			t = slt_dw_tr(d, t->origin, true);
+			if (!t) {
+				d->rc = 0;
+				return false;
+			}
+			continue;
+		}
+		const struct slt_tmember *best = NULL;
+		for (uint32_t i = 0; i < t->n_members; i++) {
+			const struct slt_tmember *m = &t->members[i];
+			if (m->bit_size)
+				continue;
+			uint64_t mo = m->bit_offset / 8;
+			const struct slt_type *mt = slt_dw_strip(m->type);
+			uint64_t ms = mt ? mt->size : 0;
+			if (off < mo || off - mo >= ms)
+				continue;
+			/* unions: the member of the wanted type first */
+			if (!best || (inner && off == mo && same_type(mt, inner)))
+				best = m;
+		}
+		if (!best)
+			return false;
+		off -= best->bit_offset / 8;
+		t = best->type;
+	}
+	return false;
+}

@@ -14,57 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "access/access_int.h"
+#include "access/track_int.h"
 
-enum rkind {
-	RK_NONE = 0,
-	RK_PTR,    /* points into st at byte off (off may lie outside the
-		      object after pointer arithmetic: see arith) */
-	RK_STACK,  /* a stack address: off = bytes from the %rsp at entry */
-};
-
-struct rstate {
-	const struct slt_type *st;
-	int64_t off;
-	uint8_t kind;   /* enum rkind */
-	uint8_t arith;  /* reached by pointer arithmetic: off is taken modulo
-			   the struct size (an element of an array of st) */
-	uint8_t via;    /* enum slt_access_via of the type's origin */
-};
-
-#define NSLOT 32
-
-struct slot {
-	int64_t key;    /* bytes from the %rsp at entry */
-	struct rstate s;
-};
-
-struct tstate {
-	struct rstate r[AREG_N];
-	struct slot slots[NSLOT];
-	uint32_t n_slots;
-	uint32_t next_evict;
-};
-
-/* Forward branch targets and the state merged over their edges. */
-struct pending {
-	uint64_t pc;
-	struct tstate st;
-};
-
-struct tctx {
-	const struct atrack_env *env;
-	const struct afunc *f;
-	size_t *seed;        /* f->vars indices of AV_IN_REG records, by lo */
-	size_t n_seed, next_seed;
-	struct tstate cur;
-	struct pending *pend;
-	size_t n_pend, cap_pend;
-	bool fall;   /* the previous instruction may fall through */
-};
+const int acc_arg_regs[6] = {5, 4, 1, 2, 8, 9};
 
 static bool rs_eq(const struct rstate *a, const struct rstate *b)
 {
+	if (a->arg != b->arg || (a->arg && a->aoff != b->aoff))
+		return false;
 	if (a->kind != b->kind)
 		return false;
 	if (a->kind == RK_NONE)
@@ -75,11 +32,14 @@ static bool rs_eq(const struct rstate *a, const struct rstate *b)
 static void state_reset(struct tstate *s, bool entry)
 {
 	memset(s, 0, sizeof(*s));
-	if (entry)
-		s->r[AREG_RSP] = (struct rstate){.kind = RK_STACK, .off = 0};
+	if (!entry)
+		return;
+	s->r[AREG_RSP] = (struct rstate){.kind = RK_STACK, .off = 0};
+	for (int i = 0; i < 6; i++)
+		s->r[acc_arg_regs[i]].arg = (uint8_t)(i + 1);
 }
 
-static struct rstate *slot_find(struct tstate *s, int64_t key)
+struct rstate *acc_slot_find(struct tstate *s, int64_t key)
 {
 	for (uint32_t i = 0; i < s->n_slots; i++)
 		if (s->slots[i].key == key)
@@ -87,14 +47,14 @@ static struct rstate *slot_find(struct tstate *s, int64_t key)
 	return NULL;
 }
 
-static void slot_set(struct tstate *s, int64_t key, const struct rstate *v)
+void  acc_slot_set(struct tstate *s, int64_t key, const struct rstate *v)
 {
-	struct rstate *p = slot_find(s, key);
+	struct rstate *p = acc_slot_find(s, key);
 	if (p) {
 		*p = *v;
 		return;
 	}
-	if (v->kind == RK_NONE)
+	if (v->kind == RK_NONE && !v->arg)
 		return;
 	uint32_t i = s->n_slots < NSLOT ? s->n_slots++
 					: s->next_evict++ % NSLOT;
@@ -106,12 +66,12 @@ static void state_merge(struct tstate *into, const struct tstate *from)
 {
 	for (int i = 0; i < AREG_N; i++)
 		if (!rs_eq(&into->r[i], &from->r[i]))
-			into->r[i].kind = RK_NONE;
+			into->r[i] = (struct rstate){0};
 	for (uint32_t i = 0; i < into->n_slots; i++) {
-		struct rstate *o = slot_find((struct tstate *)from,
+		struct rstate *o = acc_slot_find((struct tstate *)from,
 					     into->slots[i].key);
 		if (!o || !rs_eq(o, &into->slots[i].s))
-			into->slots[i].s.kind = RK_NONE;
+			into->slots[i].s = (struct rstate){0};
 	}
 }
 
@@ -123,7 +83,7 @@ static struct pending *pend_find(struct tctx *t, uint64_t pc)
 	return NULL;
 }
 
-static int pend_add(struct tctx *t, uint64_t pc)
+int  acc_pend_add(struct tctx *t, uint64_t pc)
 {
 	struct pending *p = pend_find(t, pc);
 	if (p) {
@@ -203,7 +163,7 @@ static int dwarf_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 
 /* A pointer kept in the stack slot at key (bytes from the entry %rsp), as
  * DWARF describes it (DW_OP_fbreg with a CFA frame base, DW_OP_breg7). */
-static bool dwarf_slot(struct tctx *t, int64_t key, uint64_t pc,
+bool  acc_dwarf_slot(struct tctx *t, int64_t key, uint64_t pc,
 		       struct rstate *out)
 {
 	const struct afunc *f = t->f;
@@ -231,17 +191,37 @@ static bool dwarf_slot(struct tctx *t, int64_t key, uint64_t pc,
 	return false;
 }
 
-/* What reg points to at pc: DWARF first, then the tracked state. */
-static struct rstate reg_state(struct tctx *t, int reg, uint64_t pc)
+/* The tracked pointer r, reached at r->off + disp, holds an object of the
+ * struct st that DWARF names at offset off of it (an embedded member:
+ * &inode->i_data seen as a struct address_space *): the access is on the
+ * outer object. */
+static bool outer_holds(struct tctx *t, const struct rstate *r, int64_t disp,
+			const struct slt_type *st, int64_t off)
+{
+	if (r->kind != RK_PTR || r->st == st || r->st->size <= st->size)
+		return false;
+	int64_t o = r->off + disp - off;
+	if (o < 0 || (uint64_t)o >= r->st->size)
+		return false;
+	return slt_acc_path(t->env->d, r->st, (uint64_t)o, st, NULL);
+}
+
+/* What reg points to at pc: DWARF first (unless the tracked state knows the
+ * outer object holding it), then the tracked state.  The argument
+ * provenance is the tracked one either way. */
+struct rstate  acc_reg_state(struct tctx *t, int reg, uint64_t pc)
 {
 	const struct slt_type *st;
 	int64_t off;
 	if (reg < 0)
 		return (struct rstate){0};
-	if (!dwarf_reg(t, reg, pc, 0, false, &st, &off))
+	const struct rstate *cur = &t->cur.r[reg];
+	if (!dwarf_reg(t, reg, pc, 0, false, &st, &off) &&
+	    !outer_holds(t, cur, 0, st, 0))
 		return (struct rstate){.kind = RK_PTR, .st = st, .off = 0,
-				       .via = SLT_VIA_DWARF};
-	return t->cur.r[reg];
+				       .via = SLT_VIA_DWARF, .arg = cur->arg,
+				       .aoff = cur->aoff};
+	return *cur;
 }
 
 /* Give the registers the DWARF types whose location ranges start at or
@@ -259,9 +239,12 @@ static void seed_dwarf(struct tctx *t, uint64_t pc)
 			continue;
 		const struct slt_type *st;
 		int64_t off;
-		if (!dwarf_reg(t, v->reg, pc, 0, false, &st, &off))
-			t->cur.r[v->reg] = (struct rstate){
-				.kind = RK_PTR, .st = st, .via = SLT_VIA_DWARF};
+		struct rstate *r = &t->cur.r[v->reg];
+		if (!dwarf_reg(t, v->reg, pc, 0, false, &st, &off) &&
+		    !outer_holds(t, r, 0, st, 0))
+			*r = (struct rstate){.kind = RK_PTR, .st = st,
+					     .via = SLT_VIA_DWARF,
+					     .arg = r->arg, .aoff = r->aoff};
 	}
 }
 
@@ -291,11 +274,6 @@ static int seed_init(struct tctx *t)
 
 /* ---- attribution ----------------------------------------------------- */
 
-struct resolved {
-	const struct slt_type *st;
-	int64_t off;
-	uint8_t via;
-};
 
 static int resolve_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 		       struct resolved *out)
@@ -303,11 +281,11 @@ static int resolve_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 	const struct slt_type *st;
 	int64_t off;
 	int reason = dwarf_reg(t, reg, pc, disp, true, &st, &off);
-	if (!reason) {
+	const struct rstate *r = &t->cur.r[reg];
+	if (!reason && !outer_holds(t, r, disp, st, off)) {
 		*out = (struct resolved){.st = st, .off = off, .via = SLT_VIA_DWARF};
 		return 0;
 	}
-	const struct rstate *r = &t->cur.r[reg];
 	if (r->kind == RK_STACK)
 		return SLT_AR_STACK;
 	if (r->kind != RK_PTR)
@@ -320,6 +298,21 @@ static int resolve_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 		return SLT_AR_BAD_OFFSET;
 	*out = (struct resolved){.st = r->st, .off = o, .via = SLT_VIA_TRACKED};
 	return 0;
+}
+
+/* With an index register the offset is known only when the pointer plus
+ * displacement lies in an array member (s->arr[i]) whose elements the
+ * scale steps over: the scale is the element size, or 1 with elements
+ * over 8 bytes (the index premultiplied).  Scale 1 on an array of 8-byte
+ * elements is an offset the compiler folded into the index (&s->other[i]
+ * computed from s): unknown.  0, else bad-offset. */
+static int indexed(struct tctx *t, const struct resolved *res, unsigned scale)
+{
+	uint64_t elem = 0;
+	slt_acc_path(t->env->d, res->st, (uint64_t)res->off, NULL, &elem);
+	if (elem && (elem == scale || (elem > 8 && elem % scale == 0)))
+		return 0;
+	return SLT_AR_BAD_OFFSET;
 }
 
 static int resolve(struct tctx *t, const cs_x86_op *op, uint64_t pc,
@@ -336,14 +329,16 @@ static int resolve(struct tctx *t, const cs_x86_op *op, uint64_t pc,
 	if (base == AREG_RSP)
 		return SLT_AR_STACK;
 	int r = resolve_reg(t, base, pc, m->disp, out);
+	if (!r && index != AREG_NONE)
+		r = indexed(t, out, (unsigned)m->scale);
 	if (r && r != SLT_AR_STACK && index != AREG_NONE && m->scale == 1 &&
-	    !resolve_reg(t, index, pc, m->disp, out))
+	    !resolve_reg(t, index, pc, m->disp, out) && !indexed(t, out, 1))
 		return 0;
 	return r;
 }
 
 /* The stack slot key of a memory operand, or false when it is not one. */
-static bool slot_key(struct tctx *t, const cs_x86_op *op, int64_t *key)
+bool  acc_slot_key(struct tctx *t, const cs_x86_op *op, int64_t *key)
 {
 	const x86_op_mem *m = &op->mem;
 	int base = slt_acc_reg(m->base);
@@ -357,255 +352,37 @@ static bool slot_key(struct tctx *t, const cs_x86_op *op, int64_t *key)
 	return true;
 }
 
-/* ---- instruction effects ---------------------------------------------- */
-
-static const int caller_saved[] = {0, 1, 2, 4, 5, 8, 9, 10, 11};
-
-static const struct afunc *func_at(const struct atrack_env *env, uint64_t pc)
-{
-	size_t lo = 0, hi = env->n_all;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint64_t a = env->all[mid].ranges[0];
-		if (a == pc)
-			return &env->all[mid];
-		if (a < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static void set_reg(struct tctx *t, unsigned csreg, const struct rstate *v)
-{
-	int r = slt_acc_reg(csreg);
-	if (r < 0)
-		return;
-	if (slt_acc_reg64(csreg))
-		t->cur.r[r] = *v;
-	else
-		t->cur.r[r] = (struct rstate){0};
-}
-
-static void clobber(struct tctx *t, unsigned csreg)
-{
-	int r = slt_acc_reg(csreg);
-	if (r >= 0)
-		t->cur.r[r] = (struct rstate){0};
-}
-
-/* The pointee of a pointer member loaded from st+off (8 bytes). */
-static struct rstate member_pointer(struct tctx *t, const struct resolved *res)
-{
-	const struct slt_type *mt =
-		slt_acc_member_type(t->env->d, res->st, (uint64_t)res->off, 8);
-	const struct slt_type *p;
-	if (!mt || slt_acc_pointee_t(t->env->d, mt, &p))
-		return (struct rstate){0};
-	return (struct rstate){.kind = RK_PTR, .st = p, .via = SLT_VIA_TRACKED};
-}
-
-static int effects(struct tctx *t, const cs_insn *in, bool have_mem,
-		   int mem_reason, const struct resolved *res)
-{
-	const cs_x86 *x = &in->detail->x86;
-	const cs_x86_op *op = x->operands;
-	uint64_t pc = in->address;
-	struct tstate *s = &t->cur;
-	unsigned id = in->id;
-	bool is_jump = false, is_call = false, is_ret = false;
-	for (uint8_t g = 0; g < in->detail->groups_count; g++) {
-		is_jump |= in->detail->groups[g] == X86_GRP_JUMP;
-		is_call |= in->detail->groups[g] == X86_GRP_CALL;
-		is_ret |= in->detail->groups[g] == X86_GRP_RET ||
-			  in->detail->groups[g] == X86_GRP_IRET;
-	}
-	if (is_call) {
-		for (size_t i = 0; i < sizeof(caller_saved) / sizeof(*caller_saved); i++)
-			s->r[caller_saved[i]] = (struct rstate){0};
-		if (x->op_count == 1 && op[0].type == X86_OP_IMM) {
-			const struct afunc *callee = func_at(t->env, (uint64_t)op[0].imm);
-			const struct slt_type *p;
-			if (callee && callee->ret_die &&
-			    !slt_acc_pointee(t->env->d, callee->ret_die, &p))
-				s->r[0] = (struct rstate){.kind = RK_PTR, .st = p,
-							 .via = SLT_VIA_TRACKED};
-		}
-		return 0;
-	}
-	if (is_ret || id == X86_INS_UD2 || id == X86_INS_INT3 ||
-	    id == X86_INS_HLT) {
-		t->fall = false;
-		return 0;
-	}
-	if (is_jump) {
-		if (x->op_count == 1 && op[0].type == X86_OP_IMM &&
-		    (uint64_t)op[0].imm > pc) {
-			int rc = pend_add(t, (uint64_t)op[0].imm);
-			if (rc)
-				return rc;
-		}
-		if (id == X86_INS_JMP || id == X86_INS_LJMP)
-			t->fall = false;
-		return 0;
-	}
-	int64_t key;
-	switch (id) {
-	case X86_INS_PUSH:
-		if (s->r[AREG_RSP].kind == RK_STACK) {
-			s->r[AREG_RSP].off -= 8;
-			struct rstate v = {0};
-			if (op[0].type == X86_OP_REG)
-				v = reg_state(t, slt_acc_reg(op[0].reg), pc);
-			slot_set(s, s->r[AREG_RSP].off, &v);
-		}
-		return 0;
-	case X86_INS_POP:
-		if (op[0].type == X86_OP_REG) {
-			struct rstate v = {0};
-			if (s->r[AREG_RSP].kind == RK_STACK) {
-				const struct rstate *p = slot_find(s, s->r[AREG_RSP].off);
-				if (p)
-					v = *p;
-			}
-			set_reg(t, op[0].reg, &v);
-		}
-		if (s->r[AREG_RSP].kind == RK_STACK)
-			s->r[AREG_RSP].off += 8;
-		return 0;
-	case X86_INS_MOV:
-		if (x->op_count != 2)
-			break;
-		if (op[0].type == X86_OP_REG && op[1].type == X86_OP_REG) {
-			struct rstate v = slt_acc_reg64(op[1].reg)
-				? reg_state(t, slt_acc_reg(op[1].reg), pc)
-				: (struct rstate){0};
-			set_reg(t, op[0].reg, &v);
-			return 0;
-		}
-		if (op[0].type == X86_OP_REG && op[1].type == X86_OP_MEM) {
-			struct rstate v = {0};
-			struct rstate *p;
-			if (slot_key(t, &op[1], &key)) {
-				if ((p = slot_find(s, key)) && p->kind != RK_NONE)
-					v = *p;
-				else
-					dwarf_slot(t, key, pc, &v);
-			} else if (have_mem && !mem_reason && op[1].size == 8) {
-				v = member_pointer(t, res);
-			}
-			set_reg(t, op[0].reg, &v);
-			return 0;
-		}
-		if (op[0].type == X86_OP_MEM && slot_key(t, &op[0], &key)) {
-			struct rstate v = {0};
-			if (op[1].type == X86_OP_REG && slt_acc_reg64(op[1].reg) &&
-			    op[0].size == 8)
-				v = reg_state(t, slt_acc_reg(op[1].reg), pc);
-			slot_set(s, key, &v);
-			return 0;
-		}
-		if (op[0].type == X86_OP_MEM)
-			return 0;
-		break;
-	case X86_INS_LEA:
-		if (x->op_count == 2 && op[0].type == X86_OP_REG &&
-		    op[1].type == X86_OP_MEM) {
-			const x86_op_mem *m = &op[1].mem;
-			struct rstate v = {0};
-			int base = slt_acc_reg(m->base);
-			if (m->segment == X86_REG_INVALID && base >= 0) {
-				struct rstate b = reg_state(t, base, pc);
-				if (b.kind == RK_PTR || (b.kind == RK_STACK &&
-							 m->index == X86_REG_INVALID)) {
-					v = b;
-					v.off += m->disp;
-					if (b.kind == RK_PTR) {
-						v.via = SLT_VIA_TRACKED;
-						v.arith = 1;
-					}
-				}
-			}
-			set_reg(t, op[0].reg, &v);
-			return 0;
-		}
-		break;
-	case X86_INS_ADD:
-	case X86_INS_SUB:
-		if (x->op_count == 2 && op[0].type == X86_OP_REG &&
-		    op[1].type == X86_OP_IMM && slt_acc_reg64(op[0].reg)) {
-			int r = slt_acc_reg(op[0].reg);
-			struct rstate v = reg_state(t, r, pc);
-			if (v.kind != RK_NONE) {
-				v.off += id == X86_INS_ADD ? op[1].imm : -op[1].imm;
-				if (v.kind == RK_PTR) {
-					v.arith = 1;
-					v.via = SLT_VIA_TRACKED;
-				}
-			}
-			s->r[r] = v;
-			return 0;
-		}
-		/* pointer += index register: an element of an array of the
-		 * pointee (the index being a multiple of its size), as lea
-		 * with an index register */
-		if (id == X86_INS_ADD && x->op_count == 2 &&
-		    op[0].type == X86_OP_REG && op[1].type == X86_OP_REG &&
-		    slt_acc_reg64(op[0].reg) && slt_acc_reg64(op[1].reg)) {
-			int r = slt_acc_reg(op[0].reg);
-			struct rstate v = reg_state(t, r, pc);
-			struct rstate o = reg_state(t, slt_acc_reg(op[1].reg), pc);
-			if (v.kind == RK_PTR && o.kind == RK_NONE) {
-				v.arith = 1;
-				v.via = SLT_VIA_TRACKED;
-			} else {
-				v = (struct rstate){0};
-			}
-			s->r[r] = v;
-			return 0;
-		}
-		break;
-	case X86_INS_XCHG:
-		if (x->op_count == 2 && op[0].type == X86_OP_REG &&
-		    op[1].type == X86_OP_REG && slt_acc_reg64(op[0].reg) &&
-		    slt_acc_reg64(op[1].reg)) {
-			int a = slt_acc_reg(op[0].reg), b = slt_acc_reg(op[1].reg);
-			struct rstate va = reg_state(t, a, pc), vb = reg_state(t, b, pc);
-			s->r[a] = vb;
-			s->r[b] = va;
-			return 0;
-		}
-		break;
-	case X86_INS_CMPXCHG:
-		clobber(t, X86_REG_RAX);
-		break;
-	default:
-		break;
-	}
-	/* anything else: every register written loses what it held */
-	for (uint8_t i = 0; i < x->op_count; i++)
-		if (op[i].type == X86_OP_REG && (op[i].access & CS_AC_WRITE))
-			clobber(t, op[i].reg);
-	for (uint8_t i = 0; i < in->detail->regs_write_count; i++)
-		clobber(t, in->detail->regs_write[i]);
-	/* a stack store of anything we do not follow */
-	for (uint8_t i = 0; i < x->op_count; i++)
-		if (op[i].type == X86_OP_MEM && (op[i].access & CS_AC_WRITE) &&
-		    slot_key(t, &op[i], &key))
-			slot_set(s, key, &(struct rstate){0});
-	return 0;
-}
-
 /* ---- the pass --------------------------------------------------------- */
+
+/* Bit operations on memory: they set or clear flags (a state change),
+ * whether lock-prefixed or not. */
+static bool bit_op(unsigned id)
+{
+	switch (id) {
+	case X86_INS_OR: case X86_INS_AND: case X86_INS_XOR:
+	case X86_INS_BTS: case X86_INS_BTR: case X86_INS_BTC:
+		return true;
+	default:
+		return false;
+	}
+}
 
 static uint32_t kind_of(const cs_insn *in, const cs_x86_op *op)
 {
 	const cs_x86 *x = &in->detail->x86;
+	uint32_t bits = bit_op(in->id) && (op->access & CS_AC_WRITE) ? SLT_ACCESS_BITS : 0;
 	if (in->id == X86_INS_LEA)
 		return SLT_ACCESS_ADDR;
+	switch (in->id) {
+	/* read only, whatever capstone 4's access flags say (it marks
+	 * test's memory operand written) */
+	case X86_INS_TEST: case X86_INS_CMP: case X86_INS_BT:
+		return SLT_ACCESS_LOAD;
+	default:
+		break;
+	}
 	if (x->prefix[0] == X86_PREFIX_LOCK || in->id == X86_INS_XCHG)
-		return SLT_ACCESS_LOAD | SLT_ACCESS_STORE | SLT_ACCESS_ATOMIC;
+		return SLT_ACCESS_LOAD | SLT_ACCESS_STORE | SLT_ACCESS_ATOMIC | bits;
 	switch (in->id) {
 	case X86_INS_CMPXCHG: case X86_INS_CMPXCHG8B: case X86_INS_CMPXCHG16B:
 	case X86_INS_XADD:
@@ -618,7 +395,7 @@ static uint32_t kind_of(const cs_insn *in, const cs_x86_op *op)
 		k |= SLT_ACCESS_LOAD;
 	if (op->access & CS_AC_WRITE)
 		k |= SLT_ACCESS_STORE;
-	return k ? k : SLT_ACCESS_LOAD;
+	return k ? k | bits : SLT_ACCESS_LOAD;
 }
 
 static bool ignored_mem(unsigned id)
@@ -634,7 +411,7 @@ static bool ignored_mem(unsigned id)
 	}
 }
 
-static bool type_wanted(const struct slt_access_opts *o, const struct slt_type *st)
+bool slt_acc_type_wanted(const struct slt_access_opts *o, const struct slt_type *st)
 {
 	if (!o || !o->n_types)
 		return true;
@@ -655,6 +432,55 @@ static const struct acode *code_for(const struct atrack_env *env, uint64_t lo,
 			return c;
 	}
 	return NULL;
+}
+
+struct embed_ctx {
+	struct tctx *t;
+	const struct slt_type *outer;
+	int rc;
+};
+
+static void embed_visit(void *ctx, const struct slt_type *inner)
+{
+	struct embed_ctx *e = ctx;
+	if (e->rc || !inner->name || !inner->name[0])
+		return;
+	struct aembed *p = slt_dw_vec_push(e->t->env->d, &e->t->env->calls->embeds);
+	if (!p)
+		e->rc = SLT_ENOMEM;
+	else
+		*p = (struct aembed){.inner = inner, .outer = e->outer};
+}
+
+/* Record the named structs embedded in res->st on the path to the access
+ * (for slt_access_map.embeds: how many container types each is seen in). */
+static int note_embeds(struct tctx *t, const struct resolved *res)
+{
+	if (!t->env->calls)
+		return 0;
+	struct embed_ctx e = {.t = t, .outer = res->st};
+	slt_acc_path_visit(t->env->d, res->st, (uint64_t)res->off, NULL, NULL,
+			   embed_visit, &e);
+	return e.rc;
+}
+
+/* An access through one of the function's own pointer arguments: a
+ * summary entry (calls.c). */
+static int arg_access(struct tctx *t, const cs_insn *in, const cs_x86_op *mem)
+{
+	const x86_op_mem *m = &mem->mem;
+	int base = slt_acc_reg(m->base);
+	if (!t->env->calls || base < 0 || m->index != X86_REG_INVALID ||
+	    m->segment != X86_REG_INVALID || !t->cur.r[base].arg)
+		return 0;
+	struct acall_acc *a = slt_dw_vec_push(t->env->d, &t->env->calls->acc);
+	if (!a)
+		return SLT_ENOMEM;
+	*a = (struct acall_acc){.func = t->func_idx, .arg = t->cur.r[base].arg,
+				.off = t->cur.r[base].aoff + m->disp,
+				.width = mem->size,
+				.kind = (uint8_t)kind_of(in, mem)};
+	return 0;
 }
 
 static int one_insn(struct tctx *t, const cs_insn *in, struct slt_access_func *af,
@@ -678,9 +504,19 @@ static int one_insn(struct tctx *t, const cs_insn *in, struct slt_access_func *a
 			af->n_mem++;
 			af->reasons[reason]++;
 		}
+		if (in->id != X86_INS_LEA) {
+			int rc = arg_access(t, in, mem);
+			if (rc)
+				return rc;
+		}
 		bool arith_lea = in->id == X86_INS_LEA &&
 				 mem->mem.index != X86_REG_INVALID;
-		if (!reason && !arith_lea && type_wanted(t->env->opts, res.st)) {
+		if (!reason && !arith_lea) {
+			int rc = note_embeds(t, &res);
+			if (rc)
+				return rc;
+		}
+		if (!reason && !arith_lea && slt_acc_type_wanted(t->env->opts, res.st)) {
 			struct slt_access_site *s = slt_dw_vec_push(t->env->d, sites);
 			if (!s)
 				return SLT_ENOMEM;
@@ -698,14 +534,14 @@ static int one_insn(struct tctx *t, const cs_insn *in, struct slt_access_func *a
 			};
 		}
 	}
-	return effects(t, in, counted, reason, &res);
+	return acc_effects(t, in, counted, reason, &res);
 }
 
 int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
 		  uint32_t func_idx, struct slt_access_map *m, struct vec *sites)
 {
 	struct slt_access_func *af = &m->funcs[func_idx];
-	struct tctx t = {.env = env, .f = f, .fall = true};
+	struct tctx t = {.env = env, .f = f, .fall = true, .func_idx = func_idx};
 	state_reset(&t.cur, true);
 	cs_insn *in = cs_malloc(env->cs);
 	if (!in || seed_init(&t)) {
@@ -747,3 +583,4 @@ int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
 	free(t.seed);
 	return rc;
 }
+

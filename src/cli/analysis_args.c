@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli/analysis_args.h"
+#include "cli/static_classes.h"
 #include "cli/cli.h"
 #include "common/num.h"
 #include "join/join_int.h"
@@ -38,7 +39,11 @@ const char cli_analysis_usage[] =
 "                             a nested member; hot-write:LABEL names its\n"
 "                             writer: members of different labels collide\n"
 "                             (write-write) in report, suggest, check and\n"
-"                             baseline\n"
+"                             baseline; the word 'static': the classes the\n"
+"                             static access map of FILE proposes\n"
+"                             (structlint(1), STATIC CLASSES), labelled\n"
+"                             (static); report, suggest and check use them\n"
+"                             when neither option is given\n"
 "      --strict-classes       a member the struct lacks in the classes file\n"
 "                             is an error (default: a warning)\n"
 "instance base (address samples), first that applies:\n"
@@ -125,6 +130,12 @@ int cli_analysis_option(struct cli_analysis *c, int opt, const char *arg,
 	switch (opt) {
 	case 's': c->samples = arg; return 0;
 	case 'C':
+		if (!strcmp(arg, CLI_STATIC_CLASSES)) {
+			c->use_static = true;
+			if (!c->classes_path)
+				c->classes_path = CLI_STATIC_CLASSES;
+			return 0;
+		}
 		if (c->n_classes == CLI_MAX_CLASSES)
 			return cli_usage_error("at most %d --classes files", CLI_MAX_CLASSES);
 		c->classes_paths[c->n_classes++] = arg;
@@ -563,7 +574,9 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 {
 	int rc;
 	if (!c->samples && !c->classes_path && !c->classes_optional)
-		return cli_usage_error("give --samples FILE or --classes FILE");
+		c->use_static = c->static_default = true;
+	if (c->use_static && c->n_classes)
+		return cli_usage_error("--classes static proposes every class itself: give it alone (or edit what structlint access --write-classes writes)");
 	int fo = n_ops > 0 ? cli_file_operand(ops[0], err) : 0;
 	if (fo < 0)
 		return fo;
@@ -596,6 +609,21 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 				c->layout->structs[i].size, c->layout->structs[i].name);
 	if (!rc && c->n_classes)
 		rc = cli_classes_load(c->classes_paths, c->n_classes, &c->classes, err);
+	if (!rc && c->use_static) {
+		rc = cli_static_classes(c->file, c->layout, c->lopts.no_cache, &c->classes, err);
+		if (rc && c->static_default) {
+			size_t u = strlen(err->hint);
+			snprintf(err->hint + u, sizeof(err->hint) - u,
+				 "%sor give --samples FILE or --classes FILE (static classes "
+				 "need an x86-64 binary with its code and DWARF)", u ? "; " : "");
+		}
+		if (!rc && c->static_default)
+			fprintf(stderr, "structlint: note: no --samples or --classes: member classes "
+				"proposed by the static access map of %s, labelled (static) "
+				"(structlint access FILE NAME --write-classes F writes them for review)\n",
+				c->file);
+		c->ropts.given_word = CLI_STATIC_CLASSES;
+	}
 	/* A class given inside a member shown folded applies to the innermost
 	 * member: nested structs are then shown inline, as with -E (the score
 	 * is the same either way). */

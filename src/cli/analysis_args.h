@@ -84,6 +84,10 @@ struct cli_analysis {
 	bool strict_classes;       /* a classes entry naming a member the
 				      struct lacks is an error, not a
 				      warning */
+	bool use_static;           /* --classes static, or the default of
+				      report and suggest without inputs:
+				      classes from the static access map */
+	bool static_default;       /* use_static without being asked */
 	bool classes_optional;     /* neither --samples nor --classes is
 				      needed (suggest --size-only): without
 				      them every member is given cold */

@@ -3,6 +3,7 @@
  * `structlint access [OPTIONS] FILE NAME...`: the static access map of
  * FILE (include/structlint/access.h) seen from each struct NAME.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,11 @@ static const char usage[] =
 "  -j, --json           JSON on stdout (schema structlint.access/v1)\n"
 "  -p, --pretty         indent the JSON (implies --json)\n"
 "  -c, --cacheline N    cache line size in bytes (default 64)\n"
+"  -w, --write-classes F  write member classes from the map to F (a classes\n"
+"                       file, '-' for stdout, the layout then not printed):\n"
+"                       one line per top-level member with its evidence,\n"
+"                       by the rule of structlint(1), STATIC CLASSES; review\n"
+"                       it, then give it to --classes"
 "  -h, --help           this help\n"
 "\n"
 "exit status: 0 ok, 2 usage or input error (one line on stderr).\n";
@@ -47,20 +53,39 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "cacheline", required_argument, NULL, 'c' },
+	{ "write-classes", required_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static int write_classes(const char *path, struct slt_access_map *map,
+			 struct slt_access_summary **sums, size_t n,
+			 struct slt_error *err)
+{
+	bool std = !strcmp(path, "-");
+	FILE *f = std ? stdout : fopen(path, "w");
+	if (!f)
+		return slt_error_set(err, SLT_EIO, path, -1, "check the directory exists and is writable",
+				     "cannot create: %s", strerror(errno));
+	int rc = slt_access_classes_write(f, map, sums, n, err);
+	if (!std && fclose(f) && !rc)
+		rc = slt_error_set(err, SLT_EIO, path, -1, NULL, "write error: %s", strerror(errno));
+	if (rc == SLT_EIO && !err->file[0])
+		snprintf(err->file, sizeof(err->file), "%s", path);
+	return rc;
+}
 
 int cmd_access(int argc, char **argv)
 {
 	struct slt_access_write_opts wo = { 0 };
 	struct slt_report_opts ro = { .cacheline_size = SLT_CACHELINE_DEFAULT };
 	bool json = false;
+	const char *classes_out = NULL;
 	unsigned long v;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":sjpc:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":sjpc:w:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			wo.sites = true;
@@ -75,6 +100,9 @@ int cmd_access(int argc, char **argv)
 			if (!cli_parse_uint(optarg, 8, 4096, &v) || (v & (v - 1)))
 				return cli_usage_error("--cacheline '%s': want a power of two from 8 to 4096", optarg);
 			ro.cacheline_size = (unsigned)v;
+			break;
+		case 'w':
+			classes_out = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -105,14 +133,18 @@ int cmd_access(int argc, char **argv)
 	struct slt_access_summary **sums = NULL;
 	int rc = slt_layout_load(file, names, n_names, &lo, &layout, &err);
 	if (!rc) {
+		/* every type: --write-classes reads the sites of embedded
+		 * members' own types too */
 		struct slt_access_opts ao = { .types = names, .n_types = n_names };
-		rc = slt_access_build(file, &ao, &map, &err);
+		rc = slt_access_build(file, classes_out ? NULL : &ao, &map, &err);
 	}
 	if (!rc && !(sums = calloc(layout->n_structs + 1, sizeof(*sums))))
 		rc = slt_error_set(&err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	for (size_t i = 0; !rc && i < layout->n_structs; i++)
 		rc = slt_access_summarize(map, &layout->structs[i], &sums[i], &err);
-	if (!rc)
+	if (!rc && classes_out)
+		rc = write_classes(classes_out, map, sums, layout->n_structs, &err);
+	else if (!rc)
 		rc = json ? slt_report_access_json(stdout, map, sums, layout->n_structs, &wo, &err)
 			  : slt_report_access_text(stdout, map, sums, layout->n_structs, &ro, &wo, &err);
 	for (size_t i = 0; sums && layout && i < layout->n_structs; i++)

@@ -122,7 +122,7 @@ static int record_one(const struct args *a, const struct slt_classes *cl,
 	c.jopts.hints = c.hints;
 	c.classes_optional = true;
 	int rc;
-	if (!names_struct(cl, name)) {     /* the files are for other structs */
+	if (!c.use_static && !names_struct(cl, name)) { /* the files are for other structs */
 		c.classes_path = NULL;
 		c.n_classes = 0;
 	}

@@ -84,7 +84,8 @@ static void sites_text(FILE *f, struct slt_access_map *map,
 			site->pc - map->funcs[site->func].low_pc,
 			base ? base + 1 : file[0] ? file : "?", line,
 			slt_access_site_insn(map, site, insn, sizeof(insn)),
-			site->via == SLT_VIA_TRACKED ? "  [tracked]" : "");
+			site->via == SLT_VIA_TRACKED ? "  [tracked]" :
+			site->via == SLT_VIA_CALL ? "  [call]" : "");
 	}
 }
 
@@ -199,7 +200,8 @@ static json_t *struct_json(struct slt_access_map *map,
 		slt_json_set(j, "offset", json_integer(site->offset), bad);
 		slt_json_set(j, "width", json_integer(site->width), bad);
 		slt_json_set(j, "kind", json_string(slt_access_kind_name(site->kind)), bad);
-		slt_json_set(j, "via", json_string(site->via == SLT_VIA_TRACKED ? "tracked" : "dwarf"), bad);
+		slt_json_set(j, "via", json_string(site->via == SLT_VIA_TRACKED ? "tracked" :
+						       site->via == SLT_VIA_CALL ? "call" : "dwarf"), bad);
 		if (!slt_access_site_source(map, site, &file, &line)) {
 			slt_json_set(j, "file", json_string(file), bad);
 			slt_json_set(j, "line", json_integer(line), bad);

@@ -88,9 +88,15 @@ static void heat_bar(double heat, uint64_t acc, char *buf)
 	buf[n < 5 ? n : 5] = 0;
 }
 
+/* The notes' context: the analysis and the word for given classes. */
+struct nctx {
+	const struct slt_analysis *a;
+	const char *given;
+};
+
 static bool has_note(const void *ctx, size_t i)
 {
-	const struct slt_analysis *a = ctx;
+	const struct slt_analysis *a = ((const struct nctx *)ctx)->a;
 	return a->classes[i].cls != SLT_CLASS_NONE ||
 	       (a->profile && a->profile->members &&
 		a->profile->members[i].loads + a->profile->members[i].stores);
@@ -98,12 +104,14 @@ static bool has_note(const void *ctx, size_t i)
 
 static void note(FILE *f, const void *ctx, size_t i)
 {
-	const struct slt_analysis *a = ctx;
+	const struct slt_analysis *a = ((const struct nctx *)ctx)->a;
+	const char *given = ((const struct nctx *)ctx)->given;
 	const struct slt_member_access *m = a->profile && a->profile->members ?
 					    &a->profile->members[i] : NULL;
-	fprintf(f, "/* %s%s%s%s", slt_class_name(a->classes[i].cls),
-		a->classes[i].label ? ":" : "", a->classes[i].label ? a->classes[i].label : "",
-		a->classes[i].given ? " (given)" : "");
+	fprintf(f, "/* %s%s%s", slt_class_name(a->classes[i].cls),
+		a->classes[i].label ? ":" : "", a->classes[i].label ? a->classes[i].label : "");
+	if (a->classes[i].given)
+		fprintf(f, " (%s)", given);
 	if (m) {
 		char bar[8];
 		uint64_t acc = m->loads + m->stores;
@@ -167,7 +175,7 @@ static void annotate(FILE *f, const struct slt_struct *s, slt_note_has_fn has,
 }
 
 static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
-			const char *role)
+			const char *role, const char *given)
 {
 	const struct slt_struct *s = a->layout;
 	const struct slt_member *m = &s->members[i];
@@ -182,7 +190,7 @@ static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
 		slt_class_name(a->classes[i].cls), a->classes[i].label ? ":" : "",
 		a->classes[i].label ? a->classes[i].label : "");
 	if (a->classes[i].given)
-		fputs(" (given)", f);
+		fprintf(f, " (%s)", given);
 	if (!a->profile || !a->profile->members) {
 		fputc('\n', f);
 		return;
@@ -219,7 +227,7 @@ static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
 	}
 }
 
-static void findings(FILE *f, const struct slt_analysis *a)
+static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 {
 	const struct slt_struct *s = a->layout;
 	const struct slt_access_profile *p = a->profile;
@@ -253,7 +261,8 @@ static void findings(FILE *f, const struct slt_analysis *a)
 		for (size_t k = 0; k < fd->n_members; k++)
 			member_line(f, a, fd->members[k],
 				    k < fd->n_writers ? "written:" :
-				    fd->kind == SLT_FIND_UNSEEN_WRITER ? "loaded:" : "collides:");
+				    fd->kind == SLT_FIND_UNSEEN_WRITER ? "loaded:" : "collides:",
+				    given);
 		fprintf(f, "    fix: %s\n", fd->advice);
 	}
 }
@@ -302,10 +311,11 @@ int slt_report_analysis_text(FILE *out, const struct slt_analysis *a,
 	if (opts)
 		ro = *opts;
 	ro.cacheline_size = a->cacheline_size;
-	int rc = slt_report_layout_notes(out, a->layout, &ro, has_note, note, a,
+	struct nctx c = {.a = a, .given = ro.given_word ? ro.given_word : "given"};
+	int rc = slt_report_layout_notes(out, a->layout, &ro, has_note, note, &c,
 					 err);
 	if (!rc) {
-		findings(out, a);
+		findings(out, a, c.given);
 		if (ferror(out))
 			rc = slt_error_set(err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
 	}

@@ -20,6 +20,8 @@
  *             "offset", "size" (bytes), "bit_offset", "bit_size" (bits,
  *             bitfields only), "depth", "parent" (index or -1),
  *             "lines": [FIRST, LAST], "class", "class_given": bool,
+ *             "class_source": "static" (given classes proposed by the
+ *             static access map; absent otherwise),
  *             "heat": 0..1, and with samples: "loads", "stores",
  *             "hitm_local", "hitm_remote", "peer_local", "peer_remote",
  *             "cycles", "cpus": [ { "cpu", "loads", "stores" } ],
@@ -98,7 +100,8 @@ static json_t *access_json(json_t *o, const struct slt_member_access *m, bool *b
 	return o;
 }
 
-static json_t *members_json(const struct slt_analysis *a, bool *bad)
+static json_t *members_json(const struct slt_analysis *a, const char *given_word,
+			    bool *bad)
 {
 	const struct slt_struct *s = a->layout;
 	json_t *arr = json_array();
@@ -127,6 +130,8 @@ static json_t *members_json(const struct slt_analysis *a, bool *bad)
 		slt_json_set(o, "lines", json_pack("[I,I]", (json_int_t)f, (json_int_t)l), bad);
 		slt_json_set(o, "class", json_string(slt_class_name(a->classes[i].cls)), bad);
 		slt_json_set(o, "class_given", json_boolean(a->classes[i].given), bad);
+		if (a->classes[i].given && given_word)
+			slt_json_set(o, "class_source", json_string(given_word), bad);
 		if (a->classes[i].label)
 			slt_json_set(o, "class_label", json_string(a->classes[i].label), bad);
 		slt_json_set(o, "heat", json_real(a->classes[i].heat), bad);
@@ -210,7 +215,7 @@ int slt_report_analysis_json(FILE *out, const struct slt_analysis *a,
 	}
 	if (a->no_stores)
 		slt_json_set(root, "no_stores", json_true(), &bad);
-	slt_json_set(root, "members", members_json(a, &bad), &bad);
+	slt_json_set(root, "members", members_json(a, opts ? opts->given_word : NULL, &bad), &bad);
 	slt_json_set(root, "findings", findings_json(a, &bad), &bad);
 	return slt_json_write(out, root, bad, opts && opts->pretty,
 			      "the JSON report", err);

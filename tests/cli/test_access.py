@@ -20,14 +20,19 @@ SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
 CCS = {'gcc': os.environ.get('CC_GCC', 'gcc'), 'clang': os.environ.get('CC_CLANG', 'clang')}
 SRC = os.path.join(ROOT, 'fixtures', 'access', 'access.c')
 TMP = tempfile.mkdtemp(prefix='slt-access-')
-NAMES = ['root', 'counters', 'elem', 'mid', 'leaf', 'inner']
+NAMES = ['root', 'counters', 'elem', 'mid', 'leaf', 'inner', 'owner', 'node']
 
 # What the code does, per struct: (function, innermost member, kind).
 COMMON = {
     'root': {('inlined_user', 'tail', 'store'), ('chase', 'mid', 'load'),
              ('spill', 'tail', 'load'), ('spill', 'c.hits', 'load'),
              ('embedded_store', 'in.count', 'store'),
-             ('embedded_store', 'c.flags', 'store')},
+             ('embedded_store', 'c.flags', 'store'),
+             # call summary: lock_it() stores through its argument
+             ('lock_user', 'in.lock', 'store')},
+    # call summaries two deep (lock_word's xchg, lock_slow's lock add)
+    'owner': {('owner_lock', 'lk.v', 'rmw'), ('owner_lock', 'b', 'store')},
+    'node': {('node_touch', 'sp.flags', 'store')},
     'counters': {('atomic_ref', 'refs', 'rmw'), ('read_hits', 'hits', 'load'),
                  ('read_hits', 'flags', 'load'), ('store_misses', 'misses', 'store')},
     'mid': {('chase', 'leaf', 'load')},
@@ -40,7 +45,9 @@ O2 = {'root': {('inlined_user', 'in.count', 'load-store')},
       'elem': {('sum_elems', 'val', 'load')}}
 # -O0: inc_count() is a function of its own (a load and a store of
 # inner.count); x86 compilers at -O0 keep the atomic as lock add/xadd.
-O0 = {'inner': {('inc_count', 'count', 'load'), ('inc_count', 'count', 'store')}}
+O0 = {'inner': {('inc_count', 'count', 'load'), ('inc_count', 'count', 'store')},
+      # ... and its summary charges them to root at the call in inlined_user()
+      'root': {('inlined_user', 'in.count', 'load'), ('inlined_user', 'in.count', 'store')}}
 O0_MAYBE = {'elem': {('sum_elems', 'val', 'load')}}
 
 
@@ -190,6 +197,43 @@ def case_bad_rnglists():
     assert '.debug_rnglists: malformed unit header' in p.stderr, p.stderr
 
 
+def case_static_classes():
+    exe = build('gcc', 5, 'O2')
+    cls = os.path.join(TMP, 'stats.classes')
+    run('access', exe, 'stats', '--write-classes', cls)
+    text = open(cls).read()
+    lines = {l.split()[0]: l for l in text.splitlines() if l and not l.startswith('#') and not l.startswith('[')}
+    assert lines['hits'].split()[1] == 'hot-write', text
+    assert 'functions: 3 (0 load, 0 store, 3 update (3 atomic), 3 write)' in lines['hits'], text
+    assert lines['limit'].split()[1] == 'read-mostly', text
+    assert 'functions: 5 (4 load, 1 store' in lines['limit'], text
+    assert 'unused' not in lines and '# unused' in text and 'no static site' in text, text
+    assert '[stats]' in text, text
+    # the file is a classes file: report reads it as given classes
+    p = run('report', exe, 'stats', '--classes', cls)
+    assert 'hot-write (given)' in p.stdout and 'finding 1: collision, line 0' in p.stdout, p.stdout
+    # without --samples or --classes: the same classes, labelled static
+    p = run('report', exe, 'stats')
+    assert 'hot-write (static)' in p.stdout and 'read-mostly (static)' in p.stdout, p.stdout
+    assert 'finding 1: collision, line 0' in p.stdout, p.stdout
+    assert 'static access map' in p.stderr, p.stderr
+    d = json.loads(run('report', exe, 'stats', '--classes', 'static', '--json').stdout)
+    m = {x['name']: x for x in d['members']}
+    assert m['hits']['class'] == 'hot-write' and m['hits']['class_source'] == 'static', m['hits']
+    assert m['unused']['class'] == 'none', m['unused']
+    assert d['findings'], d
+    p = run('suggest', exe, 'stats')
+    assert 'static' in p.stderr, p.stderr
+    # static classes need the code: a relocatable object is refused with the alternatives
+    obj = os.path.join(TMP, 'access-st.o')
+    subprocess.run([CCS['gcc'], '-O2', '-g', '-c', '-o', obj, SRC], check=True)
+    p = run('report', obj, 'stats', rc=2)
+    assert '--samples' in p.stderr and '--classes' in p.stderr, p.stderr
+    p = run('report', exe, 'stats', '--classes', 'static', '--classes', cls, rc=2)
+    assert 'alone' in p.stderr, p.stderr
+
+
+CASES['static-classes'] = case_static_classes
 CASES['text-view'] = case_text_view
 CASES['bad-rnglists'] = case_bad_rnglists
 CASES['bad-inputs'] = case_bad_inputs

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the per-function pass shared by track.c (state, DWARF
+ * records, attribution, the pass) and effects.c (what each instruction
+ * does to the tracked state, calls included).
+ */
+#ifndef SLT_ACCESS_TRACK_INT_H
+#define SLT_ACCESS_TRACK_INT_H
+
+#include "access/access_int.h"
+
+enum rkind {
+	RK_NONE = 0,
+	RK_PTR,    /* points into st at byte off (off may lie outside the
+		      object after pointer arithmetic: see arith) */
+	RK_STACK,  /* a stack address: off = bytes from the %rsp at entry */
+};
+
+struct rstate {
+	const struct slt_type *st;
+	int64_t off;
+	uint8_t kind;   /* enum rkind */
+	uint8_t arith;  /* reached by pointer arithmetic: off is taken modulo
+			   the struct size (an element of an array of st) */
+	uint8_t via;    /* enum slt_access_via of the type's origin */
+	uint8_t arg;    /* 1..6: the value is the function's pointer argument
+			   arg (rdi, rsi, rdx, rcx, r8, r9 at entry) plus
+			   aoff bytes (call summaries, calls.c); 0: none */
+	int64_t aoff;
+};
+
+#define NSLOT 32
+
+struct slot {
+	int64_t key;    /* bytes from the %rsp at entry */
+	struct rstate s;
+};
+
+struct tstate {
+	struct rstate r[AREG_N];
+	struct slot slots[NSLOT];
+	uint32_t n_slots;
+	uint32_t next_evict;
+};
+
+/* Forward branch targets and the state merged over their edges. */
+struct pending {
+	uint64_t pc;
+	struct tstate st;
+};
+
+struct tctx {
+	const struct atrack_env *env;
+	const struct afunc *f;
+	size_t *seed;        /* f->vars indices of AV_IN_REG records, by lo */
+	size_t n_seed, next_seed;
+	struct tstate cur;
+	struct pending *pend;
+	size_t n_pend, cap_pend;
+	bool fall;   /* the previous instruction may fall through */
+	uint32_t func_idx;
+};
+
+/* The argument registers in order, DWARF-numbered. */
+
+/* The argument registers in order (rdi, rsi, rdx, rcx, r8, r9),
+ * DWARF-numbered. */
+extern const int acc_arg_regs[6];
+
+struct resolved {
+	const struct slt_type *st;
+	int64_t off;
+	uint8_t via;
+};
+
+/* track.c */
+struct rstate *acc_slot_find(struct tstate *s, int64_t key);
+void acc_slot_set(struct tstate *s, int64_t key, const struct rstate *v);
+/* Queue the current state for the forward branch target pc. */
+int acc_pend_add(struct tctx *t, uint64_t pc);
+/* A pointer DWARF keeps in the stack slot key (bytes from entry %rsp). */
+bool acc_dwarf_slot(struct tctx *t, int64_t key, uint64_t pc, struct rstate *out);
+/* What reg points to at pc (DWARF, else tracked; argument provenance kept). */
+struct rstate acc_reg_state(struct tctx *t, int reg, uint64_t pc);
+/* The stack slot key of a memory operand, false when not a slot. */
+bool acc_slot_key(struct tctx *t, const cs_x86_op *op, int64_t *key);
+
+/* effects.c: apply instruction in to t's state (have_mem: it has a
+ * counted memory operand, resolved to res unless mem_reason). */
+int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
+		int mem_reason, const struct resolved *res);
+
+#endif

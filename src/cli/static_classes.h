@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Static member classes for the commands (internal to src/cli): the
+ * access map of a binary, cached by build-id, and the classes its rule
+ * proposes (include/structlint/access.h, "static member classes").
+ */
+#ifndef SLT_CLI_STATIC_CLASSES_H
+#define SLT_CLI_STATIC_CLASSES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "structlint/access.h"
+#include "structlint/classes.h"
+#include "structlint/layout.h"
+
+/* The --classes word that asks for static classes. */
+#define CLI_STATIC_CLASSES "static"
+
+/* The whole-binary access map of file (every type), from the cache when
+ * it holds one for file's build-id (unless no_cache), else built and
+ * stored; progress on stderr when it takes over a second and stderr is a
+ * terminal.  Returns 0 and *out, or SLT_E* with err filled. */
+int cli_access_map(const char *file, bool no_cache, struct slt_access_map **out,
+		   struct slt_error *err);
+
+/* The classes file text (malloc()ed, *len bytes) the static rule writes
+ * for the structs of layout.  Returns 0 or SLT_E*. */
+int cli_static_text(struct slt_access_map *map, const struct slt_layout *layout,
+		    char **text, size_t *len, struct slt_error *err);
+
+/* The static classes of layout's structs from file's access map, read as
+ * a classes file named "static classes of FILE".  SLT_EUSAGE without
+ * file (the running kernel's BTF has no code).  Returns 0 and *out, or
+ * SLT_E* with err filled. */
+int cli_static_classes(const char *file, const struct slt_layout *layout,
+		       bool no_cache, struct slt_classes **out,
+		       struct slt_error *err);
+
+#endif
