@@ -183,6 +183,10 @@ struct slt_access_opts {
 	 * Coverage counts cover every function either way. */
 	const char *const *types;
 	size_t n_types;
+	/* Added (additive): called now and then while functions are
+	 * analysed (done of total), NULL for none. */
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *progress_ctx;
 };
 
 /*
@@ -205,6 +209,25 @@ int slt_access_build_mem(const void *data, size_t size, const char *name,
  * embedded. */
 uint32_t slt_access_containers(const struct slt_access_map *map,
 			       const char *type, uint64_t size);
+
+/* ---- the map as bytes (src/access/persist.c), for the cache ---------- */
+
+/* The payload version of slt_access_save(); the cache kind is "access". */
+#define SLT_ACCESS_CACHE_KIND "access"
+#define SLT_ACCESS_CACHE_VERSION 1u
+
+/* map as one malloc()ed buffer (*out, *size bytes): its sites, functions,
+ * totals and embedded-type counts.  Returns 0 or SLT_ENOMEM. */
+int slt_access_save(const struct slt_access_map *map, void **out, size_t *size,
+		    struct slt_error *err);
+
+/* A map from slt_access_save()'s bytes (copied), every count, index,
+ * string and order checked against size: 0 and *out, SLT_ECORRUPT (err
+ * says what), SLT_ENOMEM.  The binary path is opened only when a site's
+ * source line or instruction is asked for (nothing is then found when it
+ * cannot be). */
+int slt_access_load(const void *data, size_t size, const char *path,
+		    struct slt_access_map **out, struct slt_error *err);
 
 /* Release a map.  NULL is a no-op. */
 void slt_access_free(struct slt_access_map *map);

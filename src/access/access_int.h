@@ -178,6 +178,11 @@ struct acalls {
 #define SLT_ACC_CALL_MAX 64
 int slt_acc_calls_apply(struct dw *d, struct acalls *c, struct vec *sites);
 
+/* map.c: an empty map for path whose strings live in blob (owned, freed
+ * with the map); the file is opened only when a site's source line or
+ * instruction is asked for.  NULL when out of memory (blob not taken). */
+struct slt_access_map *slt_acc_map_new_lazy(const char *path, void *blob);
+
 /* Keep sites on st (opts->types)? */
 bool slt_acc_type_wanted(const struct slt_access_opts *o, const struct slt_type *st);
 

@@ -19,6 +19,12 @@ struct priv {
 	csh att;                   /* AT&T syntax, for slt_access_site_insn */
 	bool att_open;
 	struct slt_acc_lines *lines;
+	/* a map read back from the cache (persist.c): the file is opened
+	 * when a site's source or instruction is first asked for */
+	bool lazy;
+	bool lazy_failed;
+	void *blob;                /* the payload the strings point into */
+	char *path;                /* owned copy of the path */
 };
 
 static const char *const reason_names[SLT_AR_N] = {
@@ -317,6 +323,8 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 		af->cu = f->cu;
 		for (size_t r = 0; r < f->n_ranges; r++)
 			af->size += f->ranges[2 * r + 1] - f->ranges[2 * r];
+		if (opts && opts->progress && (i & 1023) == 0)
+			opts->progress(opts->progress_ctx, i, nf);
 		size_t before = af->n_insns;
 		rc = slt_acc_track(&env, f, (uint32_t)i, m, &sites);
 		if (af->n_insns == before)
@@ -389,6 +397,8 @@ void slt_access_free(struct slt_access_map *m)
 		free(p->code);
 		if (p->src)
 			p->src->ops->close(p->src);
+		free(p->blob);
+		free(p->path);
 		free(p);
 	}
 	free(m->sites);
@@ -397,16 +407,60 @@ void slt_access_free(struct slt_access_map *m)
 	free(m);
 }
 
+struct slt_access_map *slt_acc_map_new_lazy(const char *path, void *blob)
+{
+	struct slt_access_map *m = calloc(1, sizeof(*m));
+	struct priv *p = calloc(1, sizeof(*p));
+	char *cp = strdup(path);
+	if (!m || !p || !cp) {
+		free(m);
+		free(p);
+		free(cp);
+		return NULL;
+	}
+	p->lazy = true;
+	p->blob = blob;
+	p->path = cp;
+	m->path = cp;
+	m->priv_ = p;
+	return m;
+}
+
+/* The file behind a map read from the cache, opened on first need. */
+static bool lazy_open(struct slt_access_map *m)
+{
+	struct priv *p = m->priv_;
+	if (p->src)
+		return true;
+	if (!p->lazy || p->lazy_failed)
+		return false;
+	struct slt_error err;
+	slt_error_clear(&err);
+	struct slt_source *src = NULL;
+	if (slt_source_open_dwarf(m->path, NULL, &src, &err) ||
+	    code_sections((struct dw *)src, p, &err)) {
+		if (src)
+			src->ops->close(src);
+		free(p->code);
+		p->code = NULL;
+		p->n_code = 0;
+		p->lazy_failed = true;
+		return false;
+	}
+	p->src = src;
+	return true;
+}
+
 int slt_access_site_source(struct slt_access_map *m,
 			   const struct slt_access_site *s, const char **file,
 			   uint32_t *line)
 {
 	struct priv *p = m->priv_;
-	struct dw *d = (struct dw *)p->src;
 	*file = "";
 	*line = 0;
-	if (s->func >= m->n_funcs)
+	if (s->func >= m->n_funcs || !lazy_open(m))
 		return SLT_ENOTFOUND;
+	struct dw *d = (struct dw *)p->src;
 	if (!p->lines && !(p->lines = slt_acc_lines_new(d)))
 		return SLT_ENOMEM;
 	return slt_acc_lines_find(p->lines, m->funcs[s->func].cu, s->pc, file,
@@ -420,6 +474,8 @@ char *slt_access_site_insn(const struct slt_access_map *m,
 	struct priv *p = m->priv_;
 	if (size)
 		buf[0] = 0;
+	if (!lazy_open((struct slt_access_map *)m))
+		return buf;
 	if (!p->att_open) {
 		if (cs_open(CS_ARCH_X86, CS_MODE_64, &p->att) != CS_ERR_OK)
 			return buf;

@@ -1,17 +1,106 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The whole-binary access map for the commands (every type: the static
- * classes read the sites of embedded members' own types).  Built on each
- * call for now; the build-id keyed cache is the next step.
+ * classes read the sites of embedded members' own types): built once per
+ * binary and kept in the cache (include/structlint/cache.h, kind
+ * SLT_ACCESS_CACHE_KIND, keyed by the binary's build-id and versioned by
+ * the payload format and a hash of the analysing code: a binary without a
+ * build-id is analysed every time), with progress on stderr when the build has
+ * run over a second and stderr is a terminal.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "access_hash.h"
 #include "cli/static_classes.h"
+#include "load/elf.h"
+#include "structlint/cache.h"
+
+struct progress {
+	const char *file;
+	double start;
+	bool shown;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void show(void *ctx, size_t done, size_t total)
+{
+	struct progress *p = ctx;
+	if (now() - p->start < 1.0)
+		return;
+	fprintf(stderr, "\rstructlint: access map of %s: %zu of %zu functions...",
+		p->file, done, total);
+	fflush(stderr);
+	p->shown = true;
+}
+
+/* The build-id of file into id (up to SLT_CACHE_MAX_ID bytes): its
+ * length, 0 when it has none or cannot be read (then nothing is cached). */
+static size_t build_id(const char *file, uint8_t *id)
+{
+	struct slt_elf *e = NULL;
+	struct slt_error err;
+	const uint8_t *p;
+	size_t n = 0;
+	slt_error_clear(&err);
+	if (slt_elf_open(file, &e, &err))
+		return 0;
+	if (!slt_elf_build_id(e, &p, &n) && n && n <= SLT_CACHE_MAX_ID)
+		memcpy(id, p, n);
+	else
+		n = 0;
+	slt_elf_close(e);
+	return n;
+}
 
 int cli_access_map(const char *file, bool no_cache, struct slt_access_map **out,
 		   struct slt_error *err)
 {
-	(void)no_cache; /* no cache yet: nothing to skip */
-	return slt_access_build(file, NULL, out, err);
+	uint8_t id[SLT_CACHE_MAX_ID];
+	size_t n_id = no_cache ? 0 : build_id(file, id);
+	/* the payload version, and the code that derives the map */
+	struct slt_cache_key k = { id, n_id, SLT_ACCESS_CACHE_KIND,
+				   SLT_ACCESS_CACHE_VERSION ^ SLT_ACCESS_CODE_HASH };
+	*out = NULL;
+	if (n_id) {
+		void *data = NULL;
+		size_t size = 0;
+		struct slt_error e2;
+		slt_error_clear(&e2);
+		if (!slt_cache_read(NULL, &k, &data, &size) &&
+		    !slt_access_load(data, size, file, out, &e2)) {
+			free(data);
+			return 0;
+		}
+		free(data); /* none, or unusable: rebuild and replace it */
+	}
+	struct progress pg = { .file = file, .start = now() };
+	struct slt_access_opts ao = { 0 };
+	if (isatty(STDERR_FILENO)) {
+		ao.progress = show;
+		ao.progress_ctx = &pg;
+	}
+	int rc = slt_access_build(file, &ao, out, err);
+	if (pg.shown)
+		fputs("\r\033[K", stderr);
+	if (rc || !n_id)
+		return rc;
+	void *data = NULL;
+	size_t size = 0;
+	struct slt_error e3;
+	slt_error_clear(&e3);
+	/* a cache that cannot be written only costs a rebuild next time */
+	if (!slt_access_save(*out, &data, &size, &e3))
+		slt_cache_write(NULL, &k, data, size);
+	free(data);
+	return 0;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/static_classes.h"
 #include "structlint/access.h"
 #include "structlint/layout.h"
 #include "structlint/report.h"
@@ -43,7 +44,10 @@ static const char usage[] =
 "                       file, '-' for stdout, the layout then not printed):\n"
 "                       one line per top-level member with its evidence,\n"
 "                       by the rule of structlint(1), STATIC CLASSES; review\n"
-"                       it, then give it to --classes"
+"                       it, then give it to --classes\n"
+"      --no-cache       neither read nor write the cached map (the whole-\n"
+"                       binary pass runs once per binary, build-id keyed, in\n"
+"                       $XDG_CACHE_HOME/structlint; progress on a terminal)\n"
 "  -h, --help           this help\n"
 "\n"
 "exit status: 0 ok, 2 usage or input error (one line on stderr).\n";
@@ -54,6 +58,7 @@ static const struct option long_opts[] = {
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "cacheline", required_argument, NULL, 'c' },
 	{ "write-classes", required_argument, NULL, 'w' },
+	{ "no-cache", no_argument, NULL, 'N' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -81,6 +86,7 @@ int cmd_access(int argc, char **argv)
 	struct slt_report_opts ro = { .cacheline_size = SLT_CACHELINE_DEFAULT };
 	bool json = false;
 	const char *classes_out = NULL;
+	bool no_cache = false;
 	unsigned long v;
 	int c;
 	optind = 1;
@@ -103,6 +109,9 @@ int cmd_access(int argc, char **argv)
 			break;
 		case 'w':
 			classes_out = optarg;
+			break;
+		case 'N':
+			no_cache = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -127,16 +136,15 @@ int cmd_access(int argc, char **argv)
 	slt_error_clear(&err);
 	/* expanded (pahole -E): sites go to the innermost member */
 	struct slt_load_opts lo = { .n_formats = 1, .formats = { SLT_FORMAT_DWARF },
-				    .expand = true };
+				    .expand = true, .no_cache = no_cache };
 	struct slt_layout *layout = NULL;
 	struct slt_access_map *map = NULL;
 	struct slt_access_summary **sums = NULL;
 	int rc = slt_layout_load(file, names, n_names, &lo, &layout, &err);
 	if (!rc) {
-		/* every type: --write-classes reads the sites of embedded
-		 * members' own types too */
-		struct slt_access_opts ao = { .types = names, .n_types = n_names };
-		rc = slt_access_build(file, classes_out ? NULL : &ao, &map, &err);
+		/* the whole-binary map, cached by build-id: --write-classes
+		 * reads the sites of embedded members' own types too */
+		rc = cli_access_map(file, no_cache, &map, &err);
 	}
 	if (!rc && !(sums = calloc(layout->n_structs + 1, sizeof(*sums))))
 		rc = slt_error_set(&err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");

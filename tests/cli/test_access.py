@@ -233,6 +233,39 @@ def case_static_classes():
     assert 'alone' in p.stderr, p.stderr
 
 
+def case_cache():
+    # the whole-binary map is kept per build-id: a warm run prints what a
+    # cold and a --no-cache run print (sites with source lines and
+    # instructions included: the file is opened when asked), --no-cache
+    # writes nothing, a corrupt cache file is rebuilt
+    exe = build('clang', 5, 'O2')
+    cache = tempfile.mkdtemp(prefix='slt-access-cache-')
+    env = dict(os.environ, STRUCTLINT_CACHE_DIR=cache)
+
+    def sl(*args):
+        p = subprocess.run([SL] + list(args), capture_output=True, text=True, env=env)
+        assert p.returncode == 0, (args, p.stderr)
+        return p.stdout
+    args = ['access', '--json', '--sites', exe] + NAMES
+    ref = sl('access', '--no-cache', '--json', '--sites', exe, *NAMES)
+    assert not os.listdir(cache), os.listdir(cache)
+    cold = sl(*args)
+    files = [f for f in os.listdir(cache) if f.startswith('access-')]
+    assert len(files) == 1, os.listdir(cache)
+    warm = sl(*args)
+    assert ref == cold == warm
+    cls_cold = sl('access', exe, 'stats', '--write-classes', '-')
+    assert 'hot-write' in cls_cold, cls_cold
+    path = os.path.join(cache, files[0])
+    data = bytearray(open(path, 'rb').read())
+    data[-10] ^= 0xff
+    open(path, 'wb').write(data)
+    assert sl(*args) == ref
+    assert open(path, 'rb').read() != bytes(data)  # rewritten
+    assert sl('report', exe, 'stats') == sl('report', '--no-cache', exe, 'stats')
+
+
+CASES['cache'] = case_cache
 CASES['static-classes'] = case_static_classes
 CASES['text-view'] = case_text_view
 CASES['bad-rnglists'] = case_bad_rnglists
