@@ -16,8 +16,8 @@
 #   warm-big    the same for task_struct (a large struct: about 230 members,
 #               a copy in some 200 compile units)
 #   warm-late   the same for printf_spec, first defined in one of the last
-#               compile units (2141 of 2172 in 6.1.0-57): libdwarf sets up
-#               every unit before it to reach it
+#               compile units (2141 of 2172 in 6.1.0-57): libdwarf would set
+#               up every unit before it to reach it
 #   names77     the names of tests/real/structs.list that the kernel has, in
 #               one call, against pahole --skip_missing -C a,b,...
 #   all         --all against pahole -F dwarf with no -C (the full dump)

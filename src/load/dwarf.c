@@ -128,8 +128,48 @@ static int om_load(void *o, sec_index_t i, Dwarf_Small **data, int *e)
 	return DW_DLV_OK;
 }
 
+/* The view's methods: the same sections, .debug_info from d->vbase on. */
+static int omv_info(void *o, sec_index_t i, obj_section_t *s, int *e)
+{
+	struct dw *d = ((struct dw_view *)o)->d;
+	int rc = om_info(d, i, s, e);
+	if (rc == DW_DLV_OK && i == d->info_idx)
+		s->SEC_FIELD(size) = d->info_n - d->vbase;
+	return rc;
+}
+
+static Dwarf_Endianness omv_order(void *o)
+{
+	return om_order(((struct dw_view *)o)->d);
+}
+
+static Dwarf_Small omv_size(void *o)
+{
+	return om_size(((struct dw_view *)o)->d);
+}
+
+static Dwarf_Unsigned omv_count(void *o)
+{
+	return om_count(((struct dw_view *)o)->d);
+}
+
+static int omv_load(void *o, sec_index_t i, Dwarf_Small **data, int *e)
+{
+	struct dw *d = ((struct dw_view *)o)->d;
+	if (i != d->info_idx)
+		return om_load(d, i, data, e);
+	*data = (Dwarf_Small *)d->info + d->vbase; /* libdwarf only reads it */
+	return DW_DLV_OK;
+}
+
 #ifdef DW_LIBDWARF_VERSION_MAJOR
 static Dwarf_Unsigned om_filesize(void *o) { return 0; }
+static const obj_methods_t vmethods = {
+	.om_get_section_info = omv_info, .om_get_byte_order = omv_order,
+	.om_get_length_size = omv_size, .om_get_pointer_size = omv_size,
+	.om_get_filesize = om_filesize, .om_get_section_count = omv_count,
+	.om_load_section = omv_load,
+};
 static const obj_methods_t methods = {
 	.om_get_section_info = om_info, .om_get_byte_order = om_order,
 	.om_get_length_size = om_size, .om_get_pointer_size = om_size,
@@ -142,7 +182,58 @@ static const obj_methods_t methods = {
 	.get_length_size = om_size, .get_pointer_size = om_size,
 	.get_section_count = om_count, .load_section = om_load,
 };
+static const obj_methods_t vmethods = {
+	.get_section_info = omv_info, .get_byte_order = omv_order,
+	.get_length_size = omv_size, .get_pointer_size = omv_size,
+	.get_section_count = omv_count, .load_section = omv_load,
+};
 #endif
+
+int slt_dw_dieoffset(struct dw *d, Dwarf_Die die, Dwarf_Off *off,
+		     Dwarf_Error *e)
+{
+	int res = dwarf_dieoffset(die, off, e);
+	if (res == DW_DLV_OK)
+		*off += d->obase;
+	return res;
+}
+
+/*
+ * libdwarf 20210528's dwarf_offdie_b() sets up a context for every unit
+ * before the one it is asked for (reading each unit's DIE, hashing its
+ * whole abbreviation table) and dwarf_object_finish() frees them: 40 of
+ * the 60 ms of a warm lookup of a struct in one of the 6.1 vmlinux's last
+ * units.  The view is a second instance whose .debug_info starts at the
+ * unit the replay needs, so it sets up only what follows.  References are
+ * unit-relative (DW_FORM_ref*) but for DW_FORM_ref_addr, which read_attrs
+ * keeps as the file's offset; one before the view fails to resolve and
+ * the replay falls back to the walk.  Not for type units or split DWARF.
+ */
+int slt_dw_view(struct dw *d, uint64_t off)
+{
+	if (d->vdbg)
+		return off >= d->vbase ? 0 : -1;
+	if (!d->info_idx || d->dwo || !d->can_filter)
+		return -1;
+	uint64_t lo = slt_raw_unit_of(d->info, d->info_n,
+				      slt_elf_is_le(d->elf), off);
+	if (lo == UINT64_MAX || !lo)
+		return -1; /* the first unit: nothing to skip */
+	d->vbase = lo;
+	d->vobj.d = d;
+	d->viface.object = &d->vobj;
+	d->viface.methods = &vmethods;
+	Dwarf_Error e = NULL;
+	if (dwarf_object_init_b(&d->viface, NULL, NULL, DW_GROUPNUMBER_ANY,
+				&d->vdbg, &e) != DW_DLV_OK) {
+		if (e)
+			dwarf_dealloc(NULL, e, DW_DLA_ERROR);
+		d->vdbg = NULL;
+		d->vbase = 0;
+		return -1;
+	}
+	return 0;
+}
 /* ---- open and close --------------------------------------------------- */
 
 int slt_dw_reset_nodes(struct dw *d)
@@ -173,6 +264,10 @@ static void dw_close(struct slt_source *s)
 		slt_dw_files_free(d);
 		Dwarf_Error e = NULL;
 		dwarf_object_finish(d->dbg, &e);
+	}
+	if (d->vdbg) {
+		Dwarf_Error e = NULL;
+		dwarf_object_finish(d->vdbg, &e);
 	}
 	slt_dw_index_flush(d);
 	slt_raw_free(&d->raw);
@@ -261,6 +356,7 @@ static int open_elf(struct slt_elf *elf, bool track_allocs, bool use_cache,
 		     &d->info_n);
 	size_t ii = slt_elf_find_section(elf, dwo ? ".debug_info.dwo"
 						  : ".debug_info");
+	d->info_idx = ii;
 	d->info_foff = ii && !slt_elf_section_compressed(elf, ii)
 			       ? (int64_t)slt_elf_section(elf, ii)->offset
 			       : -1;

@@ -89,7 +89,7 @@ static int key_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 	struct attrs m;
 	if (tag != DW_TAG_member)
 		return 0;
-	if (dwarf_dieoffset(c, &off, &e) != DW_DLV_OK)
+	if (slt_dw_dieoffset(d, c, &off, &e) != DW_DLV_OK)
 		return slt_dw_fail(d, e, 0, "offset");
 	if (slt_dw_read_attrs(d, c, off, &m))
 		return d->rc;
@@ -119,7 +119,7 @@ static int all_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 	Dwarf_Off off;
 	Dwarf_Error e = NULL;
 	struct attrs at;
-	if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK)
+	if (slt_dw_dieoffset(d, die, &off, &e) != DW_DLV_OK)
 		return slt_dw_fail(d, e, 0, "offset");
 	if (slt_dw_read_attrs(d, die, off, &at))
 		return d->rc;

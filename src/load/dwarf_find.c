@@ -98,7 +98,7 @@ static int find_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 	if (!w)
 		return 0;
 	Dwarf_Off off;
-	if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK)
+	if (slt_dw_dieoffset(d, die, &off, &e) != DW_DLV_OK)
 		return slt_dw_fail(d, e, 0, "offset");
 	if (tag != DW_TAG_typedef) {
 		Dwarf_Bool decl = 0;
@@ -379,7 +379,7 @@ static int list_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 		return slt_suggest_add(l->sg, nm);
 	Dwarf_Off off;
 	struct attrs a;
-	if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK)
+	if (slt_dw_dieoffset(d, die, &off, &e) != DW_DLV_OK)
 		return slt_dw_fail(d, e, 0, "offset");
 	if (slt_dw_read_attrs(d, die, off, &a))
 		return d->rc;

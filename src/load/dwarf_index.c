@@ -98,6 +98,21 @@ int slt_dw_index_find(struct dw *d, const char *const *names, size_t n,
 	struct slt_error *keep = d->err;
 	d->err = NULL; /* a failed check is no error: the names are walked */
 	bool bad = false;
+	/* translate through the view that starts at the first unit needed
+	 * (dwarf.c slt_dw_view()) */
+	uint64_t first = UINT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct slt_index_ent *ent = slt_index_get(&d->ix, names[i]);
+		for (uint32_t k = 0; ent && k < ent->n_defs; k++)
+			if (ent->defs[k].off < first)
+				first = ent->defs[k].off;
+	}
+	Dwarf_Debug main_dbg = d->dbg;
+	if (first != UINT64_MAX && slt_dw_view(d, first) == 0) {
+		slt_dw_files_free(d); /* keyed by the file's offsets: kept */
+		d->dbg = d->vdbg;
+		d->obase = d->vbase;
+	}
 	for (size_t i = 0; i < n && !bad; i++) {
 		const struct slt_index_ent *ent = slt_index_get(&d->ix, names[i]);
 		if (!ent)
@@ -118,6 +133,8 @@ int slt_dw_index_find(struct dw *d, const char *const *names, size_t n,
 		res[i].rc = 0;
 		res[i].from_index = true;
 	}
+	d->dbg = main_dbg;
+	d->obase = 0;
 	d->err = keep;
 	if (!bad)
 		return 0;

@@ -95,9 +95,26 @@ struct dw {
 	 * build-id, cache off). */
 	bool use_cache;
 	int ix_state;
+	/* The view (dwarf.c slt_dw_view()): a second libdwarf instance over
+	 * .debug_info from byte vbase on; while a replay uses it, dbg is vdbg
+	 * and obase is vbase (libdwarf's offsets are then base bytes short of
+	 * the file's: slt_dw_get_die(), slt_dw_dieoffset() convert). */
+	uint64_t obase, vbase;
+	size_t info_idx; /* section index of .debug_info, 0: none */
+	Dwarf_Debug vdbg;
+	obj_iface_t viface;
+	struct dw_view { struct dw *d; } vobj;
 	bool ix_dirty; /* changed since read: written back on close */
 	struct slt_index ix;
 };
+
+/* The .debug_info offset of die (libdwarf's plus d->obase). */
+int slt_dw_dieoffset(struct dw *d, Dwarf_Die die, Dwarf_Off *off,
+		     Dwarf_Error *e);
+/* Set up the view from the unit that holds .debug_info offset off on
+ * (once per source; a later call for an earlier unit is refused).  0, or
+ * -1 when there is none (the caller uses d->dbg as it is). */
+int slt_dw_view(struct dw *d, uint64_t off);
 
 /* Record a corrupt-DWARF error at .debug_info offset off (what: the thing
  * being read; e: libdwarf's error, freed here, or NULL).  Returns

@@ -72,6 +72,41 @@ static void skip(struct cur *c, uint64_t n)
 		c->at += n;
 }
 
+/* The unit length at c (DWARF 5 section 7.4): *end, the byte after the
+ * unit, and the offset size; c is left after the length.  False when it
+ * does not fit. */
+static bool unit_span(struct cur *c, uint64_t *end, uint8_t *osz)
+{
+	uint64_t len = fixed(c, 4);
+	*osz = 4;
+	if (len >= 0xfffffff0u) {
+		if (len != 0xffffffffu)
+			return false;
+		*osz = 8;
+		len = fixed(c, 8);
+	}
+	if (c->bad || len > c->end - c->at || len < 2)
+		return false;
+	*end = c->at + len;
+	return true;
+}
+
+uint64_t slt_raw_unit_of(const uint8_t *info, size_t info_n, bool le,
+			 uint64_t off)
+{
+	struct cur c = { info, 0, info_n, le, false };
+	while (c.at < info_n) {
+		uint64_t lo = c.at, end;
+		uint8_t osz;
+		if (!unit_span(&c, &end, &osz))
+			return UINT64_MAX;
+		if (off < end)
+			return lo;
+		c.at = end;
+	}
+	return UINT64_MAX;
+}
+
 void slt_raw_free(struct slt_raw *r)
 {
 	for (size_t i = 0; r->tab && i < r->n_cu; i++) {
@@ -100,17 +135,9 @@ int slt_raw_init(struct slt_raw *r, const uint8_t *info, size_t info_n,
 	size_t cap = 0;
 	struct cur c = { info, 0, info_n, le, false };
 	while (c.at < info_n) {
-		struct slt_raw_cu u = { .lo = c.at, .osz = 4 };
-		uint64_t len = fixed(&c, 4);
-		if (len >= 0xfffffff0u) {
-			if (len != 0xffffffffu)
-				break;
-			u.osz = 8;
-			len = fixed(&c, 8);
-		}
-		if (c.bad || len > info_n - c.at || len < 2)
+		struct slt_raw_cu u = { .lo = c.at };
+		if (!unit_span(&c, &u.end, &u.osz))
 			break;
-		u.end = c.at + len;
 		struct cur h = { info, c.at, u.end, le, false };
 		u.version = (uint8_t)fixed(&h, 2);
 		uint8_t ut = DW_UT_compile;

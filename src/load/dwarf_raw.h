@@ -104,6 +104,12 @@ int slt_raw_init(struct slt_raw *r, const uint8_t *info, size_t info_n,
 		 size_t str_n, const uint8_t *lstr, size_t lstr_n, bool le);
 void slt_raw_free(struct slt_raw *r);
 
+/* The start of the unit of info[0, info_n) that holds byte off, reading
+ * only the unit lengths before it; UINT64_MAX when they do not lead
+ * there. */
+uint64_t slt_raw_unit_of(const uint8_t *info, size_t info_n, bool le,
+			 uint64_t off);
+
 /* Read the DIE at off into *d.  0; 1 at a null entry (the end of a list
  * of children: d->next is the byte after it); -1 when it cannot be read. */
 int slt_raw_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d);

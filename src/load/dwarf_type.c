@@ -103,7 +103,7 @@ int slt_dw_name(struct dw *d, Dwarf_Die die, const char **name)
 		}
 	}
 	Dwarf_Error e2 = NULL;
-	if (dwarf_dieoffset(die, &off, &e2) != DW_DLV_OK && e2)
+	if (slt_dw_dieoffset(d, die, &off, &e2) != DW_DLV_OK && e2)
 		dwarf_dealloc(d->dbg, e2, DW_DLA_ERROR);
 	return slt_dw_fail(d, e, off, "name");
 }
@@ -142,8 +142,21 @@ int slt_dw_read_attrs(struct dw *d, Dwarf_Die die, uint64_t off,
 				r->name = s;
 			break;
 		case DW_AT_type:
-			if (dwarf_global_formref(a, &ref, &e) != DW_DLV_OK)
+			if (dwarf_global_formref(a, &ref, &e) != DW_DLV_OK) {
 				rc = slt_dw_fail(d, e, off, "type reference");
+				break;
+			}
+			/* in the view, a unit-relative reference is base
+			 * bytes short; DW_FORM_ref_addr holds the file's */
+			if (d->obase) {
+				Dwarf_Half f = 0;
+				if (dwarf_whatform(a, &f, &e) != DW_DLV_OK) {
+					rc = slt_dw_fail(d, e, off, "type reference");
+					break;
+				}
+				if (f != DW_FORM_ref_addr)
+					ref += d->obase;
+			}
 			r->type = ref;
 			r->has_type = true;
 			break;
@@ -252,7 +265,8 @@ const struct slt_dw_files *slt_dw_cu_files(struct dw *d, Dwarf_Off cu)
 		slt_dw_files_free(d);
 		d->files_cu = cu;
 		Dwarf_Die cd = NULL;
-		if (dwarf_offdie_b(d->dbg, cu, 1, &cd, &e) == DW_DLV_OK) {
+		if (cu >= d->obase &&
+		    dwarf_offdie_b(d->dbg, cu - d->obase, 1, &cd, &e) == DW_DLV_OK) {
 			load_files(d, cd);
 			dwarf_dealloc_die(cd);
 		}
@@ -273,7 +287,7 @@ const char *slt_dw_decl_file(struct dw *d, Dwarf_Die die, uint64_t idx)
 			dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
 		return NULL;
 	}
-	const struct slt_dw_files *f = slt_dw_cu_files(d, cu);
+	const struct slt_dw_files *f = slt_dw_cu_files(d, cu + d->obase);
 	return f ? slt_dw_file_name(f, idx) : NULL;
 }
 
@@ -338,7 +352,8 @@ static bool breaking(enum slt_tkind k)
 int slt_dw_get_die(struct dw *d, uint64_t off, Dwarf_Die *die)
 {
 	Dwarf_Error e = NULL;
-	if (dwarf_offdie_b(d->dbg, off, 1, die, &e) != DW_DLV_OK)
+	if (off < d->obase ||
+	    dwarf_offdie_b(d->dbg, off - d->obase, 1, die, &e) != DW_DLV_OK)
 		return slt_dw_fail(d, e, off, "no DIE at offset");
 	return 0;
 }
@@ -405,7 +420,7 @@ static int member_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 		return 0;
 	Dwarf_Off off = 0;
 	Dwarf_Error e = NULL;
-	if (dwarf_dieoffset(c, &off, &e) != DW_DLV_OK)
+	if (slt_dw_dieoffset(d, c, &off, &e) != DW_DLV_OK)
 		return slt_dw_fail(d, e, 0, "member offset");
 	struct attrs a;
 	if (slt_dw_read_attrs(d, c, off, &a))
@@ -457,7 +472,7 @@ static int enumerator_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 
 	if (tag != DW_TAG_enumerator)
 		return 0;
-	if (dwarf_dieoffset(c, &off, &e) != DW_DLV_OK)
+	if (slt_dw_dieoffset(d, c, &off, &e) != DW_DLV_OK)
 		return slt_dw_fail(d, e, 0, "enumerator offset");
 	if (slt_dw_name(d, c, &name))
 		return d->rc;
@@ -504,7 +519,7 @@ static int param_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 	Dwarf_Off off = 0;
 	Dwarf_Error e = NULL;
 	struct attrs a;
-	if (dwarf_dieoffset(c, &off, &e) != DW_DLV_OK)
+	if (slt_dw_dieoffset(d, c, &off, &e) != DW_DLV_OK)
 		return slt_dw_fail(d, e, 0, "parameter offset");
 	if (slt_dw_read_attrs(d, c, off, &a))
 		return d->rc;
@@ -537,7 +552,7 @@ static int dim_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 	Dwarf_Off off = 0;
 	Dwarf_Error e = NULL;
 	struct attrs a;
-	if (dwarf_dieoffset(c, &off, &e) != DW_DLV_OK)
+	if (slt_dw_dieoffset(d, c, &off, &e) != DW_DLV_OK)
 		return slt_dw_fail(d, e, 0, "subrange offset");
 	if (slt_dw_read_attrs(d, c, off, &a))
 		return d->rc;

@@ -440,7 +440,7 @@ static int top_level(struct dw *d, Dwarf_Die cu, uint64_t lo, uint64_t end,
 	Dwarf_Error e = NULL;
 	Dwarf_Off cu_off;
 	if (h && slt_dw_raw_ready(d) &&
-	    dwarf_dieoffset(cu, &cu_off, &e) == DW_DLV_OK) {
+	    slt_dw_dieoffset(d, cu, &cu_off, &e) == DW_DLV_OK) {
 		struct vec v = { .elt = sizeof(uint64_t) };
 		bool ok = raw_hits(d, cu_off, h, &v);
 		int rc = d->rc;
@@ -472,8 +472,8 @@ static int top_level(struct dw *d, Dwarf_Die cu, uint64_t lo, uint64_t end,
 		res = dwarf_siblingof_b(d->dbg, c, 1, &next, &e);
 		if (res == DW_DLV_ERROR)
 			rc = slt_dw_fail(d, e, lo, "sibling");
-		else if (dwarf_dieoffset(c, &off, &e) != DW_DLV_OK ||
-			 (next && dwarf_dieoffset(next, &hi, &e) != DW_DLV_OK))
+		else if (slt_dw_dieoffset(d, c, &off, &e) != DW_DLV_OK ||
+			 (next && slt_dw_dieoffset(d, next, &hi, &e) != DW_DLV_OK))
 			rc = slt_dw_fail(d, e, lo, "DIE offset");
 		if (!rc && (!h || hit_in(h, off, hi))) {
 			Dwarf_Half tag;

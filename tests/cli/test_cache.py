@@ -25,7 +25,8 @@ is keyed by it); every run gets its own STRUCTLINT_CACHE_DIR.
                is indexed once; two real definitions stay two
   pointee-decl a struct first reached through a pointer of a struct asked
                before it keeps its declaration file and line (--decl,
-               --json), cold and warm
+               --json), cold and warm; a struct defined in the second unit
+               only, warm (the view of .debug_info from that unit on)
 """
 import glob
 import json
@@ -81,6 +82,11 @@ def build(d, cc, dw, opt):
     run([cc, "-g", dw, opt, "-Wl,--build-id=sha1", "-o", exe] +
         [os.path.join(SRC, "peer_%s.c" % x) for x in "ab"])
     out["peer"] = exe
+    # peer_b.c first: struct peer is defined in the second unit only
+    exe = os.path.join(d, "peer_rev%s%s" % (dw, opt))
+    run([cc, "-g", dw, opt, "-Wl,--build-id=sha1", "-o", exe] +
+        [os.path.join(SRC, "peer_%s.c" % x) for x in "ba"])
+    out["peer_rev"] = exe
     return out
 
 
@@ -326,16 +332,23 @@ def c_pointee_decl(d):
         fx = build(d, *v)
         cache = tempfile.mkdtemp(dir=d)
         want = [("holder", "peer.h"), ("peer", "peer_a.c")]
-        for extra in (["--no-cache"], [], []):
-            out = sl(extra + ["--decl", fx["peer"], "holder", "peer"], cache)
+        runs = [(x, inp) for inp in ("peer", "peer_rev") for x in (["--no-cache"], [], [])]
+        for extra, inp in runs:
+            out = sl(extra + ["--decl", fx[inp], "holder", "peer"], cache)
             decls = [os.path.basename(ln[3:-3].rsplit(":", 1)[0])
                      for ln in out.splitlines() if ln.startswith("/* ") and ln.endswith(" */")
                      and ":" in ln]
-            doc = json.loads(sl(extra + ["--json", fx["peer"], "holder", "peer"], cache))
+            doc = json.loads(sl(extra + ["--json", fx[inp], "holder", "peer"], cache))
             got = [(x["name"], os.path.basename(x["decl_file"])) for x in doc["structs"]]
             if decls != [f for _, f in want] or got != want:
-                raise Fail("%s %s: declarations %r, JSON %r, want %r"
-                           % (" ".join(v), extra, decls, got, want))
+                raise Fail("%s %s %s: declarations %r, JSON %r, want %r"
+                           % (" ".join(v), inp, extra, decls, got, want))
+        # a name defined in the second unit only, warm: translated through
+        # the view of .debug_info that starts at that unit (dwarf.c)
+        ref = sl(["--no-cache", "--decl", fx["peer_rev"], "peer"], cache)
+        for _ in range(2):
+            if sl(["--decl", fx["peer_rev"], "peer"], cache) != ref:
+                raise Fail("%s peer_rev peer: warm differs from --no-cache" % " ".join(v))
     print("a pointee asked after its pointer keeps its declaration, in %d variants"
           % len(VARIANTS))
 

@@ -7,6 +7,7 @@
  * names, the constants and the references (made global); the next sibling
  * of each DIE too.  Then truncated and corrupted sections: every read
  * fails cleanly or stays inside its section (ASan checks the bytes).
+ * And the view of .debug_info that a warm lookup translates through.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -311,12 +312,77 @@ static void test_corrupt(void **st)
 	s->ops->close(s);
 }
 
+/*
+ * The view (src/load/dwarf.c slt_dw_view()): a struct defined in the second
+ * unit only, looked up again through the name index, is translated by a
+ * libdwarf instance whose .debug_info starts at that unit: the answer comes
+ * from the index (not the walk it falls back to), with the right members.
+ */
+static void test_view(void **st)
+{
+	(void)st;
+	char a[700], b[700], exe[700], cache[700];
+	snprintf(a, sizeof(a), "%s/va.c", dir);
+	snprintf(b, sizeof(b), "%s/vb.c", dir);
+	snprintf(exe, sizeof(exe), "%s/view", dir);
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	FILE *f = fopen(a, "w");
+	assert_non_null(f);
+	fputs("struct first { int a; };\nstruct first g_first;\n", f);
+	fclose(f);
+	f = fopen(b, "w");
+	assert_non_null(f);
+	fputs("typedef long wide_t;\nstruct later { char c; wide_t w; "
+	      "struct later *next; };\nstruct later g_later;\n"
+	      "int main(void) { return 0; }\n", f);
+	fclose(f);
+	assert_int_equal(sh("%s -g -Wl,--build-id=sha1 %s %s -o %s", cc(0), a, b,
+			    exe), 0);
+	setenv("STRUCTLINT_CACHE_DIR", cache, 1);
+	const char *name = "later";
+	for (int round = 0; round < 2; round++) {
+		struct slt_source *s;
+		struct slt_error err;
+		slt_error_clear(&err);
+		assert_int_equal(slt_source_open_dwarf(exe, NULL, &s, &err), 0);
+		struct dw *d = (struct dw *)s;
+		struct slt_dw_result res;
+		d->err = &err;
+		assert_int_equal(slt_dw_index_find(d, &name, 1, &res), 0);
+		if (round == 0) {
+			/* nothing indexed yet: walk, which fills the index */
+			assert_false(res.from_index);
+			struct slt_found fd;
+			assert_int_equal(s->ops->find_many(s, &name, 1, &fd, &err), 0);
+			free(fd.defs);
+		} else {
+			assert_true(res.from_index);
+			assert_non_null(d->vdbg);
+			assert_true(d->vbase > 0);
+			assert_int_equal(res.n, 1);
+			const struct slt_type *t = res.found[0].t;
+			assert_string_equal(t->name, "later");
+			assert_int_equal(t->n_members, 3);
+			assert_int_equal(t->members[1].bit_offset, 64);
+			assert_int_equal(slt_dw_strip(t->members[1].type)->size, 8);
+			assert_int_equal(t->members[2].type->kind, SLT_T_PTR);
+			assert_non_null(t->decl_file);
+			assert_non_null(strstr(t->decl_file, "vb.c"));
+		}
+		free(res.found);
+		d->err = NULL;
+		s->ops->close(s);
+	}
+	unsetenv("STRUCTLINT_CACHE_DIR");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gcc),
 		cmocka_unit_test(test_clang),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_view),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
