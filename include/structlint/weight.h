@@ -41,10 +41,15 @@
  * MMAP events of the binary (matched by path, else by file name; by
  * build-id when the event carries one) give each process's load bias:
  * bias = start - (p_vaddr + pgoff - p_offset) of the PT_LOAD segment
- * holding file offset pgoff, one bias for the whole image (ld.so maps it
- * as one block), so link address = run-time address - bias, for every
- * address in [bias + lowest p_vaddr, bias + highest p_vaddr + p_memsz);
- * forks inherit the parent's bias.  For the kernel (FILE is a vmlinux:
+ * whose file pages hold pgoff (and whose p_flags match the mapping's
+ * protection), one bias for the whole image (it is mapped as one block),
+ * so link address = run-time address - bias, for every address in
+ * [bias + lowest p_vaddr, bias + highest p_vaddr + p_memsz).  The first
+ * mapping of the image in a process places it (the segment at file offset
+ * 0 comes first); later events of the image keep that bias (a data
+ * segment's first file page is also the previous segment's last, and
+ * ld.so's RELRO mprotect reports it again read-only); forks inherit the
+ * parent's bias, an exec drops it.  For the kernel (FILE is a vmlinux:
  * an ET_EXEC with a `_text` symbol), perf writes one MMAP event whose
  * file name is "[kernel.kallsyms]_text" (or _stext) and whose pgoff is
  * the run-time address of that symbol (tools/perf/util/synthetic-events.c,

@@ -9,6 +9,7 @@
  * (tools/perf/util/synthetic-events.c).  Every record field is checked
  * against the record size.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -49,12 +50,14 @@ static int load_segments(struct ipw_image *im, const char *path,
 		GElf_Phdr ph;
 		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		if (ph.p_vaddr > UINT64_MAX - ph.p_memsz || ph.p_filesz > ph.p_memsz)
+		if (ph.p_vaddr > UINT64_MAX - ph.p_memsz || ph.p_filesz > ph.p_memsz ||
+		    ph.p_offset > UINT64_MAX - ph.p_filesz)
 			continue;  /* corrupt: never used */
 		if (im->n_seg < IPW_MAX_SEGS) {
 			im->seg[im->n_seg].vaddr = ph.p_vaddr;
 			im->seg[im->n_seg].off = ph.p_offset;
 			im->seg[im->n_seg].filesz = ph.p_filesz;
+			im->seg[im->n_seg].flags = ph.p_flags;
 			im->seg[im->n_seg++].memsz = ph.p_memsz;
 		}
 		if (ph.p_vaddr < im->lo)
@@ -261,15 +264,43 @@ static int on_mmap(struct ipw_image *im, const uint8_t *rec, size_t size,
 		    memcmp(rec + 44, im->build_id, bl))
 			return 0;   /* another build of the same name */
 	}
-	for (size_t i = 0; i < im->n_seg; i++) {
-		if (pgoff < im->seg[i].off || pgoff - im->seg[i].off >= im->seg[i].filesz)
-			continue;
-		uint64_t at = im->seg[i].vaddr + (pgoff - im->seg[i].off);
+	/* The first mapping of the image in a process places it (the kernel
+	 * and ld.so map the segment at file offset 0 first); later events
+	 * of the same image (the other segments, an mprotect of the RELRO
+	 * page that reports the data segment's first page read-only) keep
+	 * that bias: one image, one bias, until an exec. */
+	if (slot_of(im, pid) >= 0) {
 		im->mmaps++;
-		im->name_only |= m == 1;
-		return set_bias(im, pid, (int64_t)(start - at));
+		return 0;
 	}
-	return 0;
+	/* The segment this mapping is of: its file pages hold pgoff (a
+	 * segment is mapped from its page-aligned offset, so one file page
+	 * can belong to two segments: the end of .rodata's and the start of
+	 * .data's), and its p_flags match the mapping's protection (MMAP2
+	 * prot; MMAP: executable unless PERF_RECORD_MISC_MMAP_DATA).  Then
+	 * link address = p_vaddr - p_offset + pgoff at start. */
+	uint32_t want;
+	if (two) {
+		uint32_t prot = rd32(rec + 64);
+		want = (prot & 1 ? PF_R : 0) | (prot & 2 ? PF_W : 0) | (prot & 4 ? PF_X : 0);
+	} else {
+		want = misc & PERF_RECORD_MISC_MMAP_DATA ? 0 : PF_X;
+	}
+	long pick = -1;
+	for (size_t i = 0; i < im->n_seg; i++) {
+		uint64_t page = im->seg[i].off & ~(uint64_t)0xfff;
+		if (pgoff < page || pgoff >= im->seg[i].off + im->seg[i].filesz)
+			continue;
+		if (pick < 0 || (two ? im->seg[i].flags == want :
+				 (im->seg[i].flags & PF_X) == want))
+			pick = (long)i;
+	}
+	if (pick < 0)
+		return 0;
+	uint64_t at = im->seg[pick].vaddr - im->seg[pick].off + pgoff;
+	im->mmaps++;
+	im->name_only |= m == 1;
+	return set_bias(im, pid, (int64_t)(start - at));
 }
 
 int ipw_image_record(struct ipw_image *im, const uint8_t *rec, size_t size)

@@ -28,7 +28,8 @@ struct ipw_image {
 	bool kernel;              /* a vmlinux: relocated by the kernel mmap */
 	uint64_t text, stext;     /* kernel: st_value of _text, _stext */
 	uint64_t lo, hi;          /* link addresses of the image (PT_LOADs) */
-	struct { uint64_t vaddr, off, filesz, memsz; } seg[IPW_MAX_SEGS];
+	struct { uint64_t vaddr, off, filesz, memsz; uint32_t flags; } seg[IPW_MAX_SEGS];
+					/* flags: p_flags (PF_R|PF_W|PF_X) */
 	size_t n_seg;
 	/* run time: pid -> bias (open addressing, key pid + 1) */
 	uint64_t *keys;

@@ -15,6 +15,7 @@
  *   - the kernel: KASLR offset from the "[kernel.kallsyms]_text" mmap,
  *     kernel-mode samples only.
  */
+#include <elf.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <setjmp.h>
@@ -125,13 +126,22 @@ static void gen_rec(struct gen *g, const void *rec, size_t n)
 }
 
 /* PERF_RECORD_MMAP2 of file at start with pgoff (prot r-x). */
+static void gen_mmap2_prot(struct gen *g, uint32_t pid, uint64_t start, uint64_t len,
+			   uint64_t pgoff, const char *file, uint32_t prot);
+
 static void gen_mmap2(struct gen *g, uint32_t pid, uint64_t start, uint64_t len,
 		      uint64_t pgoff, const char *file)
+{
+	gen_mmap2_prot(g, pid, start, len, pgoff, file, 5);
+}
+
+static void gen_mmap2_prot(struct gen *g, uint32_t pid, uint64_t start, uint64_t len,
+			   uint64_t pgoff, const char *file, uint32_t prot)
 {
 	uint8_t rec[512] = {0};
 	size_t n = 72 + ((strlen(file) + 1 + 7) & ~(size_t)7);
 	struct perf_event_header h = {PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, (uint16_t)n};
-	uint32_t prot = 5, flags = 2;
+	uint32_t flags = 2;
 	memcpy(rec, &h, 8);
 	memcpy(rec + 8, &pid, 4);
 	memcpy(rec + 12, &pid, 4);
@@ -529,6 +539,42 @@ static void test_mem_relocated(void **state)
 	assert_int_equal(got.mem_addr_sum, (st.text_vaddr + 16) + a2 + a1);
 }
 
+/* The mmap events a PIE's exec really produces (perf record -d of
+ * falseshare): the file at offset 0 (r--), each segment from its
+ * page-aligned offset, so the data segment's first page is the same file
+ * page as the end of the one before, and ld.so's RELRO mprotect reports
+ * that page again read-only.  The first mapping places the image; the
+ * later ones must not move it: a .bss address comes back exactly. */
+static void test_relro_mprotect(void **state)
+{
+	(void)state;
+	struct ipw_image im;
+	struct slt_error err;
+	slt_error_clear(&err);
+	assert_int_equal(ipw_image_open(&im, pie, &err), 0);
+	long rw = -1;
+	for (size_t i = 0; i < im.n_seg; i++)
+		if (im.seg[i].flags & PF_W)
+			rw = (long)i;
+	assert_true(rw > 0);
+	uint64_t rwv = im.seg[rw].vaddr, rwo = im.seg[rw].off, rwmem = im.seg[rw].memsz;
+	ipw_image_free(&im);
+	const uint64_t bias = 0x560e4360b000ull;
+	struct gen g;
+	gen_open(&g, "relro.data", true);
+	gen_mmap2_prot(&g, 60, bias, 0x9000, 0, pie, 1);                       /* r-- */
+	gen_mmap2_prot(&g, 60, bias + (rwv & ~0xfffull), 0x2000, rwo & ~0xfffull, pie, 3);
+	gen_mmap2_prot(&g, 60, bias + (rwv & ~0xfffull), 0x1000, rwo & ~0xfffull, pie, 1);
+	uint64_t in_bss = bias + rwv + rwmem - 8;
+	gen_sample(&g, false, bias + 0x1000, 60, 0, &in_bss);
+	gen_close(&g);
+	struct got got;
+	struct slt_ipw_info wi;
+	weigh(pie, g.path, &got, &wi);
+	assert_int_equal(wi.mem_relocated, 1);
+	assert_int_equal(got.mem_addr_sum, rwv + rwmem - 8);
+}
+
 /* The kernel: KASLR offset from the kernel mmap; only kernel-mode
  * samples; the atomic RMW of mm_count counts in loads, stores and rmw. */
 static void test_kernel(void **state)
@@ -583,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_by_thread),
 		cmocka_unit_test(test_relocation),
 		cmocka_unit_test(test_mem_relocated),
+		cmocka_unit_test(test_relro_mprotect),
 		cmocka_unit_test(test_kernel),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
