@@ -91,6 +91,13 @@ struct slt_ipw_opts {
 	 * here with types as its filter, only when the perf.data holds IP
 	 * samples and no memory samples. */
 	struct slt_access_map *map;
+	/* When map is NULL and this is set: called (once, only when the
+	 * estimate is needed) for the map of binary, e.g. from the build-id
+	 * cache of the whole-binary pass; *out is then owned (freed) here.
+	 * Returns 0 or SLT_E* with err filled. */
+	int (*get_map)(void *ctx, struct slt_access_map **out,
+		       struct slt_error *err);
+	void *get_map_ctx;
 };
 
 /* What the pass saw (all counts in samples unless named). */
@@ -125,7 +132,7 @@ struct slt_ipw_info {
  * data address and IP relocated into binary's link addresses (when they
  * fall in its image: PIE programs; others unchanged).  When the file holds
  * no memory sample but IP samples, the access map of binary is built (or
- * taken from opts->map) and each (site, CPU) with samples becomes one
+ * taken from opts->map or opts->get_map) and each (site, CPU) with samples becomes one
  * typed record: type_name, type_offset, access_size, cpu, ip (the site),
  * symbol (its function), loads/stores, event "IP samples x static sites";
  * wi->estimated is then true.  info is filled as slt_samples_read() does.

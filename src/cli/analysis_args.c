@@ -293,6 +293,14 @@ static bool is_perf_data(const char *path, int sfmt)
 _Static_assert(sizeof(((struct slt_access_profile *)0)->base_note) ==
 	       sizeof(((struct slt_ipw_info *)0)->basis), "basis fits base_note");
 
+/* The access map for the IP-sample estimate: the whole-binary pass,
+ * from the build-id cache when it holds it (static_classes.h). */
+static int ipw_map(void *ctx, struct slt_access_map **out, struct slt_error *err)
+{
+	const struct cli_analysis *c = ctx;
+	return cli_access_map(c->file, c->lopts.no_cache, out, err);
+}
+
 /* Say on stderr what the weighting did. */
 static void ipw_note(const struct cli_analysis *c, const struct slt_ipw_info *wi)
 {
@@ -326,7 +334,8 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 		/* relocated by the binary's mmaps; IP samples only: estimated
 		 * from the static sites (structlint/weight.h) */
 		const char *name = l->structs[0].name;
-		struct slt_ipw_opts wo = {.binary = c->file, .types = &name, .n_types = 1};
+		struct slt_ipw_opts wo = {.binary = c->file, .types = &name, .n_types = 1,
+					  .get_map = ipw_map, .get_map_ctx = (void *)c};
 		rc = slt_ipw_read(c->samples, &wo, fan_cb, &f, &info, &wi, err);
 		if (!rc)
 			ipw_note(c, &wi);

@@ -238,6 +238,11 @@ static int run(reader_fn rd, void *src, const char *name,
 		goto out;
 	}
 	struct slt_access_map *map = o->map;
+	if (!map && o->get_map) {
+		if ((rc = o->get_map(o->get_map_ctx, &own, err)))
+			goto out;
+		map = own;
+	}
 	if (!map) {
 		struct slt_access_opts ao = {.types = o->types, .n_types = o->n_types};
 		if ((rc = slt_access_build(o->binary, &ao, &own, err)))
