@@ -304,7 +304,9 @@ const char *slt_access_kind_name(uint32_t kind);
 
 #include "structlint/classes.h"
 
-/* The evidence for one top-level member: distinct functions (of the map)
+/* The evidence for one unit (the outermost named member, as findings pair
+ * them: the members of an anonymous struct or union at top level are
+ * units of their own): distinct functions (of the map)
  * by what they do to it.  A site's role: an atomic RMW or a plain
  * read-modify-write instruction (add/inc/or to memory) updates, a plain
  * store stores, a plain load loads; lea sites do not count. */
@@ -351,15 +353,15 @@ struct slt_access_evidence {
  */
 enum slt_class slt_access_rule(const struct slt_access_evidence *e);
 
-/* The evidence of every top-level member of sum's struct, calloc'ed
- * parallel to sum->layout->members (nested members left zero); free(). */
+/* The evidence of every unit of sum's struct, calloc'ed parallel to
+ * sum->layout->members (other members left zero); free(). */
 int slt_access_evidence(const struct slt_access_map *map,
 			const struct slt_access_summary *sum,
 			struct slt_access_evidence **out, struct slt_error *err);
 
 /* A classes file (include/structlint/classes.h format) for the n structs:
  * a header naming the rule, a [STRUCT] section each, one "member class"
- * line per classified top-level member with its evidence in a comment,
+ * line per classified unit (its member path) with its evidence in a comment,
  * and a comment for members without a site.  Returns 0, SLT_ENOMEM,
  * SLT_EIO. */
 int slt_access_classes_write(FILE *out, const struct slt_access_map *map,

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis_int.h"
+#include "join/join_int.h"
 #include "structlint/access.h"
 #include "structlint/layout.h"
 
@@ -121,14 +123,14 @@ int slt_access_evidence(const struct slt_access_map *map,
 		free(top);
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	}
+	/* the units of findings: outermost named members (the members of an
+	 * anonymous struct or union are units of their own) */
 	for (size_t i = 0; i < sum->n_sites; i++) {
 		long m = sum->site_member[i];
-		while (m >= 0 && s->members[m].parent >= 0)
-			m = s->members[m].parent;
-		top[i] = m;
+		top[i] = m < 0 ? -1 : (long)slt_member_unit(s, (size_t)m);
 	}
 	for (size_t m = 0; m < s->n_members; m++) {
-		if (s->members[m].depth)
+		if (!s->members[m].name[0] || slt_member_unit(s, m) != m)
 			continue;
 		struct slt_access_evidence *e = &ev[m];
 		size_t n = 0;
@@ -209,8 +211,10 @@ int slt_access_classes_write(FILE *out, const struct slt_access_map *map,
 		for (size_t m = 0; m < s->n_members; m++) {
 			const struct slt_member *mb = &s->members[m];
 			const struct slt_access_evidence *e = &ev[m];
-			if (mb->depth || !mb->name[0])
+			char path[512];
+			if (!mb->name[0] || slt_member_unit(s, m) != m)
 				continue;
+			slt_member_path(s, m, path, sizeof(path));
 			enum slt_class c = slt_access_rule(e);
 			char ev_text[512];
 			int w = snprintf(ev_text, sizeof(ev_text),
@@ -225,11 +229,11 @@ int slt_access_classes_write(FILE *out, const struct slt_access_map *map,
 					 "; with %" PRIu64 " sites on %s itself (in %u struct types)",
 					 e->via_sites, e->via_type, e->via_containers);
 			if (!e->n_funcs)
-				fprintf(out, "# %-30s (no static site: not classified)\n", mb->name);
+				fprintf(out, "# %-30s (no static site: not classified)\n", path);
 			else if (c == SLT_CLASS_NONE)
-				fprintf(out, "# %-30s (neither: not classified) # %s\n", mb->name, ev_text);
+				fprintf(out, "# %-30s (neither: not classified) # %s\n", path, ev_text);
 			else
-				fprintf(out, "%-32s %-12s # %s\n", mb->name, slt_class_name(c), ev_text);
+				fprintf(out, "%-32s %-12s # %s\n", path, slt_class_name(c), ev_text);
 		}
 		free(ev);
 	}
