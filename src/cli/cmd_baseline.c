@@ -218,6 +218,8 @@ int cmd_baseline(int argc, char **argv)
 		for (size_t f = 0; f < a.t.n_classes && u < sizeof(classes) - 1; f++)
 			u += (size_t)snprintf(classes + u, sizeof(classes) - u, "%s%s", u ? "," : "",
 					      base_name(a.t.classes_paths[f]));
+		if (a.t.use_static) /* --classes static: proposed by the access map */
+			snprintf(classes, sizeof(classes), "static");
 		if (!rc)
 			rc = slt_baseline_new(a.t.ropts.cacheline_size, file ? base_name(file) : "",
 					      a.t.samples && !a.t.n_classes ? base_name(a.t.samples) :

@@ -224,6 +224,17 @@ def case_static_classes():
     assert d['findings'], d
     p = run('suggest', exe, 'stats')
     assert 'static' in p.stderr, p.stderr
+    # check without --samples or --classes: the static classes
+    rules = os.path.join(TMP, 'stats.rules')
+    with open(rules, 'w') as f:
+        f.write('[stats]\nno-hot-write-near = limit\n')
+    p = run('check', exe, 'stats', '--rules', rules, rc=1)
+    assert 'holds written hits (hot-write' in p.stdout + p.stderr, (p.stdout, p.stderr)
+    # baseline --classes static records them, named as the classes source
+    b = json.loads(run('baseline', exe, 'stats', '--classes', 'static').stdout)
+    assert b['classes_source'] == 'static', b['classes_source']
+    cl = {m['path']: m['class'] for m in b['structs'][0]['members']}
+    assert cl['hits'] == 'hot-write' and cl['limit'] == 'read-mostly' and cl['unused'] == 'none', cl
     # static classes need the code: a relocatable object is refused with the alternatives
     obj = os.path.join(TMP, 'access-st.o')
     subprocess.run([CCS['gcc'], '-O2', '-g', '-c', '-o', obj, SRC], check=True)
