@@ -3,8 +3,10 @@
  * IP-sample weighting bench helper (bench/weight.sh).
  *   ip_weight gen BINARY STRUCT N OUT   write a perf.data of N cpu-clock IP
  *       samples (IP|TID|TIME|CPU|PERIOD|IDENTIFIER) of one process of
- *       BINARY at a load bias (its MMAP2 first): half on STRUCT's access
- *       sites, half spread over the rest of its code, CPUs 0..3
+ *       BINARY at a load bias (its MMAP2 first; a vmlinux: kernel-mode
+ *       samples at a KASLR offset after perf's kernel mmap): half on
+ *       STRUCT's access sites, half spread over the rest of its code
+ *       (the text segment), CPUs 0..3
  *   ip_weight read BINARY STRUCT DATA   build the access map (timed apart),
  *       then slt_ipw_read() over DATA (the weighting step: the perf.data
  *       read twice, blocks decoded, estimates handed out); prints
@@ -53,7 +55,9 @@ static int gen(const char *bin, const char *type, uint64_t n, const char *out)
 		if (m->n_sites && im.seg[i].vaddr <= m->sites[0].pc &&
 		    m->sites[0].pc < im.seg[i].vaddr + im.seg[i].filesz)
 			text = i;
-	const uint64_t bias = 0x55e0aa000000ull;
+	/* user space: an MMAP2 of the text segment at a load bias; a vmlinux:
+	 * perf's [kernel.kallsyms]_text mmap at a KASLR offset */
+	const uint64_t bias = im.kernel ? 0x1e400000ull : 0x55e0aa000000ull;
 	int fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	struct slt_pdw *w;
 	if (fd < 0 || slt_pdw_open(&w, fd, 0, &err))
@@ -70,32 +74,52 @@ static int gen(const char *bin, const char *type, uint64_t n, const char *out)
 	slt_pdw_add_event(w, &a, "cpu-clock", &id, 1);
 	slt_pdw_set_info(w, 4, NULL, 0, NULL);
 	uint8_t rec[600] = {0};
-	size_t fl = strlen(im.real) + 1, rn = 72 + ((fl + 7) & ~(size_t)7);
-	struct perf_event_header h = {PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, (uint16_t)rn};
 	uint32_t pid = 4242;
-	uint64_t start = bias + im.seg[text].vaddr, len = im.seg[text].filesz, pg = im.seg[text].off;
-	memcpy(rec, &h, 8);
-	memcpy(rec + 8, &pid, 4);
-	memcpy(rec + 12, &pid, 4);
-	memcpy(rec + 16, &start, 8);
-	memcpy(rec + 24, &len, 8);
-	memcpy(rec + 32, &pg, 8);
-	memcpy(rec + 72, im.real, fl);
-	if (slt_pdw_record(w, rec, rn, &err))
-		return die(&err);
+	if (im.kernel) {
+		struct perf_event_header h = {PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, 72};
+		uint32_t kp = UINT32_MAX;
+		uint64_t start = im.text + bias, len = UINT64_MAX - start;
+		memcpy(rec, &h, 8);
+		memcpy(rec + 8, &kp, 4);
+		memcpy(rec + 16, &start, 8);
+		memcpy(rec + 24, &len, 8);
+		memcpy(rec + 32, &start, 8);
+		memcpy(rec + 40, "[kernel.kallsyms]_text", 23);
+		if (slt_pdw_record(w, rec, 72, &err))
+			return die(&err);
+	} else {
+		size_t fl = strlen(im.real) + 1, rn = 72 + ((fl + 7) & ~(size_t)7);
+		struct perf_event_header h = {PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, (uint16_t)rn};
+		uint64_t start = bias + im.seg[text].vaddr, len = im.seg[text].filesz;
+		uint64_t pg = im.seg[text].off;
+		uint32_t prot = 5;
+		memcpy(rec, &h, 8);
+		memcpy(rec + 8, &pid, 4);
+		memcpy(rec + 12, &pid, 4);
+		memcpy(rec + 16, &start, 8);
+		memcpy(rec + 24, &len, 8);
+		memcpy(rec + 32, &pg, 8);
+		memcpy(rec + 64, &prot, 4);
+		memcpy(rec + 72, im.real, fl);
+		if (slt_pdw_record(w, rec, rn, &err))
+			return die(&err);
+	}
+	/* samples: IDENTIFIER, IP, TID, TIME, CPU, PERIOD (the kernel's order) */
 	for (uint64_t i = 0; i < n; i++) {
-		struct slt_pdw_sample s = {0};
-		s.id = 1;
-		s.pid = pid;
-		s.tid = pid + (uint32_t)(i & 1);
-		s.cpu = (uint32_t)(i & 3);
-		s.time = i;
-		s.period = 100000;
+		uint64_t r[7];
+		struct perf_event_header h = {PERF_RECORD_SAMPLE, im.kernel ? PERF_RECORD_MISC_KERNEL :
+					      PERF_RECORD_MISC_USER, sizeof(r)};
+		memcpy(r, &h, 8);
+		r[1] = 1;
 		if ((i & 1) && m->n_sites)
-			s.ip = bias + m->sites[(i / 2) % m->n_sites].pc;
+			r[2] = bias + m->sites[(i / 2) % m->n_sites].pc;
 		else
-			s.ip = bias + im.seg[text].vaddr + (i * 7919) % im.seg[text].filesz;
-		if (slt_pdw_sample(w, 0, &s, &err))
+			r[2] = bias + im.seg[text].vaddr + (i * 7919) % im.seg[text].filesz;
+		r[3] = (uint64_t)pid | (uint64_t)(pid + (i & 1)) << 32;
+		r[4] = i;
+		r[5] = i & 3;
+		r[6] = 100000;
+		if (slt_pdw_record(w, r, sizeof(r), &err))
 			return die(&err);
 	}
 	if (slt_pdw_close(w, &err))

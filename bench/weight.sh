@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Speed of the IP-sample weighting (structlint/weight.h) against
 # `perf script` on the same perf.data, in one run.
-#   bench/weight.sh [BUILD_DIR] [N]     (defaults: build, 10000000)
+#   bench/weight.sh [BUILD_DIR] [N] [BINARY STRUCT]
+#     (defaults: build, 10000000, the false-sharing fixture and stats;
+#      e.g. a vmlinux and mm_struct: kernel-mode samples at a KASLR offset,
+#      thousands of basic blocks with sites)
 # Builds fixtures/weight/falseshare.c -O2 -g (PIE), writes N cpu-clock IP
 # samples of it with bench/ip_weight.c (an MMAP2 at a load bias, half the
 # samples on struct stats's access sites, half over the rest of its code),
@@ -19,6 +22,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 build=${1:-build}
 n=${2:-10000000}
+bin=${3:-}
+type=${4:-stats}
 work=$(mktemp -d /tmp/slt-bench-w.XXXXXX)
 trap 'rm -rf "$work"' EXIT INT TERM
 cc=${CC:-cc}
@@ -26,19 +31,22 @@ flags="-O2 -std=c17 -D_GNU_SOURCE -I$root/include -I$root/src"
 libs="$build/libstructlint.a $(pkg-config --libs libzstd libelf jansson libbpf zlib capstone) -ldwarf -lm -lpthread"
 # shellcheck disable=SC2086
 $cc $flags -o "$work/ipw" "$here/ip_weight.c" $libs
-$cc -O2 -g -pie -fPIE -pthread -o "$work/falseshare" "$root/fixtures/weight/falseshare.c"
-"$work/ipw" gen "$work/falseshare" stats "$n" "$work/ip.data"
+if [ -z "$bin" ]; then
+	bin=$work/falseshare
+	$cc -O2 -g -pie -fPIE -pthread -o "$bin" "$root/fixtures/weight/falseshare.c"
+fi
+"$work/ipw" gen "$bin" "$type" "$n" "$work/ip.data"
 echo "file: $n IP samples, $(stat -c %s "$work/ip.data") bytes"
 cat "$work/ip.data" > /dev/null   # page cache warm for all
 
 now() { date +%s.%N; }
-/usr/bin/time -f %M -o "$work/rss1" "$work/ipw" read "$work/falseshare" stats "$work/ip.data" > "$work/out1"
+/usr/bin/time -f %M -o "$work/rss1" "$work/ipw" read "$bin" "$type" "$work/ip.data" > "$work/out1"
 read -r got wt < "$work/out1"
 [ "$got" = "$n" ] || { echo "weighting saw $got samples, expected $n" >&2; exit 1; }
 echo "weighting step: $(printf %.3f "$wt") s, $(echo "$n / $wt" | bc) samples/s, peak RSS $(cat "$work/rss1") KiB (process)"
 
 t0=$(now)
-/usr/bin/time -f %M -o "$work/rss3" "$root/$build/structlint" report "$work/falseshare" stats --samples "$work/ip.data" > /dev/null 2>&1
+/usr/bin/time -f %M -o "$work/rss3" "$root/$build/structlint" report "$bin" "$type" --samples "$work/ip.data" > /dev/null 2>&1
 t1=$(now)
 rt=$(echo "$t1 - $t0" | bc -l)
 echo "structlint report (end to end): $(printf %.3f "$rt") s, $(echo "$n / $rt" | bc) samples/s, peak RSS $(cat "$work/rss3") KiB"
