@@ -274,12 +274,16 @@ static int other_types_error(const struct slt_access_profile *p,
 			     p->samples, name, types, name);
 }
 
-/* Is the samples input a perf.data (by --samples-format or its magic)? */
+/* Is the samples input a perf.data file (by --samples-format or its
+ * magic)?  Standard input is not: the IP-sample weighting reads the file
+ * twice (it is then read as a memory profile only). */
 static bool is_perf_data(const char *path, int sfmt)
 {
+	if (!strcmp(path, "-"))
+		return false;
 	if (sfmt == SLT_SAMPLES_PERF_DATA)
 		return true;
-	if (sfmt != SLT_SAMPLES_AUTO || !strcmp(path, "-"))
+	if (sfmt != SLT_SAMPLES_AUTO)
 		return false;
 	unsigned char head[8];
 	FILE *fp = fopen(path, "rb");
@@ -299,6 +303,16 @@ static int ipw_map(void *ctx, struct slt_access_map **out, struct slt_error *err
 {
 	const struct cli_analysis *c = ctx;
 	return cli_access_map(c->file, c->lopts.no_cache, out, err);
+}
+
+/* What to do when the input held no memory sample. */
+static const char *no_samples_hint(const struct cli_analysis *c)
+{
+	if (c->file && !strcmp(c->samples, "-"))
+		return "IP samples (cpu-clock) are weighted from a perf.data file only (it is read twice): save the stream to a file and pass its path; else record memory samples: perf c2c record, perf mem record";
+	if (!c->file && is_perf_data(c->samples, c->sfmt))
+		return "for IP samples (cpu-clock, structlint record without memory events) give the binary as FILE: they are weighted by its static access sites; else record memory samples: perf c2c record, perf mem record";
+	return "record memory samples: perf c2c record, perf mem record, or perf record -d";
 }
 
 /* Say on stderr what the weighting did. */
@@ -395,9 +409,7 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 					   wi.n_sites, wi.n_blocks);
 		else if (p->samples == 0)
 			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
-					   c->file || !is_perf_data(c->samples, c->sfmt) ?
-					   "record memory samples: perf c2c record, perf mem record, or perf record -d" :
-					   "for IP samples (cpu-clock, structlint record without memory events) give the binary as FILE: they are weighted by its static access sites; else record memory samples: perf c2c record, perf mem record",
+					   no_samples_hint(c),
 					   "no memory-access samples in this input (%" PRIu64 " records skipped)",
 					   info.skipped);
 		else if (p->matched == 0 && p->n_other_types &&

@@ -87,6 +87,16 @@ def perf_data(path, records, sample_type, name_attr_config=0):
         f.write(header + fattr + struct.pack('<Q', 7) + data)
 
 
+def perf_data_pipe(path, records, sample_type):
+    """The same as a pipe-mode stream (`perf record -o -`): a 16-byte
+    header, the event as a PERF_RECORD_HEADER_ATTR, then the records."""
+    attr = struct.pack('<IIQQQQQ', 1, 128, 0, 100000, sample_type, 0, 0).ljust(128, b'\0')
+    body = attr + struct.pack('<Q', 7)
+    hattr = struct.pack('<IHH', 64, 0, 8 + len(body)) + body
+    with open(path, 'wb') as f:
+        f.write(struct.pack('<8sQ', b'PERFILE2', 16) + hattr + b''.join(records))
+
+
 def mmap2(pid, start, length, pgoff, filename):
     fn = filename.encode() + b'\0'
     fn = fn.ljust((len(fn) + 7) // 8 * 8, b'\0')
@@ -200,6 +210,22 @@ def t_no_file():
     assert 'give the binary as FILE' in p.stderr and 'cpu-clock' in p.stderr, p.stderr
 
 
+def t_stdin():
+    """IP samples on standard input: the hint says to pass a file (the
+    estimate reads the perf.data twice)."""
+    b = build('gcc')
+    st = sites(b)
+    load = next(pc for pc, s in st if s['member'] == 'limit')
+    va, off = text_segment(b, load)
+    pd = os.path.join(TMP, 'pipe.data')
+    perf_data_pipe(pd, [mmap2(5, BIAS + va, 0x1000, off, os.path.realpath(b)),
+                        sample(BIAS + load, 5, 1)], S_IP | S_TID | S_CPU)
+    with open(pd, 'rb') as f:
+        p = subprocess.run([SL, 'report', b, 'stats', '--samples', '-'], stdin=f,
+                           capture_output=True, text=True)
+    assert p.returncode == 2 and 'save the stream to a file' in p.stderr, (p.returncode, p.stderr)
+
+
 def t_elsewhere():
     """IP samples that never fall on code touching the struct."""
     b = build('gcc')
@@ -237,7 +263,7 @@ def t_pie_page_faults():
 
 
 CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
-         'no_file': t_no_file, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
+         'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
 
 if __name__ == '__main__':
     if sys.argv[1:] == ['--list']:
