@@ -7,8 +7,9 @@
  * each (name, layout key) once, where the key is pahole 1.24's
  * type__compare(): the size, the number of members and, member by member,
  * the name, the bit offset and the bit-field size (not the member types).
- * A repeated definition costs its name, size and member attributes; only a
- * new one is translated.  Anonymous members count by an empty name, where
+ * A repeated definition costs its name, size and member attributes, read
+ * with the direct reader (load/dwarf_raw.h; libdwarf where it cannot);
+ * only a new one is translated.  Anonymous members count by an empty name, where
  * pahole skips the name comparison when either side has none.
  * Nodes are dropped every SLT_ALL_NODES translations, so memory follows one
  * struct's types, not the file's.
@@ -105,6 +106,113 @@ static int key_cb(struct dw *d, Dwarf_Die c, Dwarf_Half tag, void *ctx)
 	return 0;
 }
 
+/* A constant of the direct reader as slt_dw_read_attrs() takes it: data
+ * forms as they are, a DWARF 2 location expression DW_OP_plus_uconst N or
+ * DW_OP_constu N [DW_OP_plus] as N.  False for anything else. */
+static bool raw_const(const struct slt_raw_attr *a, uint64_t *v)
+{
+	if (a->cls == SLT_RAW_CONST) {
+		*v = a->u;
+		return true;
+	}
+	if (a->cls != SLT_RAW_BLOCK || !a->len ||
+	    (a->p[0] != DW_OP_plus_uconst && a->p[0] != DW_OP_constu))
+		return false;
+	uint64_t val = 0;
+	size_t i = 1;
+	for (unsigned shift = 0; i < a->len && shift < 64; i++, shift += 7) {
+		val |= (uint64_t)(a->p[i] & 0x7f) << shift;
+		if (!(a->p[i] & 0x80))
+			break;
+	}
+	if (i >= a->len || (a->p[i] & 0x80))
+		return false;
+	i++;
+	if (i != a->len && !(i + 1 == a->len && a->p[i] == DW_OP_plus))
+		return false;
+	*v = val;
+	return true;
+}
+
+/* The attribute at of die as a constant (0 when absent); false when it is
+ * there but not one. */
+static bool raw_num(const struct slt_raw_die *die, uint32_t at, uint64_t *v,
+		    bool *has)
+{
+	const struct slt_raw_attr *a = slt_raw_get(die, at);
+	*v = 0;
+	if (has)
+		*has = a != NULL;
+	return !a || raw_const(a, v);
+}
+
+/* DW_AT_name of die ("" when it has none); false when it cannot be read. */
+static bool raw_name(struct dw *d, const struct slt_raw_die *die,
+		     const char **nm)
+{
+	const struct slt_raw_attr *a = slt_raw_get(die, DW_AT_name);
+	const uint8_t *p;
+	size_t len;
+	*nm = "";
+	if (!a)
+		return true;
+	if (!slt_raw_str(&d->raw, a, &p, &len))
+		return false;
+	*nm = (const char *)p; /* NUL-terminated in its section */
+	return true;
+}
+
+/*
+ * The name, declaration flag and key of the struct DIE at off read with
+ * the direct reader (load/dwarf_raw.h): the same bytes key_cb() hashes,
+ * without libdwarf's allocation per member and attribute (most of the
+ * time of --all on a kernel: every copy of every header struct is keyed).
+ * False when the direct reader cannot read it: libdwarf keys it.
+ */
+static bool raw_key(struct dw *d, uint64_t off, const char **nm, bool *decl,
+		    uint64_t *key)
+{
+	struct slt_raw_die die, c;
+	uint64_t v, size;
+	if (!slt_dw_raw_ready(d) || slt_raw_die(&d->raw, off, &die) ||
+	    !raw_name(d, &die, nm) || !raw_num(&die, DW_AT_declaration, &v, NULL) ||
+	    !raw_num(&die, DW_AT_byte_size, &size, NULL))
+		return false;
+	*decl = v != 0;
+	*key = mix(0xcbf29ce484222325ull, size);
+	uint64_t at = die.children ? die.next : 0;
+	while (at) {
+		int rc = slt_raw_die(&d->raw, at, &c);
+		if (rc == 1)
+			break;
+		if (rc < 0)
+			return false;
+		if (c.tag == DW_TAG_member) {
+			const char *mn;
+			uint64_t loc, dbo, bo, bits;
+			bool has_dbo;
+			if (!raw_name(d, &c, &mn) ||
+			    !raw_num(&c, DW_AT_data_member_location, &loc, NULL) ||
+			    !raw_num(&c, DW_AT_data_bit_offset, &dbo, &has_dbo) ||
+			    !raw_num(&c, DW_AT_bit_offset, &bo, NULL) ||
+			    !raw_num(&c, DW_AT_bit_size, &bits, NULL))
+				return false;
+			for (const char *p = mn; ; p++) {
+				*key = (*key ^ (uint8_t)*p) * 0x100000001b3ull;
+				if (!*p)
+					break;
+			}
+			*key = mix(*key, loc);
+			*key = mix(*key, has_dbo ? dbo : ~0ull);
+			*key = mix(*key, bo);
+			*key = mix(*key, bits);
+		}
+		if (!(at = slt_raw_sibling(&d->raw, &c)))
+			return false;
+	}
+	return true;
+}
+
 static int all_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 {
 	struct all_ctx *a = ctx;
@@ -112,22 +220,29 @@ static int all_cb(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 	    tag != DW_TAG_class_type)
 		return 0;
 	const char *nm;
-	if (slt_dw_name(d, die, &nm))
-		return d->rc;
-	if (!nm || !*nm)
-		return 0;
 	Dwarf_Off off;
 	Dwarf_Error e = NULL;
-	struct attrs at;
+	bool decl;
+	uint64_t key;
 	if (slt_dw_dieoffset(d, die, &off, &e) != DW_DLV_OK)
 		return slt_dw_fail(d, e, 0, "offset");
-	if (slt_dw_read_attrs(d, die, off, &at))
-		return d->rc;
-	if (at.decl)
-		return 0;
-	uint64_t key = mix(0xcbf29ce484222325ull, at.byte_size);
-	if (slt_dw_children(d, die, off, key_cb, &key))
-		return d->rc;
+	if (raw_key(d, off, &nm, &decl, &key)) {
+		if (!*nm || decl)
+			return 0;
+	} else {
+		struct attrs at;
+		if (slt_dw_name(d, die, &nm))
+			return d->rc;
+		if (!nm || !*nm)
+			return 0;
+		if (slt_dw_read_attrs(d, die, off, &at))
+			return d->rc;
+		if (at.decl)
+			return 0;
+		key = mix(0xcbf29ce484222325ull, at.byte_size);
+		if (slt_dw_children(d, die, off, key_cb, &key))
+			return d->rc;
+	}
 	if (a->cap && slot(a, nm, key)->name)
 		return 0;
 	if (d->map_n > SLT_ALL_NODES && slt_dw_reset_nodes(d))
