@@ -123,6 +123,10 @@ struct slt_slab_cost {
 				       pages; 0 otherwise */
 	uint64_t kmalloc_bytes;     /* bytes kmalloc() takes: kmalloc_class,
 				       or page_size << page_order */
+	bool no_slab_cache;         /* larger than SLUB's largest order
+				       (mm/slub.c calculate_sizes fails):
+				       no kmem_cache can hold it; order,
+				       objects_per_slab and waste 0 */
 };
 int slt_slab_cost(uint64_t size, uint32_t align,
 		  const struct slt_advice_opts *opts, struct slt_slab_cost *out);

@@ -66,15 +66,29 @@ static void line_release(const struct slt_adv_units *us, struct line_acc *x)
 	slt_pairs_release(&x->pairs);
 }
 
+/* The first index of the sorted lines R[0..nR) at or after line L. */
+static size_t lower(const uint64_t *R, size_t nR, uint64_t L)
+{
+	size_t lo = 0, hi = nR;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (R[mid] < L)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Add unit u, the slot-th of the units priced together, at offset o to
- * the accumulators of lines [L0, L0 + nl) (la[0] is line L0); its parts on
- * other lines are left out.  Groups are keyed by slot too: the exact DP
+ * the accumulators of the lines R[0..nR) (sorted; la[i] is line R[i]);
+ * its parts on other lines are left out.  Groups are keyed by slot too: the exact DP
  * (exact.c) prices a line's content through one representative per kind
  * of unit, which may be a unit given in another slot (the straddler, the
  * unit being placed); two slots are always two units, never one group. */
 static int line_add(const struct slt_adv_units *us, size_t slot,
 		    const struct slt_adv_unit *u, uint64_t o,
-		    struct line_acc *la, uint64_t L0, uint64_t nl,
+		    struct line_acc *la, const uint64_t *R, size_t nR,
 		    uint64_t lsz, bool coherence, bool locality)
 {
 	const enum slt_score_basis basis = us->a->basis;
@@ -86,11 +100,8 @@ static int line_add(const struct slt_adv_units *us, size_t slot,
 		uint64_t b = o + lf->rel;
 		uint64_t f = b / lsz, l = (b + lf->size - 1) / lsz;
 		double k = (double)(l - f + 1);
-		for (uint64_t L = f; L <= l && !rc; L++) {
-			struct line_acc *x;
-			if (L < L0 || L - L0 >= nl)
-				continue;
-			x = &la[L - L0];
+		for (size_t i = lower(R, nR, f); i < nR && R[i] <= l && !rc; i++) {
+			struct line_acc *x = &la[i];
 			size_t g = slot * nm + lf->group;
 			if (basis == SLT_BASIS_CLASSES) {
 				rc = slt_pairs_class(&x->pairs, g, lf->read,
@@ -111,10 +122,9 @@ static int line_add(const struct slt_adv_units *us, size_t slot,
 	}
 	if (locality && u->paths && u->size) {
 		uint64_t f = o / lsz, l = (o + u->size - 1) / lsz;
-		for (uint64_t L = f; L <= l; L++)
-			for (size_t wd = 0; L >= L0 && L - L0 < nl &&
-			     wd < us->path_words; wd++)
-				la[L - L0].paths[wd] |= u->paths[wd];
+		for (size_t i = lower(R, nR, f); i < nR && R[i] <= l; i++)
+			for (size_t wd = 0; wd < us->path_words; wd++)
+				la[i].paths[wd] |= u->paths[wd];
 	}
 	return rc;
 }
@@ -146,51 +156,112 @@ static int line_value(const struct slt_adv_units *us,
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The lines to price: every line where a leaf or a unit starts or ends
+ * (weight 1), and one line for each run of lines between two of those
+ * (weight: the run's length).  Inside such a run every line is covered by
+ * the same leaves, each as an interior line (1/k of its samples, the same
+ * paths), so one line's value times the run's length is the run's value:
+ * the cost follows members, not bytes (a char[1 << 40] member is a
+ * handful of lines here, not 2^34).  Lines covered by nothing are left
+ * out (their value is 0).  *R and *W are malloc()ed.
+ */
+static int lines_to_price(const struct slt_adv_units *us, const size_t *order,
+			  const uint64_t *off, size_t n, uint64_t lsz,
+			  uint64_t **R, uint64_t **W, size_t *nR)
+{
+	size_t ne = 0, cap = 2;
+	for (size_t i = 0; i < n; i++)
+		cap += 2 * us->u[order[i]].n_leaves + 2;
+	uint64_t *e = malloc(cap * sizeof(*e));
+	if (!e)
+		return SLT_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct slt_adv_unit *u = &us->u[order[i]];
+		uint64_t usz = u->size ? u->size : 1;
+		e[ne++] = off[i] / lsz;
+		e[ne++] = (off[i] + usz - 1) / lsz;
+		for (size_t j = 0; j < u->n_leaves; j++) {
+			uint64_t b = off[i] + u->leaves[j].rel;
+			uint64_t sz = u->leaves[j].size ? u->leaves[j].size : 1;
+			e[ne++] = b / lsz;
+			e[ne++] = (b + sz - 1) / lsz;
+		}
+	}
+	qsort(e, ne, sizeof(*e), cmp_u64);
+	size_t m = 0;
+	for (size_t i = 0; i < ne; i++)
+		if (!m || e[m - 1] != e[i])
+			e[m++] = e[i];
+	uint64_t *r = malloc((2 * m + 1) * sizeof(*r)), *w = malloc((2 * m + 1) * sizeof(*w));
+	if (!r || !w) {
+		free(e);
+		free(r);
+		free(w);
+		return SLT_ENOMEM;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < m; i++) {
+		r[k] = e[i];
+		w[k++] = 1;
+		if (i + 1 < m && e[i + 1] - e[i] > 1) {
+			r[k] = e[i] + 1;
+			w[k++] = e[i + 1] - e[i] - 1;
+		}
+	}
+	free(e);
+	*R = r;
+	*W = w;
+	*nR = k;
+	return 0;
+}
+
 /* Coherence (coh) or locality (loc) of units at off over blocks of lsz
  * bytes, added to *coh_out / *loc_out. */
 static int blocks_eval(const struct slt_adv_units *us, const size_t *order,
-		       const uint64_t *off, size_t n, uint64_t size,
-		       uint64_t lsz, bool coh, bool loc, double *coh_out,
-		       double *loc_out, size_t *shared)
+		       const uint64_t *off, size_t n, uint64_t lsz, bool coh,
+		       bool loc, double *coh_out, double *loc_out,
+		       size_t *shared)
 {
-	uint64_t nl = size ? (size + lsz - 1) / lsz : 1;
-	struct line_acc *la;
-	uint64_t *pbits = NULL;
-	size_t pw = loc ? us->path_words : 0;
-	int rc = 0;
-
-	/* units past the size (zero-size tails) land on the last block */
-	for (size_t i = 0; i < n; i++) {
-		const struct slt_adv_unit *u = &us->u[order[i]];
-		uint64_t e = off[i] + (u->size ? u->size : 1);
-		if ((e + lsz - 1) / lsz > nl)
-			nl = (e + lsz - 1) / lsz;
-	}
-	la = calloc(nl, sizeof(*la));
+	uint64_t *R = NULL, *W = NULL, *pbits = NULL;
+	size_t nR = 0, pw = loc ? us->path_words : 0;
+	struct line_acc *la = NULL;
+	int rc = lines_to_price(us, order, off, n, lsz, &R, &W, &nR);
+	if (rc)
+		return rc;
+	la = calloc(nR ? nR : 1, sizeof(*la));
 	if (pw)
-		pbits = calloc(nl * pw, sizeof(*pbits));
+		pbits = calloc(nR * pw + 1, sizeof(*pbits));
 	if (!la || (pw && !pbits)) {
-		free(la);
-		free(pbits);
-		return SLT_ENOMEM;
+		rc = SLT_ENOMEM;
+		goto out;
 	}
-	for (uint64_t L = 0; L < nl; L++) {
+	for (size_t L = 0; L < nR; L++)
 		la[L].paths = pbits ? pbits + L * pw : NULL;
-	}
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = line_add(us, i, &us->u[order[i]], off[i], la, 0, nl, lsz,
+		rc = line_add(us, i, &us->u[order[i]], off[i], la, R, nR, lsz,
 			      coh, loc);
-	for (uint64_t L = 0; L < nl && !rc; L++) {
+	for (size_t L = 0; L < nR && !rc; L++) {
 		double f, l;
 		rc = line_value(us, &la[L], &f, &l);
-		*coh_out += coh ? f : 0;
-		*loc_out += loc ? l : 0;
-		*shared += coh && f > SLT_ADV_SHARED_MIN;
+		*coh_out += coh ? f * (double)W[L] : 0;
+		*loc_out += loc ? l * (double)W[L] : 0;
+		if (coh && f > SLT_ADV_SHARED_MIN)
+			*shared += (size_t)W[L];
 	}
-	for (uint64_t L = 0; L < nl; L++)
+	for (size_t L = 0; la && L < nR; L++)
 		line_release(us, &la[L]);
+out:
 	free(la);
 	free(pbits);
+	free(R);
+	free(W);
 	return rc;
 }
 
@@ -205,10 +276,10 @@ int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
 	memset(out, 0, sizeof(*out));
 	out->size = size;
 	out->lines = size ? (size + lsz - 1) / lsz : 0;
-	rc = blocks_eval(us, order, off, n, size, sep, true, sep == lsz,
+	rc = blocks_eval(us, order, off, n, sep, true, sep == lsz,
 			 &out->coherence, &out->locality, &out->shared);
 	if (!rc && sep != lsz)
-		rc = blocks_eval(us, order, off, n, size, lsz, false, true,
+		rc = blocks_eval(us, order, off, n, lsz, false, true,
 				 &out->coherence, &out->locality, &out->shared);
 	out->total = w->coherence * out->coherence + w->locality * out->locality +
 		     w->line_price * (double)out->lines +
@@ -236,8 +307,8 @@ int slt_adv_cost_line(const struct slt_adv_units *us, const size_t *units,
 	if (us->path_words)
 		x.paths = pbits;
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = line_add(us, i, &us->u[units[i]], off[i], &x, line, 1, us->line,
-			      true, true);
+		rc = line_add(us, i, &us->u[units[i]], off[i], &x, &line, 1,
+			      us->line, true, true);
 	if (!rc)
 		rc = line_value(us, &x, coherence, locality);
 	line_release(us, &x);

@@ -247,7 +247,7 @@ int slt_slab_cost(uint64_t size, uint32_t align,
 	page = opts->page_size ? opts->page_size : 4096;
 	max_order = opts->slub_max_order || opts->slub_max_order_set ?
 		    opts->slub_max_order : SLUB_DEFAULT_MAX_ORDER;
-	if (!size || size > (1ull << 32) || (align && !pow2(align)) ||
+	if (!size || size > (1ull << 56) || (align && !pow2(align)) ||
 	    !pow2(page) || page < 1024 || page > (1u << 20) ||
 	    max_order > SLUB_LARGEST_ORDER ||
 	    (opts->slub_rule != SLT_SLUB_RULE_6_1 &&
@@ -258,10 +258,19 @@ int slt_slab_cost(uint64_t size, uint32_t align,
 	min_objects = 4 * (fls_u(cpus) + 1);
 	obj = align_up(align_up(size, PTR_BYTES),
 		       align_up(align ? align : 1, PTR_BYTES));
-	if (opts->slub_rule == SLT_SLUB_RULE_6_8)
+	/* an object larger than SLUB's largest order has no slab cache
+	 * (kmem_cache_create fails in calculate_sizes): said, not an error */
+	if (obj > (page << SLUB_LARGEST_ORDER))
+		rc = SLT_EUNSUPPORTED;
+	else if (opts->slub_rule == SLT_SLUB_RULE_6_8)
 		rc = order_6_8(obj, min_objects, max_order, page, &order);
 	else
 		rc = order_6_1(obj, min_objects, max_order, page, &order);
+	if (rc == SLT_EUNSUPPORTED) {
+		out->no_slab_cache = true;
+		order = 0;
+		rc = 0;
+	}
 	if (rc)
 		return rc;
 	out->kmalloc_class = kmalloc_class(size, page);
@@ -270,7 +279,9 @@ int slt_slab_cost(uint64_t size, uint32_t align,
 	out->kmalloc_bytes = out->page_allocator ? page << out->page_order :
 			     out->kmalloc_class;
 	out->order = order;
-	out->objects_per_slab = (unsigned)order_objects(order, obj, page);
-	out->waste_per_slab = (page << order) - out->objects_per_slab * size;
+	if (!out->no_slab_cache) {
+		out->objects_per_slab = (unsigned)order_objects(order, obj, page);
+		out->waste_per_slab = (page << order) - out->objects_per_slab * size;
+	}
 	return 0;
 }

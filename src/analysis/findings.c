@@ -318,15 +318,71 @@ static void lines_unseen(struct ctx *x, size_t *buf)
 	}
 }
 
+static int cmp_u64(const void *p1, const void *p2)
+{
+	uint64_t a = *(const uint64_t *)p1, b = *(const uint64_t *)p2;
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The lines where a member starts or ends, sorted, unique (malloc()ed).
+ * Between two of them every line is covered by the same members, none of
+ * which starts or ends there: alike for the classes-basis findings, so a
+ * run of such lines is looked at only while its lines give findings (the
+ * cost follows members and findings, not bytes: a char[1 << 40] member is
+ * two lines here, not 2^34).
+ */
+static uint64_t *member_lines(struct ctx *x, size_t *n)
+{
+	const struct slt_analysis *a = x->a;
+	const struct slt_struct *s = a->layout;
+	uint64_t *e = malloc((2 * s->n_members + 1) * sizeof(*e));
+	size_t k = 0;
+	if (!e) {
+		x->rc = SLT_ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < s->n_members; i++) {
+		const struct slt_member *m = &s->members[i];
+		uint64_t sz = m->size ? m->size : 1;
+		e[k++] = (a->line_origin + m->offset) / a->cacheline_size;
+		e[k++] = (a->line_origin + m->offset + sz - 1) / a->cacheline_size;
+	}
+	qsort(e, k, sizeof(*e), cmp_u64);
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!u || e[u - 1] != e[i])
+			e[u++] = e[i];
+	*n = u;
+	return e;
+}
+
+/* fn on every line of the struct that can hold a finding: the member
+ * lines, and the lines of a run between two of them while they give
+ * findings (fn adds them to a->findings). */
+static void each_line(struct ctx *x, size_t *buf,
+		      void (*fn)(struct ctx *, uint64_t, size_t *))
+{
+	size_t n = 0;
+	uint64_t *e = member_lines(x, &n);
+	for (size_t i = 0; e && i < n && !x->rc; i++) {
+		fn(x, e[i], buf);
+		for (uint64_t L = e[i] + 1; i + 1 < n && L < e[i + 1] && !x->rc; L++) {
+			size_t before = x->a->n_findings;
+			fn(x, L, buf);
+			if (x->a->n_findings == before)
+				break;
+		}
+	}
+	free(e);
+}
+
 static void lines(struct ctx *x, size_t *buf)
 {
 	struct slt_analysis *a = x->a;
 	const struct slt_access_profile *p = a->profile;
 	if (a->basis == SLT_BASIS_CLASSES) {
-		uint64_t n = (a->line_origin + a->layout->size + a->cacheline_size - 1) /
-			     a->cacheline_size;
-		for (uint64_t L = 0; L < n && !x->rc; L++)
-			line_classes(x, L, buf);
+		each_line(x, buf, line_classes);
 		return;
 	}
 	if (a->no_stores) {
@@ -420,7 +476,70 @@ static size_t add_once(size_t *m, size_t k, size_t i)
 	return k;
 }
 
-/* Adjacent-line interference across each aligned 128-byte pair. */
+/* Adjacent-line interference between lines L and L + 1 (one aligned
+ * 128-byte pair). */
+static void adjacent_pair(struct ctx *x, uint64_t L, size_t *buf)
+{
+	struct slt_analysis *a = x->a;
+	const struct slt_access_profile *p = a->profile;
+	struct line_set s1, s2;
+	size_t *b2 = buf + 2 * a->layout->n_members;
+	double sc = 0;
+	if (a->basis == SLT_BASIS_CPU) {
+		struct cpuset c1 = { 0 }, c2 = { 0 };
+		for (size_t c = 0; c < p->n_cells; c++) {
+			const struct slt_line_access *cell = &p->cells[c];
+			if (cell->line == L && cpuset_add(&c1, cell->cpus, cell->n_cpus))
+				x->rc = SLT_ENOMEM;
+			if (cell->line == L + 1 && cpuset_add(&c2, cell->cpus, cell->n_cpus))
+				x->rc = SLT_ENOMEM;
+		}
+		sc = slt_cpu_cross(c1.v, c1.n, c2.v, c2.n) + slt_cpu_cross(c2.v, c2.n, c1.v, c1.n);
+		free(c1.v);
+		free(c2.v);
+	}
+	size_t c0a = 0, c1a = 0, c0b = 0, c1b = 0;
+	if (p && p->n_cells) {
+		while (c0a < p->n_cells && p->cells[c0a].line < L)
+			c0a++;
+		c1a = c0a;
+		while (c1a < p->n_cells && p->cells[c1a].line == L)
+			c1a++;
+		c0b = c1a;
+		c1b = c0b;
+		while (c1b < p->n_cells && p->cells[c1b].line == L + 1)
+			c1b++;
+	}
+	collect(x, L, c0a, c1a, buf, &s1);
+	collect(x, L + 1, c0b, c1b, b2, &s2);
+	if (a->basis == SLT_BASIS_CLASSES)
+		sc = (double)(s1.n_rm * s2.n_hw + s2.n_rm * s1.n_hw);
+	else if (a->basis == SLT_BASIS_COUNTS)
+		sc = (s1.st_w < s2.ld_rm ? s1.st_w : s2.ld_rm) +
+		     (s2.st_w < s1.ld_rm ? s2.st_w : s1.ld_rm);
+	if (sc <= 0 || sc < x->min_score)
+		return;
+	/* writers of both lines, then readers; a member on both lines
+	 * (one that straddles the pair's middle) is listed once */
+	size_t m[64], k = 0;
+	for (size_t i = 0; i < s1.n_writers; i++)
+		k = add_once(m, k, s1.m[i]);
+	for (size_t i = 0; i < s2.n_writers; i++)
+		k = add_once(m, k, s2.m[i]);
+	size_t nw = k;
+	for (size_t i = s1.n_writers; i < s1.n; i++)
+		k = add_once(m, k, s1.m[i]);
+	for (size_t i = s2.n_writers; i < s2.n; i++)
+		k = add_once(m, k, s2.m[i]);
+	struct slt_finding *fd = add(x, SLT_FIND_ADJACENT, L, sc, m, k, nw);
+	if (fd)
+		fd->line2 = L + 1;
+}
+
+/* Adjacent-line interference across each aligned 128-byte pair that can
+ * hold one: a pair with a member line (classes) or a line with samples
+ * (profiles) on it, and, for classes, the pairs of a run between those
+ * while they give findings (as each_line). */
 static void adjacent(struct ctx *x, size_t *buf)
 {
 	struct slt_analysis *a = x->a;
@@ -430,60 +549,38 @@ static void adjacent(struct ctx *x, size_t *buf)
 		par = (unsigned)((p->base / a->cacheline_size) & 1);
 	uint64_t n = (a->line_origin + a->layout->size + a->cacheline_size - 1) /
 		     a->cacheline_size;
-	for (uint64_t L = par ? 1 : 0; L + 1 < n && !x->rc; L += 2) {
-		struct line_set s1, s2;
-		size_t *b2 = buf + 2 * a->layout->n_members;
-		double sc = 0;
-		if (a->basis == SLT_BASIS_CPU) {
-			struct cpuset c1 = { 0 }, c2 = { 0 };
-			for (size_t c = 0; c < p->n_cells; c++) {
-				const struct slt_line_access *cell = &p->cells[c];
-				if (cell->line == L && cpuset_add(&c1, cell->cpus, cell->n_cpus))
-					x->rc = SLT_ENOMEM;
-				if (cell->line == L + 1 && cpuset_add(&c2, cell->cpus, cell->n_cpus))
-					x->rc = SLT_ENOMEM;
-			}
-			sc = slt_cpu_cross(c1.v, c1.n, c2.v, c2.n) + slt_cpu_cross(c2.v, c2.n, c1.v, c1.n);
-			free(c1.v);
-			free(c2.v);
-		}
-		size_t c0a = 0, c1a = 0, c0b = 0, c1b = 0;
-		if (p && p->n_cells) {
-			while (c0a < p->n_cells && p->cells[c0a].line < L)
-				c0a++;
-			c1a = c0a;
-			while (c1a < p->n_cells && p->cells[c1a].line == L)
-				c1a++;
-			c0b = c1a;
-			c1b = c0b;
-			while (c1b < p->n_cells && p->cells[c1b].line == L + 1)
-				c1b++;
-		}
-		collect(x, L, c0a, c1a, buf, &s1);
-		collect(x, L + 1, c0b, c1b, b2, &s2);
-		if (a->basis == SLT_BASIS_CLASSES)
-			sc = (double)(s1.n_rm * s2.n_hw + s2.n_rm * s1.n_hw);
-		else if (a->basis == SLT_BASIS_COUNTS)
-			sc = (s1.st_w < s2.ld_rm ? s1.st_w : s2.ld_rm) +
-			     (s2.st_w < s1.ld_rm ? s2.st_w : s1.ld_rm);
-		if (sc <= 0 || sc < x->min_score)
-			continue;
-		/* writers of both lines, then readers; a member on both lines
-		 * (one that straddles the pair's middle) is listed once */
-		size_t m[64], k = 0;
-		for (size_t i = 0; i < s1.n_writers; i++)
-			k = add_once(m, k, s1.m[i]);
-		for (size_t i = 0; i < s2.n_writers; i++)
-			k = add_once(m, k, s2.m[i]);
-		size_t nw = k;
-		for (size_t i = s1.n_writers; i < s1.n; i++)
-			k = add_once(m, k, s1.m[i]);
-		for (size_t i = s2.n_writers; i < s2.n; i++)
-			k = add_once(m, k, s2.m[i]);
-		struct slt_finding *fd = add(x, SLT_FIND_ADJACENT, L, sc, m, k, nw);
-		if (fd)
-			fd->line2 = L + 1;
+	size_t ne = 0;
+	uint64_t *e = NULL;
+	if (a->basis == SLT_BASIS_CLASSES) {
+		e = member_lines(x, &ne);
+	} else if (p) {
+		e = malloc((p->n_cells + 1) * sizeof(*e));
+		if (!e)
+			x->rc = SLT_ENOMEM;
+		for (size_t c = 0; e && c < p->n_cells; c++)
+			e[ne++] = p->cells[c].line;
 	}
+	if (!e)
+		return;
+	/* each line to the start of its pair: L with (L - par) even */
+	for (size_t i = 0; i < ne; i++)
+		e[i] = e[i] < par ? par : e[i] - ((e[i] - par) & 1);
+	qsort(e, ne, sizeof(*e), cmp_u64);
+	for (size_t i = 0; i < ne && !x->rc; i++) {
+		if (i && e[i] == e[i - 1])
+			continue;
+		if (e[i] + 1 >= n)
+			break;
+		adjacent_pair(x, e[i], buf);
+		for (uint64_t L = e[i] + 2; a->basis == SLT_BASIS_CLASSES &&
+		     L + 1 < n && (i + 1 == ne || L < e[i + 1]) && !x->rc; L += 2) {
+			size_t before = a->n_findings;
+			adjacent_pair(x, L, buf);
+			if (a->n_findings == before)
+				break;
+		}
+	}
+	free(e);
 }
 
 static int cmp_finding(const void *p1, const void *p2)

@@ -73,6 +73,11 @@ static json_t *slab_json(const struct slt_slab_cost *s)
 		json_decref(o);
 		return NULL;
 	}
+	if (o && s->no_slab_cache &&
+	    json_object_set_new(o, "no_slab_cache", json_true())) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 

@@ -61,6 +61,15 @@ static void slab_line(FILE *out, const struct slt_proposal *p,
 {
 	char b[40], a[40];
 	unsigned ob = p->slab_before.objects_per_slab, oa = p->slab_after.objects_per_slab;
+	if (p->slab_before.no_slab_cache || p->slab_after.no_slab_cache) {
+		fprintf(out, "/* slab: %s -> %s; %s */\n",
+			class_name(&p->slab_before, b, sizeof(b)),
+			class_name(&p->slab_after, a, sizeof(a)),
+			p->slab_before.no_slab_cache && p->slab_after.no_slab_cache
+				? "too large for any slab cache before and after"
+				: "too large for a slab cache on one side");
+		return;
+	}
 	fprintf(out, "/* slab: %s -> %s; SLUB order %u, %u object%s/slab -> order %u, %u object%s/slab",
 		class_name(&p->slab_before, b, sizeof(b)),
 		class_name(&p->slab_after, a, sizeof(a)),

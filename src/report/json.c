@@ -14,7 +14,10 @@
  *         "offset", "size" (bytes, absolute from the outermost struct;
  *         storage unit for bitfields), "depth" (0 at top level),
  *         "parent" (index in "members" of the enclosing inline member,
- *         -1 at top level), "cachelines": [first..last line index],
+ *         -1 at top level), "cachelines": [first..last line index] for
+ *         a member on at most SLT_JSON_MAX_LINE_LIST (64) lines, else
+ *         "cacheline_range": [first, last] instead (added in v1: output
+ *         that follows members, not bytes, for char big[1UL << 40]),
  *         "bit_offset", "bit_size" (bitfields only),
  *         "alignment" (only when forced: DW_AT_alignment or inferred),
  *         "flags": [ "bitfield", "anon", "inline", "union", "composite",
@@ -36,6 +39,9 @@
  */
 #include <jansson.h>
 #include <string.h>
+
+/* The longest per-member list of line indexes written out. */
+#define SLT_JSON_MAX_LINE_LIST 64
 
 #include "report/json_out.h"
 #include "structlint/report.h"
@@ -70,8 +76,13 @@ static json_t *member_j(const struct slt_member *m, unsigned cl)
 	if (!o || !lines || !flags)
 		goto fail;
 	slt_member_lines(m, cl, &first, &last);
-	for (uint64_t l = first; l <= last && !rc; l++)
-		rc |= json_array_append_new(lines, uint_j(l));
+	if (last - first < SLT_JSON_MAX_LINE_LIST) {
+		for (uint64_t l = first; l <= last && !rc; l++)
+			rc |= json_array_append_new(lines, uint_j(l));
+	} else { /* the output follows members, not bytes */
+		json_decref(lines);
+		lines = NULL;
+	}
 	for (unsigned b = 0; b < sizeof(flag_names) / sizeof(flag_names[0]); b++)
 		if (m->flags & (1u << b))
 			rc |= json_array_append_new(flags, json_string(flag_names[b]));
@@ -87,7 +98,11 @@ static json_t *member_j(const struct slt_member *m, unsigned cl)
 		rc |= set(o, "alignment", uint_j(m->alignment));
 	rc |= set(o, "depth", uint_j(m->depth));
 	rc |= set(o, "parent", json_integer(m->parent));
-	rc |= set(o, "cachelines", lines);
+	if (lines)
+		rc |= set(o, "cachelines", lines);
+	else
+		rc |= set(o, "cacheline_range", json_pack("[I,I]", (json_int_t)first,
+							  (json_int_t)last));
 	lines = NULL;
 	rc |= set(o, "flags", flags);
 	flags = NULL;

@@ -754,6 +754,42 @@ def case_suspect_layout():
     assert 'suspect' not in run('suggest', '--size-only', good, 'zg').stdout
 
 
+def case_huge_member():
+    """A member of 2^40 bytes (valid C): layout JSON, report and suggest
+    follow members and findings, not bytes: the member's lines are a
+    range (cacheline_range) instead of 2^34 indexes, the collision on the
+    last line is found, suggest separates b and c with a handful of
+    bytes, and --size-only answers.  Output sizes are asserted, never
+    time (meson's timeout is the hang detector)."""
+    src = os.path.join(TMP, 'huge.c')
+    with open(src, 'w') as f:
+        f.write('struct huge { long a; char big[1UL << 40]; long b; int c; };\n'
+                'struct huge h;\n')
+    o = os.path.join(TMP, 'huge.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(TMP, 'huge.classes')
+    with open(cls, 'w') as f:
+        f.write('huge.a hot-write\nhuge.b read-mostly\nhuge.c hot-write\n')
+    last = ((1 << 40) + 8 + 8) // 64  # the line holding b and c
+    p = run('--json', o, 'huge')
+    assert len(p.stdout) < 4096, len(p.stdout)
+    m = {x['name']: x for x in json.loads(p.stdout)['structs'][0]['members']}
+    assert m['big']['cacheline_range'] == [0, last] and 'cachelines' not in m['big'], m['big']
+    assert m['c']['cachelines'] == [last], m['c']
+    p = run('report', '--json', o, 'huge', '--classes', cls)
+    assert len(p.stdout) < 8192, len(p.stdout)
+    lines = [(f['kind'], f['line']) for f in json.loads(p.stdout)['findings']]
+    assert lines == [('collision', last)], lines
+    assert len(run('report', '--adjacent', o, 'huge', '--classes', cls).stdout) < 8192
+    d = advice(o, 'huge', '--classes', cls)
+    assert d['proposals'], d['note']
+    best = d['proposals'][0]
+    assert best['findings_after'] == 0 and best['size_after'] - best['size_before'] <= 128, best
+    assert 'no_slab_cache' in json.dumps(best), best
+    d = advice('--size-only', o, 'huge')
+    assert d['note'] or d['proposals'], d
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':
