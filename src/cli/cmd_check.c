@@ -241,7 +241,8 @@ struct check {
 	bool warned_empty;         /* the empty-section warning was given */
 	char basis[256];           /* "estimated from IP samples x static
 				      sites (...)" when --samples were IP
-				      samples, else "" */
+				      samples, the static classes' basis
+				      when those are used, else "" */
 	struct slt_rules *rules;
 	struct slt_suppressions *suppress;
 	const char **names;
@@ -319,18 +320,25 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 	int rc = slt_layout_load(k->c.file, k->names, k->n_names, &lo, &l, err);
 	if (!rc && k->c.n_classes)
 		rc = cli_classes_load(k->c.classes_paths, k->c.n_classes, &cl, err);
-	if (!rc && k->c.use_static)
+	bool static_cl = false;
+	if (!rc && k->c.use_static) {
 		rc = cli_static_classes(k->c.file, l, k->c.lopts.no_cache, &cl, err);
-	else if (!rc && !cl && k->c.file) {
+		static_cl = !rc;
+	} else if (!rc && !cl && k->c.file) {
 		/* neither --samples nor --classes: the static classes when the
 		 * binary allows them (x86-64 code with DWARF), else none, as
 		 * before */
 		struct slt_error e2;
 		slt_error_clear(&e2);
-		if (!cli_static_classes(k->c.file, l, k->c.lopts.no_cache, &cl, &e2))
+		if (!cli_static_classes(k->c.file, l, k->c.lopts.no_cache, &cl, &e2)) {
+			static_cl = true;
 			fprintf(stderr, "structlint: note: no --samples or --classes: member classes "
 				"proposed by the static access map of %s\n", k->c.file);
+		}
 	}
+	if (static_cl)
+		snprintf(k->basis, sizeof(k->basis), "counted in the machine code: classes "
+			 "proposed by the static access map (static)");
 	if (!rc && cl)
 		rc = cli_classes_warn(cl, l, k->c.strict_classes, err);
 	for (size_t i = 0; !rc && l && i < l->n_structs; i++) {

@@ -230,6 +230,7 @@ def case_static_classes():
         f.write('[stats]\nno-hot-write-near = limit\n')
     p = run('check', exe, 'stats', '--rules', rules, rc=1)
     assert 'holds written hits (hot-write' in p.stdout + p.stderr, (p.stdout, p.stderr)
+    assert 'check: member accesses counted in the machine code' in p.stdout and '(static)' in p.stdout, p.stdout
     # baseline --classes static records them, named as the classes source
     b = json.loads(run('baseline', exe, 'stats', '--classes', 'static').stdout)
     assert b['classes_source'] == 'static', b['classes_source']
