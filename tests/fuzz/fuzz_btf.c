@@ -10,42 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load/source.h"
+#include "fuzz_source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct names {
-	const char *v[64];
-	size_t n;
-};
-
-static int collect(void *ctx, const struct slt_type *t)
-{
-	struct names *nm = ctx;
-	if (nm->n < sizeof(nm->v) / sizeof(nm->v[0]))
-		nm->v[nm->n++] = t->name;   /* owned by the source */
-	return 0;
-}
-
-static void find(struct slt_source *src, const char *name)
-{
-	struct slt_type **res = NULL;
-	size_t n = 0;
-	struct slt_error err;
-	slt_error_clear(&err);
-	if (src->ops->find(src, name, &res, &n, &err) == 0) {
-		/* touch the graph: every member of every result */
-		volatile uint64_t sink = 0;
-		for (size_t i = 0; i < n; i++)
-			for (uint32_t k = 0; k < res[i]->n_members; k++)
-				sink += res[i]->members[k].bit_offset +
-					res[i]->members[k].type->size;
-		(void)sink;
-		free(res);
-	} else if (res) {
-		abort();   /* failure must leave *out NULL */
-	}
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -57,23 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
-	static const char *fixed[] = { "node", "task_struct", "anon_t",
-				       "dup", "x", "" };
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		find(src, fixed[i]);
-
-	struct names nm = { .n = 0 };
-	slt_error_clear(&err);
-	src->ops->list(src, collect, &nm, &err);
-	for (size_t i = 0; i < nm.n; i++)
-		find(src, nm.v[i]);
-
-	char **sugg = NULL;
-	slt_error_clear(&err);
-	int ns = src->ops->suggest(src, "nod", 3, &sugg, &err);
-	for (int i = 0; i < ns; i++)
-		free(sugg[i]);
-	free(sugg);
-	src->ops->close(src);
+	static const char *const fixed[] = { "node", "task_struct", "anon_t",
+					     "dup", "x", "" };
+	fuzz_exercise(src, fixed, sizeof(fixed) / sizeof(fixed[0]));
 	return 0;
 }

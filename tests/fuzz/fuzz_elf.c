@@ -23,25 +23,15 @@
 #include <unistd.h>
 
 #include "load/elf.h"
-#include "load/source.h"
+#include "fuzz_source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int count(void *ctx, const struct slt_type *t)
-{
-	(*(size_t *)ctx) += t->name ? strlen(t->name) : 0;
-	return 0;
-}
 
 static void btf_in_elf(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
-	if (fd < 0 && (fd = memfd_create("fuzz-elf", MFD_CLOEXEC)) < 0)
-		abort();
-	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
-		abort();
 	char path[64];
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	fuzz_memfd(&fd, data, size, path);
 	struct slt_source *src = NULL;
 	struct slt_error err;
 	slt_error_clear(&err);
@@ -50,20 +40,8 @@ static void btf_in_elf(const uint8_t *data, size_t size)
 			abort();
 		return;
 	}
-	size_t sum = 0;
-	slt_error_clear(&err);
-	src->ops->list(src, count, &sum, &err);
-	static const char *names[] = { "node", "kernel_like", "anon_t", "x" };
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-		struct slt_type **res = NULL;
-		size_t n = 0;
-		slt_error_clear(&err);
-		if (src->ops->find(src, names[i], &res, &n, &err) == 0)
-			free(res);
-		else if (res)
-			abort();
-	}
-	src->ops->close(src);
+	static const char *const names[] = { "node", "kernel_like", "anon_t", "x" };
+	fuzz_exercise(src, names, sizeof(names) / sizeof(names[0]));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
