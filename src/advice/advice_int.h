@@ -63,6 +63,17 @@ struct slt_adv_leaf {
 	size_t n_locs;
 };
 
+/* Classes basis: a run of a unit's classed leaves of one group with the
+ * same class flags and label whose bytes touch (a composite given one
+ * class is one span, not one per leaf): what the line cost needs, in leaf
+ * order, so each group's spans on a line come in one run. */
+struct slt_adv_span {
+	uint64_t rel, size;    /* bytes from the unit start, >= 1 */
+	size_t group;          /* as slt_adv_leaf.group */
+	bool read, write;
+	const char *label;
+};
+
 /*
  * A unit: top-level members of the original layout that move together
  * (one member; a bitfield run with whatever shares its storage; a union or
@@ -97,6 +108,8 @@ struct slt_adv_unit {
 	const char *name;      /* first member's name, for messages */
 	struct slt_adv_leaf *leaves; /* its classed or sampled leaves */
 	size_t n_leaves;
+	struct slt_adv_span *spans;  /* classes basis: its leaves merged */
+	size_t n_spans;
 	uint32_t seg;          /* anchored units before it in the original:
 				  a unit stays between the same two anchors
 				  (an anchor is a group boundary; moving
@@ -237,7 +250,7 @@ struct slt_adv_cost {
  * (slt_pairs_cross(), src/analysis/pairs.c);
  * counts: min(stores of written units on L, loads of read-mostly units);
  * classes: read-mostly x written groups on L plus written groups with
- * different writer labels (slt_pairs_classes()).  A unit counts on every
+ * different writer labels (slt_class_line_value()).  A unit counts on every
  * line it overlaps.  Returns 0 or SLT_ENOMEM.
  */
 int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,

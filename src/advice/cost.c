@@ -12,7 +12,7 @@
  * slt_pairs_cross() over the leaves' groups on L (pairs within one group
  * are true sharing, which no layout removes); counts: min(stores of
  * written leaves, loads of read-mostly leaves) on L; classes: the findings'
- * classes term slt_pairs_classes() over the leaves' groups on L
+ * classes term slt_class_line_value() over the leaves' groups on L
  * (read-mostly x written groups, plus written groups whose writer labels
  * differ: hot-write:rx next to hot-write:tx is write-write).  The
  * findings, this cost, the exact DP (exact.c) and brute force all price
@@ -53,17 +53,23 @@ void slt_adv_weights_default(const struct slt_adv_units *us,
 }
 
 struct line_acc {
-	double rd, wr;          /* counts: loads / stores */
-	struct slt_pairs pairs; /* per-CPU: per (group, CPU); classes: per
-				   group, with writer labels */
 	uint64_t *paths;        /* path bitmask */
+	union {                 /* by the analysis' basis */
+		struct { double rd, wr; };  /* counts: loads / stores */
+		struct slt_pairs pairs;     /* per-CPU: per (group, CPU) */
+		struct slt_class_line cls;  /* classes: per group, labels */
+	};
 };
 
 /* Release a line's accumulator. */
 static void line_release(const struct slt_adv_units *us, struct line_acc *x)
 {
-	(void)us;
-	slt_pairs_release(&x->pairs);
+	/* only what was allocated: this runs for every line of every
+	 * evaluation */
+	if (us->a->basis == SLT_BASIS_CPU && (x->pairs.v || x->pairs.locs))
+		slt_pairs_release(&x->pairs);
+	else if (us->a->basis == SLT_BASIS_CLASSES && x->cls.lab)
+		slt_class_line_release(&x->cls);
 }
 
 /* The first index of the sorted lines R[0..nR) at or after line L. */
@@ -95,7 +101,17 @@ static int line_add(const struct slt_adv_units *us, size_t slot,
 	const size_t nm = us->orig->n_members + 1;
 	int rc = 0;
 
-	for (size_t j = 0; coherence && j < u->n_leaves && !rc; j++) {
+	/* classes: the unit's spans (merged leaves), in leaf order: each
+	 * group's spans on a line come in one run */
+	for (size_t j = 0; coherence && basis == SLT_BASIS_CLASSES && j < u->n_spans && !rc; j++) {
+		const struct slt_adv_span *sp = &u->spans[j];
+		uint64_t b = o + sp->rel;
+		uint64_t f = b / lsz, l = (b + sp->size - 1) / lsz;
+		for (size_t i = lower(R, nR, f); i < nR && R[i] <= l && !rc; i++)
+			rc = slt_class_line_add(&la[i].cls, slot * nm + sp->group,
+						sp->read, sp->write, sp->label);
+	}
+	for (size_t j = 0; coherence && basis != SLT_BASIS_CLASSES && j < u->n_leaves && !rc; j++) {
 		const struct slt_adv_leaf *lf = &u->leaves[j];
 		uint64_t b = o + lf->rel;
 		uint64_t f = b / lsz, l = (b + lf->size - 1) / lsz;
@@ -103,10 +119,7 @@ static int line_add(const struct slt_adv_units *us, size_t slot,
 		for (size_t i = lower(R, nR, f); i < nR && R[i] <= l && !rc; i++) {
 			struct line_acc *x = &la[i];
 			size_t g = slot * nm + lf->group;
-			if (basis == SLT_BASIS_CLASSES) {
-				rc = slt_pairs_class(&x->pairs, g, lf->read,
-						     lf->write, lf->label);
-			} else if (basis == SLT_BASIS_COUNTS) {
+			if (basis == SLT_BASIS_COUNTS) {
 				if (lf->read)
 					x->rd += lf->loads / k;
 				if (lf->write)
@@ -140,7 +153,8 @@ static int line_value(const struct slt_adv_units *us,
 	*coh = *loc = 0;
 	if (basis == SLT_BASIS_CLASSES) {
 		double rw, ww;
-		slt_pairs_classes(&x->pairs, &rw, &ww);
+		if (slt_class_line_value(&x->cls, &rw, &ww))
+			return SLT_ENOMEM;
 		f = rw + ww;
 	} else if (basis == SLT_BASIS_COUNTS) {
 		f = x->rd < x->wr ? x->rd : x->wr;

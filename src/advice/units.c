@@ -132,6 +132,35 @@ static int path_index(struct slt_adv_units *us, const char ***names,
 	return 0;
 }
 
+/* x->spans from x->leaves (classes basis): consecutive classed leaves of
+ * one group, class and label whose bytes touch or overlap merge. */
+static int unit_spans(struct slt_arena *ar, struct slt_adv_unit *x)
+{
+	x->n_spans = 0;
+	x->spans = slt_arena_calloc(ar, x->n_leaves ? x->n_leaves : 1, sizeof(*x->spans));
+	if (!x->spans)
+		return SLT_ENOMEM;
+	for (size_t j = 0; j < x->n_leaves; j++) {
+		const struct slt_adv_leaf *lf = &x->leaves[j];
+		if (!lf->read && !lf->write)
+			continue;
+		struct slt_adv_span *sp = x->n_spans ? &x->spans[x->n_spans - 1] : NULL;
+		if (sp && sp->group == lf->group && sp->read == lf->read &&
+		    sp->write == lf->write && sp->label == lf->label &&
+		    lf->rel <= sp->rel + sp->size && lf->rel + lf->size >= sp->rel) {
+			uint64_t e = sp->rel + sp->size > lf->rel + lf->size ?
+				     sp->rel + sp->size : lf->rel + lf->size;
+			if (lf->rel < sp->rel)
+				sp->rel = lf->rel;
+			sp->size = e - sp->rel;
+			continue;
+		}
+		x->spans[x->n_spans++] = (struct slt_adv_span){ lf->rel, lf->size, lf->group,
+								lf->read, lf->write, lf->label };
+	}
+	return 0;
+}
+
 /* Access statistics, roles and code paths of every unit. */
 static int unit_stats(struct slt_adv_units *us)
 {
@@ -227,6 +256,8 @@ static int unit_stats(struct slt_adv_units *us)
 				}
 			}
 		}
+		if (!rc && a->basis == SLT_BASIS_CLASSES)
+			rc = unit_spans(us->ar, x);
 		x->role = x->n_write ? SLT_ADV_WRITE : x->n_read ? SLT_ADV_READ :
 			  SLT_ADV_COLD;
 		us->total += p ? x->loads + x->stores : (double)(x->n_read + x->n_write);

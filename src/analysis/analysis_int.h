@@ -33,14 +33,12 @@ double slt_cpu_cross(const struct slt_cpu_access *w, size_t nw,
  * units are false sharing (pairs.c). */
 size_t slt_member_unit(const struct slt_struct *s, size_t i);
 
-/* Accesses of one unit by one CPU on one line (cpu -1: the classes entry
- * of a unit), for the pair estimator of pairs.c. */
+/* Accesses of one unit by one CPU on one line, for the pair estimator of
+ * pairs.c. */
 struct slt_pair_acc {
 	size_t group;              /* slt_member_unit() (or the caller's id) */
 	int32_t cpu;
 	double loads, stores;      /* samples (scaled by the advisor) */
-	bool read, write;          /* classes: read-mostly / written leaves */
-	const char *label;         /* classes: writer label, borrowed */
 };
 /* Code locations of a group's accesses (member locations, borrowed). */
 struct slt_pair_locs {
@@ -58,10 +56,77 @@ struct slt_pairs {
 /* Add scale x c[0..nc) to group's per-CPU entries.  0 or SLT_ENOMEM. */
 int slt_pairs_add(struct slt_pairs *p, size_t group,
 		  const struct slt_cpu_access *c, size_t nc, double scale);
-/* Mark group read (read-mostly leaf) and/or written (label: its writer
- * label or NULL).  0 or SLT_ENOMEM. */
-int slt_pairs_class(struct slt_pairs *p, size_t group, bool read, bool write,
-		    const char *label);
+/* The classes term of one line without a table per group (the advisor
+ * prices lines millions of times): leaves are added in runs, every leaf
+ * of a group right after the group's previous one (pre-order of the
+ * members, a unit's leaves in order), and counted per group when its run
+ * ends.  Zero-initialise; release with slt_class_line_release(). */
+struct slt_class_line {
+	bool open, rd, wr;         /* the group being added */
+	size_t group;
+	const char *label;         /* its first written leaf's label */
+	double n_rd, n_wr, n_both; /* groups read-mostly / written / both */
+	double n_labelled;         /* written groups with a label */
+	struct { const char *label; double n; } *lab; /* per label */
+	size_t n_lab, cap_lab;
+};
+/* Count the labelled written group whose run ended under its label.
+ * 0 or SLT_ENOMEM. */
+int slt_class_line_label(struct slt_class_line *c);
+/* Count the group whose run ended.  0 or SLT_ENOMEM. */
+static inline int slt_class_line_flush(struct slt_class_line *c)
+{
+	if (!c->open)
+		return 0;
+	c->open = false;
+	c->n_rd += c->rd;
+	c->n_wr += c->wr;
+	c->n_both += c->rd && c->wr;
+	return c->wr && c->label ? slt_class_line_label(c) : 0;
+}
+/* Start group's run (the previous group counted).  0 or SLT_ENOMEM. */
+static inline int slt_class_line_next(struct slt_class_line *c, size_t group)
+{
+	int rc = slt_class_line_flush(c);
+	c->open = true;
+	c->group = group;
+	c->rd = c->wr = false;
+	c->label = NULL;
+	return rc;
+}
+/* Add a leaf of group (read-mostly, written with label or NULL).
+ * 0 or SLT_ENOMEM.  Inline: the advisor calls it per leaf and line of
+ * every layout it prices. */
+static inline int slt_class_line_add(struct slt_class_line *c, size_t group,
+				     bool read, bool write, const char *label)
+{
+	if (!c->open || c->group != group) {
+		int rc = slt_class_line_next(c, group);
+		if (rc)
+			return rc;
+	}
+	c->rd |= read;
+	c->wr |= write;
+	if (write && label && !c->label)
+		c->label = label;
+	return 0;
+}
+/* Read-mostly x written group pairs (a group never with itself) into
+ * *read_write and pairs of written groups with different writer labels
+ * into *write_write.  0 or SLT_ENOMEM. */
+static inline int slt_class_line_value(struct slt_class_line *c, double *read_write,
+				       double *write_write)
+{
+	int rc = slt_class_line_flush(c);
+	/* written labelled pairs minus those of one label */
+	double ww = c->n_labelled * (c->n_labelled - 1) / 2;
+	for (size_t k = 0; k < c->n_lab; k++)
+		ww -= c->lab[k].n * (c->lab[k].n - 1) / 2;
+	*read_write = c->n_rd * c->n_wr - c->n_both;
+	*write_write = ww;
+	return rc;
+}
+void slt_class_line_release(struct slt_class_line *c);
 /* Add the code locations l[0..n) of group's accesses (a member's; a
  * group may get several lists).  0 or SLT_ENOMEM. */
 int slt_pairs_locs(struct slt_pairs *p, size_t group,
@@ -75,10 +140,6 @@ double slt_pairs_cross(const struct slt_pairs *p);
 /* Two different groups stored to by different CPUs, by code paths that do
  * not touch both? */
 bool slt_pairs_write_write(const struct slt_pairs *p);
-/* Classes: read-mostly x written group pairs (a group never with itself)
- * and pairs of written groups with different writer labels. */
-void slt_pairs_classes(const struct slt_pairs *p, double *read_write,
-		       double *write_write);
 void slt_pairs_release(struct slt_pairs *p);
 
 #endif

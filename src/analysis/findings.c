@@ -263,7 +263,8 @@ static void line_classes(struct ctx *x, uint64_t L, size_t *buf)
 {
 	const struct slt_analysis *a = x->a;
 	const struct slt_struct *s = a->layout;
-	struct slt_pairs pr = { 0 };
+	struct slt_class_line cl = { 0 };
+	/* pre-order: a unit's leaves come one after another */
 	for (size_t i = 0; i < s->n_members && !x->rc; i++) {
 		const struct slt_member *m = &s->members[i];
 		enum slt_class k = a->classes[i].cls;
@@ -273,13 +274,14 @@ static void line_classes(struct ctx *x, uint64_t L, size_t *buf)
 		uint64_t l = (a->line_origin + m->offset + m->size - 1) / a->cacheline_size;
 		if (L < f || L > l)
 			continue;
-		if (slt_pairs_class(&pr, slt_member_unit(s, i), k == SLT_CLASS_READ_MOSTLY,
-				    writes(k), a->classes[i].label))
+		if (slt_class_line_add(&cl, slt_member_unit(s, i), k == SLT_CLASS_READ_MOSTLY,
+				       writes(k), a->classes[i].label))
 			x->rc = SLT_ENOMEM;
 	}
 	double rw, ww;
-	slt_pairs_classes(&pr, &rw, &ww);
-	slt_pairs_release(&pr);
+	if (slt_class_line_value(&cl, &rw, &ww))
+		x->rc = SLT_ENOMEM;
+	slt_class_line_release(&cl);
 	if (x->rc || rw + ww <= 0)
 		return;
 	struct line_set ls;

@@ -27,7 +27,8 @@
  *
  *   classes:  read-mostly units x written units on the line, minus the
  *             units that are both, plus the pairs of written units whose
- *             writer labels (hot-write:LABEL) differ.
+ *             writer labels (hot-write:LABEL) differ (slt_class_line_*:
+ *             counted per group as its run of leaves ends, no table).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,19 +81,6 @@ int slt_pairs_add(struct slt_pairs *p, size_t group,
 		e->loads += (double)c[i].loads * scale;
 		e->stores += (double)c[i].stores * scale;
 	}
-	return 0;
-}
-
-int slt_pairs_class(struct slt_pairs *p, size_t group, bool read, bool write,
-		    const char *label)
-{
-	struct slt_pair_acc *e = find(p, group, -1);
-	if (!e)
-		return SLT_ENOMEM;
-	e->read |= read;
-	e->write |= write;
-	if (write && label && !e->label)
-		e->label = label;
 	return 0;
 }
 
@@ -238,21 +226,31 @@ bool slt_pairs_write_write(const struct slt_pairs *p)
 	return ww;
 }
 
-void slt_pairs_classes(const struct slt_pairs *p, double *read_write,
-		       double *write_write)
+int slt_class_line_label(struct slt_class_line *c)
 {
-	double rd = 0, wr = 0, both = 0, ww = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		const struct slt_pair_acc *e = &p->v[i];
-		rd += e->read;
-		wr += e->write;
-		both += e->read && e->write;
-		for (size_t k = i + 1; e->write && e->label && k < p->n; k++)
-			ww += p->v[k].write && p->v[k].label &&
-			      strcmp(p->v[k].label, e->label);
+	c->n_labelled++;
+	for (size_t k = 0; k < c->n_lab; k++)
+		if (c->lab[k].label == c->label || !strcmp(c->lab[k].label, c->label)) {
+			c->lab[k].n++;
+			return 0;
+		}
+	if (c->n_lab == c->cap_lab) {
+		size_t nc = c->cap_lab ? c->cap_lab * 2 : 4;
+		void *q = realloc(c->lab, nc * sizeof(*c->lab));
+		if (!q)
+			return SLT_ENOMEM;
+		c->lab = q;
+		c->cap_lab = nc;
 	}
-	*read_write = rd * wr - both;
-	*write_write = ww;
+	c->lab[c->n_lab].label = c->label;
+	c->lab[c->n_lab++].n = 1;
+	return 0;
+}
+
+void slt_class_line_release(struct slt_class_line *c)
+{
+	free(c->lab);
+	memset(c, 0, sizeof(*c));
 }
 
 void slt_pairs_release(struct slt_pairs *p)
