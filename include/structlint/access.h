@@ -50,11 +50,24 @@
  * function) and paravirt calls through a %rip-relative slot keep the
  * registers; other calls clobber the caller-saved ones.
  *
+ * Globals (src/access/globals.c): a %rip-relative or absolute operand
+ * whose address lies in a variable at a fixed address (DW_TAG_variable at
+ * CU level with DW_AT_location DW_OP_addr or DW_OP_addrx) of struct/union
+ * type, or an array of them, is charged to that struct at the offset in the
+ * variable (in the element for an array; with an index register, when the
+ * scale steps over the array's elements or an array member's); via is
+ * SLT_VIA_DWARF.  `lea var+off(%rip)` gives the register a pointer into
+ * it (calls then charge their summaries).  Per-CPU: when the file has a
+ * .data..percpu section linked at address 0 (the x86-64 kernel), a %gs:
+ * operand without a base register (absolute, or %gs:disp(%rip), which
+ * wraps to the offset) addresses the per-CPU variable at that offset.
+ *
  * What the map does not do (counted in the coverage figures, never
- * guessed): %rip-relative and absolute (global variable) operands, %gs/%fs
- * (per-CPU, TLS) operands, stack objects (DW_OP_fbreg structs), indirect
- * calls' summaries, kernel alternatives/paravirt replacement code (the
- * file's default code is decoded).
+ * guessed): global variables of other types and function-scope statics
+ * ("global"), %gs operands through a register (this_cpu_ptr, per-CPU
+ * pointers) and %fs (TLS) ("per-cpu-tls"), stack objects (DW_OP_fbreg
+ * structs), indirect calls' summaries, kernel alternatives/paravirt
+ * replacement code (the file's default code is decoded).
 
  * Units: addresses are the ELF virtual addresses (sh_addr based, unrelocated
  * for PIE); offset and width are bytes.  All strings are owned by the map.
@@ -110,8 +123,10 @@ enum slt_access_reason {
 	SLT_AR_BAD_OFFSET,  /* offset outside the pointee (container_of,
 			       negative displacement) */
 	SLT_AR_STACK,       /* %rsp/%rbp stack frame operand (not handled) */
-	SLT_AR_GLOBAL,      /* %rip-relative or absolute (not handled) */
-	SLT_AR_SEGMENT,     /* %gs/%fs: per-CPU or TLS (not handled) */
+	SLT_AR_GLOBAL,      /* %rip-relative or absolute, in no struct
+			       variable the DWARF places there */
+	SLT_AR_SEGMENT,     /* %gs/%fs: per-CPU or TLS, in no per-CPU
+			       struct variable (or through a register) */
 	SLT_AR_N
 };
 

@@ -97,6 +97,53 @@ int slt_acc_pointee(struct dw *d, uint64_t type_die, const struct slt_type **out
 /* Same for a type node: the struct a pointer node t points to. */
 int slt_acc_pointee_t(struct dw *d, const struct slt_type *t,
 		      const struct slt_type **out);
+/* The full struct/union an object of type t is (typedefs and qualifiers
+ * stripped, a shallow node translated in full): 0 and *out, else
+ * SLT_AR_NOT_STRUCT or SLT_AR_NO_TYPE (as slt_acc_pointee). */
+int slt_acc_object(struct dw *d, const struct slt_type *t,
+		   const struct slt_type **out);
+/* A variable DIE at a fixed address (DW_AT_location DW_OP_addr, an
+ * exprloc): true with its address and the .debug_info offset of its type
+ * (through DW_AT_specification/abstract_origin); false otherwise. */
+bool slt_acc_scope_global(struct dw *d, Dwarf_Die die, uint64_t *addr,
+			  uint64_t *type);
+/* globals.c: the sorted address table of the variables of struct/union
+ * type (or arrays of them) at fixed addresses. */
+struct aglobal {
+	uint64_t lo, hi;                /* [lo, hi) */
+	const struct slt_type *t;       /* its type, stripped */
+};
+struct aglobals {
+	struct aglobal *v;
+	size_t n, cap;
+	bool percpu;                    /* a .data..percpu section linked at
+					   address 0 (the x86-64 kernel's
+					   per-CPU area: %gs:off) */
+	uint64_t percpu_size;
+};
+/* Add the variable DIE die when it is one (0, or SLT_ENOMEM). */
+int slt_acc_globals_add(struct dw *d, struct aglobals *g, Dwarf_Die die);
+/* Sort and drop overlaps (once, after every add). */
+void slt_acc_globals_done(struct aglobals *g);
+/* The struct and offset at address a: 0 with *st, *off (an element of an
+ * array variable: the offset in that element) and *elem (the array's
+ * element size, 0 when the variable is no array); else a reason
+ * (SLT_AR_GLOBAL when no struct variable holds a, SLT_AR_NO_TYPE when its
+ * struct is only declared). */
+int slt_acc_globals_find(struct dw *d, const struct aglobals *g, uint64_t a,
+			 const struct slt_type **st, int64_t *off,
+			 uint64_t *elem);
+/* The same for a memory operand without a base register (rip false:
+ * absolute, the address is disp) or %rip-relative (rip: next_pc + disp,
+ * modulo 2^64), with the %gs segment (gs) or none: with a per-CPU area,
+ * a %gs operand must lie in it (the kernel's %gs:disp(%rip) wraps to the
+ * per-CPU offset) and any other outside it.  SLT_AR_GLOBAL when no struct
+ * variable holds the address (for gs too: the caller says which). */
+int slt_acc_globals_at(struct dw *d, const struct aglobals *g, bool gs,
+		       bool rip, int64_t disp, uint64_t next_pc,
+		       const struct slt_type **st, int64_t *off, uint64_t *elem);
+void slt_acc_globals_free(struct aglobals *g);
+
 /* The node of the member of st holding [off, off+width): the innermost
  * member type (structs are entered, arrays are indexed), NULL when none. */
 const struct slt_type *slt_acc_member_type(struct dw *d,
@@ -195,6 +242,7 @@ struct atrack_env {
 	size_t n_all;
 	const struct slt_access_opts *opts;
 	struct acalls *calls;         /* filled (mutable) */
+	const struct aglobals *globals; /* sorted; NULL: none */
 };
 int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
 		  uint32_t func_idx, struct slt_access_map *m,

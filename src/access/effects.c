@@ -260,6 +260,13 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 				}
 				v.arg = m->index == X86_REG_INVALID ? b.arg : 0;
 				v.aoff = b.aoff + m->disp;
+			} else if (m->segment == X86_REG_INVALID &&
+				   m->index == X86_REG_INVALID && have_mem &&
+				   !mem_reason) {
+				/* the address of a global struct's member */
+				v = (struct rstate){.kind = RK_PTR, .st = res->st,
+						    .off = res->off,
+						    .via = SLT_VIA_TRACKED};
 			}
 			set_reg(t, op[0].reg, &v);
 			return 0;

@@ -66,8 +66,23 @@ static int code_sections(struct dw *d, struct priv *p, struct slt_error *err)
 	return 0;
 }
 
+/* The x86-64 kernel's per-CPU area: a .data..percpu section linked at
+ * address 0 (CONFIG_SMP), which %gs addresses. */
+static void percpu_section(struct dw *d, struct aglobals *g)
+{
+	size_t n = slt_elf_nsections(d->elf);
+	for (size_t i = 1; i < n; i++) {
+		const struct slt_elf_section *s = slt_elf_section(d->elf, i);
+		if (!strcmp(s->name, ".data..percpu") && s->addr == 0 && s->size) {
+			g->percpu = true;
+			g->percpu_size = s->size;
+		}
+	}
+}
+
 struct collect {
 	struct vec v;          /* struct afunc with code */
+	struct aglobals g;     /* struct variables at fixed addresses */
 	struct ascope_ctx sc;  /* the CU of the last DIE seen */
 	bool have_cu;
 };
@@ -126,6 +141,11 @@ static int top_die(struct dw *d, Dwarf_Die die, Dwarf_Half tag, void *ctx)
 	struct collect *c = ctx;
 	Dwarf_Off off = 0;
 	Dwarf_Error e = NULL;
+	if (tag == DW_TAG_variable) {
+		int rc = slt_acc_globals_add(d, &c->g, die);
+		d->rc = 0;
+		return rc;
+	}
 	if (tag != DW_TAG_subprogram)
 		return 0;
 	if (dwarf_dieoffset(die, &off, &e) != DW_DLV_OK) {
@@ -265,6 +285,7 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	}
 	if ((rc = code_sections(d, p, err)))
 		goto fail;
+	percpu_section(d, &c.g);
 	slt_error_clear(&scratch);
 	d->err = &scratch; /* type errors show as "no-type", not as failure */
 	rc = slt_dw_walk(d, NULL, top_die, &c);
@@ -314,7 +335,9 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	struct atrack_env env = {
 		.d = d, .cs = cs, .code = p->code, .n_code = p->n_code,
 		.all = fv, .n_all = nf, .opts = opts, .calls = &calls,
+		.globals = &c.g,
 	};
+	slt_acc_globals_done(&c.g);
 	for (size_t i = 0; i < nf && !rc; i++) {
 		struct afunc *f = &fv[i];
 		struct slt_access_func *af = &m->funcs[i];
@@ -353,10 +376,12 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 		slt_acc_func_free(&fv[i]);
 	free(fv);
 	calls_free(&calls);
+	slt_acc_globals_free(&c.g);
 	*out = m;
 	return 0;
 fail:
 	calls_free(&calls);
+	slt_acc_globals_free(&c.g);
 	d->err = NULL;
 	for (size_t i = 0; i < c.v.n; i++)
 		slt_acc_func_free(&((struct afunc *)c.v.v)[i]);

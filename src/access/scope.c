@@ -566,7 +566,14 @@ int slt_acc_pointee_t(struct dw *d, const struct slt_type *t,
 	t = slt_dw_strip(t);
 	if (!t || t->kind != SLT_T_PTR || !t->ref)
 		return SLT_AR_NOT_STRUCT;
-	const struct slt_type *p = slt_dw_strip(t->ref);
+	return slt_acc_object(d, t->ref, out);
+}
+
+int slt_acc_object(struct dw *d, const struct slt_type *t,
+		   const struct slt_type **out)
+{
+	*out = NULL;
+	const struct slt_type *p = t ? slt_dw_strip(t) : NULL;
 	if (!p)  /* const void * */
 		return SLT_AR_NOT_STRUCT;
 	if (p->kind == SLT_T_FWD)
@@ -722,4 +729,53 @@ bool slt_acc_path_visit(struct dw *d, const struct slt_type *st, uint64_t off,
 		t = best->type;
 	}
 	return false;
+}
+
+/* ---- variables at a fixed address ---------------------------------------- */
+
+bool slt_acc_scope_global(struct dw *d, Dwarf_Die die, uint64_t *addr,
+			  uint64_t *type)
+{
+	if (!origin_type(d, die, type))
+		return false;
+	Dwarf_Attribute a;
+	if (!get_attr(d, die, DW_AT_location, &a))
+		return false;
+	Dwarf_Half form = 0;
+	Dwarf_Unsigned len = 0;
+	Dwarf_Ptr p = NULL;
+	Dwarf_Error e = NULL;
+	bool ok = dwarf_whatform(a, &form, &e) == DW_DLV_OK &&
+		  form == DW_FORM_exprloc &&
+		  dwarf_formexprloc(a, &len, &p, &e) == DW_DLV_OK && p && len;
+	drop_err(d, &e);
+	dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
+	if (!ok)
+		return false;
+	const uint8_t *b = p;
+	*addr = 0;
+	if (b[0] == DW_OP_addr && len == 9) { /* x86-64: little-endian */
+		for (int i = 8; i >= 1; i--)
+			*addr = *addr << 8 | b[i];
+		return true;
+	}
+	if (b[0] != DW_OP_addrx && b[0] != DW_OP_GNU_addr_index)
+		return false;
+	/* DW_OP_addrx index (ULEB128, the whole expression): .debug_addr */
+	uint64_t idx = 0;
+	Dwarf_Unsigned i = 1;
+	for (unsigned shift = 0; i < len && shift < 64; shift += 7) {
+		idx |= (uint64_t)(b[i] & 0x7f) << shift;
+		if (!(b[i++] & 0x80))
+			break;
+		if (i == len)
+			return false;
+	}
+	if (i != len || len == 1)
+		return false;
+	Dwarf_Addr v = 0;
+	ok = dwarf_debug_addr_index_to_addr(die, idx, &v, &e) == DW_DLV_OK;
+	drop_err(d, &e);
+	*addr = v;
+	return ok;
 }

@@ -315,17 +315,48 @@ static int indexed(struct tctx *t, const struct resolved *res, unsigned scale)
 	return SLT_AR_BAD_OFFSET;
 }
 
-static int resolve(struct tctx *t, const cs_x86_op *op, uint64_t pc,
+/* A %rip-relative or absolute operand (no base register, or %rip), in
+ * the per-CPU area when percpu (%gs:): the struct variable at that
+ * address (globals.c).  not_found: the reason when none holds it. */
+static int resolve_fixed(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
+			 bool percpu, int not_found, struct resolved *out)
+{
+	const struct aglobals *g = t->env->globals;
+	bool rip = m->base == X86_REG_RIP;
+	if (!g || (!rip && m->base != X86_REG_INVALID) ||
+	    (rip && m->index != X86_REG_INVALID))
+		return not_found;
+	uint64_t elem = 0;
+	int r = slt_acc_globals_at(t->env->d, g, percpu, rip, m->disp,
+				   in->address + in->size, &out->st, &out->off,
+				   &elem);
+	if (r == SLT_AR_GLOBAL)
+		return not_found;
+	if (r)
+		return r;
+	out->via = SLT_VIA_DWARF;
+	if (m->index == X86_REG_INVALID)
+		return 0;
+	unsigned scale = (unsigned)m->scale;
+	if (elem && (elem == scale || (elem > 8 && elem % scale == 0)))
+		return 0;  /* var[i].member */
+	return indexed(t, out, scale);  /* var.arr[i] */
+}
+
+static int resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 		   struct resolved *out)
 {
 	const x86_op_mem *m = &op->mem;
-	if (m->segment == X86_REG_GS || m->segment == X86_REG_FS)
+	uint64_t pc = in->address;
+	if (m->segment == X86_REG_GS)
+		return resolve_fixed(t, in, m, true, SLT_AR_SEGMENT, out);
+	if (m->segment == X86_REG_FS)
 		return SLT_AR_SEGMENT;
 	if (m->base == X86_REG_RIP || m->base == X86_REG_EIP)
-		return SLT_AR_GLOBAL;
+		return resolve_fixed(t, in, m, false, SLT_AR_GLOBAL, out);
 	int base = slt_acc_reg(m->base), index = slt_acc_reg(m->index);
 	if (base == AREG_NONE)
-		return SLT_AR_GLOBAL;
+		return resolve_fixed(t, in, m, false, SLT_AR_GLOBAL, out);
 	if (base == AREG_RSP)
 		return SLT_AR_STACK;
 	int r = resolve_reg(t, base, pc, m->disp, out);
@@ -497,7 +528,7 @@ static int one_insn(struct tctx *t, const cs_insn *in, struct slt_access_func *a
 	int reason = SLT_AR_NO_VAR;
 	bool counted = mem && !ignored_mem(in->id);
 	if (counted) {
-		reason = resolve(t, mem, in->address, &res);
+		reason = resolve(t, in, mem, &res);
 		if (in->id == X86_INS_LEA) {
 			m->n_lea++;
 		} else {

@@ -20,7 +20,7 @@ SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
 CCS = {'gcc': os.environ.get('CC_GCC', 'gcc'), 'clang': os.environ.get('CC_CLANG', 'clang')}
 SRC = os.path.join(ROOT, 'fixtures', 'access', 'access.c')
 TMP = tempfile.mkdtemp(prefix='slt-access-')
-NAMES = ['root', 'counters', 'elem', 'mid', 'leaf', 'inner', 'owner', 'node']
+NAMES = ['root', 'counters', 'elem', 'mid', 'leaf', 'inner', 'owner', 'node', 'gstat']
 
 # What the code does, per struct: (function, innermost member, kind).
 COMMON = {
@@ -36,6 +36,10 @@ COMMON = {
     'counters': {('atomic_ref', 'refs', 'rmw'), ('read_hits', 'hits', 'load'),
                  ('read_hits', 'flags', 'load'), ('store_misses', 'misses', 'store')},
     'mid': {('chase', 'leaf', 'load')},
+    # a global struct variable, by its DWARF address range (%rip-relative);
+    # lock_it()'s summary charged at the lea of its member's address
+    'gstat': {('global_read', 'reads', 'load'), ('global_write', 'writes', 'store'),
+              ('global_get', 'users', 'rmw'), ('global_lock', 'users', 'store')},
     'leaf': {('chase', 'value', 'load')},
 }
 # -O2: inc_count() is inlined into inlined_user(), whose r->in.count++

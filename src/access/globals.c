@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Variables at fixed addresses (DW_TAG_variable with DW_AT_location
+ * DW_OP_addr) whose type is a struct or union, or an array of them: one
+ * table sorted by address per binary, a binary search per %rip-relative,
+ * absolute or per-CPU (%gs:offset) memory operand.  The x86-64 kernel links
+ * .data..percpu at address 0, so its per-CPU variables' DWARF addresses
+ * are their offsets in the per-CPU area, which %gs points to.
+ */
+#include <stdlib.h>
+
+#include "access/access_int.h"
+
+/* The type the table keeps: a struct/union, or an array (of arrays) of
+ * them; NULL for anything else. */
+static const struct slt_type *kept(const struct slt_type *t)
+{
+	for (int depth = 0; t && depth < 8; depth++) {
+		t = slt_dw_strip(t);
+		if (!t)
+			return NULL;
+		if (t->kind == SLT_T_STRUCT || t->kind == SLT_T_UNION)
+			return t;
+		if (t->kind != SLT_T_ARRAY)
+			return NULL;
+		t = t->ref;
+	}
+	return NULL;
+}
+
+int slt_acc_globals_add(struct dw *d, struct aglobals *g, Dwarf_Die die)
+{
+	uint64_t addr, type;
+	if (!slt_acc_scope_global(d, die, &addr, &type))
+		return 0;
+	const struct slt_type *t = slt_dw_tr(d, type, false);
+	if (!t) {
+		d->rc = 0;
+		return 0;
+	}
+	t = slt_dw_strip(t);
+	if (!t || !kept(t) || !t->size || addr + t->size < addr)
+		return 0;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 256;
+		struct aglobal *v = realloc(g->v, cap * sizeof(*v));
+		if (!v)
+			return SLT_ENOMEM;
+		g->v = v;
+		g->cap = cap;
+	}
+	g->v[g->n++] = (struct aglobal){.lo = addr, .hi = addr + t->size, .t = t};
+	return 0;
+}
+
+static int cmp_global(const void *a, const void *b)
+{
+	const struct aglobal *x = a, *y = b;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+void slt_acc_globals_done(struct aglobals *g)
+{
+	if (!g->n)
+		return;
+	qsort(g->v, g->n, sizeof(*g->v), cmp_global);
+	/* one entry per address range: a variable DIE repeated across CUs
+	 * (LTO, partial units) keeps one; overlapping ranges (a union of
+	 * symbols, aliases of different sizes) keep the first */
+	size_t w = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		if (w && g->v[i].lo < g->v[w - 1].hi)
+			continue;
+		g->v[w++] = g->v[i];
+	}
+	g->n = w;
+}
+
+void slt_acc_globals_free(struct aglobals *g)
+{
+	free(g->v);
+	*g = (struct aglobals){0};
+}
+
+int slt_acc_globals_find(struct dw *d, const struct aglobals *g, uint64_t a,
+			 const struct slt_type **st, int64_t *off,
+			 uint64_t *elem)
+{
+	size_t lo = 0, hi = g->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->v[mid].hi <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == g->n || a < g->v[lo].lo)
+		return SLT_AR_GLOBAL;
+	const struct slt_type *t = g->v[lo].t;
+	uint64_t o = a - g->v[lo].lo;
+	*elem = 0;
+	/* arrays: the offset in the element (the outermost array's element
+	 * size is what an index register steps over) */
+	for (int depth = 0; t->kind == SLT_T_ARRAY && depth < 8; depth++) {
+		const struct slt_type *el = slt_dw_strip(t->ref);
+		if (!el || !el->size)
+			return SLT_AR_NO_TYPE;
+		if (!*elem)
+			*elem = el->size;
+		o %= el->size;
+		t = el;
+	}
+	int r = slt_acc_object(d, t, st);
+	if (r)
+		return r;
+	if (o >= (*st)->size)
+		return SLT_AR_BAD_OFFSET;
+	*off = (int64_t)o;
+	return 0;
+}
+
+int slt_acc_globals_at(struct dw *d, const struct aglobals *g, bool gs,
+		       bool rip, int64_t disp, uint64_t next_pc,
+		       const struct slt_type **st, int64_t *off, uint64_t *elem)
+{
+	if (gs && !g->percpu)
+		return SLT_AR_GLOBAL;
+	uint64_t a = (uint64_t)disp + (rip ? next_pc : 0); /* modulo 2^64 */
+	if (g->percpu && gs != (a < g->percpu_size))
+		return SLT_AR_GLOBAL;
+	return slt_acc_globals_find(d, g, a, st, off, elem);
+}
