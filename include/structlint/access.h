@@ -57,10 +57,13 @@
  * variable (in the element for an array; with an index register, when the
  * scale steps over the array's elements or an array member's); via is
  * SLT_VIA_DWARF.  `lea var+off(%rip)` gives the register a pointer into
- * it (calls then charge their summaries).  Per-CPU: when the file has a
+ * it (calls then charge their summaries); an 8-byte load of a pointer
+ * variable (to a struct) gives the register its pointee (the operand
+ * itself stays unattributed: no struct is accessed).  Per-CPU: when the file has a
  * .data..percpu section linked at address 0 (the x86-64 kernel), a %gs:
  * operand without a base register (absolute, or %gs:disp(%rip), which
- * wraps to the offset) addresses the per-CPU variable at that offset.
+ * wraps to the offset) addresses the per-CPU variable at that offset
+ * (loading the 6.1 kernel's per-CPU current_task types `current`).
  *
  * What the map does not do (counted in the coverage figures, never
  * guessed): global variables of other types and function-scope statics

@@ -108,7 +108,7 @@ int slt_acc_object(struct dw *d, const struct slt_type *t,
 bool slt_acc_scope_global(struct dw *d, Dwarf_Die die, uint64_t *addr,
 			  uint64_t *type);
 /* globals.c: the sorted address table of the variables of struct/union
- * type (or arrays of them) at fixed addresses. */
+ * type (or arrays of them), or of pointer type, at fixed addresses. */
 struct aglobal {
 	uint64_t lo, hi;                /* [lo, hi) */
 	const struct slt_type *t;       /* its type, stripped */
@@ -129,7 +129,9 @@ void slt_acc_globals_done(struct aglobals *g);
  * array variable: the offset in that element) and *elem (the array's
  * element size, 0 when the variable is no array); else a reason
  * (SLT_AR_GLOBAL when no struct variable holds a, SLT_AR_NO_TYPE when its
- * struct is only declared). */
+ * struct is only declared).  A pointer variable at a: SLT_AR_NOT_STRUCT
+ * (the operand is no struct access) with *st the struct it points to (a
+ * load of it types the register). */
 int slt_acc_globals_find(struct dw *d, const struct aglobals *g, uint64_t a,
 			 const struct slt_type **st, int64_t *off,
 			 uint64_t *elem);

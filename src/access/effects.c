@@ -226,6 +226,10 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 				}
 			} else if (have_mem && !mem_reason && op[1].size == 8) {
 				v = member_pointer(t, res);
+			} else if (have_mem && res->loaded && op[1].size == 8) {
+				/* a global or per-CPU pointer (current_task) */
+				v = (struct rstate){.kind = RK_PTR, .st = res->loaded,
+						    .via = SLT_VIA_TRACKED};
 			}
 			set_reg(t, op[0].reg, &v);
 			return 0;

@@ -12,13 +12,16 @@
 #include "access/access_int.h"
 
 /* The type the table keeps: a struct/union, or an array (of arrays) of
- * them; NULL for anything else. */
+ * them, or a pointer (to a struct: checked when loaded); NULL for anything
+ * else. */
 static const struct slt_type *kept(const struct slt_type *t)
 {
 	for (int depth = 0; t && depth < 8; depth++) {
 		t = slt_dw_strip(t);
 		if (!t)
 			return NULL;
+		if (!depth && t->kind == SLT_T_PTR)
+			return t;
 		if (t->kind == SLT_T_STRUCT || t->kind == SLT_T_UNION)
 			return t;
 		if (t->kind != SLT_T_ARRAY)
@@ -58,7 +61,7 @@ static int cmp_global(const void *a, const void *b)
 	const struct aglobal *x = a, *y = b;
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
-	return x->hi < y->hi ? -1 : x->hi > y->hi;
+	return x->hi > y->hi ? -1 : x->hi < y->hi; /* the larger first */
 }
 
 void slt_acc_globals_done(struct aglobals *g)
@@ -67,8 +70,10 @@ void slt_acc_globals_done(struct aglobals *g)
 		return;
 	qsort(g->v, g->n, sizeof(*g->v), cmp_global);
 	/* one entry per address range: a variable DIE repeated across CUs
-	 * (LTO, partial units) keeps one; overlapping ranges (a union of
-	 * symbols, aliases of different sizes) keep the first */
+	 * (LTO, partial units) keeps one; overlapping ranges keep the first,
+	 * at one address the largest (DWARF leaves variables of discarded
+	 * sections at address 0, where the kernel's per-CPU area starts with
+	 * fixed_percpu_data) */
 	size_t w = 0;
 	for (size_t i = 0; i < g->n; i++) {
 		if (w && g->v[i].lo < g->v[w - 1].hi)
@@ -101,6 +106,16 @@ int slt_acc_globals_find(struct dw *d, const struct aglobals *g, uint64_t a,
 	const struct slt_type *t = g->v[lo].t;
 	uint64_t o = a - g->v[lo].lo;
 	*elem = 0;
+	*st = NULL;
+	if (t->kind == SLT_T_PTR) {
+		/* a pointer variable: what loading it gives */
+		if (o || slt_acc_pointee_t(d, t, st)) {
+			*st = NULL;
+			return SLT_AR_GLOBAL;
+		}
+		*off = 0;
+		return SLT_AR_NOT_STRUCT;
+	}
 	/* arrays: the offset in the element (the outermost array's element
 	 * size is what an index register steps over) */
 	for (int depth = 0; t->kind == SLT_T_ARRAY && depth < 8; depth++) {

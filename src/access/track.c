@@ -330,7 +330,9 @@ static int resolve_fixed(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
 	int r = slt_acc_globals_at(t->env->d, g, percpu, rip, m->disp,
 				   in->address + in->size, &out->st, &out->off,
 				   &elem);
-	if (r == SLT_AR_GLOBAL)
+	if (r == SLT_AR_NOT_STRUCT && out->st && m->index == X86_REG_INVALID)
+		out->loaded = out->st;
+	if (r == SLT_AR_GLOBAL || r == SLT_AR_NOT_STRUCT)
 		return not_found;
 	if (r)
 		return r;

@@ -71,6 +71,9 @@ struct resolved {
 	const struct slt_type *st;
 	int64_t off;
 	uint8_t via;
+	/* unresolved operands: a global or per-CPU pointer variable's
+	 * pointee (an 8-byte load of it gives the register that type) */
+	const struct slt_type *loaded;
 };
 
 /* track.c */

@@ -39,7 +39,9 @@ COMMON = {
     # a global struct variable, by its DWARF address range (%rip-relative);
     # lock_it()'s summary charged at the lea of its member's address
     'gstat': {('global_read', 'reads', 'load'), ('global_write', 'writes', 'store'),
-              ('global_get', 'users', 'rmw'), ('global_lock', 'users', 'store')},
+              ('global_get', 'users', 'rmw'), ('global_lock', 'users', 'store'),
+              # through a global pointer variable loaded into a register
+              ('global_ptr_read', 'writes', 'load')},
     'leaf': {('chase', 'value', 'load')},
 }
 # -O2: inc_count() is inlined into inlined_user(), whose r->in.count++

@@ -17,6 +17,7 @@
 
 static struct slt_type rq = {.kind = SLT_T_STRUCT, .name = "rq", .size = 0x40};
 static struct slt_type el = {.kind = SLT_T_STRUCT, .name = "el", .size = 24};
+static struct slt_type ptr = {.kind = SLT_T_PTR, .ref = &rq, .size = 8};
 static struct slt_type arr = {.kind = SLT_T_ARRAY, .ref = &el, .nelems = 4,
 			      .size = 96};
 
@@ -40,8 +41,9 @@ static void lookup(void **state)
 	add(&g, K, &rq, rq.size);
 	add(&g, K, &rq, rq.size);           /* the same variable twice */
 	add(&g, K + 0x20, &el, el.size);    /* overlaps the first: dropped */
+	add(&g, K + 0x300, &ptr, 8);
 	slt_acc_globals_done(&g);
-	assert_int_equal(g.n, 2);
+	assert_int_equal(g.n, 3);
 	const struct slt_type *st = NULL;
 	int64_t off = -1;
 	uint64_t elem = 99;
@@ -62,6 +64,13 @@ static void lookup(void **state)
 					      &elem), SLT_AR_GLOBAL);
 	assert_int_equal(slt_acc_globals_find(NULL, &g, K - 1, &st, &off, &elem),
 			 SLT_AR_GLOBAL);
+	/* a pointer variable: its pointee, no struct access; inside it: none */
+	assert_int_equal(slt_acc_globals_find(NULL, &g, K + 0x300, &st, &off, &elem),
+			 SLT_AR_NOT_STRUCT);
+	assert_ptr_equal(st, &rq);
+	assert_int_equal(slt_acc_globals_find(NULL, &g, K + 0x304, &st, &off, &elem),
+			 SLT_AR_GLOBAL);
+	assert_null(st);
 	/* %rip-relative: next pc + disp; absolute: disp (sign-extended) */
 	assert_int_equal(slt_acc_globals_at(NULL, &g, false, true, 0x10,
 					    K + 0x8, &st, &off, &elem), 0);
@@ -86,6 +95,8 @@ static void percpu(void **state)
 	 * 0x31980 */
 	struct aglobals g = {.percpu = true, .percpu_size = 0x34000};
 	add(&g, 0x31980, &rq, rq.size);
+	add(&g, 0, &ptr, 8);       /* at 0: a discarded variable, say */
+	add(&g, 0, &el, el.size);  /* the larger one at 0 is kept */
 	add(&g, 0xffffffff82000000ull, &el, el.size);
 	slt_acc_globals_done(&g);
 	const struct slt_type *st = NULL;
@@ -114,6 +125,11 @@ static void percpu(void **state)
 					    (int64_t)0xffffffff82000008ull, 0,
 					    &st, &off, &elem), 0);
 	assert_ptr_equal(st, &el);
+	/* %gs:0x10 */
+	assert_int_equal(slt_acc_globals_at(NULL, &g, true, false, 0x10, 0,
+					    &st, &off, &elem), 0);
+	assert_ptr_equal(st, &el);
+	assert_int_equal(off, 0x10);
 	slt_acc_globals_free(&g);
 }
 
