@@ -63,12 +63,17 @@
  * .data..percpu section linked at address 0 (the x86-64 kernel), a %gs:
  * operand without a base register (absolute, or %gs:disp(%rip), which
  * wraps to the offset) addresses the per-CPU variable at that offset
- * (loading the 6.1 kernel's per-CPU current_task types `current`).
+ * (loading the 6.1 kernel's per-CPU current_task types `current`);
+ * `mov $var_offset,%reg` followed by `add %gs:this_cpu_off,%reg`
+ * (this_cpu_ptr) or `add __per_cpu_offset(,%idx,8),%reg` (per_cpu_ptr,
+ * an 8-byte memory operand with only an index register) makes the
+ * register a pointer into that per-CPU struct variable.
  *
  * What the map does not do (counted in the coverage figures, never
  * guessed): global variables of other types and function-scope statics
- * ("global"), %gs operands through a register (this_cpu_ptr, per-CPU
- * pointers) and %fs (TLS) ("per-cpu-tls"), stack objects (DW_OP_fbreg
+ * ("global"), %gs operands through a register (__percpu pointer
+ * members: %gs:(%reg)) and %fs (TLS) ("per-cpu-tls"), the per-CPU base
+ * added from another register, stack objects (DW_OP_fbreg
  * structs), indirect calls' summaries, kernel alternatives/paravirt
  * replacement code (the file's default code is decoded).
 

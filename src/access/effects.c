@@ -51,6 +51,20 @@ static void clobber(struct tctx *t, unsigned csreg)
 		t->cur.r[r] = (struct rstate){0};
 }
 
+/* A constant that is the offset of a per-CPU struct variable's byte in
+ * the per-CPU area (globals.c), else nothing. */
+static struct rstate percpu_offset(struct tctx *t, int64_t imm)
+{
+	const struct aglobals *g = t->env->globals;
+	const struct slt_type *st;
+	int64_t off;
+	uint64_t elem;
+	if (!g || !g->percpu || imm <= 0 ||
+	    slt_acc_globals_at(t->env->d, g, true, false, imm, 0, &st, &off, &elem))
+		return (struct rstate){0};
+	return (struct rstate){.kind = RK_PCPU, .st = st, .off = off};
+}
+
 /* The pointee of a pointer member loaded from st+off (8 bytes). */
 static struct rstate member_pointer(struct tctx *t, const struct resolved *res)
 {
@@ -244,6 +258,13 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 		}
 		if (op[0].type == X86_OP_MEM)
 			return 0;
+		if (op[0].type == X86_OP_REG && op[1].type == X86_OP_IMM &&
+		    op[0].size >= 4 && slt_acc_reg(op[0].reg) >= 0) {
+			/* 32-bit destinations zero-extend: per-CPU offsets
+			 * are below 4 GiB */
+			s->r[slt_acc_reg(op[0].reg)] = percpu_offset(t, op[1].imm);
+			return 0;
+		}
 		break;
 	case X86_INS_LEA:
 		if (x->op_count == 2 && op[0].type == X86_OP_REG &&
@@ -291,6 +312,29 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 				}
 			}
 			s->r[r] = v;
+			return 0;
+		}
+		/* per-CPU offset += a per-CPU base: this_cpu_ptr() adds
+		 * %gs:this_cpu_off, per_cpu_ptr() __per_cpu_offset[cpu] */
+		if (id == X86_INS_ADD && x->op_count == 2 &&
+		    op[0].type == X86_OP_REG && op[1].type == X86_OP_MEM &&
+		    slt_acc_reg64(op[0].reg) && op[1].size == 8 &&
+		    s->r[slt_acc_reg(op[0].reg)].kind == RK_PCPU) {
+			const x86_op_mem *m = &op[1].mem;
+			bool this_cpu = m->segment == X86_REG_GS &&
+					(m->base == X86_REG_RIP ||
+					 m->base == X86_REG_INVALID) &&
+					m->index == X86_REG_INVALID;
+			bool per_cpu = m->segment == X86_REG_INVALID &&
+				       m->base == X86_REG_INVALID &&
+				       m->index != X86_REG_INVALID && m->scale == 8;
+			struct rstate *v = &s->r[slt_acc_reg(op[0].reg)];
+			if (this_cpu || per_cpu) {
+				v->kind = RK_PTR;
+				v->via = SLT_VIA_TRACKED;
+			} else {
+				*v = (struct rstate){0};
+			}
 			return 0;
 		}
 		/* pointer += index register: an element of an array of the

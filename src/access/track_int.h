@@ -14,6 +14,8 @@ enum rkind {
 	RK_PTR,    /* points into st at byte off (off may lie outside the
 		      object after pointer arithmetic: see arith) */
 	RK_STACK,  /* a stack address: off = bytes from the %rsp at entry */
+	RK_PCPU,   /* the per-CPU offset of st + off (mov $runqueues,%reg):
+		      no address until a CPU's per-CPU base is added */
 };
 
 struct rstate {
