@@ -72,9 +72,12 @@ static void line_release(const struct slt_adv_units *us, struct line_acc *x)
 		slt_class_line_release(&x->cls);
 }
 
-/* The first index of the sorted lines R[0..nR) at or after line L. */
+/* The first index of the sorted lines R[0..nR) at or after line L; R NULL
+ * stands for every line, R[i] = i. */
 static size_t lower(const uint64_t *R, size_t nR, uint64_t L)
 {
+	if (!R)
+		return L < nR ? (size_t)L : nR;
 	size_t lo = 0, hi = nR;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -87,7 +90,8 @@ static size_t lower(const uint64_t *R, size_t nR, uint64_t L)
 }
 
 /* Add unit u, the slot-th of the units priced together, at offset o to
- * the accumulators of the lines R[0..nR) (sorted; la[i] is line R[i]);
+ * the accumulators of the lines R[0..nR) (sorted; la[i] is line R[i]; R
+ * NULL: every line, la[i] is line i);
  * its parts on other lines are left out.  Groups are keyed by slot too: the exact DP
  * (exact.c) prices a line's content through one representative per kind
  * of unit, which may be a unit given in another slot (the straddler, the
@@ -107,7 +111,7 @@ static int line_add(const struct slt_adv_units *us, size_t slot,
 		const struct slt_adv_span *sp = &u->spans[j];
 		uint64_t b = o + sp->rel;
 		uint64_t f = b / lsz, l = (b + sp->size - 1) / lsz;
-		for (size_t i = lower(R, nR, f); i < nR && R[i] <= l && !rc; i++)
+		for (size_t i = lower(R, nR, f); i < nR && (R ? R[i] : i) <= l && !rc; i++)
 			rc = slt_class_line_add(&la[i].cls, slot * nm + sp->group,
 						sp->read, sp->write, sp->label);
 	}
@@ -116,7 +120,7 @@ static int line_add(const struct slt_adv_units *us, size_t slot,
 		uint64_t b = o + lf->rel;
 		uint64_t f = b / lsz, l = (b + lf->size - 1) / lsz;
 		double k = (double)(l - f + 1);
-		for (size_t i = lower(R, nR, f); i < nR && R[i] <= l && !rc; i++) {
+		for (size_t i = lower(R, nR, f); i < nR && (R ? R[i] : i) <= l && !rc; i++) {
 			struct line_acc *x = &la[i];
 			size_t g = slot * nm + lf->group;
 			if (basis == SLT_BASIS_COUNTS) {
@@ -135,7 +139,7 @@ static int line_add(const struct slt_adv_units *us, size_t slot,
 	}
 	if (locality && u->paths && u->size) {
 		uint64_t f = o / lsz, l = (o + u->size - 1) / lsz;
-		for (size_t i = lower(R, nR, f); i < nR && R[i] <= l; i++)
+		for (size_t i = lower(R, nR, f); i < nR && (R ? R[i] : i) <= l; i++)
 			for (size_t wd = 0; wd < us->path_words; wd++)
 				la[i].paths[wd] |= u->paths[wd];
 	}
@@ -191,8 +195,26 @@ static int lines_to_price(const struct slt_adv_units *us, const size_t *order,
 			  uint64_t **R, uint64_t **W, size_t *nR)
 {
 	size_t ne = 0, cap = 2;
-	for (size_t i = 0; i < n; i++)
-		cap += 2 * us->u[order[i]].n_leaves + 2;
+	uint64_t nl = 1; /* lines up to the last one anything is on */
+	for (size_t i = 0; i < n; i++) {
+		const struct slt_adv_unit *u = &us->u[order[i]];
+		uint64_t e = (off[i] + (u->size ? u->size : 1) + lsz - 1) / lsz;
+		cap += 2 * u->n_leaves + 2;
+		nl = e > nl ? e : nl;
+		for (size_t j = 0; j < u->n_leaves; j++) {
+			uint64_t sz = u->leaves[j].size ? u->leaves[j].size : 1;
+			e = (off[i] + u->leaves[j].rel + sz + lsz - 1) / lsz;
+			nl = e > nl ? e : nl;
+		}
+	}
+	if (nl <= cap) {
+		/* a struct of ordinary members: every line, R and W NULL
+		 * (line i is R[i] = i, weight 1), no sorting: this runs once
+		 * per evaluated plan */
+		*R = *W = NULL;
+		*nR = nl;
+		return 0;
+	}
 	uint64_t *e = malloc(cap * sizeof(*e));
 	if (!e)
 		return SLT_ENOMEM;
@@ -264,10 +286,11 @@ static int blocks_eval(const struct slt_adv_units *us, const size_t *order,
 	for (size_t L = 0; L < nR && !rc; L++) {
 		double f, l;
 		rc = line_value(us, &la[L], &f, &l);
-		*coh_out += coh ? f * (double)W[L] : 0;
-		*loc_out += loc ? l * (double)W[L] : 0;
+		double w = W ? (double)W[L] : 1;
+		*coh_out += coh ? f * w : 0;
+		*loc_out += loc ? l * w : 0;
 		if (coh && f > SLT_ADV_SHARED_MIN)
-			*shared += (size_t)W[L];
+			*shared += W ? (size_t)W[L] : 1;
 	}
 	for (size_t L = 0; la && L < nR; L++)
 		line_release(us, &la[L]);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "advice/advice_int.h"
+#include "common/strmap.h"
 
 #define GROUP_BEGIN "__cacheline_group_begin__"
 #define GROUP_END "__cacheline_group_end__"
@@ -25,6 +26,11 @@ struct emit {
 	FILE *f;
 	const struct slt_struct *s;     /* the proposal's layout */
 	const struct slt_struct *orig;
+	/* orig's named top-level members: name -> first index (built on
+	 * first use), so matching each member is not a scan of all
+	 * (65,535 members: O(n^2) strcmp) */
+	struct slt_strmap top;
+	bool top_built, nomem;
 };
 
 static void tabs(struct emit *e, unsigned n)
@@ -69,11 +75,26 @@ static void attr_align(struct emit *e, uint32_t a)
 /* Index into orig of the member p->layout.members[i] was built from, or
  * -1 for an inserted one.  Matched by parent, name, type and size; an
  * anonymous member also by its first child's name. */
-static long orig_index(const struct emit *e, size_t i, long orig_parent)
+static long orig_index(struct emit *e, size_t i, long orig_parent)
 {
 	const struct slt_member *m = &e->s->members[i];
+	size_t k0 = 0;
 
-	for (size_t k = 0; k < e->orig->n_members; k++) {
+	if (orig_parent == -1 && *m->name) {
+		if (!e->top_built) {
+			e->top_built = true;
+			for (size_t k = 0; k < e->orig->n_members && !e->nomem; k++) {
+				const struct slt_member *o = &e->orig->members[k];
+				if (o->parent == -1 && *o->name &&
+				    slt_strmap_put(&e->top, o->name, strlen(o->name),
+						   k, NULL) < 0)
+					e->nomem = true;
+			}
+		}
+		if (!e->nomem && !slt_strmap_get(&e->top, m->name, strlen(m->name), &k0))
+			return -1;
+	}
+	for (size_t k = k0; k < e->orig->n_members; k++) {
 		const struct slt_member *o = &e->orig->members[k];
 
 		if (o->parent != orig_parent || strcmp(o->name, m->name) ||
@@ -337,5 +358,6 @@ int slt_advice_emit_c(const struct slt_proposal *p,
 			rc = SLT_ENOMEM;
 	}
 	free(buf);
+	slt_strmap_free(&e.top);
 	return rc;
 }

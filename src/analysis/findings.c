@@ -102,6 +102,10 @@ struct ctx {
 	size_t cap;
 	double min_score;           /* min_share x accesses */
 	int rc;
+	/* classes basis: the leaf members with a class that can collide
+	 * (read-mostly or written), so a line looks at those, not at every
+	 * member (a 65,535-member struct with none classed: O(lines)) */
+	size_t *classed, n_classed;
 };
 
 static bool writes(enum slt_class c)
@@ -264,12 +268,12 @@ static void line_classes(struct ctx *x, uint64_t L, size_t *buf)
 	const struct slt_analysis *a = x->a;
 	const struct slt_struct *s = a->layout;
 	struct slt_class_line cl = { 0 };
-	/* pre-order: a unit's leaves come one after another */
-	for (size_t i = 0; i < s->n_members && !x->rc; i++) {
+	/* pre-order (x->classed keeps it): a unit's leaves come one after
+	 * another */
+	for (size_t c = 0; c < x->n_classed && !x->rc; c++) {
+		size_t i = x->classed[c];
 		const struct slt_member *m = &s->members[i];
 		enum slt_class k = a->classes[i].cls;
-		if (!leaf(m) || (k != SLT_CLASS_READ_MOSTLY && !writes(k)))
-			continue;
 		uint64_t f = (a->line_origin + m->offset) / a->cacheline_size;
 		uint64_t l = (a->line_origin + m->offset + m->size - 1) / a->cacheline_size;
 		if (L < f || L > l)
@@ -384,7 +388,21 @@ static void lines(struct ctx *x, size_t *buf)
 	struct slt_analysis *a = x->a;
 	const struct slt_access_profile *p = a->profile;
 	if (a->basis == SLT_BASIS_CLASSES) {
-		each_line(x, buf, line_classes);
+		const struct slt_struct *s = a->layout;
+		x->classed = malloc((s->n_members + 1) * sizeof(*x->classed));
+		if (!x->classed) {
+			x->rc = SLT_ENOMEM;
+			return;
+		}
+		for (size_t i = 0; i < s->n_members; i++) {
+			enum slt_class k = a->classes[i].cls;
+			if (leaf(&s->members[i]) && (k == SLT_CLASS_READ_MOSTLY || writes(k)))
+				x->classed[x->n_classed++] = i;
+		}
+		if (x->n_classed > 1)
+			each_line(x, buf, line_classes);
+		free(x->classed);
+		x->classed = NULL;
 		return;
 	}
 	if (a->no_stores) {
