@@ -67,13 +67,16 @@
  * `mov $var_offset,%reg` followed by `add %gs:this_cpu_off,%reg`
  * (this_cpu_ptr) or `add __per_cpu_offset(,%idx,8),%reg` (per_cpu_ptr,
  * an 8-byte memory operand with only an index register) makes the
- * register a pointer into that per-CPU struct variable.
+ * register a pointer into that per-CPU struct variable.  A %gs operand
+ * with a base register (`add %rdx,%gs:(%rcx)`: a __percpu pointer member,
+ * typed by DWARF as the plain pointer) is attributed as without the
+ * segment (this CPU's copy of the object); when it is not, its reason
+ * stays per-cpu-tls.
  *
  * What the map does not do (counted in the coverage figures, never
  * guessed): global variables of other types and function-scope statics
- * ("global"), %gs operands through a register (__percpu pointer
- * members: %gs:(%reg)) and %fs (TLS) ("per-cpu-tls"), the per-CPU base
- * added from another register, stack objects (DW_OP_fbreg
+ * ("global"), %gs operands through an untyped register and %fs (TLS)
+ * ("per-cpu-tls"), the per-CPU base added from another register, stack objects (DW_OP_fbreg
  * structs), indirect calls' summaries, kernel alternatives/paravirt
  * replacement code (the file's default code is decoded).
 

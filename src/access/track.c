@@ -345,15 +345,11 @@ static int resolve_fixed(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
 	return indexed(t, out, scale);  /* var.arr[i] */
 }
 
-static int resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
-		   struct resolved *out)
+/* A register-based operand (or %rip-relative, absolute) without segment. */
+static int resolve_base(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
+			struct resolved *out)
 {
-	const x86_op_mem *m = &op->mem;
 	uint64_t pc = in->address;
-	if (m->segment == X86_REG_GS)
-		return resolve_fixed(t, in, m, true, SLT_AR_SEGMENT, out);
-	if (m->segment == X86_REG_FS)
-		return SLT_AR_SEGMENT;
 	if (m->base == X86_REG_RIP || m->base == X86_REG_EIP)
 		return resolve_fixed(t, in, m, false, SLT_AR_GLOBAL, out);
 	int base = slt_acc_reg(m->base), index = slt_acc_reg(m->index);
@@ -368,6 +364,24 @@ static int resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 	    !resolve_reg(t, index, pc, m->disp, out) && !indexed(t, out, 1))
 		return 0;
 	return r;
+}
+
+static int resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
+		   struct resolved *out)
+{
+	const x86_op_mem *m = &op->mem;
+	const struct aglobals *g = t->env->globals;
+	if (m->segment == X86_REG_FS)
+		return SLT_AR_SEGMENT;
+	if (m->segment != X86_REG_GS)
+		return resolve_base(t, in, m, out);
+	int base = slt_acc_reg(m->base);
+	if (!g || !g->percpu || base < 0 || base == AREG_RSP)
+		return resolve_fixed(t, in, m, true, SLT_AR_SEGMENT, out);
+	/* %gs:off(%reg) in the kernel: reg holds a __percpu pointer (DWARF
+	 * types it as the plain pointer) and %gs adds this CPU's base: the
+	 * object the register's type says, in this CPU's copy */
+	return resolve_base(t, in, m, out) ? SLT_AR_SEGMENT : 0;
 }
 
 /* The stack slot key of a memory operand, or false when it is not one. */
