@@ -85,6 +85,17 @@ static int parse(struct slt_elf *e, struct slt_error *err)
 	e->le = eh.e_ident[EI_DATA] != ELFDATA2MSB;
 	e->type = eh.e_type;
 	e->machine = eh.e_machine;
+	/* a cut copy loses its section headers first (they end the file):
+	 * libelf then shows no sections at all; say what happened */
+	uint64_t shsz = (uint64_t)(eh.e_shnum ? eh.e_shnum : 1) * eh.e_shentsize;
+	if (eh.e_shoff && (eh.e_shoff > e->image_size ||
+			   shsz > e->image_size - eh.e_shoff))
+		return slt_error_set(err, SLT_ECORRUPT, f, (int64_t)eh.e_shoff,
+				     "the file is truncated: copy it again",
+				     "its section headers (%llu bytes at byte %llu) lie "
+				     "beyond its end (%zu bytes)",
+				     (unsigned long long)shsz,
+				     (unsigned long long)eh.e_shoff, e->image_size);
 	size_t shnum, shstrndx;
 	if (elf_getshdrnum(e->elf, &shnum) != 0 ||
 	    elf_getshdrstrndx(e->elf, &shstrndx) != 0)

@@ -67,6 +67,18 @@ def mk_truncated(d, fx):
     return [p, "spelling"]
 
 
+def mk_cut_before_headers(d, fx):
+    # a copy cut short loses the section headers (they end the file)
+    src = os.path.join(fx, "gcc-dwarf5", "types.o")
+    p = os.path.join(d, "cut.o")
+    with open(src, "rb") as f:
+        data = f.read()
+    off, size = elf_section(src, ".debug_info")
+    with open(p, "wb") as f:
+        f.write(data[:off + size])
+    return [p, "spelling"]
+
+
 def mk_header_only(d, fx):
     src = os.path.join(fx, "gcc-dwarf5", "types.o")
     p = os.path.join(d, "hdr.o")
@@ -245,6 +257,8 @@ CASES = {
     "not-elf": (mk_text, []),
     "empty-file": (mk_empty, []),
     "truncated-elf": (mk_truncated, []),
+    "truncated-before-section-headers": (mk_cut_before_headers,
+                                         ["section headers", "truncated"]),
     "elf-header-only": (mk_header_only, []),
     "no-debug-info": (mk_nodebug, ["-g", "dbg"]),
     "no-btf": (mk_nodebug_btf, ["CONFIG_DEBUG_INFO_BTF"]),
@@ -273,7 +287,7 @@ CASES = {
                             ["no such file", "has no struct or union named"]
                             if os.path.exists("/sys/kernel/btf/vmlinux") else [])),
     "truncated-debug-file": (mk_truncated_debug, ["separate debug file", ".debug",
-                                                  "no DWARF"]),
+                                                  "section headers", "beyond its end"]),
     "fifo": (lambda d, fx: [os.mkfifo(os.path.join(d, "ff")) or os.path.join(d, "ff"), "x"],
              ["a pipe"]),
     "device": (lambda d, fx: ["/dev/zero", "x"], ["a device"]),
