@@ -106,3 +106,56 @@ void slt_acc_sort_cpus(struct slt_acc *a)
 	if (a->n_cpus > 1)
 		qsort(a->cpus, a->n_cpus, sizeof(*a->cpus), cmp_cpu);
 }
+
+/*
+ * Every count the join takes in stays within SLT_JOIN_SAMPLE_CAP per record
+ * and SLT_JOIN_COUNT_CAP in all
+ * (loads + stores over every sample; cycles within SLT_JOIN_CYCLES_CAP),
+ * and HITM + peer counts within SLT_JOIN_COUNT_CAP too), so no sum made
+ * from them later (per member, line, CPU, class, JSON's signed integers)
+ * can wrap: a sample that would go past a cap is cut to what is left, and
+ * the profile says it was saturated.  Real profiles are many
+ * orders of magnitude below (2^52 is 4.5e15 samples).
+ */
+static void cap_one(struct slt_count_caps *j, uint64_t *v, uint64_t cap)
+{
+	if (*v > cap) {
+		*v = cap;
+		j->saturated = true;
+	}
+}
+
+void slt_counts_clamp(struct slt_count_caps *j, uint64_t samples, struct slt_sample *c)
+{
+	/* one sample first, so that one absurd record does not take the
+	 * room of every other */
+	cap_one(j, &c->loads, SLT_JOIN_SAMPLE_CAP);
+	cap_one(j, &c->stores, SLT_JOIN_SAMPLE_CAP);
+	cap_one(j, &c->hitm_local, SLT_JOIN_SAMPLE_CAP);
+	cap_one(j, &c->hitm_remote, SLT_JOIN_SAMPLE_CAP);
+	cap_one(j, &c->peer_local, SLT_JOIN_SAMPLE_CAP);
+	cap_one(j, &c->peer_remote, SLT_JOIN_SAMPLE_CAP);
+	cap_one(j, &c->cycles, SLT_JOIN_SAMPLE_CAP << 10);
+	uint64_t room = SLT_JOIN_COUNT_CAP - samples;
+	uint64_t n = c->loads + c->stores;
+	if (n > room) {
+		unsigned __int128 l = c->loads, t = (unsigned __int128)c->loads + c->stores;
+		c->loads = (uint64_t)(l * room / t);
+		c->stores = room - c->loads;
+		j->saturated = true;
+	}
+	uint64_t *sub[] = { &c->hitm_local, &c->hitm_remote, &c->peer_local,
+			    &c->peer_remote };
+	for (size_t i = 0; i < sizeof(sub) / sizeof(*sub); i++) {
+		if (*sub[i] > SLT_JOIN_COUNT_CAP - j->hitm_peer) {
+			*sub[i] = SLT_JOIN_COUNT_CAP - j->hitm_peer;
+			j->saturated = true;
+		}
+		j->hitm_peer += *sub[i];
+	}
+	if (c->cycles > SLT_JOIN_CYCLES_CAP - j->cycles) {
+		c->cycles = SLT_JOIN_CYCLES_CAP - j->cycles;
+		j->saturated = true;
+	}
+	j->cycles += c->cycles;
+}

@@ -8,6 +8,7 @@
 #ifndef SLT_JOIN_ACC_H
 #define SLT_JOIN_ACC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,20 @@ struct slt_acc {
 	struct slt_acc_loc *locs;
 	size_t n_locs, cap_locs;
 };
+
+/* What a join has taken in, for slt_counts_clamp(). */
+struct slt_count_caps {
+	uint64_t cycles;      /* cycles taken in */
+	uint64_t hitm_peer;   /* HITM + peer counts taken in */
+	bool saturated;       /* a count was capped */
+};
+
+/* Cap the counts of sample c so that no sum of them wraps: each at
+ * SLT_JOIN_SAMPLE_CAP, loads + stores within SLT_JOIN_COUNT_CAP of all
+ * samples taken in so far (samples: loads + stores), HITM + peer and
+ * cycles likewise (include/structlint/join.h); updates caps. */
+void slt_counts_clamp(struct slt_count_caps *caps, uint64_t samples,
+		      struct slt_sample *c);
 
 /* Add loads/stores of one CPU.  Returns 0 or SLT_ENOMEM. */
 int slt_acc_add_cpu(struct slt_acc *a, int32_t cpu, uint64_t loads,

@@ -36,9 +36,7 @@ struct slt_join {
 	const char **strs;             /* intern table (open addressing) */
 	size_t scap, sused;
 	uint64_t samples, skipped_type, records;
-	uint64_t cycles;               /* cycles taken in (capped) */
-	uint64_t hitm_peer;            /* HITM + peer counts taken in (capped) */
-	bool saturated;                /* counts were capped (clamp()) */
+	struct slt_count_caps caps;    /* counts taken in (slt_counts_clamp) */
 	struct slt_type_count *types;  /* other types named: interned name
 					  (compared by pointer) -> samples */
 	size_t tcap, tused;
@@ -396,65 +394,12 @@ static int dsym_key(struct slt_join *j, const struct slt_sample *s, uint64_t *ke
 	return 1;
 }
 
-/*
- * Every count the join takes in stays within SLT_JOIN_SAMPLE_CAP per record
- * and SLT_JOIN_COUNT_CAP in all
- * (loads + stores over every sample; cycles within SLT_JOIN_CYCLES_CAP),
- * and HITM + peer counts within SLT_JOIN_COUNT_CAP too), so no sum made
- * from them later (per member, line, CPU, class, JSON's signed integers)
- * can wrap: a sample that would go past a cap is cut to what is left, and
- * the profile says it was saturated.  Real profiles are many
- * orders of magnitude below (2^52 is 4.5e15 samples).
- */
-static void cap_one(struct slt_join *j, uint64_t *v, uint64_t cap)
-{
-	if (*v > cap) {
-		*v = cap;
-		j->saturated = true;
-	}
-}
-
-static void clamp(struct slt_join *j, struct slt_sample *c)
-{
-	/* one sample first, so that one absurd record does not take the
-	 * room of every other */
-	cap_one(j, &c->loads, SLT_JOIN_SAMPLE_CAP);
-	cap_one(j, &c->stores, SLT_JOIN_SAMPLE_CAP);
-	cap_one(j, &c->hitm_local, SLT_JOIN_SAMPLE_CAP);
-	cap_one(j, &c->hitm_remote, SLT_JOIN_SAMPLE_CAP);
-	cap_one(j, &c->peer_local, SLT_JOIN_SAMPLE_CAP);
-	cap_one(j, &c->peer_remote, SLT_JOIN_SAMPLE_CAP);
-	cap_one(j, &c->cycles, SLT_JOIN_SAMPLE_CAP << 10);
-	uint64_t room = SLT_JOIN_COUNT_CAP - j->samples;
-	uint64_t n = c->loads + c->stores;
-	if (n > room) {
-		unsigned __int128 l = c->loads, t = (unsigned __int128)c->loads + c->stores;
-		c->loads = (uint64_t)(l * room / t);
-		c->stores = room - c->loads;
-		j->saturated = true;
-	}
-	uint64_t *sub[] = { &c->hitm_local, &c->hitm_remote, &c->peer_local,
-			    &c->peer_remote };
-	for (size_t i = 0; i < sizeof(sub) / sizeof(*sub); i++) {
-		if (*sub[i] > SLT_JOIN_COUNT_CAP - j->hitm_peer) {
-			*sub[i] = SLT_JOIN_COUNT_CAP - j->hitm_peer;
-			j->saturated = true;
-		}
-		j->hitm_peer += *sub[i];
-	}
-	if (c->cycles > SLT_JOIN_CYCLES_CAP - j->cycles) {
-		c->cycles = SLT_JOIN_CYCLES_CAP - j->cycles;
-		j->saturated = true;
-	}
-	j->cycles += c->cycles;
-}
-
 int slt_join_add(void *ctx, const struct slt_sample *in)
 {
 	struct slt_join *j = ctx;
 	struct slt_sample clamped = *in;
 	const struct slt_sample *s = &clamped;
-	clamp(j, &clamped);
+	slt_counts_clamp(&j->caps, j->samples, &clamped);
 	uint32_t kind;
 	uint64_t key;
 	long member = 0;    /* member_by_path(): -1 unknown, <= -2 folded */
@@ -792,7 +737,7 @@ int slt_join_finish(struct slt_join *j, struct slt_access_profile **out,
 	p->layout = j->layout;
 	p->cacheline_size = j->cl;
 	p->samples = j->samples;
-	p->counts_saturated = j->saturated;
+	p->counts_saturated = j->caps.saturated;
 	p->skipped_other_type = j->skipped_type;
 	top_types(j, p);
 	int rc = build(j, p, err);
