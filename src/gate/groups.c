@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gate/gate_int.h"
 #include "join/join_int.h"
 #include "structlint/rules.h"
 
@@ -200,23 +201,6 @@ static int sharing(const struct slt_struct *s, const struct slt_cl_group *g, siz
 	return 0;
 }
 
-static bool written_class(enum slt_class c)
-{
-	return c == SLT_CLASS_HOT_WRITE || c == SLT_CLASS_MIXED || c == SLT_CLASS_TRUE_SHARED;
-}
-
-/* Is k member i, inside it or enclosing it? */
-static bool related(const struct slt_struct *s, size_t i, size_t k)
-{
-	for (long q = (long)k; q >= 0; q = s->members[q].parent)
-		if (q == (long)i)
-			return true;
-	for (long q = s->members[i].parent; q >= 0; q = s->members[q].parent)
-		if (q == (long)k)
-			return true;
-	return false;
-}
-
 /* A member of the other kind (written for a read-mostly i, read-mostly
  * for a written i) sharing a cacheline with member i, or -1. */
 static long shares_opposite(const struct slt_struct *s, const enum slt_class *cls, size_t i,
@@ -231,8 +215,8 @@ static long shares_opposite(const struct slt_struct *s, const enum slt_class *cl
 	for (size_t k = 0; k < s->n_members; k++) {
 		const struct slt_member *o = &s->members[k];
 		uint64_t of, ol;
-		if (!(rm ? written_class(cls[k]) : cls[k] == SLT_CLASS_READ_MOSTLY) || !o->size ||
-		    (o->flags & SLT_MEMBER_ZERO_SIZE) || related(s, i, k))
+		if (!(rm ? slt_gate_written(cls[k]) : cls[k] == SLT_CLASS_READ_MOSTLY) || !o->size ||
+		    (o->flags & SLT_MEMBER_ZERO_SIZE) || slt_gate_related(s, i, k))
 			continue;
 		slt_member_lines(o, cl, &of, &ol);
 		if (of <= l && f <= ol)

@@ -14,31 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gate/gate_int.h"
 #include "join/join_int.h"
 #include "structlint/rules.h"
-
-static bool written(enum slt_class c)
-{
-	return c == SLT_CLASS_HOT_WRITE || c == SLT_CLASS_MIXED || c == SLT_CLASS_TRUE_SHARED;
-}
-
-/* Is k member i, inside it or enclosing it? */
-static bool related(const struct slt_struct *s, size_t i, size_t k)
-{
-	for (long q = (long)k; q >= 0; q = s->members[q].parent)
-		if (q == (long)i)
-			return true;
-	for (long q = s->members[i].parent; q >= 0; q = s->members[q].parent)
-		if (q == (long)k)
-			return true;
-	return false;
-}
 
 /* Member i is a labelled written member with bytes. */
 static bool labelled(const struct slt_struct *s, const struct slt_check_opts *o, size_t i)
 {
 	const struct slt_member *m = &s->members[i];
-	return o->labels[i] && o->classes && written(o->classes[i]) && m->size &&
+	return o->labels[i] && o->classes && slt_gate_written(o->classes[i]) && m->size &&
 	       !(m->flags & SLT_MEMBER_ZERO_SIZE);
 }
 
@@ -59,7 +43,7 @@ static bool line_mixed(const struct slt_struct *s, const struct slt_check_opts *
 			continue;
 		for (size_t k = i + 1; k < s->n_members; k++)
 			if (labelled(s, o, k) && strcmp(o->labels[i], o->labels[k]) &&
-			    !related(s, i, k) && on_line(s, k, cl, line))
+			    !slt_gate_related(s, i, k) && on_line(s, k, cl, line))
 				return true;
 	}
 	return false;
