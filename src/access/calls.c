@@ -47,7 +47,8 @@ static void normalise(struct vec *v)
 {
 	struct acall_acc *a = v->v;
 	size_t n = v->n, w = 0;
-	qsort(a, n, sizeof(*a), cmp_acc);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(a, n, sizeof(*a), cmp_acc);
 	for (size_t i = 0; i < n; i++) {
 		if (w && !cmp_acc(&a[w - 1], &a[i]))
 			continue;

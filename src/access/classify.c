@@ -47,7 +47,8 @@ static int cmp_fk(const void *a, const void *b)
 /* Count distinct functions per role over f[0, n) (sorted here). */
 static void tally(struct fk *f, size_t n, struct slt_access_evidence *e)
 {
-	qsort(f, n, sizeof(*f), cmp_fk);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(f, n, sizeof(*f), cmp_fk);
 	for (size_t i = 0; i < n;) {
 		uint8_t how = 0;
 		size_t j = i;

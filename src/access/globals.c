@@ -68,7 +68,8 @@ void slt_acc_globals_done(struct aglobals *g)
 {
 	if (!g->n)
 		return;
-	qsort(g->v, g->n, sizeof(*g->v), cmp_global);
+	if (g->n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(g->v, g->n, sizeof(*g->v), cmp_global);
 	/* one entry per address range: a variable DIE repeated across CUs
 	 * (LTO, partial units) keeps one; overlapping ranges keep the first,
 	 * at one address the largest (DWARF leaves variables of discarded

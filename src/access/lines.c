@@ -125,7 +125,8 @@ static void load(struct slt_acc_lines *l, struct cut *c)
 		c->rows[c->n++] = (struct row){.addr = a, .file = file,
 					       .line = (uint32_t)ln};
 	}
-	qsort(c->rows, c->n, sizeof(*c->rows), cmp_row);
+	if (c->n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(c->rows, c->n, sizeof(*c->rows), cmp_row);
 out:
 	if (e)
 		dwarf_dealloc(dbg, e, DW_DLA_ERROR);

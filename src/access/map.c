@@ -200,7 +200,8 @@ static int embeds_table(struct acalls *c, struct slt_access_map *m)
 {
 	struct aembed *e = c->embeds.v;
 	size_t n = c->embeds.n;
-	qsort(e, n, sizeof(*e), cmp_embed);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(e, n, sizeof(*e), cmp_embed);
 	m->embeds = calloc(n + 1, sizeof(*m->embeds));
 	if (!m->embeds)
 		return SLT_ENOMEM;
@@ -308,7 +309,8 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 				   "no function with code in the DWARF");
 		goto fail;
 	}
-	qsort(fv, nf, sizeof(*fv), cmp_func);
+	if (nf > 1) /* qsort(NULL, 0) is undefined */
+		qsort(fv, nf, sizeof(*fv), cmp_func);
 	/* one entry per entry address (LTO/partial units may repeat one) */
 	size_t w = 0;
 	for (size_t i = 0; i < nf; i++) {
@@ -371,7 +373,8 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	m->sites = sites.v;
 	m->n_sites = sites.n;
 	sites.v = NULL;
-	qsort(m->sites, m->n_sites, sizeof(*m->sites), cmp_site);
+	if (m->n_sites > 1) /* qsort(NULL, 0) is undefined */
+		qsort(m->sites, m->n_sites, sizeof(*m->sites), cmp_site);
 	for (size_t i = 0; i < nf; i++)
 		slt_acc_func_free(&fv[i]);
 	free(fv);

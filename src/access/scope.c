@@ -533,7 +533,8 @@ int slt_acc_scope_func(struct ascope_ctx *c, Dwarf_Die die, uint64_t off,
 		free(r.v);
 		return rc;
 	}
-	qsort(r.v, r.n, sizeof(struct range), cmp_u64pair);
+	if (r.n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(r.v, r.n, sizeof(struct range), cmp_u64pair);
 	f->ranges = r.v;
 	f->n_ranges = r.n;
 	f->name = origin_name(d, die);

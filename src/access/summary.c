@@ -117,7 +117,8 @@ int slt_access_summarize(const struct slt_access_map *map,
 				pairs[np++] = (struct pair){a, site->func};
 		}
 	}
-	qsort(pairs, np, sizeof(*pairs), cmp_pair);
+	if (np > 1) /* qsort(NULL, 0) is undefined */
+		qsort(pairs, np, sizeof(*pairs), cmp_pair);
 	for (size_t i = 0; i < np; i++) {
 		if (i && !cmp_pair(&pairs[i - 1], &pairs[i]))
 			continue;
@@ -130,7 +131,8 @@ int slt_access_summarize(const struct slt_access_map *map,
 	size_t nf = 0;
 	for (size_t i = 0; i < s->n_sites; i++)
 		funcs[nf++] = map->sites[s->sites[i]].func;
-	qsort(funcs, nf, sizeof(*funcs), cmp_u32);
+	if (nf > 1) /* qsort(NULL, 0) is undefined */
+		qsort(funcs, nf, sizeof(*funcs), cmp_u32);
 	for (size_t i = 0; i < nf; i++) {
 		if (i && funcs[i] == funcs[i - 1])
 			continue;

@@ -268,7 +268,8 @@ static int seed_init(struct tctx *t)
 		    f->vars[i].reg < AREG_N && f->vars[i].reg != AREG_RSP)
 			t->seed[t->n_seed++] = i;
 	sort_vars = f->vars;
-	qsort(t->seed, t->n_seed, sizeof(*t->seed), cmp_seed);
+	if (t->n_seed > 1) /* qsort(NULL, 0) is undefined */
+		qsort(t->seed, t->n_seed, sizeof(*t->seed), cmp_seed);
 	return 0;
 }
 

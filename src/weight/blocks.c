@@ -69,7 +69,8 @@ static int func_symbols(struct slt_elf *e, struct vecb *out, struct slt_error *e
 		r->lo = s.st_value;
 		r->hi = s.st_value + s.st_size;
 	}
-	qsort(out->v, out->n, sizeof(struct range), cmp_range);
+	if (out->n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(out->v, out->n, sizeof(struct range), cmp_range);
 	return 0;
 }
 
@@ -176,7 +177,8 @@ static int decode(csh cs, const struct code *c, struct range r,
 		goto out;
 	}
 	*pend = r.hi;   /* sentinel */
-	qsort(lead.v, lead.n, sizeof(uint64_t), cmp_u64);
+	if (lead.n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(lead.v, lead.n, sizeof(uint64_t), cmp_u64);
 	const uint64_t *ia = ins.v, *la = lead.v;
 	size_t li = 0;
 	for (size_t i = 0; i + 1 < ins.n;) {
@@ -294,7 +296,8 @@ out:
 	free(sel);
 	free(funcs.v);
 	/* symbols may nest or overlap: blocks in address order */
-	qsort(blocks.v, blocks.n, sizeof(struct ipw_block), cmp_u64);
+	if (blocks.n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(blocks.v, blocks.n, sizeof(struct ipw_block), cmp_u64);
 	out->b = blocks.v;
 	out->n = blocks.n;
 	if (rc)
