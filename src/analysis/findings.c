@@ -434,15 +434,34 @@ static void members(struct ctx *x)
 	const struct slt_struct *s = a->layout;
 	const struct slt_access_profile *p = a->profile;
 	unsigned cl = a->cacheline_size;
+	/* classes: one true-sharing finding per classed member, not one per
+	 * leaf of it (a true-shared spinlock_t holds a union of 5 leaves) */
+	bool *named = calloc(s->n_members + 1, sizeof(*named));
+	if (!named) {
+		x->rc = SLT_ENOMEM;
+		return;
+	}
 	for (size_t i = 0; i < s->n_members && !x->rc; i++) {
 		const struct slt_member *m = &s->members[i];
 		enum slt_class k = a->classes[i].cls;
-		if (!leaf(m) || !hot(k))
+		/* measured: a composite member the samples named (with -E its
+		 * cells stay on it, not on its leaves) is true sharing too */
+		bool measured_composite = !leaf(m) && m->size && k == SLT_CLASS_TRUE_SHARED &&
+					  a->basis != SLT_BASIS_CLASSES;
+		if ((!leaf(m) && !measured_composite) || !hot(k))
 			continue;
 		uint64_t f = (a->line_origin + m->offset) / cl;
 		uint64_t l = (a->line_origin + m->offset + m->size - 1) / cl;
 		if (k == SLT_CLASS_TRUE_SHARED && a->basis == SLT_BASIS_CLASSES) {
-			add(x, SLT_FIND_TRUE_SHARING, f, 1, &i, 1, 1);
+			size_t q = i;
+			while (s->members[q].parent >= 0 &&
+			       a->classes[s->members[q].parent].cls == SLT_CLASS_TRUE_SHARED)
+				q = (size_t)s->members[q].parent;
+			if (!named[q]) {
+				named[q] = true;
+				f = (a->line_origin + s->members[q].offset) / cl;
+				add(x, SLT_FIND_TRUE_SHARING, f, 1, &q, 1, 1);
+			}
 		} else if (k == SLT_CLASS_TRUE_SHARED) {
 			/* Measured: on each line the member was accessed on
 			 * (its cells), so that a member spanning many lines,
@@ -458,7 +477,7 @@ static void members(struct ctx *x)
 					add(x, SLT_FIND_TRUE_SHARING, cell->line, sc, &i, 1, 1);
 			}
 		}
-		if (f == l || m->size > cl)
+		if (measured_composite || f == l || m->size > cl)
 			continue;
 		/* Measured: accessed on both lines; given: a scalar, whose
 		 * every access is split. */
@@ -483,6 +502,7 @@ static void members(struct ctx *x)
 				fd->line2 = l;
 		}
 	}
+	free(named);
 }
 
 /* Append member i to m[k] (room for 64) unless it is there: new k. */

@@ -406,6 +406,32 @@ def case_other_types():
         'inode' not in p.stderr and 'base' not in p.stderr, p.stderr
 
 
+def case_nested_true_sharing():
+    """True sharing of a struct-typed nested member (a spinlock_t holding a
+    union): a profile naming it gives one true-sharing finding with and
+    without -E (with -E it was lost: the cells stay on the composite); a
+    classes entry gives one, not one per leaf of the union."""
+    src = os.path.join(TMP, 'nest.c')
+    with open(src, 'w') as f:
+        f.write('typedef struct { union { int val; short h[2]; }; } spinlock_t;\n'
+                'struct q { void *next; int qlen; spinlock_t lock; };\n'
+                'struct s { struct q rq; long r; long pad[6]; };\nstruct s g;\n')
+    o = os.path.join(TMP, 'nest.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    prof = os.path.join(TMP, 'nest.json')
+    with open(prof, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'structs': [{'type': 's', 'members': [
+            {'member': 'rq.lock', 'rows': [{'cpu': c, 'stores': 100} for c in range(4)]}]}]}, f)
+    cls = os.path.join(TMP, 'nest.classes')
+    with open(cls, 'w') as f:
+        f.write('s.rq.lock true-shared\ns.r read-mostly\n')
+    for extra in ([], ['-E']):
+        kinds = [k for k, _ in findings(*extra, o, 's', '--samples', prof)[1]]
+        assert kinds == ['true-sharing'], (extra, kinds)
+        kinds = [k for k, _ in findings(*extra, o, 's', '--classes', cls)[1]]
+        assert sorted(kinds) == ['collision', 'true-sharing'], (extra, kinds)
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':
