@@ -608,6 +608,39 @@ int slt_acc_pointee(struct dw *d, uint64_t type_die, const struct slt_type **out
 	return slt_acc_pointee_t(d, t, out);
 }
 
+/* Same type: one node, or two definitions of one named struct/union of one
+ * size (each CU has its own copy). */
+static bool same_type(const struct slt_type *a, const struct slt_type *b)
+{
+	if (a == b)
+		return true;
+	return a->kind == b->kind && a->size == b->size && a->name &&
+	       b->name && a->name[0] && !strcmp(a->name, b->name);
+}
+
+/* The member of struct/union t (not a bitfield) whose bytes hold offset
+ * off.  In a union several do: the one that starts at off and is width
+ * bytes wide (width != 0), or of type inner (inner != NULL), else the first. */
+static const struct slt_tmember *member_at(const struct slt_type *t, uint64_t off,
+					   uint32_t width, const struct slt_type *inner)
+{
+	const struct slt_tmember *best = NULL;
+	for (uint32_t i = 0; i < t->n_members; i++) {
+		const struct slt_tmember *m = &t->members[i];
+		if (m->bit_size)
+			continue;
+		uint64_t mo = m->bit_offset / 8;
+		const struct slt_type *mt = slt_dw_strip(m->type);
+		uint64_t ms = mt ? mt->size : 0;
+		if (off < mo || off - mo >= ms)
+			continue;
+		if (!best || (off == mo && (width ? ms == width
+						  : inner && same_type(mt, inner))))
+			best = m;
+	}
+	return best;
+}
+
 const struct slt_type *slt_acc_member_type(struct dw *d,
 					   const struct slt_type *st,
 					   uint64_t off, uint32_t width)
@@ -635,36 +668,14 @@ const struct slt_type *slt_acc_member_type(struct dw *d,
 			}
 			continue;
 		}
-		const struct slt_tmember *best = NULL;
-		for (uint32_t i = 0; i < t->n_members; i++) {
-			const struct slt_tmember *m = &t->members[i];
-			if (m->bit_size)
-				continue;
-			uint64_t mo = m->bit_offset / 8;
-			const struct slt_type *mt = slt_dw_strip(m->type);
-			uint64_t ms = mt ? mt->size : 0;
-			if (off < mo || off - mo >= ms)
-				continue;
-			/* unions: the member the access fits best */
-			if (!best || (ms == width && off == mo))
-				best = m;
-		}
+		/* unions: the member the access fits best */
+		const struct slt_tmember *best = member_at(t, off, width, NULL);
 		if (!best)
 			return NULL;
 		off -= best->bit_offset / 8;
 		t = best->type;
 	}
 	return NULL;
-}
-
-/* Same type: one node, or two definitions of one named struct/union of one
- * size (each CU has its own copy). */
-static bool same_type(const struct slt_type *a, const struct slt_type *b)
-{
-	if (a == b)
-		return true;
-	return a->kind == b->kind && a->size == b->size && a->name &&
-	       b->name && a->name[0] && !strcmp(a->name, b->name);
 }
 
 bool slt_acc_path(struct dw *d, const struct slt_type *st, uint64_t off,
@@ -710,20 +721,8 @@ bool slt_acc_path_visit(struct dw *d, const struct slt_type *st, uint64_t off,
 			}
 			continue;
 		}
-		const struct slt_tmember *best = NULL;
-		for (uint32_t i = 0; i < t->n_members; i++) {
-			const struct slt_tmember *m = &t->members[i];
-			if (m->bit_size)
-				continue;
-			uint64_t mo = m->bit_offset / 8;
-			const struct slt_type *mt = slt_dw_strip(m->type);
-			uint64_t ms = mt ? mt->size : 0;
-			if (off < mo || off - mo >= ms)
-				continue;
-			/* unions: the member of the wanted type first */
-			if (!best || (inner && off == mo && same_type(mt, inner)))
-				best = m;
-		}
+		/* unions: the member of the wanted type first */
+		const struct slt_tmember *best = member_at(t, off, 0, inner);
 		if (!best)
 			return false;
 		off -= best->bit_offset / 8;
