@@ -10,7 +10,9 @@
 #   FUZZ_MINUTES=2 tests/fuzz/long.sh access elf   # some targets
 #
 # Environment: FUZZ_BUILD_DIR (default ./build-fuzz-long), FUZZ_MINUTES,
-# FUZZ_SECONDS (overrides FUZZ_MINUTES), FUZZ_JOBS (parallel workers per
+# FUZZ_SECONDS (overrides FUZZ_MINUTES), FUZZ_RUNS (stop a target after this
+# many executions, whichever of the two limits comes first: the issue's goal
+# is FUZZ_RUNS=10000000 with no finding), FUZZ_JOBS (parallel workers per
 # target, default 1).
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,6 +20,7 @@ build=$(realpath -m "${FUZZ_BUILD_DIR:-$src/build-fuzz-long}")
 minutes=${FUZZ_MINUTES:-10}
 seconds=${FUZZ_SECONDS:-$((minutes * 60))}
 jobs=${FUZZ_JOBS:-1}
+runs=${FUZZ_RUNS:--1}
 if [ -f "$build/build.ninja" ]; then
 	:
 elif ! CC=clang meson setup "$build" "$src" -Dfuzz=true -Dtests=true \
@@ -44,7 +47,7 @@ for t in json.load(sys.stdin):
 ' "$1"
 }
 found=0
-printf '%-12s %12s %8s %8s %s\n' target execs cov corpus findings
+printf '%-12s %12s %8s %8s %8s %s\n' target execs cov corpus seconds findings
 for t in "${targets[@]}"; do
 	exe="$build/tests/fuzz/fuzz_$t"
 	seeds=$(seeds_of "$t")
@@ -58,7 +61,8 @@ for t in "${targets[@]}"; do
 	mkdir -p "$work/corpus"
 	cp -r "$seeds"/. "$work/corpus/"
 	log="$work/log"
-	(cd "$work" && "$exe" -seed=0 -max_total_time=$seconds -timeout=20 \
+	t0=$(date +%s)
+	(cd "$work" && "$exe" -seed=0 -max_total_time=$seconds -runs="$runs" -timeout=20 \
 		-rss_limit_mb=2048 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
 		corpus >"$log" 2>&1)
 	[ "$jobs" -gt 1 ] && cat "$work"/fuzz-*.log >>"$log" 2>/dev/null
@@ -68,7 +72,7 @@ for t in "${targets[@]}"; do
 	art=$(find "$work" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'leak-*' \
 		-o -maxdepth 1 -name 'timeout-*' -o -maxdepth 1 -name 'oom-*' | wc -l)
 	[ "$art" -gt 0 ] && found=1
-	printf '%-12s %12s %8s %8s %s\n' "$t" "$execs" "${cov:-?}" "$n" \
+	printf '%-12s %12s %8s %8s %8s %s\n' "$t" "$execs" "${cov:-?}" "$n" "$(($(date +%s) - t0))" \
 		"$([ "$art" -gt 0 ] && echo "$art reproducer(s) in $work" || echo none)"
 done
 exit $found
