@@ -179,6 +179,11 @@ struct slt_access_profile {
 	 * cycles, in all: what was taken in was capped there (the caller
 	 * should warn). */
 	bool counts_saturated;
+	/* Added after counts_saturated (additive): stores in every sample fed
+	 * to the join, whatever type or member it named (kept or not).  0
+	 * means the input holds no store at all (loads-only events); stores
+	 * that fell on an unknown member or another type still count. */
+	uint64_t input_stores;
 };
 
 struct slt_join;

@@ -699,7 +699,9 @@ int slt_analyze(const struct slt_struct *s, const struct slt_access_profile *p,
 		uint64_t st = 0;
 		for (size_t i = 0; i < p->n_cells; i++)
 			st += p->cells[i].stores;
-		a->no_stores = st == 0;
+		/* stores anywhere in the input (on a misspelled member, on
+		 * another type) show that the events record stores */
+		a->no_stores = st == 0 && p->input_stores == 0;
 	}
 	struct ctx x = { .a = a, .ar = ar };
 	x.min_score = p ? c->min_share * (double)p->matched : 0;

@@ -670,6 +670,7 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	for (size_t i = 0; !rc && c->samples && i < c->layout->n_structs; i++) {
 		const struct slt_access_profile *p = c->profiles[i];
 		any |= p->matched > 0;
+		stores |= p->input_stores > 0;
 		for (size_t k = 0; k < p->n_cells && !stores; k++)
 			stores = p->cells[k].stores > 0;
 	}

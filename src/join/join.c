@@ -36,6 +36,7 @@ struct slt_join {
 	const char **strs;             /* intern table (open addressing) */
 	size_t scap, sused;
 	uint64_t samples, skipped_type, records;
+	uint64_t stores;               /* every sample's, kept or not */
 	struct slt_count_caps caps;    /* counts taken in (slt_counts_clamp) */
 	struct slt_type_count *types;  /* other types named: interned name
 					  (compared by pointer) -> samples */
@@ -405,6 +406,7 @@ int slt_join_add(void *ctx, const struct slt_sample *in)
 	long member = 0;    /* member_by_path(): -1 unknown, <= -2 folded */
 	j->records++;
 	j->samples += s->loads + s->stores;
+	j->stores += s->stores;
 	int d = (s->flags & SLT_SAMPLE_DSYM) && s->data_symbol ? dsym_key(j, s, &key) : 0;
 	if (d == SLT_ENOMEM)
 		goto nomem;
@@ -738,6 +740,7 @@ int slt_join_finish(struct slt_join *j, struct slt_access_profile **out,
 	p->cacheline_size = j->cl;
 	p->samples = j->samples;
 	p->counts_saturated = j->caps.saturated;
+	p->input_stores = j->stores;
 	p->skipped_other_type = j->skipped_type;
 	top_types(j, p);
 	int rc = build(j, p, err);

@@ -392,6 +392,28 @@ def case_unknown_members():
     assert p.stderr == '', p.stderr
 
 
+def case_no_store_warning():
+    # The loads-only warning is for profiles whose events hold no store; a
+    # profile whose stores fell on a misspelled member gets the did-you-mean
+    # warning only (the stores are there, on no member).
+    def prof(name, rows):
+        path = os.path.join(TMP, name)
+        with open(path, 'w') as f:
+            json.dump({'schema': 'structlint.profile/v1', 'structs': [{'type': 'cgroup', 'members': [
+                {'member': m, 'rows': r} for m, r in rows]}]}, f)
+        return path
+    typo = prof('typo_store.json', [('last_bsta', [{'cpu': 0, 'stores': 100}]),
+                                    ('rstat_cpu', [{'cpu': 1, 'loads': 100}])])
+    p = run('report', obj(False), 'cgroup', '--samples', typo)
+    assert p.stderr == ("structlint: warning: %s: cgroup has no member 'last_bsta' (did you mean "
+                        "last_bstat?); its 100 samples are counted outside the members\n" % typo), p.stderr
+    assert 'holds no store' not in p.stdout, p.stdout
+    loads = prof('loads_only.json', [('rstat_cpu', [{'cpu': 1, 'loads': 100}])])
+    p = run('report', obj(False), 'cgroup', '--samples', loads)
+    assert p.stderr.count('\n') == 1 and 'the profile holds no store' in p.stderr, p.stderr
+    assert 'the profile holds no store' in p.stdout, p.stdout
+
+
 def case_other_types():
     # Typed samples that all name other types: the error names the types
     # (top 3 by samples) and says none is NAME, not "check the base".

@@ -592,6 +592,20 @@ static void test_no_stores_hitm(void **state)
 	assert_null(find(a, SLT_FIND_UNSEEN_WRITER, 0));
 	slt_analysis_free(a);
 	slt_access_profile_free(p);
+	/* the stores fell on a member the struct lacks ("cgf"): the events
+	 * record stores, so the profile is not loads-only (the did-you-mean
+	 * warning is the right one then) */
+	struct slt_sample u[] = { ts(8, 1, 50, 0),
+				  { .flags = SLT_SAMPLE_MEMBER | SLT_SAMPLE_CPU, .member = "cgf",
+				    .cpu = 0, .stores = 100 } };
+	u[0].hitm_local = 7;
+	a = run(s, u, 2, &p);
+	assert_int_equal(p->input_stores, 100);
+	assert_int_equal(p->unknown_member_samples, 100);
+	assert_false(a->no_stores);
+	assert_null(find(a, SLT_FIND_UNSEEN_WRITER, 0));
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
 	slt_arena_free(ar);
 }
 
