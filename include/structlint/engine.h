@@ -74,6 +74,20 @@
  * with the updaters, as the kernel's flush worker does).  A start barrier,
  * opts.seconds of running, a stop flag, join.
  *
+ * Co-scheduling (false sharing exists only while two threads run at the
+ * same time on different CPUs; on a loaded machine they may take turns):
+ * the updaters are pinned to distinct CPUs of the process's affinity mask
+ * (sched_getaffinity(2)) as long as there are enough; each updater reads
+ * CLOCK_MONOTONIC every 16 operations and records the intervals in which
+ * it ran (two reads less than SLT_ENGINE_RUN_GAP_NS apart: it ran between
+ * them; a longer gap: it was switched out), and its CPU time
+ * (CLOCK_THREAD_CPUTIME_ID) over the run.  The result's overlap is the
+ * fraction of the run's wall time during which at least two updaters ran
+ * at once (src/engine/cosched.c; error: a switch-out shorter than the
+ * gap counts as running, and interval ends are known to about a
+ * microsecond).  Two updaters confined to one CPU (taskset -c 0) overlap
+ * 0%.
+ *
  * Nothing here prints or exits.  Errors: negative SLT_E* with
  * struct slt_error filled (error.h).
  */
@@ -408,7 +422,18 @@ struct slt_engine_thread {
 				    null for -1 */
 	uint64_t ops;            /* updates (replay: accesses) performed */
 	double ops_per_s;
+	double cpu_seconds;      /* CPU time the thread used, s
+				    (CLOCK_THREAD_CPUTIME_ID) */
+	double running_seconds;  /* wall time of the run inside the
+				    thread's recorded running intervals, s
+				    (see "Co-scheduling" at the top) */
 };
+
+/* Two clock samples of an updater further apart than this (ns) mean it
+ * was not running between them (see "Co-scheduling" at the top): far
+ * above the time of 16 operations (about 1-5 us even under false
+ * sharing), far below a scheduler time slice (milliseconds). */
+#define SLT_ENGINE_RUN_GAP_NS 50000u
 
 struct slt_engine_result {
 	enum slt_engine_mode mode;
@@ -428,6 +453,13 @@ struct slt_engine_result {
 				    crossings (the update that may wake the
 				    flusher); a fair sample has about
 				    lat_samples / batch of them */
+	/* Co-scheduling (see the top): the fraction (0..1) of `seconds`
+	 * during which at least two updaters ran at once, and during which
+	 * all of them did (both 0 with one updater); the CPUs the process may
+	 * run on, and the distinct CPUs the updaters were pinned to (0 when
+	 * not pinned). */
+	double overlap, overlap_all;
+	unsigned allowed_cpus, distinct_cpus;
 	/* STATS mode (zero in REPLAY): */
 	struct slt_engine_hist flush_lock;  /* global flush lock holds */
 	struct slt_engine_hist percpu_lock; /* per-CPU lock holds, updates

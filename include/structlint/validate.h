@@ -148,7 +148,21 @@ struct slt_validate_opts {
 				    (slt_stats_paired_ratio_ci() over the
 				    rounds; the default) rather than the
 				    independent one */
+	double min_overlap;      /* co-scheduling floor (0..1, default
+				    SLT_VALIDATE_MIN_OVERLAP; 0 = no floor):
+				    with 2 or more updater threads, a median
+				    overlap (slt_engine_result.overlap) under
+				    it on either side gives no verdict */
 };
+
+/* The default co-scheduling floor: the updaters must have run at the same
+ * time for at least half of each run (median over the runs of each side).
+ * Below it the layout's effect (false sharing exists only while threads
+ * run at once) is diluted into the scheduler's noise: on a loaded 2-CPU
+ * machine the same cases that gave +38..43% with the CPUs free gave "no
+ * measurable change"; with half the run overlapped a real effect keeps
+ * at least half its size. */
+#define SLT_VALIDATE_MIN_OVERLAP 0.5
 
 /* Defaults: 20 rounds, warm-up 0.5 s, the engine's defaults with 0.5 s per
  * run and count_accesses off (validate needs no profile), 10000 resamples,
@@ -179,6 +193,11 @@ struct slt_validate_side {
 	struct slt_engine_hist flush_lock, percpu_lock;
 	uint64_t flushes, flush_wakeups, batch_crossings;
 	double seconds;          /* measured run time summed over the runs */
+	/* co-scheduling: per run the fraction of its time >= 2 updaters ran
+	 * at once ([rounds], run order), their median and minimum, and the
+	 * median over the runs of the updaters' mean CPU time / wall time */
+	double *overlap;
+	double median_overlap, min_overlap, cpu_share;
 };
 
 struct slt_validate_result {
@@ -196,6 +215,12 @@ struct slt_validate_result {
 				    per-round ratios (same runs) */
 	bool paired;             /* the verdict is ci_paired's */
 	enum slt_verdict verdict;
+	bool low_overlap;        /* verdict NONE because a side's median
+				    overlap is under opts.min_overlap (the
+				    intervals are still computed) */
+	double min_overlap;      /* the floor applied (0: none, e.g. one
+				    updater thread) */
+	unsigned allowed_cpus, distinct_cpus; /* of the last run */
 };
 
 /*

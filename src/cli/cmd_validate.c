@@ -81,6 +81,14 @@ static const char usage_tail[] =
 "                             and B next to each other and a drifting\n"
 "                             machine load cancels in its ratio\n"
 "      --paired               the paired verdict (the default)\n"
+"      --min-overlap PCT      no verdict unless the updater threads ran at\n"
+"                             the same time for at least PCT% of each run\n"
+"                             (median per side; default 50, 0: no floor):\n"
+"                             false sharing shows only while threads run\n"
+"                             at once.  The overlap is measured: each\n"
+"                             thread records when it ran (a clock read\n"
+"                             every 16 operations; a gap over 50 us is a\n"
+"                             switch-out); printed as \"co-scheduling\"\n"
 "      --fail-unless-faster   exit 1 unless the verdict is \"faster\"\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.validate/v1)\n"
@@ -98,7 +106,7 @@ static const char usage_tail[] =
 
 enum {
 	OPT_PROPOSAL = CLI_OPT_OWN + 40, OPT_AGAINST, OPT_ROUNDS, OPT_WARMUP,
-	OPT_FAIL_FASTER, OPT_PAIRED, OPT_INDEPENDENT,
+	OPT_FAIL_FASTER, OPT_PAIRED, OPT_INDEPENDENT, OPT_MIN_OVERLAP,
 };
 
 static const struct option long_opts[] = {
@@ -111,6 +119,7 @@ static const struct option long_opts[] = {
 	{ "fail-unless-faster", no_argument, NULL, OPT_FAIL_FASTER },
 	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ "independent", no_argument, NULL, OPT_INDEPENDENT },
+	{ "min-overlap", required_argument, NULL, OPT_MIN_OVERLAP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -148,6 +157,13 @@ static int val_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 	case OPT_FAIL_FASTER: v->fail_unless_faster = true; return 0;
 	case OPT_PAIRED: v->o.paired = true; return 0;
 	case OPT_INDEPENDENT: v->o.paired = false; return 0;
+	case OPT_MIN_OVERLAP: {
+		unsigned long pc;
+		if (!cli_parse_uint(arg, 0, 100, &pc))
+			return cli_usage_error("--min-overlap '%s': want a percentage from 0 (no floor) to 100", arg);
+		v->o.min_overlap = (double)pc / 100.0;
+		return 0;
+	}
 	}
 	return 1;
 }

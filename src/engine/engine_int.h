@@ -84,6 +84,15 @@ struct eng_thread {
 	 * -1 - r store) */
 	int32_t *sched;
 	size_t n_sched;
+	/* co-scheduling (cosched.c): running intervals [start, end] ns,
+	 * CLOCK_MONOTONIC, 2 per interval */
+	uint64_t *iv;
+	size_t n_iv, iv_cap, iv_lost;
+	uint64_t last_ns;          /* the previous clock sample */
+	uint64_t cpu_ns;           /* CLOCK_THREAD_CPUTIME_ID: at the start,
+				      after eng_cosched_end() the CPU time
+				      the thread used */
+	unsigned cs_wait;          /* operations to the next sample */
 	char pad_[64];
 };
 
@@ -137,6 +146,21 @@ void eng_flush(struct eng_run *r, struct eng_thread *th, int32_t *scratch);
 /* replay.c */
 int eng_replay_init(struct eng_run *r, struct slt_error *err);
 void eng_replay_op(struct eng_run *r, struct eng_thread *th, uint64_t n);
+
+/* cosched.c: the running intervals of the updaters (engine.h,
+ * "Co-scheduling").  Operations between two clock samples: */
+#define ENG_COSCHED_EVERY 16u
+int eng_cosched_alloc(struct eng_thread *th);
+void eng_cosched_begin(struct eng_thread *th);
+void eng_cosched_sample(struct eng_thread *th);
+void eng_cosched_end(struct eng_thread *th);
+/* The fraction of [t0, t1] during which >= 2 (*pair) and all T (*all)
+ * of the updaters 0..T-1 ran at once; -1 out of memory. */
+int eng_cosched_overlap(struct eng_run *r, unsigned T, uint64_t t0,
+			uint64_t t1, double *pair, double *all);
+/* Seconds of [t0, t1] the thread's intervals cover. */
+double eng_cosched_running_s(const struct eng_thread *th, uint64_t t0,
+			     uint64_t t1);
 
 /* hist.c */
 uint64_t eng_now_ns(void);

@@ -113,15 +113,19 @@ static void *updater(void *arg)
 	uint64_t max = replay ? th->max_ops : r->o.max_updates;
 	start_barrier(r);
 	th->nivcsw = eng_preempt_snap();
+	eng_cosched_begin(th);
 	if (!replay || th->n_sched)
 		for (uint64_t n = 1; !atomic_load_explicit(&r->stop, memory_order_relaxed); n++) {
 			if (replay)
 				eng_replay_op(r, th, n);
 			else
 				eng_update(r, th, n);
+			if (n % ENG_COSCHED_EVERY == 0)
+				eng_cosched_sample(th);
 			if (max && th->ops >= max)
 				break;
 		}
+	eng_cosched_end(th);
 	atomic_fetch_add(&r->done, 1);
 	return NULL;
 }
@@ -151,6 +155,7 @@ static void free_threads(struct eng_run *r, unsigned n)
 		free(r->th[i].added);
 		free(r->th[i].lat);
 		free(r->th[i].sched);
+		free(r->th[i].iv);
 	}
 	free(r->th);
 }
@@ -161,9 +166,13 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-static int fill_result(struct eng_run *r, double secs, struct slt_engine_result **out,
+static int fill_result(struct eng_run *r, uint64_t t0, uint64_t t1,
+		       unsigned n_cpus, struct slt_engine_result **out,
 		       struct slt_error *err)
 {
+	double secs = (double)(t1 - t0) / 1e9;
+	if (secs <= 0)
+		secs = 1e-9;
 	const struct slt_engine_bound *b = r->b;
 	unsigned T = r->o.threads, NT = T + (b->mode == SLT_ENGINE_STATS);
 	bool stats = b->mode == SLT_ENGINE_STATS;
@@ -193,6 +202,8 @@ static int fill_result(struct eng_run *r, double secs, struct slt_engine_result 
 			res->thread[i].cpu = th->cpu;
 			res->thread[i].ops = th->ops;
 			res->thread[i].ops_per_s = (double)th->ops / secs;
+			res->thread[i].cpu_seconds = (double)th->cpu_ns / 1e9;
+			res->thread[i].running_seconds = eng_cosched_running_s(th, t0, t1);
 			res->ops += th->ops;
 			for (size_t k = 0; k < th->n_lat; k++)
 				lat[n_lat++] = th->lat[k];
@@ -212,6 +223,13 @@ static int fill_result(struct eng_run *r, double secs, struct slt_engine_result 
 			       b->n_roles * sizeof(*res->access));
 	}
 	res->ops_per_s = (double)res->ops / secs;
+	if (eng_cosched_overlap(r, T, t0, t1, &res->overlap, &res->overlap_all)) {
+		free(lat);
+		slt_engine_result_free(res);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	res->allowed_cpus = n_cpus;
+	res->distinct_cpus = r->o.pin ? (T < n_cpus ? T : n_cpus) : 0;
 	qsort(lat, n_lat, sizeof(*lat), cmp_double);
 	if (n_lat) {
 		res->lat_p50_ns = slt_stats_percentile_sorted(lat, n_lat, 50);
@@ -295,7 +313,8 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		th->lat_wait = eng_lat_gap(th, r->o.latency_every);
 		if ((r->o.count_accesses && !(th->acc = calloc(b->n_roles + 1, sizeof(*th->acc)))) ||
 		    !(th->added = calloc(r->tree.n_groups, sizeof(*th->added))) ||
-		    (i < T && !(th->lat = malloc(ENG_LAT_RESERVOIR * sizeof(*th->lat))))) {
+		    (i < T && !(th->lat = malloc(ENG_LAT_RESERVOIR * sizeof(*th->lat)))) ||
+		    (i < T && eng_cosched_alloc(th))) {
 			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 			goto out_threads;
 		}
@@ -334,7 +353,6 @@ int slt_engine_run(const struct slt_engine_bound *b,
 	atomic_store(&r->go, 1);
 	for (unsigned i = 0; rc && i < started; i++)
 		pthread_join(tid[i], NULL);
-	double secs = 0;
 	if (!rc) {
 		uint64_t t0 = eng_now_ns(), limit = (uint64_t)(r->o.seconds * 1e9);
 		for (;;) {
@@ -348,9 +366,7 @@ int slt_engine_run(const struct slt_engine_bound *b,
 			nanosleep(&ts, NULL);
 		}
 		atomic_store(&r->stop, 1);
-		secs = (double)(eng_now_ns() - t0) / 1e9;
-		if (secs <= 0)
-			secs = 1e-9;
+		uint64_t t1 = eng_now_ns();
 		if (stats)
 			sem_post(&r->wake);
 		for (unsigned i = 0; i < NT; i++)
@@ -364,7 +380,7 @@ int slt_engine_run(const struct slt_engine_bound *b,
 			free(scratch);
 		}
 		if (!rc)
-			rc = fill_result(r, secs, out, err);
+			rc = fill_result(r, t0, t1, n_cpus, out, err);
 	}
 	free(tid);
 	sem_destroy(&r->wake);

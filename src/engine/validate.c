@@ -23,6 +23,7 @@ void slt_validate_opts_default(struct slt_validate_opts *o)
 	o->level = SLT_BOOTSTRAP_LEVEL;
 	o->ci_seed = SLT_BOOTSTRAP_SEED;
 	o->paired = true;
+	o->min_overlap = SLT_VALIDATE_MIN_OVERLAP;
 }
 
 bool slt_validate_a_first(unsigned round)
@@ -36,12 +37,14 @@ void slt_validate_result_free(struct slt_validate_result *r)
 		return;
 	free(r->a.ops_per_s);
 	free(r->b.ops_per_s);
+	free(r->a.overlap);
+	free(r->b.overlap);
 	free(r);
 }
 
 /* Per side, per run: the latency percentiles kept until the medians. */
 struct side_runs {
-	double *p50, *p90, *p99, *p999;
+	double *p50, *p90, *p99, *p999, *share;
 };
 
 static void side_runs_free(struct side_runs *s)
@@ -50,6 +53,7 @@ static void side_runs_free(struct side_runs *s)
 	free(s->p90);
 	free(s->p99);
 	free(s->p999);
+	free(s->share);
 }
 
 static int side_runs_alloc(struct side_runs *s, unsigned n)
@@ -58,7 +62,8 @@ static int side_runs_alloc(struct side_runs *s, unsigned n)
 	s->p90 = calloc(n, sizeof(double));
 	s->p99 = calloc(n, sizeof(double));
 	s->p999 = calloc(n, sizeof(double));
-	return s->p50 && s->p90 && s->p99 && s->p999 ? 0 : -1;
+	s->share = calloc(n, sizeof(double));
+	return s->p50 && s->p90 && s->p99 && s->p999 && s->share ? 0 : -1;
 }
 
 /* Fold one engine run into its side. */
@@ -76,6 +81,11 @@ static void take_run(struct slt_validate_side *side, struct side_runs *sr,
 	side->flush_wakeups += e->flush_wakeups;
 	side->batch_crossings += e->batch_crossings;
 	side->seconds += e->seconds;
+	side->overlap[i] = e->overlap;
+	double cpu = 0;
+	for (unsigned t = 0; t < e->threads; t++)
+		cpu += e->thread[t].cpu_seconds;
+	sr->share[i] = e->threads && e->seconds > 0 ? cpu / e->threads / e->seconds : 0;
 }
 
 static void finish_side(struct slt_validate_side *side,
@@ -86,6 +96,12 @@ static void finish_side(struct slt_validate_side *side,
 	side->lat_p90_ns = slt_stats_median(sr->p90, n);
 	side->lat_p99_ns = slt_stats_median(sr->p99, n);
 	side->lat_p999_ns = slt_stats_median(sr->p999, n);
+	side->median_overlap = slt_stats_median(side->overlap, n);
+	side->min_overlap = side->overlap[0];
+	for (unsigned i = 1; i < n; i++)
+		if (side->overlap[i] < side->min_overlap)
+			side->min_overlap = side->overlap[i];
+	side->cpu_share = slt_stats_median(sr->share, n);
 }
 
 static int check_opts(const struct slt_engine_bound *a,
@@ -105,6 +121,10 @@ static int check_opts(const struct slt_engine_bound *a,
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
 				     "give 0 for no warm-up, or a positive time",
 				     "warm-up %g seconds is not valid", o->warmup_seconds);
+	if (!(o->min_overlap >= 0.0) || !(o->min_overlap <= 1.0))
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+				     "give a percentage from 0 (no floor) to 100",
+				     "minimum overlap %g is not in 0..1", o->min_overlap);
 	if (a->mode != b->mode)
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
 				     "bind both layouts with the same role map",
@@ -131,6 +151,8 @@ int slt_validate_run(const struct slt_engine_bound *a,
 	struct side_runs sa = { 0 }, sb = { 0 };
 	if (!r || !(r->a.ops_per_s = calloc(n, sizeof(double))) ||
 	    !(r->b.ops_per_s = calloc(n, sizeof(double))) ||
+	    !(r->a.overlap = calloc(n, sizeof(double))) ||
+	    !(r->b.overlap = calloc(n, sizeof(double))) ||
 	    side_runs_alloc(&sa, n) || side_runs_alloc(&sb, n)) {
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		goto out;
@@ -158,6 +180,8 @@ int slt_validate_run(const struct slt_engine_bound *a,
 			if (rc)
 				goto out;
 			r->threads = e->threads;
+			r->allowed_cpus = e->allowed_cpus;
+			r->distinct_cpus = e->distinct_cpus;
 			take_run(is_a ? &r->a : &r->b, is_a ? &sa : &sb, round, e);
 			if (progress)
 				progress(progress_arg, is_a ? 'A' : 'B', round, e->ops_per_s);
@@ -186,6 +210,14 @@ int slt_validate_run(const struct slt_engine_bound *a,
 	if (!rc) {
 		r->paired = opts->paired;
 		r->verdict = slt_verdict_of(opts->paired ? &r->ci_paired : &r->ci);
+		/* false sharing needs the threads running at once: too little
+		 * overlap, no verdict (validate.h) */
+		r->min_overlap = r->threads >= 2 ? opts->min_overlap : 0.0;
+		if (r->verdict != SLT_VERDICT_NONE &&
+		    (r->a.median_overlap < r->min_overlap || r->b.median_overlap < r->min_overlap)) {
+			r->verdict = SLT_VERDICT_NONE;
+			r->low_overlap = true;
+		}
 	}
 out:
 	side_runs_free(&sa);

@@ -17,7 +17,12 @@
  *   "seconds": measured wall seconds,
  *   "ops": N, "ops_per_s": X,
  *   "threads": [ { "thread": I, "cpu": C (null: not pinned), "ops",
- *                  "ops_per_s" } ],
+ *                  "ops_per_s", "cpu_seconds" (CPU time used),
+ *                  "running_seconds" (inside its recorded running
+ *                  intervals) } ],
+ *   "overlap": fraction of "seconds" during which >= 2 updaters ran at
+ *                  once, "overlap_all": all of them (engine.h,
+ *                  Co-scheduling), "allowed_cpus", "distinct_cpus",
  *   "latency_ns": { "what": "update" | "access", "timed": N (updates
  *                   timed), "timed_batch_crossings": N, "p50", "p90",
  *                   "p99", "p99_9" (ns, 1 decimal) },
@@ -91,15 +96,18 @@ int slt_engine_write_text(FILE *f, const struct slt_engine_result *r,
 				br->first_line, br->last_line);
 		}
 	}
-	fprintf(f, "\n%-10s %6s %14s %14s\n", "thread", "cpu", "ops", "ops/s");
+	fprintf(f, "\n%-10s %6s %14s %14s %8s %8s\n", "thread", "cpu", "ops", "ops/s", "cpu s", "ran s");
 	for (unsigned i = 0; i < r->threads; i++) {
 		char cpu[16] = "-";
 		if (r->thread[i].cpu >= 0)
 			snprintf(cpu, sizeof(cpu), "%d", r->thread[i].cpu);
-		fprintf(f, "%-10u %6s %14" PRIu64 " %14.0f\n", i, cpu,
-			r->thread[i].ops, r->thread[i].ops_per_s);
+		fprintf(f, "%-10u %6s %14" PRIu64 " %14.0f %8.3f %8.3f\n", i, cpu,
+			r->thread[i].ops, r->thread[i].ops_per_s, r->thread[i].cpu_seconds,
+			r->thread[i].running_seconds);
 	}
 	fprintf(f, "%-10s %6s %14" PRIu64 " %14.0f   (%.3f s)\n", "total", "", r->ops, r->ops_per_s, r->seconds);
+	fprintf(f, "overlap: >= 2 updaters ran at once %.1f%% of the run, all %u %.1f%% (%u distinct CPUs pinned of %u allowed)\n",
+		r->overlap * 100.0, r->threads, r->overlap_all * 100.0, r->distinct_cpus, r->allowed_cpus);
 	fprintf(f, "\n%s latency (ns, %" PRIu64 " timed at random gaps): p50 %.0f  p90 %.0f  p99 %.0f  p99.9 %.0f\n",
 		slt_engine_lat_what(r->mode), r->lat_samples, r->lat_p50_ns, r->lat_p90_ns,
 		r->lat_p99_ns, r->lat_p999_ns);
@@ -178,11 +186,17 @@ int slt_engine_write_json(FILE *f, const struct slt_engine_result *r,
 	slt_json_set(d, "ops_per_s", json_real(r->ops_per_s), &bad);
 	json_t *th = json_array();
 	for (unsigned i = 0; i < r->threads; i++)
-		slt_json_push(th, json_pack("{s:i,s:o,s:I,s:f}", "thread", (int)i,
+		slt_json_push(th, json_pack("{s:i,s:o,s:I,s:f,s:f,s:f}", "thread", (int)i,
 					    "cpu", r->thread[i].cpu >= 0 ? json_integer(r->thread[i].cpu) : json_null(),
 					    "ops", (json_int_t)r->thread[i].ops,
-					    "ops_per_s", r->thread[i].ops_per_s), &bad);
+					    "ops_per_s", r->thread[i].ops_per_s,
+					    "cpu_seconds", r->thread[i].cpu_seconds,
+					    "running_seconds", r->thread[i].running_seconds), &bad);
 	slt_json_set(d, "threads", th, &bad);
+	slt_json_set(d, "overlap", json_real(r->overlap), &bad);
+	slt_json_set(d, "overlap_all", json_real(r->overlap_all), &bad);
+	slt_json_set(d, "allowed_cpus", U(r->allowed_cpus), &bad);
+	slt_json_set(d, "distinct_cpus", U(r->distinct_cpus), &bad);
 	slt_json_set(d, "latency_ns", json_pack("{s:s,s:I,s:I,s:o,s:o,s:o,s:o}",
 						 "what", slt_engine_lat_what(r->mode),
 						 "timed", (json_int_t)r->lat_samples,

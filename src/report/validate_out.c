@@ -35,7 +35,13 @@
  *       (lo, hi, lo_percent, hi_percent: null under 3 rounds)
  *   "verdict_from": "ci_paired" (default) | "ci" (--independent),
  *   "verdict": "faster" | "slower" | "no measurable change" | "no verdict",
- *   "reason": why there is no verdict (under 3 rounds), else null,
+ *   "reason": why there is no verdict (under 3 rounds; threads that did
+ *       not overlap enough), else null,
+ *   "overlap": { "min": the floor applied (0..1; 0: none, one thread),
+ *       "low": bool (no verdict for it), "allowed_cpus", "distinct_cpus",
+ *       "a" | "b": { "median", "min" (fractions of the run during which
+ *       >= 2 updaters ran at once), "runs": [ FRACTION ] (round order),
+ *       "cpu_share": median of the updaters' CPU time / wall time } },
  *   "roles": { "a" | "b": [ { "member", "role", "offset", "size" } ] },
  *   "roles_differ": null, or what differs between the two role maps
  *       other than offsets (the ratio then measures layout plus workload),
@@ -104,7 +110,13 @@ static const char *no_verdict_reason(const struct slt_validate_result *r,
 				     char *buf, size_t n)
 {
 	buf[0] = 0;
-	if (r->verdict == SLT_VERDICT_NONE)
+	if (r->low_overlap)
+		snprintf(buf, n, "threads overlapped %.0f%% of the time (median over the runs, A %.0f%%, "
+			 "B %.0f%%), under the %.0f%% needed: false sharing shows only while threads run at "
+			 "once; give the run free CPUs (a less loaded machine, --threads <= free CPUs)",
+			 100.0 * fmin(r->a.median_overlap, r->b.median_overlap),
+			 100.0 * r->a.median_overlap, 100.0 * r->b.median_overlap, 100.0 * r->min_overlap);
+	else if (r->verdict == SLT_VERDICT_NONE)
 		snprintf(buf, n, "%u round%s: too few runs for a confidence interval that "
 			 "says anything about the noise; run %u or more rounds",
 			 r->rounds, r->rounds == 1 ? "" : "s", SLT_VERDICT_MIN_RUNS);
@@ -220,7 +232,13 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 			fprintf(f, " %.0f", s->ops_per_s[i]);
 		fputc('\n', f);
 	}
-	char oci[80], reason[200];
+	fprintf(f, "\nco-scheduling: >= 2 updaters ran at once: A median %.1f%% (min %.1f%%), "
+		"B median %.1f%% (min %.1f%%) of each run; CPU time / wall per updater: A %.2f, B %.2f; "
+		"%u distinct CPUs pinned of %u allowed; floor %.0f%%\n",
+		100.0 * r->a.median_overlap, 100.0 * r->a.min_overlap, 100.0 * r->b.median_overlap,
+		100.0 * r->b.min_overlap, r->a.cpu_share, r->b.cpu_share, r->distinct_cpus,
+		r->allowed_cpus, 100.0 * r->min_overlap);
+	char oci[80], reason[400];
 	fmt_interval(ci, sizeof(ci), vci, true);
 	fmt_interval(oci, sizeof(oci), other, true);
 	static const char paired_what[] = "per-round B/A, geometric mean";
@@ -401,9 +419,24 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(root, "ci_paired", cp, &bad);
 	slt_json_set(root, "verdict_from", json_string(r->paired ? "ci_paired" : "ci"), &bad);
 	slt_json_set(root, "verdict", json_string(slt_verdict_name(r->verdict)), &bad);
-	char reason[200];
+	char reason[400];
 	no_verdict_reason(r, reason, sizeof(reason));
 	slt_json_set(root, "reason", reason[0] ? json_string(reason) : json_null(), &bad);
+	json_t *ov = json_object();
+	slt_json_set(ov, "min", num(r->min_overlap), &bad);
+	slt_json_set(ov, "low", json_boolean(r->low_overlap), &bad);
+	slt_json_set(ov, "allowed_cpus", U(r->allowed_cpus), &bad);
+	slt_json_set(ov, "distinct_cpus", U(r->distinct_cpus), &bad);
+	for (int side = 0; side < 2; side++) {
+		const struct slt_validate_side *sd = side ? &r->b : &r->a;
+		json_t *os = json_object();
+		slt_json_set(os, "median", num(sd->median_overlap), &bad);
+		slt_json_set(os, "min", num(sd->min_overlap), &bad);
+		slt_json_set(os, "runs", runs_json(sd->overlap, r->rounds, &bad), &bad);
+		slt_json_set(os, "cpu_share", num(sd->cpu_share), &bad);
+		slt_json_set(ov, side ? "b" : "a", os, &bad);
+	}
+	slt_json_set(root, "overlap", ov, &bad);
 	json_t *roles = json_object();
 	slt_json_set(roles, "a", roles_json(l->a_roles, &bad), &bad);
 	slt_json_set(roles, "b", roles_json(l->b_roles, &bad), &bad);
