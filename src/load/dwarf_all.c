@@ -115,23 +115,8 @@ static bool raw_const(const struct slt_raw_attr *a, uint64_t *v)
 		*v = a->u;
 		return true;
 	}
-	if (a->cls != SLT_RAW_BLOCK || !a->len ||
-	    (a->p[0] != DW_OP_plus_uconst && a->p[0] != DW_OP_constu))
-		return false;
-	uint64_t val = 0;
-	size_t i = 1;
-	for (unsigned shift = 0; i < a->len && shift < 64; i++, shift += 7) {
-		val |= (uint64_t)(a->p[i] & 0x7f) << shift;
-		if (!(a->p[i] & 0x80))
-			break;
-	}
-	if (i >= a->len || (a->p[i] & 0x80))
-		return false;
-	i++;
-	if (i != a->len && !(i + 1 == a->len && a->p[i] == DW_OP_plus))
-		return false;
-	*v = val;
-	return true;
+	return a->cls == SLT_RAW_BLOCK &&
+	       slt_dw_member_loc_const(a->p, a->len, v);
 }
 
 /* The attribute at of die as a constant (0 when absent); false when it is

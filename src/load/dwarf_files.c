@@ -20,46 +20,14 @@
 
 #include "load/dwarf_files.h"
 
-struct rd {
-	const uint8_t *p;
-	size_t n, at;
-	bool le;
-	bool bad;
-};
-
-static uint64_t fixed(struct rd *r, size_t k)
-{
-	if (r->bad || r->n - r->at < k) {
-		r->bad = true;
-		return 0;
-	}
-	uint64_t v = 0;
-	for (size_t i = 0; i < k; i++)
-		v |= (uint64_t)r->p[r->at + (r->le ? i : k - 1 - i)] << (8 * i);
-	r->at += k;
-	return v;
-}
-
-static uint64_t uleb(struct rd *r)
-{
-	uint64_t v = 0;
-	for (unsigned shift = 0; !r->bad && r->at < r->n; shift += 7) {
-		uint8_t b = r->p[r->at++];
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-	}
-	r->bad = true;
-	return 0;
-}
+#include "common/bytes.h"
 
 /* A NUL-terminated string in the header; NULL (and r->bad) if unterminated. */
-static const char *cstr(struct rd *r)
+static const char *cstr(struct slt_bytes *r)
 {
 	if (r->bad)
 		return NULL;
-	const uint8_t *z = memchr(r->p + r->at, 0, r->n - r->at);
+	const uint8_t *z = memchr(r->p + r->at, 0, r->end - r->at);
 	if (!z) {
 		r->bad = true;
 		return NULL;
@@ -82,7 +50,7 @@ enum { LNCT_path = 1, LNCT_directory_index = 2 };
 /* One DWARF 5 entry described by fmt[0..nf) (content type, form pairs):
  * its path (NULL if absent or in a form not read here) and directory
  * index.  False on a form this reader cannot skip or a short header. */
-static bool entry5(struct rd *r, const uint64_t *fmt, unsigned nf, unsigned osz,
+static bool entry5(struct slt_bytes *r, const uint64_t *fmt, unsigned nf, unsigned osz,
 		   const struct slt_dw_strs *st, const char **path, uint64_t *dir)
 {
 	*path = NULL;
@@ -92,28 +60,24 @@ static bool entry5(struct rd *r, const uint64_t *fmt, unsigned nf, unsigned osz,
 		const char *s = NULL;
 		switch (form) {
 		case 0x08: s = cstr(r); break;                    /* string */
-		case 0x1f: s = sec_str(st->lstr, st->lstr_n, fixed(r, osz)); break;
-		case 0x0e: s = sec_str(st->str, st->str_n, fixed(r, osz)); break;
-		case 0x0b: v = fixed(r, 1); break;                /* data1 */
-		case 0x05: v = fixed(r, 2); break;                /* data2 */
-		case 0x06: v = fixed(r, 4); break;                /* data4 */
-		case 0x07: v = fixed(r, 8); break;                /* data8 */
-		case 0x1e: fixed(r, 8), fixed(r, 8); break;       /* data16 */
-		case 0x0f: v = uleb(r); break;                    /* udata */
-		case 0x0d: uleb(r); break;                        /* sdata */
+		case 0x1f: s = sec_str(st->lstr, st->lstr_n, slt_bytes_fixed(r, osz)); break;
+		case 0x0e: s = sec_str(st->str, st->str_n, slt_bytes_fixed(r, osz)); break;
+		case 0x0b: v = slt_bytes_fixed(r, 1); break;                /* data1 */
+		case 0x05: v = slt_bytes_fixed(r, 2); break;                /* data2 */
+		case 0x06: v = slt_bytes_fixed(r, 4); break;                /* data4 */
+		case 0x07: v = slt_bytes_fixed(r, 8); break;                /* data8 */
+		case 0x1e: slt_bytes_fixed(r, 8), slt_bytes_fixed(r, 8); break;       /* data16 */
+		case 0x0f: v = slt_bytes_uleb(r); break;                    /* udata */
+		case 0x0d: slt_bytes_uleb(r); break;                        /* sdata */
 		case 0x09: {                                      /* block */
-			uint64_t k = uleb(r);
-			if (!r->bad && k > r->n - r->at)
-				r->bad = true;
-			else if (!r->bad)
-				r->at += (size_t)k;
+			slt_bytes_skip(r, slt_bytes_uleb(r));
 			break;
 		}
-		case 0x1a: uleb(r); break;                 /* strx: not read */
-		case 0x25: fixed(r, 1); break;             /* strx1 */
-		case 0x26: fixed(r, 2); break;             /* strx2 */
-		case 0x27: fixed(r, 3); break;             /* strx3 */
-		case 0x28: fixed(r, 4); break;             /* strx4 */
+		case 0x1a: slt_bytes_uleb(r); break;                 /* strx: not read */
+		case 0x25: slt_bytes_fixed(r, 1); break;             /* strx1 */
+		case 0x26: slt_bytes_fixed(r, 2); break;             /* strx2 */
+		case 0x27: slt_bytes_fixed(r, 3); break;             /* strx3 */
+		case 0x28: slt_bytes_fixed(r, 4); break;             /* strx4 */
 		default:
 			return false;
 		}
@@ -203,30 +167,24 @@ int slt_dw_line_files(const uint8_t *p, size_t n, uint64_t off, bool le,
 	memset(out, 0, sizeof(*out));
 	if (!p || off >= n)
 		return -1;
-	struct rd r = { .p = p, .n = n, .at = (size_t)off, .le = le };
-	uint64_t len = fixed(&r, 4);
-	unsigned osz = 4;
-	if (len == 0xffffffffu) {
-		len = fixed(&r, 8);
-		osz = 8;
-	} else if (len >= 0xfffffff0u) {
+	struct slt_bytes r = { .p = p, .end = n, .at = (size_t)off, .le = le };
+	unsigned osz;
+	uint64_t len = slt_bytes_unit_length(&r, &osz);
+	if (r.bad)
 		return -1;
-	}
-	if (r.bad || len > n - r.at)
-		return -1;
-	r.n = r.at + (size_t)len; /* the unit */
-	unsigned ver = (unsigned)fixed(&r, 2);
+	r.end = r.at + (size_t)len; /* the unit */
+	unsigned ver = (unsigned)slt_bytes_fixed(&r, 2);
 	if (ver < 2 || ver > 5)
 		return -1;
 	if (ver >= 5)
-		fixed(&r, 2); /* address_size, segment_selector_size */
-	uint64_t hlen = fixed(&r, osz);
-	if (r.bad || hlen > r.n - r.at)
+		slt_bytes_fixed(&r, 2); /* address_size, segment_selector_size */
+	uint64_t hlen = slt_bytes_fixed(&r, osz);
+	if (r.bad || hlen > r.end - r.at)
 		return -1;
-	r.n = r.at + (size_t)hlen; /* the header */
-	fixed(&r, ver >= 4 ? 5 : 4); /* min_inst .. line_range */
-	unsigned obase = (unsigned)fixed(&r, 1);
-	if (r.bad || (obase && obase - 1 > r.n - r.at))
+	r.end = r.at + (size_t)hlen; /* the header */
+	slt_bytes_fixed(&r, ver >= 4 ? 5 : 4); /* min_inst .. line_range */
+	unsigned obase = (unsigned)slt_bytes_fixed(&r, 1);
+	if (r.bad || (obase && obase - 1 > r.end - r.at))
 		return -1;
 	r.at += obase ? obase - 1 : 0; /* standard_opcode_lengths */
 
@@ -247,21 +205,21 @@ int slt_dw_line_files(const uint8_t *p, size_t n, uint64_t off, bool le,
 		}
 		ok = ok && !r.bad;
 		for (const char *s; ok && (s = cstr(&r)) && *s;) {
-			uint64_t dir = uleb(&r);
-			uleb(&r), uleb(&r); /* mtime, length */
+			uint64_t dir = slt_bytes_uleb(&r);
+			slt_bytes_uleb(&r), slt_bytes_uleb(&r); /* mtime, length */
 			ok = !r.bad && add(&o, s, dir, false);
 		}
 		ok = ok && !r.bad;
 	} else {
 		for (int pass = 0; pass < 2 && ok; pass++) {
-			unsigned nf = (unsigned)fixed(&r, 1);
+			unsigned nf = (unsigned)slt_bytes_fixed(&r, 1);
 			uint64_t fmt[2 * 255];
 			for (unsigned i = 0; i < 2 * nf && !r.bad; i++)
-				fmt[i] = uleb(&r);
-			uint64_t cnt = uleb(&r);
+				fmt[i] = slt_bytes_uleb(&r);
+			uint64_t cnt = slt_bytes_uleb(&r);
 			/* every entry takes at least one byte when it has a
 			 * format; none may be claimed beyond the header */
-			if (r.bad || (nf && cnt > r.n - r.at) || (!nf && cnt)) {
+			if (r.bad || (nf && cnt > r.end - r.at) || (!nf && cnt)) {
 				ok = false;
 				break;
 			}

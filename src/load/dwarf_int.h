@@ -116,6 +116,12 @@ int slt_dw_dieoffset(struct dw *d, Dwarf_Die die, Dwarf_Off *off,
  * -1 when there is none (the caller uses d->dbg as it is). */
 int slt_dw_view(struct dw *d, uint64_t off);
 
+/* A DW_AT_data_member_location given as an expression (DWARF 2 style,
+ * DWARF 5 section 5.7.6): DW_OP_plus_uconst N or DW_OP_constu N
+ * [DW_OP_plus], the whole of p[0, len), as N in *v.  False for anything
+ * else.  (dwarf_type.c) */
+bool slt_dw_member_loc_const(const uint8_t *p, size_t len, uint64_t *v);
+
 /* Record a corrupt-DWARF error at .debug_info offset off (what: the thing
  * being read; e: libdwarf's error, freed here, or NULL).  Returns
  * SLT_ECORRUPT.  (dwarf.c) */

@@ -17,51 +17,35 @@
  */
 #include <string.h>
 
+#include "common/bytes.h"
 #include "load/dwarf_int.h"
-
-static uint64_t rd(const uint8_t *p, size_t n, bool le)
-{
-	uint64_t v = 0;
-	for (size_t i = 0; i < n; i++)
-		v |= (uint64_t)p[le ? i : n - 1 - i] << (8 * i);
-	return v;
-}
 
 int slt_dw_check_lists(const uint8_t *p, size_t n, bool le, const char *sec,
 		       const char *path, struct slt_error *err)
 {
-	size_t at = 0;
-	while (at < n) {
-		size_t start = at;
-		if (n - at < 4)
-			goto bad;
-		uint64_t len = rd(p + at, 4, le);
-		size_t osz = 4;
-		at += 4;
-		if (len == 0xffffffffu) {
-			if (n - at < 8)
-				goto bad;
-			len = rd(p + at, 8, le);
-			osz = 8;
-			at += 8;
-		} else if (len >= 0xfffffff0u) {
-			goto bad;
-		}
+	struct slt_bytes c = { p, 0, n, le, false };
+	while (c.at < n) {
+		size_t start = c.at;
+		unsigned osz;
+		uint64_t len = slt_bytes_unit_length(&c, &osz);
 		/* version, sizes, offset_entry_count */
-		if (len < 8 || len > n - at)
+		if (c.bad || len < 8)
 			goto bad;
-		uint64_t count = rd(p + at + 4, 4, le);
-		uint8_t asz = p[at + 2], ssz = p[at + 3];
-		if (rd(p + at, 2, le) != 5 || (asz != 4 && asz != 8) || ssz ||
+		struct slt_bytes h = { p, c.at, c.at + (size_t)len, le, false };
+		unsigned ver = (unsigned)slt_bytes_fixed(&h, 2);
+		unsigned asz = (unsigned)slt_bytes_fixed(&h, 1);
+		unsigned ssz = (unsigned)slt_bytes_fixed(&h, 1);
+		uint64_t count = slt_bytes_fixed(&h, 4);
+		if (ver != 5 || (asz != 4 && asz != 8) || ssz ||
 		    count > (len - 8) / osz)
 			goto bad;
 		/* every offset, from the first byte after the header, must
 		 * point inside the unit: libdwarf 20210528 adds it to the
 		 * section's address unchecked (DW_FORM_rnglistx/loclistx) */
 		for (uint64_t i = 0; i < count; i++)
-			if (rd(p + at + 8 + i * osz, osz, le) >= len - 8)
+			if (slt_bytes_fixed(&h, osz) >= len - 8)
 				goto bad;
-		at += (size_t)len;
+		c.at = h.end;
 		continue;
 bad:
 		return slt_error_set(err, SLT_ECORRUPT, path, -1,
@@ -72,81 +56,58 @@ bad:
 	return 0;
 }
 
-/* The ULEB128 at p[*at..n): advances *at; false when it runs off the end
- * or needs more than 64 bits. */
-static bool uleb(const uint8_t *p, size_t n, size_t *at, uint64_t *v)
+/* Skips a counted location description: ULEB length, then that many bytes. */
+static void counted(struct slt_bytes *c)
 {
-	uint64_t r = 0;
-	for (unsigned shift = 0; *at < n && shift < 64; shift += 7) {
-		uint8_t b = p[(*at)++];
-		r |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*v = r;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* A counted location description: ULEB length, then that many bytes. */
-static bool counted(const uint8_t *p, size_t n, size_t *at)
-{
-	uint64_t len;
-	if (!uleb(p, n, at, &len) || len > n - *at)
-		return false;
-	*at += (size_t)len;
-	return true;
+	slt_bytes_skip(c, slt_bytes_uleb(c));
 }
 
 bool slt_dw_loclist_ok(const uint8_t *p, size_t n, uint64_t off, unsigned asz)
 {
 	if (off >= n || (asz != 4 && asz != 8))
 		return false;
-	size_t at = (size_t)off;
-	uint64_t v;
-	while (at < n) {
-		switch (p[at++]) {
+	struct slt_bytes c = { p, (size_t)off, n, true, false };
+	while (!c.bad && c.at < n) {
+		switch (slt_bytes_fixed(&c, 1)) {
 		case 0x00: /* DW_LLE_end_of_list */
 			return true;
 		case 0x01: /* DW_LLE_base_addressx */
-			if (!uleb(p, n, &at, &v))
-				return false;
+			slt_bytes_uleb(&c);
 			break;
 		case 0x02: /* DW_LLE_startx_endx */
 		case 0x03: /* DW_LLE_startx_length */
 		case 0x04: /* DW_LLE_offset_pair */
-			if (!uleb(p, n, &at, &v) || !uleb(p, n, &at, &v) ||
-			    !counted(p, n, &at))
-				return false;
+			slt_bytes_uleb(&c);
+			slt_bytes_uleb(&c);
+			counted(&c);
 			break;
 		case 0x05: /* DW_LLE_default_location */
-			if (!counted(p, n, &at))
-				return false;
+			counted(&c);
 			break;
 		case 0x06: /* DW_LLE_base_address */
-			if (n - at < asz)
-				return false;
-			at += asz;
+			slt_bytes_skip(&c, asz);
 			break;
 		case 0x07: /* DW_LLE_start_end */
-			if (n - at < 2 * (size_t)asz)
-				return false;
-			at += 2 * (size_t)asz;
-			if (!counted(p, n, &at))
-				return false;
+			slt_bytes_skip(&c, 2 * (uint64_t)asz);
+			counted(&c);
 			break;
 		case 0x08: /* DW_LLE_start_length */
-			if (n - at < asz)
-				return false;
-			at += asz;
-			if (!uleb(p, n, &at, &v) || !counted(p, n, &at))
-				return false;
+			slt_bytes_skip(&c, asz);
+			slt_bytes_uleb(&c);
+			counted(&c);
 			break;
 		default:
 			return false;
 		}
 	}
 	return false; /* no DW_LLE_end_of_list before the end */
+}
+
+/* The k-byte value at p[at] (the caller has checked that it fits). */
+static uint64_t rd(const uint8_t *p, size_t n, size_t at, unsigned k, bool le)
+{
+	struct slt_bytes c = { p, at, n, le, false };
+	return slt_bytes_fixed(&c, k);
 }
 
 bool slt_dw_listx_offset(const uint8_t *p, size_t n, bool le, uint64_t base,
@@ -156,11 +117,11 @@ bool slt_dw_listx_offset(const uint8_t *p, size_t n, bool le, uint64_t base,
 	 * unit_length 0xffffffff 20 bytes before it in the 64-bit format */
 	if (base < 12 || base > n)
 		return false;
-	size_t osz = base >= 20 && rd(p + base - 20, 4, le) == 0xffffffffu ? 8 : 4;
-	uint64_t count = rd(p + base - 4, 4, le);
+	unsigned osz = base >= 20 && rd(p, n, base - 20, 4, le) == 0xffffffffu ? 8 : 4;
+	uint64_t count = rd(p, n, base - 4, 4, le);
 	if (n - base < osz || idx >= count || idx >= (n - base) / osz)
 		return false;
-	uint64_t v = rd(p + base + idx * osz, osz, le);
+	uint64_t v = rd(p, n, base + idx * osz, osz, le);
 	if (v >= n - base)
 		return false;
 	*off = base + v;

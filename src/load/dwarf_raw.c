@@ -4,89 +4,22 @@
  * by form (7.5.5, 7.5.6). */
 #include "load/dwarf_raw.h"
 
+#include "common/bytes.h"
+
 #include <dwarf.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A cursor over p[at, end). */
-struct cur {
-	const uint8_t *p;
-	uint64_t at, end;
-	bool le, bad;
-};
-
-static uint64_t fixed(struct cur *c, unsigned n)
-{
-	if (c->bad || c->end - c->at < n || c->at > c->end) {
-		c->bad = true;
-		return 0;
-	}
-	const uint8_t *b = c->p + c->at;
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)b[c->le ? i : n - 1 - i] << (8 * i);
-	c->at += n;
-	return v;
-}
-
-static uint64_t uleb(struct cur *c)
-{
-	uint64_t v = 0;
-	for (unsigned shift = 0; !c->bad; shift += 7) {
-		if (c->at >= c->end || shift > 63) {
-			c->bad = true;
-			break;
-		}
-		uint8_t b = c->p[c->at++];
-		v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-	}
-	return 0;
-}
-
-static int64_t sleb(struct cur *c)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-	for (;; shift += 7) {
-		if (c->bad || c->at >= c->end || shift > 63) {
-			c->bad = true;
-			return 0;
-		}
-		uint8_t b = c->p[c->at++];
-		v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			if (shift + 7 < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << (shift + 7);
-			return (int64_t)v;
-		}
-	}
-}
-
-static void skip(struct cur *c, uint64_t n)
-{
-	if (c->bad || c->end - c->at < n)
-		c->bad = true;
-	else
-		c->at += n;
-}
-
 /* The unit length at c (DWARF 5 section 7.4): *end, the byte after the
  * unit, and the offset size; c is left after the length.  False when it
  * does not fit. */
-static bool unit_span(struct cur *c, uint64_t *end, uint8_t *osz)
+static bool unit_span(struct slt_bytes *c, uint64_t *end, uint8_t *osz)
 {
-	uint64_t len = fixed(c, 4);
-	*osz = 4;
-	if (len >= 0xfffffff0u) {
-		if (len != 0xffffffffu)
-			return false;
-		*osz = 8;
-		len = fixed(c, 8);
-	}
-	if (c->bad || len > c->end - c->at || len < 2)
+	unsigned o;
+	uint64_t len = slt_bytes_unit_length(c, &o);
+	if (c->bad || len < 2)
 		return false;
+	*osz = (uint8_t)o;
 	*end = c->at + len;
 	return true;
 }
@@ -94,7 +27,7 @@ static bool unit_span(struct cur *c, uint64_t *end, uint8_t *osz)
 uint64_t slt_raw_unit_of(const uint8_t *info, size_t info_n, bool le,
 			 uint64_t off)
 {
-	struct cur c = { info, 0, info_n, le, false };
+	struct slt_bytes c = { info, 0, info_n, le, false };
 	while (c.at < info_n) {
 		uint64_t lo = c.at, end;
 		uint8_t osz;
@@ -133,25 +66,25 @@ int slt_raw_init(struct slt_raw *r, const uint8_t *info, size_t info_n,
 	r->lstr_n = lstr_n;
 	r->le = le;
 	size_t cap = 0;
-	struct cur c = { info, 0, info_n, le, false };
+	struct slt_bytes c = { info, 0, info_n, le, false };
 	while (c.at < info_n) {
 		struct slt_raw_cu u = { .lo = c.at };
 		if (!unit_span(&c, &u.end, &u.osz))
 			break;
-		struct cur h = { info, c.at, u.end, le, false };
-		u.version = (uint8_t)fixed(&h, 2);
+		struct slt_bytes h = { info, c.at, u.end, le, false };
+		u.version = (uint8_t)slt_bytes_fixed(&h, 2);
 		uint8_t ut = DW_UT_compile;
 		if (u.version >= 5) {
-			ut = (uint8_t)fixed(&h, 1);
-			u.asz = (uint8_t)fixed(&h, 1);
-			u.abbrev = fixed(&h, u.osz);
+			ut = (uint8_t)slt_bytes_fixed(&h, 1);
+			u.asz = (uint8_t)slt_bytes_fixed(&h, 1);
+			u.abbrev = slt_bytes_fixed(&h, u.osz);
 			if (ut == DW_UT_skeleton || ut == DW_UT_split_compile)
-				skip(&h, 8);
+				slt_bytes_skip(&h, 8);
 			else if (ut == DW_UT_type || ut == DW_UT_split_type)
-				skip(&h, 8 + u.osz);
+				slt_bytes_skip(&h, 8 + u.osz);
 		} else {
-			u.abbrev = fixed(&h, u.osz);
-			u.asz = (uint8_t)fixed(&h, 1);
+			u.abbrev = slt_bytes_fixed(&h, u.osz);
+			u.asz = (uint8_t)slt_bytes_fixed(&h, 1);
 		}
 		if (h.bad || u.version < 2 || u.version > 5 ||
 		    (u.asz != 2 && u.asz != 4 && u.asz != 8))
@@ -250,19 +183,19 @@ static void prefix(const struct slt_raw_cu *u, const struct slt_raw_table *t,
 static int read_table(struct slt_raw *r, size_t u)
 {
 	struct slt_raw_table *t = &r->tab[u];
-	struct cur c = { r->abbrev, r->cu[u].abbrev, r->abbrev_n, r->le, false };
+	struct slt_bytes c = { r->abbrev, r->cu[u].abbrev, r->abbrev_n, r->le, false };
 	size_t cap_c = 0, cap_s = 0;
 	t->state = -1;
 	if (c.at >= c.end)
 		return -1;
 	for (;;) {
-		uint64_t code = uleb(&c);
+		uint64_t code = slt_bytes_uleb(&c);
 		if (c.bad)
 			return -1;
 		if (code == 0)
 			break;
-		uint64_t tag = uleb(&c);
-		uint64_t ch = fixed(&c, 1);
+		uint64_t tag = slt_bytes_uleb(&c);
+		uint64_t ch = slt_bytes_fixed(&c, 1);
 		if (c.bad || code > MAX_CODE || !tag || tag > UINT32_MAX)
 			return -1;
 		if (code >= cap_c) {
@@ -283,8 +216,8 @@ static int read_table(struct slt_raw *r, size_t u)
 		a->children = ch != 0;
 		a->first = (uint32_t)t->n_specs;
 		for (;;) {
-			uint64_t at = uleb(&c), form = uleb(&c);
-			int64_t ic = form == DW_FORM_implicit_const ? sleb(&c) : 0;
+			uint64_t at = slt_bytes_uleb(&c), form = slt_bytes_uleb(&c);
+			int64_t ic = form == DW_FORM_implicit_const ? slt_bytes_sleb(&c) : 0;
 			if (c.bad || at > UINT32_MAX || form > UINT32_MAX)
 				return -1;
 			if (!at && !form)
@@ -340,7 +273,7 @@ bool slt_raw_str(const struct slt_raw *r, const struct slt_raw_attr *a,
 }
 
 /* One attribute value of form at c; false when it cannot be read. */
-static bool value(struct slt_raw *r, const struct slt_raw_cu *u, struct cur *c,
+static bool value(struct slt_raw *r, const struct slt_raw_cu *u, struct slt_bytes *c,
 		  uint32_t form, int64_t ic, struct slt_raw_attr *a, int depth)
 {
 	a->form = form;
@@ -350,30 +283,30 @@ static bool value(struct slt_raw *r, const struct slt_raw_cu *u, struct cur *c,
 	a->len = 0;
 	uint64_t n = 0;
 	switch (form) {
-	case DW_FORM_addr: a->u = fixed(c, u->asz); break;
+	case DW_FORM_addr: a->u = slt_bytes_fixed(c, u->asz); break;
 	case DW_FORM_data1: case DW_FORM_flag: case DW_FORM_strx1:
 	case DW_FORM_addrx1:
-		a->u = fixed(c, 1); break;
+		a->u = slt_bytes_fixed(c, 1); break;
 	case DW_FORM_data2: case DW_FORM_strx2: case DW_FORM_addrx2:
-		a->u = fixed(c, 2); break;
-	case DW_FORM_strx3: case DW_FORM_addrx3: a->u = fixed(c, 3); break;
+		a->u = slt_bytes_fixed(c, 2); break;
+	case DW_FORM_strx3: case DW_FORM_addrx3: a->u = slt_bytes_fixed(c, 3); break;
 	case DW_FORM_data4: case DW_FORM_strx4: case DW_FORM_addrx4:
 	case DW_FORM_ref_sup4:
-		a->u = fixed(c, 4); break;
+		a->u = slt_bytes_fixed(c, 4); break;
 	case DW_FORM_data8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
-		a->u = fixed(c, 8); break;
-	case DW_FORM_sdata: a->u = (uint64_t)sleb(c); break;
+		a->u = slt_bytes_fixed(c, 8); break;
+	case DW_FORM_sdata: a->u = (uint64_t)slt_bytes_sleb(c); break;
 	case DW_FORM_udata: case DW_FORM_strx: case DW_FORM_addrx:
 	case DW_FORM_loclistx: case DW_FORM_rnglistx:
 	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
-		a->u = uleb(c); break;
+		a->u = slt_bytes_uleb(c); break;
 	case DW_FORM_implicit_const: a->u = (uint64_t)ic; break;
 	case DW_FORM_flag_present: a->u = 1; break;
 	case DW_FORM_sec_offset: case DW_FORM_strp_sup:
 	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
-		a->u = fixed(c, u->osz); break;
+		a->u = slt_bytes_fixed(c, u->osz); break;
 	case DW_FORM_strp: case DW_FORM_line_strp:
-		a->u = fixed(c, u->osz); /* looked up by slt_raw_str() */
+		a->u = slt_bytes_fixed(c, u->osz); /* looked up by slt_raw_str() */
 		a->cls = SLT_RAW_STR;
 		break;
 	case DW_FORM_string:
@@ -382,11 +315,11 @@ static bool value(struct slt_raw *r, const struct slt_raw_cu *u, struct cur *c,
 			return false;
 		c->at += a->len + 1;
 		break;
-	case DW_FORM_ref1: a->u = fixed(c, 1); goto ref;
-	case DW_FORM_ref2: a->u = fixed(c, 2); goto ref;
-	case DW_FORM_ref4: a->u = fixed(c, 4); goto ref;
-	case DW_FORM_ref8: a->u = fixed(c, 8); goto ref;
-	case DW_FORM_ref_udata: a->u = uleb(c);
+	case DW_FORM_ref1: a->u = slt_bytes_fixed(c, 1); goto ref;
+	case DW_FORM_ref2: a->u = slt_bytes_fixed(c, 2); goto ref;
+	case DW_FORM_ref4: a->u = slt_bytes_fixed(c, 4); goto ref;
+	case DW_FORM_ref8: a->u = slt_bytes_fixed(c, 8); goto ref;
+	case DW_FORM_ref_udata: a->u = slt_bytes_uleb(c);
 	ref:
 		a->cls = SLT_RAW_REF;
 		if (a->u >= u->end - u->lo)
@@ -394,15 +327,15 @@ static bool value(struct slt_raw *r, const struct slt_raw_cu *u, struct cur *c,
 		a->u += u->lo;
 		break;
 	case DW_FORM_ref_addr:
-		a->u = fixed(c, u->version <= 2 ? u->asz : u->osz);
+		a->u = slt_bytes_fixed(c, u->version <= 2 ? u->asz : u->osz);
 		a->cls = SLT_RAW_REF;
 		if (a->u >= r->info_n)
 			return false;
 		break;
-	case DW_FORM_block1: n = fixed(c, 1); goto block;
-	case DW_FORM_block2: n = fixed(c, 2); goto block;
-	case DW_FORM_block4: n = fixed(c, 4); goto block;
-	case DW_FORM_block: case DW_FORM_exprloc: n = uleb(c); goto block;
+	case DW_FORM_block1: n = slt_bytes_fixed(c, 1); goto block;
+	case DW_FORM_block2: n = slt_bytes_fixed(c, 2); goto block;
+	case DW_FORM_block4: n = slt_bytes_fixed(c, 4); goto block;
+	case DW_FORM_block: case DW_FORM_exprloc: n = slt_bytes_uleb(c); goto block;
 	case DW_FORM_data16: n = 16;
 	block:
 		a->cls = SLT_RAW_BLOCK;
@@ -413,7 +346,7 @@ static bool value(struct slt_raw *r, const struct slt_raw_cu *u, struct cur *c,
 		c->at += n;
 		break;
 	case DW_FORM_indirect: {
-		uint64_t f = uleb(c);
+		uint64_t f = slt_bytes_uleb(c);
 		if (c->bad || depth > 4 || f > UINT32_MAX ||
 		    f == DW_FORM_implicit_const)
 			return false;
@@ -446,8 +379,8 @@ static int read_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d,
 		read_table(r, ui);
 	if (t->state < 0)
 		return -1;
-	struct cur c = { r->info, off, u->end, r->le, false };
-	uint64_t code = uleb(&c);
+	struct slt_bytes c = { r->info, off, u->end, r->le, false };
+	uint64_t code = slt_bytes_uleb(&c);
 	d->off = off;
 	d->cu = ui;
 	d->n = 0;
@@ -466,15 +399,15 @@ static int read_die(struct slt_raw *r, uint64_t off, struct slt_raw_die *d,
 	if (skim) { /* only DW_AT_sibling is kept */
 		uint32_t i = a->n_fixed, keep = 0;
 		if (a->sib_at != UINT32_MAX) {
-			struct cur sc = c;
-			skip(&sc, a->sib_at);
+			struct slt_bytes sc = c;
+			slt_bytes_skip(&sc, a->sib_at);
 			d->a[0].at = DW_AT_sibling;
 			if (!value(r, u, &sc, t->specs[a->first + a->sib].form, 0,
 				   &d->a[0], 0))
 				return -1;
 			keep = 1;
 		}
-		skip(&c, a->fixed);
+		slt_bytes_skip(&c, a->fixed);
 		for (; i < a->n && !c.bad; i++) {
 			const struct slt_raw_spec *s = &t->specs[a->first + i];
 			struct slt_raw_attr *x = &d->a[keep];

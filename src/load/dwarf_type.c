@@ -8,7 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "load/dwarf_int.h"
+
+bool slt_dw_member_loc_const(const uint8_t *p, size_t len, uint64_t *v)
+{
+	if (!len || (p[0] != DW_OP_plus_uconst && p[0] != DW_OP_constu))
+		return false;
+	size_t at = 1;
+	if (!slt_uleb128(p, len, &at, v))
+		return false;
+	return at == len || (at + 1 == len && p[at] == DW_OP_plus);
+}
 
 /* ---- attributes ------------------------------------------------------- */
 
@@ -45,22 +56,8 @@ static int uconst(struct dw *d, Dwarf_Attribute a, uint64_t *v, bool *sgn,
 			len = b->bl_len;
 			p = b->bl_data;
 		}
-		const uint8_t *q = p, *end = q + len;
-		int ok = len > 0 && (*q == DW_OP_plus_uconst ||
-				     *q == DW_OP_constu);
 		uint64_t val = 0;
-		unsigned shift = 0;
-		if (ok) {
-			for (q++; q < end && shift < 64; q++, shift += 7) {
-				val |= (uint64_t)(*q & 0x7f) << shift;
-				if (!(*q & 0x80))
-					break;
-			}
-			ok = q < end && !(*q & 0x80);
-			q++;
-			ok = ok && (q == end || (q + 1 == end &&
-						 *q == DW_OP_plus));
-		}
+		bool ok = slt_dw_member_loc_const(p, (size_t)len, &val);
 		if (b)
 			dwarf_dealloc(d->dbg, b, DW_DLA_BLOCK);
 		if (!ok)
