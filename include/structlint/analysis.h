@@ -47,6 +47,12 @@
  *     differ (hot-write:rx and hot-write:tx: write-write).  Two written
  *     units without labels, or with one label, are not a finding on this
  *     basis (the same CPU may write both).
+ * A line with both a collision part (pairs whose accessed side V is not
+ * written on the line; classes: read-mostly x written) and a write-write
+ * part (V written too; classes: the label pairs) gets two findings, each
+ * scored on its part and naming the members that add to it; otherwise one
+ * finding for the line.  A finding names only members that add to its
+ * score (a load on the writer's own CPU adds nothing).
  * Kinds: read-mostly/hot-write collision, write-write false sharing
  * (different members stored to by different CPUs), true sharing (one
  * member, advice: per-CPU data or batching, never padding; measured: one

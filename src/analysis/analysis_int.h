@@ -137,6 +137,20 @@ int slt_pairs_locs(struct slt_pairs *p, size_t group,
  * U (1 when V has no code locations): an operation touching V and U takes
  * the line for U anyway, so V beside U costs it nothing. */
 double slt_pairs_cross(const struct slt_pairs *p);
+/* slt_pairs_cross() by role, for naming what a finding is made of: per
+ * group on the line, its terms as the stored-to side U paired with groups
+ * not stored to on the line (writer_rw) or stored to (writer_ww), and as
+ * the accessed side V (accessed); *read_write sums the terms whose V is
+ * not stored to on the line (a collision), *write_write those whose V is
+ * (read_write + write_write = slt_pairs_cross()).  *parts (malloc()ed,
+ * *n of them, the caller frees) or SLT_ENOMEM. */
+struct slt_pairs_part {
+	size_t group;
+	bool written;              /* stored to on the line by some CPU */
+	double writer_rw, writer_ww, accessed;
+};
+int slt_pairs_split(const struct slt_pairs *p, struct slt_pairs_part **parts,
+		    size_t *n, double *read_write, double *write_write);
 /* Two different groups stored to by different CPUs, by code paths that do
  * not touch both? */
 bool slt_pairs_write_write(const struct slt_pairs *p);

@@ -235,7 +235,68 @@ static void collect(struct ctx *x, uint64_t L, size_t c0, size_t c1,
 	ls->n = ls->n_writers + nr;
 }
 
-/* Per-CPU basis on one line: F(L) over unit pairs, and the kind. */
+/* What each member listed on a line adds to the line's two parts: a
+ * collision (written members x members not written) and write-write
+ * (written x written); parallel to line_set.m. */
+struct line_parts {
+	double rw, ww;             /* the parts' scores */
+	double *c_rw, *c_ww;       /* per listed member */
+};
+
+/* Add a finding of kind k, score `score`, naming the members of ls that
+ * add something to it (c[j] > 0, or c[j] + c2[j] > 0 with c2): a member
+ * on the line that adds nothing to the score is not part of it. */
+static void add_part(struct ctx *x, enum slt_finding_kind k, uint64_t L, double score,
+		     const struct line_set *ls, const double *c, const double *c2)
+{
+	size_t *m = malloc((ls->n ? ls->n : 1) * sizeof(*m)), n = 0, nw = 0;
+	if (!m) {
+		x->rc = SLT_ENOMEM;
+		return;
+	}
+	for (size_t j = 0; j < ls->n; j++) {
+		if (c[j] + (c2 ? c2[j] : 0) <= 0)
+			continue;
+		m[n++] = ls->m[j];
+		nw += j < ls->n_writers;
+	}
+	add(x, k, L, score, m, n, nw);
+	free(m);
+}
+
+/* The findings of line L from its parts: a collision and a write-write
+ * pair on one line are two facts and two findings (each naming its own
+ * members), when each part is worth a finding on its own; else one
+ * finding, write-write when `ww_kind`, for the whole line. */
+static void add_line(struct ctx *x, uint64_t L, const struct line_set *ls,
+		     const struct line_parts *lp, bool ww_kind)
+{
+	double f = lp->rw + lp->ww;
+	if (f <= 0 || f < x->min_score)
+		return;
+	if (ww_kind && lp->rw > 0 && lp->rw >= x->min_score && lp->ww >= x->min_score) {
+		add_part(x, SLT_FIND_COLLISION, L, lp->rw, ls, lp->c_rw, NULL);
+		add_part(x, SLT_FIND_WRITE_WRITE, L, lp->ww, ls, lp->c_ww, NULL);
+		return;
+	}
+	add_part(x, ww_kind ? SLT_FIND_WRITE_WRITE : SLT_FIND_COLLISION, L, f, ls,
+		 lp->c_rw, lp->c_ww);
+}
+
+static int parts_alloc(struct line_parts *lp, size_t n)
+{
+	lp->c_rw = calloc(n ? n : 1, sizeof(*lp->c_rw));
+	lp->c_ww = calloc(n ? n : 1, sizeof(*lp->c_ww));
+	return lp->c_rw && lp->c_ww ? 0 : SLT_ENOMEM;
+}
+
+static void parts_release(struct line_parts *lp)
+{
+	free(lp->c_rw);
+	free(lp->c_ww);
+}
+
+/* Per-CPU basis on one line: F(L) over unit pairs, split by role. */
 static void line_cpu(struct ctx *x, uint64_t L, size_t c0, size_t c1, size_t *buf)
 {
 	const struct slt_access_profile *p = x->a->profile;
@@ -249,16 +310,37 @@ static void line_cpu(struct ctx *x, uint64_t L, size_t c0, size_t c1, size_t *bu
 		    (ma && slt_pairs_locs(&pr, u, ma->locations, ma->n_locations)))
 			x->rc = SLT_ENOMEM;
 	}
-	double f = slt_pairs_cross(&pr);
+	struct line_parts lp = { 0 };
+	struct slt_pairs_part *parts = NULL;
+	size_t np = 0;
+	if (!x->rc && slt_pairs_split(&pr, &parts, &np, &lp.rw, &lp.ww))
+		x->rc = SLT_ENOMEM;
 	/* Write-write: two different units stored to by different CPUs. */
-	bool ww = slt_pairs_write_write(&pr);
+	bool ww = !x->rc && slt_pairs_write_write(&pr);
 	slt_pairs_release(&pr);
-	if (x->rc || f <= 0 || f < x->min_score)
+	double f = lp.rw + lp.ww;
+	if (x->rc || f <= 0 || f < x->min_score) {
+		free(parts);
 		return;
+	}
 	struct line_set ls;
 	collect(x, L, c0, c1, buf, &ls);
-	add(x, ww ? SLT_FIND_WRITE_WRITE : SLT_FIND_COLLISION, L, f, ls.m, ls.n,
-	    ls.n_writers);
+	if (parts_alloc(&lp, ls.n)) {
+		x->rc = SLT_ENOMEM;
+	} else {
+		for (size_t j = 0; j < ls.n; j++) {
+			size_t u = slt_member_unit(s, ls.m[j]);
+			for (size_t k = 0; k < np; k++) {
+				if (parts[k].group != u)
+					continue;
+				lp.c_rw[j] = parts[k].writer_rw + (parts[k].written ? 0 : parts[k].accessed);
+				lp.c_ww[j] = parts[k].writer_ww + (parts[k].written ? parts[k].accessed : 0);
+			}
+		}
+		add_line(x, L, &ls, &lp, ww);
+	}
+	parts_release(&lp);
+	free(parts);
 }
 
 /* Classes basis on one line: read-mostly x written unit pairs, and written
@@ -282,16 +364,47 @@ static void line_classes(struct ctx *x, uint64_t L, size_t *buf)
 				       writes(k), a->classes[i].label))
 			x->rc = SLT_ENOMEM;
 	}
-	double rw, ww;
-	if (slt_class_line_value(&cl, &rw, &ww))
+	struct line_parts lp = { 0 };
+	double n_rd = 0, n_wr = 0;
+	if (slt_class_line_value(&cl, &lp.rw, &lp.ww))
 		x->rc = SLT_ENOMEM;
+	n_rd = cl.n_rd;
+	n_wr = cl.n_wr;
 	slt_class_line_release(&cl);
-	if (x->rc || rw + ww <= 0)
+	if (x->rc || lp.rw + lp.ww <= 0)
 		return;
 	struct line_set ls;
 	collect(x, L, 0, 0, buf, &ls);
-	add(x, rw > 0 ? SLT_FIND_COLLISION : SLT_FIND_WRITE_WRITE, L, rw + ww,
-	    ls.m, ls.n, ls.n_writers);
+	if (parts_alloc(&lp, ls.n)) {
+		x->rc = SLT_ENOMEM;
+		parts_release(&lp);
+		return;
+	}
+	/* per listed member, its unit's part: a read-mostly unit pairs with
+	 * the written units but itself, a written one with the read-mostly
+	 * units but itself and with the written units of other labels */
+	for (size_t j = 0; j < ls.n; j++) {
+		size_t u = slt_member_unit(s, ls.m[j]);
+		bool rd = false, wr = false, other = false;
+		const char *lab = NULL;
+		for (size_t k = 0; k < ls.n; k++) {
+			if (slt_member_unit(s, ls.m[k]) != u)
+				continue;
+			enum slt_class c = a->classes[ls.m[k]].cls;
+			rd |= c == SLT_CLASS_READ_MOSTLY;
+			wr |= writes(c);
+			if (writes(c) && !lab)
+				lab = a->classes[ls.m[k]].label;
+		}
+		for (size_t k = 0; lab && k < ls.n_writers && !other; k++) {
+			const char *l2 = a->classes[ls.m[k]].label;
+			other = l2 && strcmp(l2, lab) && slt_member_unit(s, ls.m[k]) != u;
+		}
+		lp.c_rw[j] = (rd ? n_wr - wr : 0) + (wr ? n_rd - rd : 0);
+		lp.c_ww[j] = other;
+	}
+	add_line(x, L, &ls, &lp, lp.ww > 0);
+	parts_release(&lp);
 }
 
 /* A profile without a single store: each line whose loads hit modified

@@ -187,28 +187,81 @@ static size_t gidx(const size_t *g, size_t ng, size_t group)
 	return k;
 }
 
-double slt_pairs_cross(const struct slt_pairs *p)
+/* slt_pairs_cross() over the groups g[0..ng) with the apart table w (NULL:
+ * every apart is 1); each pair's term also into parts (NULL: not wanted,
+ * else parts[k] is g[k]'s, zeroed here). */
+static double cross(const struct slt_pairs *p, const size_t *g, size_t ng,
+		    const double *w, struct slt_pairs_part *parts)
 {
-	size_t *g = malloc((p->n ? p->n : 1) * sizeof(*g)), ng = 0;
-	double *w = g ? apart_table(p, g, &ng) : NULL;
 	double s = 0;
+	if (parts) {
+		memset(parts, 0, ng * sizeof(*parts));
+		for (size_t k = 0; k < ng; k++)
+			parts[k].group = g[k];
+		for (size_t i = 0; i < p->n; i++)
+			if (p->v[i].stores > 0)
+				parts[gidx(g, ng, p->v[i].group)].written = true;
+	}
 	for (size_t i = 0; i < p->n; i++) {
 		const struct slt_pair_acc *st = &p->v[i];
 		if (st->stores <= 0)
 			continue;
+		size_t gu = w || parts ? gidx(g, ng, st->group) : 0;
 		for (size_t k = 0; k < p->n; k++) {
 			const struct slt_pair_acc *a = &p->v[k];
 			if (a->group == st->group || a->cpu == st->cpu)
 				continue;
+			size_t gv = w || parts ? gidx(g, ng, a->group) : 0;
 			double acc = a->loads + a->stores;
 			if (w)
-				acc *= w[gidx(g, ng, st->group) * ng + gidx(g, ng, a->group)];
-			s += st->stores < acc ? st->stores : acc;
+				acc *= w[gu * ng + gv];
+			double t = st->stores < acc ? st->stores : acc;
+			s += t;
+			if (parts && t > 0) {
+				if (parts[gv].written)
+					parts[gu].writer_ww += t;
+				else
+					parts[gu].writer_rw += t;
+				parts[gv].accessed += t;
+			}
 		}
 	}
+	return s;
+}
+
+double slt_pairs_cross(const struct slt_pairs *p)
+{
+	size_t *g = malloc((p->n ? p->n : 1) * sizeof(*g)), ng = 0;
+	double *w = g ? apart_table(p, g, &ng) : NULL;
+	double s = cross(p, g, ng, w, NULL);
 	free(w);
 	free(g);
 	return s;
+}
+
+int slt_pairs_split(const struct slt_pairs *p, struct slt_pairs_part **parts,
+		    size_t *n, double *rw, double *ww)
+{
+	size_t *g = malloc((p->n ? p->n : 1) * sizeof(*g)), ng = 0;
+	double *w = g ? apart_table(p, g, &ng) : NULL;
+	struct slt_pairs_part *v = g ? malloc((ng ? ng : 1) * sizeof(*v)) : NULL;
+	*parts = NULL;
+	*n = 0;
+	*rw = *ww = 0;
+	if (!v || (p->n_locs && ng && !w)) {
+		free(v);
+		free(w);
+		free(g);
+		return SLT_ENOMEM;
+	}
+	cross(p, g, ng, w, v);
+	for (size_t k = 0; k < ng; k++)
+		*(v[k].written ? ww : rw) += v[k].accessed;
+	free(w);
+	free(g);
+	*parts = v;
+	*n = ng;
+	return 0;
 }
 
 bool slt_pairs_write_write(const struct slt_pairs *p)
