@@ -131,9 +131,9 @@ row() {
 
 memcg61=$root/fixtures/classes/mem_cgroup_per_node-6.1.classes
 if [[ -r $v61 ]]; then
-	row "memcg 6.1 -> proposal" "$v61" mem_cgroup_per_node --classes "$memcg61"
+	row "memcg 6.1 -> proposal (synthetic)" "$v61" mem_cgroup_per_node --classes "$memcg61" --synthetic
 	if [[ -r $v612 ]]; then
-		row "memcg 6.1 -> 6.12" "$v61" mem_cgroup_per_node --classes "$memcg61" \
+		row "memcg 6.1 -> 6.12 (synthetic)" "$v61" mem_cgroup_per_node --classes "$memcg61" --synthetic \
 			--against "$v612:mem_cgroup_per_node"
 	else
 		echo "bench/validate: $v612 absent: skipping the 6.1 -> 6.12 row (set STRUCTLINT_V612)" >&2
@@ -142,6 +142,17 @@ else
 	echo "bench/validate: $v61 absent: skipping the memcg rows (set STRUCTLINT_V61 to Debian's 6.1 vmlinux with DWARF)" >&2
 fi
 row "bad_stats -> proposal" "$tmp/bad.o" bad_stats --classes "$tmp/bad.classes"
+# the same from a measured pattern: a profile with offsets, widths and
+# CPUs (CPU 0 stores hits, CPU 1 misses, both load parent and percpu)
+cat >"$tmp/bad.profile" <<'EOF'
+{"schema": "structlint.profile/v1", "tool": "bench/validate.sh", "cacheline_size": 64,
+ "structs": [{"type": "bad_stats", "members": [
+  {"offset": 0, "rows": [{"cpu": 0, "size": 8, "stores": 100}]},
+  {"offset": 8, "rows": [{"cpu": 0, "size": 8, "loads": 100}, {"cpu": 1, "size": 8, "loads": 100}]},
+  {"offset": 16, "rows": [{"cpu": 1, "size": 8, "stores": 100}]},
+  {"offset": 24, "rows": [{"cpu": 0, "size": 8, "loads": 100}, {"cpu": 1, "size": 8, "loads": 100}]}]}]}
+EOF
+row "bad_stats -> proposal (profile)" "$tmp/bad.o" bad_stats --samples "$tmp/bad.profile"
 load after
 
 printf '%s\n' "${rows[@]}" | python3 -c '
@@ -152,32 +163,33 @@ def verdict(ci, n, ov):
     return "faster" if ci["lo"] > 1 else "slower" if ci["hi"] < 1 else "no measurable change"
 def pc(v):
     return "-" if v is None else "%+.1f%%" % v
-print("%-22s %-6s %12s %14s %8s  %-17s %-20s %-11s | %-8s %-17s %s" % ("case", "engine", "base ops/s",
+print("%-32s %-6s %12s %14s %8s  %-17s %-20s %-11s | %-8s %-17s %s" % ("case", "engine", "base ops/s",
       "with fix ops/s", "change", "95% CI", "verdict", "overlap A/B", "medians", "indep. 95% CI", "indep. verdict"))
 for line in sys.stdin.read().splitlines():
     label, path = line.split("|")
     if not path:
-        print("%-22s %s" % (label, "(failed)"))
+        print("%-32s %s" % (label, "(failed)"))
         continue
     d = json.load(open(path))
     ci, cp, n = d["ci"], d["ci_paired"], d["options"]["rounds"]
     ov = d["overlap"]
-    print("%-22s %-6s %12.0f %14.0f %+7.1f%%  [%s, %s] %-20s %4.0f%%/%3.0f%% | %+7.1f%% [%s, %s] %s" % (
+    print("%-32s %-6s %12.0f %14.0f %+7.1f%%  [%s, %s] %-20s %4.0f%%/%3.0f%% | %+7.1f%% [%s, %s] %s" % (
         label, d["options"]["mode"], d["median_ops_per_s"]["a"], d["median_ops_per_s"]["b"],
         d["change"]["percent"], pc(cp["lo_percent"]), pc(cp["hi_percent"]), d["verdict"],
         100 * ov["a"]["median"], 100 * ov["b"]["median"],
         d["medians_change_percent"], pc(ci["lo_percent"]), pc(ci["hi_percent"]), verdict(ci, n, ov)))
+    print("%-32s   pattern: %s" % ("", d.get("pattern", "?")))
     if d["reason"]:
-        print("%-22s   no verdict: %s" % ("", d["reason"]))
+        print("%-32s   no verdict: %s" % ("", d["reason"]))
     for side in "ab":
-        print("%-22s   %s runs: %s" % ("", side.upper(), " ".join("%.0f" % x for x in d["runs"][side])))
-    print("%-22s   B = %s, %d bytes (A: %d bytes)" % ("", d["b"]["what"], d["b"]["size"], d["a"]["size"]))
+        print("%-32s   %s runs: %s" % ("", side.upper(), " ".join("%.0f" % x for x in d["runs"][side])))
+    print("%-32s   B = %s, %d bytes (A: %d bytes)" % ("", d["b"]["what"], d["b"]["size"], d["a"]["size"]))
     if d.get("roles_differ"):
-        print("%-22s   note: the role maps differ (%s): layout plus workload" % ("", d["roles_differ"]))
+        print("%-32s   note: the role maps differ (%s): layout plus workload" % ("", d["roles_differ"]))
     for side in "ab":
         s = d["sides"][side]
         if s["flushes"]:
-            print("%-22s   %s: flush lock max %.1f us (%d preempted holds apart), per-CPU lock max %.1f us (%d preempted)" % (
+            print("%-32s   %s: flush lock max %.1f us (%d preempted holds apart), per-CPU lock max %.1f us (%d preempted)" % (
                 "", side.upper(), s["flush_lock"]["max_ns"] / 1e3, s["flush_lock"]["preempted"],
                 s["percpu_lock"]["max_ns"] / 1e3, s["percpu_lock"]["preempted"]))
 print("change (paired), 95% CI, verdict: geometric mean of the per-round ratios B/A, paired Student t (the default);")

@@ -163,7 +163,14 @@ struct slt_engine_role_spec {
 	unsigned writer;        /* hot-write: writer group, 0 = none
 				   (round-robin), g >= 1: stored by updater
 				   (g - 1) % threads, as every role of group
-				   g (see the top) */
+				   g (see the top); a measured pattern's
+				   read roles too: loaded by that updater */
+	/* Added for measured patterns (slt_engine_spec_apply_pattern()):
+	 * width > 0: ONE access of width bytes (1..8) at `at` bytes from the
+	 * member's start, instead of one access per cacheline of the whole
+	 * member (width 0, the synthetic pattern). */
+	uint64_t at;
+	uint32_t width;
 };
 
 /* A spec: roles by member name.  Owns its strings and array; free with
@@ -173,6 +180,8 @@ struct slt_engine_spec {
 	enum slt_engine_mode mode;
 	struct slt_engine_role_spec *roles;
 	size_t n_roles;
+	bool pattern;           /* the hot-write (stats) or all (replay)
+				   roles come from a measured pattern */
 };
 
 /*
@@ -244,6 +253,83 @@ int slt_engine_spec_from_analysis(const struct slt_analysis *a,
 
 void slt_engine_spec_free(struct slt_engine_spec *spec);
 
+/*
+ * A measured access pattern: the accesses a profile (any samples format
+ * whose records name the struct with type_offset, or a member) made to
+ * one struct, at their exact offsets and widths, per CPU (src/engine/
+ * pattern.c).  Each record is placed on the innermost named member
+ * holding its offset: (member path, bytes from the member's start, width,
+ * CPU) with its loads and stores, equal keys summed; a width over 8 bytes
+ * is split into 8-byte pieces, an unknown width (0) is the member's, at
+ * most 8 bytes, and a width past the member's end is cut there.  At most
+ * SLT_ENGINE_PATTERN_MAX distinct records; the accesses of the rest are
+ * counted in `dropped`.
+ */
+#define SLT_ENGINE_PATTERN_MAX 1024u
+
+struct slt_engine_access_rec {
+	char *member;           /* innermost member path (layout read) */
+	uint64_t at;            /* bytes from the member's first byte */
+	uint32_t width;         /* bytes, 1..8 */
+	int32_t cpu;            /* the profile's CPU, -1 unknown */
+	uint64_t loads, stores; /* samples */
+};
+
+struct slt_engine_pattern {
+	struct slt_engine_access_rec *recs;
+	size_t n;
+	int32_t *cpus;          /* distinct known CPUs, in order of the
+				   lowest offset each touched (then CPU
+				   number): writer groups 1, 2, ... */
+	size_t n_cpus;
+	uint64_t samples;       /* loads + stores of the struct's records */
+	uint64_t unplaced;      /* of them outside every member (holes) */
+	uint64_t dropped;       /* of them past SLT_ENGINE_PATTERN_MAX */
+	bool line_granular;     /* from a joined profile's (line, member)
+				   cells: offsets are each member's first
+				   byte on the line, widths the member's up
+				   to 8 bytes (not measured) */
+};
+
+/* Read path (fmt: enum slt_samples_format, 0 = detect) for struct s.
+ * Returns 0 and *out (free with slt_engine_pattern_free()); SLT_EUSAGE
+ * when no record of s lands on a member; the reader's errors;
+ * SLT_ENOMEM. */
+int slt_engine_pattern_read(const char *path, int fmt, const struct slt_struct *s,
+			    struct slt_engine_pattern **out, struct slt_error *err);
+void slt_engine_pattern_free(struct slt_engine_pattern *p);
+
+struct slt_access_profile;
+/* The same from a joined profile (join.h; e.g. estimates from IP samples
+ * x static sites, whose records have no offsets): per (line, member) cell
+ * and CPU one record at the member's first byte on that line, the
+ * member's width up to 8 bytes; line_granular set.  Errors as
+ * slt_engine_pattern_read(). */
+int slt_engine_pattern_from_profile(const struct slt_access_profile *ap,
+				    const struct slt_struct *s,
+				    struct slt_engine_pattern **out,
+				    struct slt_error *err);
+
+/*
+ * Make spec replay pattern p (read for layout s, the layout of A; B is
+ * bound by the same member paths, so each access moves with its member).
+ * REPLAY spec: the roles become the pattern: per record a read role (its
+ * loads) and a hot-write role (its stores), each with the record's
+ * offset and width, done by the updater of the record's CPU (the k-th
+ * CPU of p->cpus is writer group k + 1; an unknown CPU: none, its loads
+ * go to the shortest schedule, its stores round-robin).  STATS
+ * spec: the update path's roles stay, its hot-write roles (the synthetic
+ * pattern: every line of the member) are replaced by the pattern's
+ * stores (not its loads; stores on a pointer role's bytes are left out),
+ * one store per write_every-th update of a thread, from the thread's own
+ * stores in proportion to their counts.  Sets spec->pattern.  Returns 0
+ * or SLT_ENOMEM.
+ */
+int slt_engine_spec_apply_pattern(struct slt_engine_spec *spec,
+				  const struct slt_engine_pattern *p,
+				  const struct slt_struct *s,
+				  struct slt_error *err);
+
 /* One bound role. */
 struct slt_engine_bound_role {
 	const char *member;     /* the member's path as named in the spec
@@ -255,6 +341,10 @@ struct slt_engine_bound_role {
 	uint64_t first_line, last_line; /* cachelines it touches, 0-based,
 				   for the cacheline size given to bind */
 	unsigned writer;        /* writer group from the spec (0 = none) */
+	uint32_t width;         /* > 0: one access of width bytes at
+				   `offset` (= the member's offset + the
+				   spec's at); 0: the whole member, one
+				   access per line (size = member size) */
 };
 
 /* The spec bound to one layout.  Owns its arrays and strings; s is
@@ -263,6 +353,7 @@ struct slt_engine_bound {
 	const struct slt_struct *s;
 	char *struct_name;
 	enum slt_engine_mode mode;
+	bool pattern;                    /* spec->pattern */
 	unsigned cacheline_size;         /* bytes */
 	struct slt_engine_bound_role *roles; /* in spec order, optional roles
 					    the struct lacks left out */
@@ -516,7 +607,8 @@ void slt_engine_result_free(struct slt_engine_result *r);
  * named by member (SLT_SAMPLE_TYPE|SLT_SAMPLE_MEMBER|SLT_SAMPLE_CPU,
  * type_offset its offset), a role over several lines by the offset of its
  * first byte on each line (SLT_SAMPLE_TYPE|SLT_SAMPLE_CPU), so the join
- * charges each line with its own accesses.  SLT_EUSAGE when r has no
+ * charges each line with its own accesses; a measured access (width > 0)
+ * is one record at its offset with its width (access_size).  SLT_EUSAGE when r has no
  * access counts; errors of slt_profile_writer_finish().
  */
 int slt_engine_write_profile(const struct slt_engine_result *r,

@@ -264,6 +264,10 @@ struct slt_validate_labels {
 	 * NULL: measured or given, nothing shown.  Text: an "accesses:"
 	 * line under the header; JSON: "basis". */
 	const char *basis;
+	/* Added after basis (additive): where the accesses replayed come
+	 * from ("measured: ..." from a profile, "synthetic: ..."), NULL:
+	 * nothing shown.  Text: a "pattern:" line; JSON: "pattern". */
+	const char *pattern;
 };
 
 /*

@@ -45,6 +45,12 @@ static const char usage_tail[] =
 "                             a built-in role map (no tree, no flush: --batch,\n"
 "                             --flush, --depth, --fanout, --write-every refused)\n"
 "      --profile P            a structlint.profile/v1 to replay (--samples P)\n"
+"      --synthetic            a built-in map's invented hot-write pattern (every\n"
+"                             line of every hot member; the default without\n"
+"                             --samples) even when a profile is given\n"
+"  (with --samples, the profile's accesses replay at their exact offsets,\n"
+"   widths and per-CPU rates, one updater per CPU of the profile; a\n"
+"   built-in map takes its hot-write stores from them)\n"
 "      --threads N            updater threads, 1 to 1024 (default: online CPUs)\n"
 "      --seconds S            run time in seconds, 0.01 to 3600 (default 1);\n"
 "                             with --updates a cap only\n"
@@ -139,11 +145,10 @@ static int make_spec(struct cli_analysis *c, struct eng_cli *e,
 		     struct slt_error *err)
 {
 	if (e->builtin || (!e->run.replay && cli_engine_has_builtin(s->name))) {
-		if (c->classes_path || c->samples)
+		if (c->classes_path && !c->samples)
 			fprintf(stderr, "structlint: warning: struct %s runs with the built-in role map of %s: "
-				"%s not replayed (give --replay to replay them)\n", s->name,
-				e->builtin ? e->builtin : s->name,
-				c->samples ? "the profile is" : "the classes are");
+				"the classes are not replayed (give --replay to replay them)\n", s->name,
+				e->builtin ? e->builtin : s->name);
 		return slt_engine_spec_builtin(e->builtin ? e->builtin : s->name, s, spec, err);
 	}
 	if (!c->classes_path && !c->samples)
@@ -235,8 +240,12 @@ int cmd_engine(int argc, char **argv)
 	if (!rc && c.layout->n_structs > 1)
 		fprintf(stderr, "structlint: warning: %zu definitions of %s: running the first\n",
 			c.layout->n_structs, c.layout->structs[0].name);
+	struct slt_engine_pattern *pat = NULL;
 	if (!rc)
 		rc = make_spec(&c, &e, &c.layout->structs[0], &spec, &err);
+	if (!rc)
+		rc = cli_engine_pattern(&e.run, &c, &c.layout->structs[0], spec, NULL, &pat, &err);
+
 	if (!rc && spec->mode == SLT_ENGINE_REPLAY &&
 	    (rc = cli_engine_stats_only(e.run.stats_given, spec->struct_name)))
 		goto out;
@@ -256,11 +265,17 @@ int cmd_engine(int argc, char **argv)
 			rc = slt_engine_write_json(stdout, r, b, &e.o, c.ropts.pretty, &err);
 		else if (slt_engine_write_text(stdout, r, b, &e.o))
 			rc = slt_error_set(&err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
+		if (!rc && !c.json) {
+			char what[400];
+			cli_engine_pattern_text(what, sizeof(what), spec, pat, c.samples);
+			printf("pattern: %s\n", what);
+		}
 	}
 out:
 	slt_engine_result_free(r);
 	slt_engine_bound_free(b);
 	slt_engine_spec_free(spec);
+	slt_engine_pattern_free(pat);
 	cli_analysis_release(&c);
 	free(e.layout_ops[0]);
 	free(e.layout_ops[1]);

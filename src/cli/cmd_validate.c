@@ -39,6 +39,13 @@ static const char usage_head[] =
 "verdict: faster (interval above 1.0), slower (below), no measurable\n"
 "change; no verdict under 3 rounds.  Each side's role map is printed, with\n"
 "a note when the two differ (then the ratio measures layout plus workload).\n"
+"Accesses: with --samples P (a profile whose records name the struct with\n"
+"offsets: structlint.profile/v1, perf mem/c2c/data-type) the replay is of\n"
+"the measured pattern: each (offset, width, CPU) record's loads and stores\n"
+"at that offset and width, each CPU of the profile one updater thread\n"
+"(default --threads); a built-in map keeps its update and flush paths and\n"
+"takes its hot-write stores from the profile.  Without a profile: classes\n"
+"only (whole members), or --synthetic for a built-in map.\n"
 "Roles (the same rule as engine): the engine's built-in role map for\n"
 "mem_cgroup_per_node and cgroup (the classes then only pick the proposal),\n"
 "else, or with --replay, a generic replay of the members' classes and\n"
@@ -89,6 +96,10 @@ static const char usage_tail[] =
 "                             thread records when it ran (a clock read\n"
 "                             every 16 operations; a gap over 50 us is a\n"
 "                             switch-out); printed as \"co-scheduling\"\n"
+"      --synthetic            the engine's invented hot-write pattern (every\n"
+"                             line of every hot member) instead of the\n"
+"                             profile's; needed for a built-in role map\n"
+"                             without --samples\n"
 "      --fail-unless-faster   exit 1 unless the verdict is \"faster\"\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.validate/v1)\n"
@@ -185,12 +196,15 @@ struct vstate {
 	struct slt_engine_spec *spec_a, *spec_b;
 	struct slt_engine_bound *bound_a, *bound_b;
 	struct slt_validate_result *res;
+	struct slt_engine_pattern *pattern;  /* --samples' measured accesses */
 	char b_what[160];
+	char pattern_what[400];
 };
 
 static void vstate_release(struct vstate *s)
 {
 	slt_validate_result_free(s->res);
+	slt_engine_pattern_free(s->pattern);
 	slt_engine_bound_free(s->bound_a);
 	slt_engine_bound_free(s->bound_b);
 	if (s->spec_b != s->spec_a)
@@ -268,7 +282,7 @@ static void side_error(struct slt_error *err, char side, const char *file,
 /* The role specs of both sides, bound.  The rule engine uses too
  * (engine_args.h): the built-in map when STRUCT has one, unless
  * --replay. */
-static int bind_both(const struct cli_analysis *c, const struct val *v,
+static int bind_both(const struct cli_analysis *c, struct val *v,
 		     struct vstate *s, const struct slt_struct *sa,
 		     const struct slt_struct *sb, struct slt_error *err)
 {
@@ -291,6 +305,11 @@ static int bind_both(const struct cli_analysis *c, const struct val *v,
 		if (!rc && (rc = cli_engine_stats_only(v->run.stats_given, sa->name)))
 			return rc;
 	}
+	if (!rc)
+		rc = cli_engine_pattern(&v->run, c, sa, s->spec_a, s->spec_b, &s->pattern, err);
+	if (!rc)
+		cli_engine_pattern_text(s->pattern_what, sizeof(s->pattern_what), s->spec_a,
+					s->pattern, c->samples);
 	const char *fa = c->file ? c->file : SLT_KERNEL_BTF_PATH;
 	const char *fb = v->against ? s->b_file : fa;
 	if (!rc && (rc = slt_engine_bind(s->spec_a, sa, c->ropts.cacheline_size, &s->bound_a, err)))
@@ -341,6 +360,7 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 		.basis = c->profiles && c->profiles[0] &&
 			 !strncmp(c->profiles[0]->base_note, SLT_IPW_BASIS, strlen(SLT_IPW_BASIS)) ?
 			 c->profiles[0]->base_note : NULL,
+		.pattern = s->pattern_what,
 	};
 	if (c->json)
 		return slt_validate_write_json(stdout, s->res, &l, &v->o, c->ropts.pretty, err);
@@ -358,6 +378,7 @@ int cmd_validate(int argc, char **argv)
 	memset(&v, 0, sizeof(v));
 	slt_validate_opts_default(&v.o);
 	v.run.o = &v.o.engine;
+	v.run.need_pattern = true;
 	v.proposal = 1;
 	int rc = parse_args(argc, argv, &c, &v);
 	if (rc)

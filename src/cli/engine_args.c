@@ -3,6 +3,7 @@
  * one parser, so both take and refuse the same values with the same
  * words (engine_args.h). */
 #include <getopt.h>
+#include <stdio.h>
 
 #include "cli/analysis_args.h"
 #include "cli/engine_args.h"
@@ -43,6 +44,76 @@ int cli_engine_option(struct cli_engine_args *e, struct cli_analysis *c, int opt
 		return 0;
 	case CLI_ENG_OPT_NO_PIN: o->pin = false; return 0;
 	case CLI_ENG_OPT_REPLAY: e->replay = true; return 0;
+	case CLI_ENG_OPT_SYNTHETIC: e->synthetic = true; return 0;
 	}
 	return 1;
+}
+
+static bool has_hot_write(const struct slt_engine_spec *spec)
+{
+	for (size_t k = 0; k < spec->n_roles; k++)
+		if (spec->roles[k].role == SLT_ROLE_HOT_WRITE)
+			return true;
+	return false;
+}
+
+int cli_engine_pattern(struct cli_engine_args *e, const struct cli_analysis *c,
+		       const struct slt_struct *s, struct slt_engine_spec *spec,
+		       struct slt_engine_spec *spec_b,
+		       struct slt_engine_pattern **out, struct slt_error *err)
+{
+	*out = NULL;
+	if (e->synthetic)
+		return 0;
+	if (!c->samples) {
+		if (e->need_pattern && spec->mode == SLT_ENGINE_STATS && has_hot_write(spec))
+			return slt_error_set(err, SLT_EUSAGE, NULL, -1,
+					     "give --samples P (a profile of the struct's accesses), or --synthetic for the engine's invented pattern (every line of every hot member)",
+					     "struct %s: the hot-write pattern comes from a profile", s->name);
+		return 0;
+	}
+	int rc = slt_engine_pattern_read(c->samples, c->sfmt, s, out, err);
+	if (rc == SLT_EUSAGE && c->profiles && c->profiles[0]) {
+		/* records without offsets (IP-sample estimates): the joined
+		 * profile's (line, member) cells */
+		struct slt_error e2;
+		slt_error_clear(&e2);
+		if (!slt_engine_pattern_from_profile(c->profiles[0], s, out, &e2)) {
+			slt_error_clear(err);
+			rc = 0;
+		}
+	}
+	if (rc) {
+		if (rc == SLT_EUSAGE && !err->hint[0])
+			snprintf(err->hint, sizeof(err->hint), "or give --synthetic");
+		return rc;
+	}
+	rc = slt_engine_spec_apply_pattern(spec, *out, s, err);
+	if (!rc && spec_b && spec_b != spec)
+		rc = slt_engine_spec_apply_pattern(spec_b, *out, s, err);
+	if (!rc && !e->o->threads && (*out)->n_cpus)
+		e->o->threads = (unsigned)((*out)->n_cpus < 1024 ? (*out)->n_cpus : 1024);
+	return rc;
+}
+
+void cli_engine_pattern_text(char *buf, size_t size, const struct slt_engine_spec *spec,
+			     const struct slt_engine_pattern *p, const char *file)
+{
+	if (p) {
+		snprintf(buf, size, "%s: %zu (offset, width, CPU) records of %llu accesses from %s, "
+			 "%zu CPU%s (one updater each)%s",
+			 p->line_granular ? "per member and line (no offsets or widths in the records: "
+			 "each member's first byte on the line, up to 8 bytes)" : "measured",
+			 p->n, (unsigned long long)p->samples, file, p->n_cpus, p->n_cpus == 1 ? "" : "s",
+			 p->unplaced ? "; accesses in holes left out" : "");
+		return;
+	}
+	if (spec->mode == SLT_ENGINE_STATS && has_hot_write(spec))
+		snprintf(buf, size, "synthetic: the engine's invented hot-write pattern (one store in every "
+			 "line of every hot-write member per write_every updates), not a measurement");
+	else if (spec->mode == SLT_ENGINE_REPLAY)
+		snprintf(buf, size, "synthetic: member classes only (whole members, one access per line; "
+			 "no offsets, widths or CPUs measured)");
+	else
+		snprintf(buf, size, "the update and flush paths only (no hot-write member)");
 }

@@ -95,6 +95,7 @@ enum {
 	CLI_ENG_OPT_PROFILE = CLI_OPT_OWN + 80, CLI_ENG_OPT_THREADS, CLI_ENG_OPT_SECONDS,
 	CLI_ENG_OPT_BATCH, CLI_ENG_OPT_FLUSH, CLI_ENG_OPT_DEPTH, CLI_ENG_OPT_FANOUT,
 	CLI_ENG_OPT_WRITE_EVERY, CLI_ENG_OPT_SEED, CLI_ENG_OPT_NO_PIN, CLI_ENG_OPT_REPLAY,
+	CLI_ENG_OPT_SYNTHETIC,
 };
 
 /* Their entries of a command's struct option array. */
@@ -109,12 +110,18 @@ enum {
 	{ "write-every", required_argument, NULL, CLI_ENG_OPT_WRITE_EVERY }, \
 	{ "seed", required_argument, NULL, CLI_ENG_OPT_SEED }, \
 	{ "no-pin", no_argument, NULL, CLI_ENG_OPT_NO_PIN }, \
-	{ "replay", no_argument, NULL, CLI_ENG_OPT_REPLAY }
+	{ "replay", no_argument, NULL, CLI_ENG_OPT_REPLAY }, \
+	{ "synthetic", no_argument, NULL, CLI_ENG_OPT_SYNTHETIC }
 
 /* What the run options set. */
 struct cli_engine_args {
 	struct slt_engine_opts *o; /* the engine options they fill */
 	bool replay;               /* --replay */
+	bool synthetic;            /* --synthetic: the engine's invented
+				      hot-write pattern, not the profile's */
+	bool need_pattern;         /* validate: a built-in map's hot-write
+				      pattern must come from a profile unless
+				      --synthetic */
 	unsigned stats_given;      /* CLI_ENG_* stats-only options given */
 };
 
@@ -124,6 +131,24 @@ struct cli_analysis;
  * --samples of the shared options (c).  In cli/engine_args.c. */
 int cli_engine_option(struct cli_engine_args *e, struct cli_analysis *c, int opt,
 		      const char *arg);
+
+struct slt_struct;
+struct slt_engine_spec;
+struct slt_engine_pattern;
+/* The measured pattern (engine.h slt_engine_pattern) of --samples for
+ * layout s applied to spec and spec_b (may be NULL or spec), unless
+ * --synthetic.  Without --samples: nothing, except that with
+ * need_pattern a stats spec with hot-write roles is an error naming
+ * --samples and --synthetic.  *out (may stay NULL) is the pattern, for
+ * the caller to describe and free.  With a pattern that names CPUs and
+ * no --threads, the threads become one per CPU.  Returns 0 or SLT_E*. */
+int cli_engine_pattern(struct cli_engine_args *e, const struct cli_analysis *c,
+		       const struct slt_struct *s, struct slt_engine_spec *spec,
+		       struct slt_engine_spec *spec_b,
+		       struct slt_engine_pattern **out, struct slt_error *err);
+/* "measured: ..." or "synthetic: ..." of a run (buf, size bytes). */
+void cli_engine_pattern_text(char *buf, size_t size, const struct slt_engine_spec *spec,
+			     const struct slt_engine_pattern *p, const char *file);
 
 /* Put file in front of an error that names no file (role binding errors
  * are about the layout FILE). */

@@ -85,6 +85,7 @@ int slt_engine_bind(const struct slt_engine_spec *spec,
 	}
 	b->s = s;
 	b->mode = spec->mode;
+	b->pattern = spec->pattern;
 	b->cacheline_size = cl;
 	b->object_size = s->size;
 	int rc = 0;
@@ -116,6 +117,13 @@ int slt_engine_bind(const struct slt_engine_spec *spec,
 		}
 		const struct slt_member *mb = &s->members[m];
 		uint64_t size = mb->size;
+		if (rs->width && (rs->width > 8 || rs->at + rs->width > size)) {
+			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1, "a measured access lies inside its member",
+					   "member %s of %s is %llu byte%s: no room for a %u-byte access at +%llu",
+					   rs->member, s->name, (unsigned long long)size, size == 1 ? "" : "s",
+					   rs->width, (unsigned long long)rs->at);
+			break;
+		}
 		if (size == 0 || mb->offset + size > s->size) {
 			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1, "a role needs a member with storage inside the struct",
 					   "member %s of %s (offset %llu, %llu byte%s) does not fit a %llu-byte layout: the layout is too small for its %s role",
@@ -141,8 +149,9 @@ int slt_engine_bind(const struct slt_engine_spec *spec,
 		b->n_roles++;
 		br->member_index = (size_t)m;
 		br->role = rs->role;
-		br->offset = mb->offset;
-		br->size = is_ptr_role(rs->role) ? sizeof(void *) : size;
+		br->offset = mb->offset + (rs->width ? rs->at : 0);
+		br->size = is_ptr_role(rs->role) ? sizeof(void *) : rs->width ? rs->width : size;
+		br->width = rs->width;
 		br->loads = rs->loads ? rs->loads : 1;
 		br->stores = rs->stores ? rs->stores : 1;
 		br->writer = rs->writer;

@@ -84,6 +84,8 @@ struct eng_thread {
 	 * -1 - r store) */
 	int32_t *sched;
 	size_t n_sched;
+	uint64_t hot_pos;          /* stats with a pattern: stores done from
+				      sched (the thread's measured stores) */
 	/* co-scheduling (cosched.c): running intervals [start, end] ns,
 	 * CLOCK_MONOTONIC, 2 per interval */
 	uint64_t *iv;
@@ -143,7 +145,8 @@ void *eng_role_ptr(struct eng_thread *th, const uint8_t *obj, int32_t role);
 void eng_update(struct eng_run *r, struct eng_thread *th, uint64_t n);
 /* flush.c: one flush by th (the flusher, or the main thread at the end) */
 void eng_flush(struct eng_run *r, struct eng_thread *th, int32_t *scratch);
-/* replay.c */
+/* replay.c: the threads' schedules (replay: every role; stats with a
+ * measured pattern: the hot-write roles) */
 int eng_replay_init(struct eng_run *r, struct slt_error *err);
 void eng_replay_op(struct eng_run *r, struct eng_thread *th, uint64_t n);
 

@@ -30,6 +30,18 @@ int slt_engine_write_profile(const struct slt_engine_result *r,
 			uint64_t lines = br->last_line - br->first_line + 1;
 			if (!a->loads && !a->stores)
 				continue;
+			if (br->width) {   /* a measured access: its offset and width */
+				struct slt_sample x = {
+					.flags = SLT_SAMPLE_TYPE | SLT_SAMPLE_CPU,
+					.type_name = b->struct_name, .type_offset = br->offset,
+					.access_size = br->width,
+					.cpu = (int32_t)t, .pid = -1, .tid = -1, .node = -1,
+					.loads = a->loads, .stores = a->stores,
+				};
+				if ((rc = slt_profile_writer_add(w, &x)))
+					goto fail;
+				continue;
+			}
 			/* every access touches each of the role's lines once */
 			struct slt_sample s = {
 				.flags = SLT_SAMPLE_TYPE | SLT_SAMPLE_CPU,

@@ -319,7 +319,7 @@ int slt_engine_run(const struct slt_engine_bound *b,
 			goto out_threads;
 		}
 	}
-	if (!stats && (rc = eng_replay_init(r, err)))
+	if ((!stats || b->pattern) && (rc = eng_replay_init(r, err)))
 		goto out_threads;
 	pthread_mutex_init(&r->flush_lock, NULL);
 	sem_init(&r->wake, 0, 0);

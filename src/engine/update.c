@@ -26,9 +26,48 @@ static const uint8_t *line_byte(const uint8_t *obj,
 	return obj + (off > br->offset ? off : br->offset);
 }
 
+/* One access of br->width bytes at br->offset, as naturally aligned
+ * pieces of 8, 4, 2, 1 bytes (one piece for an aligned access). */
+static uint64_t exact_access(const struct slt_engine_bound_role *br, uint8_t *obj,
+			     bool store, uint8_t v)
+{
+	uint64_t sum = 0, o = br->offset, end = br->offset + br->width;
+	while (o < end) {
+		unsigned w = 8;
+		while (w > 1 && (o % w || o + w > end))
+			w /= 2;
+		uint8_t *p = obj + o;
+		uint64_t x = v * 0x0101010101010101ULL;
+		if (store && w == 8)
+			__atomic_store_n((uint64_t *)p, x, __ATOMIC_RELAXED);
+		else if (w == 8)
+			sum += __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
+		else if (store && w == 4)
+			__atomic_store_n((uint32_t *)p, (uint32_t)x, __ATOMIC_RELAXED);
+		else if (w == 4)
+			sum += __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED);
+		else if (store && w == 2)
+			__atomic_store_n((uint16_t *)p, (uint16_t)x, __ATOMIC_RELAXED);
+		else if (w == 2)
+			sum += __atomic_load_n((uint16_t *)p, __ATOMIC_RELAXED);
+		else if (store)
+			__atomic_store_n(p, v, __ATOMIC_RELAXED);
+		else
+			sum += __atomic_load_n(p, __ATOMIC_RELAXED);
+		o += w;
+	}
+	return sum;
+}
+
 void eng_role_load(struct eng_thread *th, const uint8_t *obj, size_t role)
 {
 	const struct slt_engine_bound_role *br = &th->run->b->roles[role];
+	if (br->width) {
+		th->sink += exact_access(br, (uint8_t *)obj, false, 0);
+		if (th->acc)
+			th->acc[role].loads++;
+		return;
+	}
 	unsigned cl = th->run->o.cacheline_size;
 	uint64_t v = 0;
 	for (uint64_t l = br->first_line; l <= br->last_line; l++)
@@ -42,6 +81,12 @@ void eng_role_store(struct eng_thread *th, uint8_t *obj, size_t role,
 		    uint8_t v)
 {
 	const struct slt_engine_bound_role *br = &th->run->b->roles[role];
+	if (br->width) {
+		exact_access(br, obj, true, v);
+		if (th->acc)
+			th->acc[role].stores++;
+		return;
+	}
 	unsigned cl = th->run->o.cacheline_size;
 	for (uint64_t l = br->first_line; l <= br->last_line; l++)
 		__atomic_store_n((uint8_t *)line_byte(obj, br, l, cl), v, __ATOMIC_RELAXED);
@@ -85,10 +130,17 @@ void eng_update(struct eng_run *r, struct eng_thread *th, uint64_t n)
 	atomic_fetch_add(&eng_pcpu_at(t, cpu0, th->idx)->state, val);
 	th->added[g] += val;
 	eng_tree_mark(r, th, g, th->idx);
-	if (n % r->o.write_every == 0)
-		for (size_t k = 0; k < b->n_roles; k++)
-			if (b->roles[k].role == SLT_ROLE_HOT_WRITE && r->writer[k] == th->idx)
-				eng_role_store(th, obj, k, (uint8_t)n);
+	if (n % r->o.write_every == 0) {
+		if (b->pattern) {   /* the thread's next measured store */
+			if (th->n_sched)
+				eng_role_store(th, obj, (size_t)(-1 - th->sched[th->hot_pos++ % th->n_sched]),
+					       (uint8_t)n);
+		} else {            /* synthetic: every line of every hot member */
+			for (size_t k = 0; k < b->n_roles; k++)
+				if (b->roles[k].role == SLT_ROLE_HOT_WRITE && r->writer[k] == th->idx)
+					eng_role_store(th, obj, k, (uint8_t)n);
+		}
+	}
 	if (crossing) {
 		th->crossings++;
 		/* a crossing while a flush is requested coalesces into it */

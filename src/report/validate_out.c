@@ -10,6 +10,8 @@
  *   "b": { "file": PATH, "what": TEXT, "size": BYTES },   (with fix)
  *   "basis": TEXT (only when the accesses are estimates: "estimated from
  *            IP samples x static sites (...)"),
+ *   "pattern": TEXT: "measured: N (offset, width, CPU) records ..." (from
+ *            --samples) or "synthetic: ..." (classes only, --synthetic),
  *   "options": { "mode": "stats" | "replay", "rounds", "seconds" (per run),
  *       "warmup_seconds", "threads" (updater threads run), "batch",
  *       "flush": "list" | "pop", "depth", "fanout", "write_every" (these
@@ -185,6 +187,8 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		l->b_file, l->b_what, (unsigned long long)l->b_size, l->b_size == 1 ? "" : "s");
 	if (l->basis)
 		fprintf(f, "accesses: %s\n\n", l->basis);
+	if (l->pattern)
+		fprintf(f, "pattern: %s\n\n", l->pattern);
 	roles_block(f, l);
 
 	/* the row shows the interval the verdict comes from */
@@ -349,6 +353,8 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(root, "b", layout_json(l->b_file, l->b_what, l->b_size, &bad), &bad);
 	if (l->basis)
 		slt_json_set(root, "basis", json_string(l->basis), &bad);
+	if (l->pattern)
+		slt_json_set(root, "pattern", json_string(l->pattern), &bad);
 
 	json_t *op = json_object();
 	slt_json_set(op, "mode", json_string(mode_name(r->mode)), &bad);

@@ -176,44 +176,6 @@ def case_profile_repro():
         assert {k[2] for k in upd[0]} == {0, 1}, upd[0]
 
 
-def case_profile_loop():
-    """engine profile -> report: the cases README's classes on the 6.1 and
-    6.12 miniatures; 6.1's two collision lines flagged, no write-write
-    finding on 6.12 (its lru_zone_size and iter share line 29 and have one
-    writer in the kernel and in the built-in map); on 6.1 a write-write
-    finding may only be the flush/update pair of line 35."""
-    for v612 in (False, True):
-        prof = os.path.join(TMP, 'engine%s.json' % ('612' if v612 else '61'))
-        ok(run(obj(v612), 'mem_cgroup_per_node', *EXACT, '--write-profile', prof))
-        with open(prof) as f:
-            assert json.load(f)['schema'] == 'structlint.profile/v1'
-        p = subprocess.run([SL, 'report', obj(v612), 'mem_cgroup_per_node', '--samples', prof,
-                            '--json'], capture_output=True, text=True, timeout=60)
-        assert p.returncode == 0, p.stderr
-        d = json.loads(p.stdout)
-        cls = {m['name']: m['class'] for m in d['members']}
-        want = {'memcg': 'read-mostly', 'lruvec_stats_percpu': 'read-mostly',
-                'shrinker_info': 'read-mostly', 'lruvec': 'hot-write',
-                'lru_zone_size': 'hot-write', 'iter': 'hot-write'}
-        for m, c in want.items():
-            assert cls[m] == c, (v612, m, cls[m])
-        kinds = [(f['kind'], f['line']) for f in d['findings']]
-        if v612:
-            assert kinds == [], kinds
-        else:
-            assert ('collision', 24) in kinds and ('collision', 39) in kinds, kinds
-            # 6.1's line 35 holds the tail of the flush-written
-            # lruvec_stats and the head of the updater-written
-            # lru_zone_size: a real write-write pair, whose score crosses
-            # the threshold only when the flusher thread got a CPU often
-            # enough (load-dependent), so it is not asserted either way;
-            # any write-write finding must be that flush/update pair.
-            for f in d['findings']:
-                if f['kind'] == 'write-write':
-                    paths = {m['path'] for m in f['members']}
-                    assert 'lruvec_stats' in paths and paths & {'lru_zone_size', 'iter'}, f
-
-
 def case_cgroup_loop():
     """cgroup: the flush path is rare next to updates, so the engine's
     profile needs --min-share 0.001 (man ENGINE) for rstat_css_list and
@@ -268,14 +230,92 @@ def case_replay_writers():
     path = os.path.join(TMP, 'net.json')
     with open(path, 'w') as f:
         json.dump(prof, f)
+    # the measured pattern: each CPU's own stores on its own thread (CPU 3's
+    # few stores to rx_bytes too), CPUs in order of first appearance
     for threads, tx in ((2, 1), (3, 1), (1, 0)):
         d = engine_json(o, 'netstats', '--samples', path, '--threads', str(threads),
                         '--updates', '5000', '--seconds', '600')
         assert d['mode'] == 'replay', d['mode']
         w = {m: sorted({a['thread'] for a in d['accesses'] if a['member'] == m and a['stores']})
              for m in ('rx_packets', 'rx_bytes', 'tx_packets', 'tx_bytes')}
-        assert w == {'rx_packets': [0], 'rx_bytes': [0], 'tx_packets': [tx],
+        assert w == {'rx_packets': [0], 'rx_bytes': sorted({0, tx}), 'tx_packets': [tx],
                      'tx_bytes': [tx]}, (threads, w)
+    # one thread per CPU of the profile when --threads is not given
+    d = engine_json(o, 'netstats', '--samples', path, '--updates', '5000', '--seconds', '600')
+    assert d['options']['threads'] == 2, d['options']
+
+
+def out_rows(path):
+    """(offset, size, thread) -> (loads, stores) of a profile."""
+    with open(path) as f:
+        d = json.load(f)
+    rows = {}
+    for st in d['structs']:
+        for m in st['members']:
+            for r in m['rows']:
+                k = (m['offset'], r.get('size'), r['cpu'])
+                rows[k] = (r.get('loads', 0), r.get('stores', 0))
+    return rows
+
+
+def case_exact_offsets():
+    """A measured pattern replays at the profile's exact offsets and widths,
+    per CPU, at its rates: the engine's own profile of the run (exact
+    counts) holds the same (offset, width, CPU) records, each count the
+    input's times one factor; never a whole member, never a line the
+    profile did not touch.  Odd offsets and widths, one access straddling
+    two members' bytes cut at the member end.  Stats mode (built-in map):
+    the updaters' stores are the profile's stores, nothing else."""
+    src = os.path.join(TMP, 'ex.c')
+    with open(src, 'w') as f:
+        f.write('struct ex { unsigned long a; unsigned int b, c; unsigned short d[4]; '
+                'char e[40]; long f[8]; };\nstruct ex ex_instance;\n')
+    o = os.path.join(TMP, 'ex.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    # (offset, size, cpu, loads, stores)
+    want = [(0, 8, 5, 0, 3), (12, 4, 5, 2, 0), (18, 2, 9, 4, 0), (33, 1, 9, 0, 2),
+            (64, 8, 9, 0, 1), (120, 8, 5, 1, 0)]
+    prof = {'schema': 'structlint.profile/v1', 'tool': 'test', 'cacheline_size': 64,
+            'structs': [{'type': 'ex', 'members': [
+                {'offset': off, 'rows': [dict(cpu=c, size=w, **({'loads': l} if l else {}),
+                                             **({'stores': st} if st else {}))]}
+                for off, w, c, l, st in want]}]}
+    path = os.path.join(TMP, 'ex.json')
+    with open(path, 'w') as f:
+        json.dump(prof, f)
+    out = os.path.join(TMP, 'ex-out.json')
+    d = engine_json(o, 'ex', '--samples', path, '--updates', '10000', '--seconds', '600',
+                    '--write-profile', out)
+    assert d['mode'] == 'replay' and d['options']['threads'] == 2, d['options']
+    got = out_rows(out)
+    # CPU 5 touches offset 0 first: thread 0; CPU 9 thread 1
+    thread = {5: 0, 9: 1}
+    exp = {(off, w, thread[c]): (l, st) for off, w, c, l, st in want}
+    assert set(got) == set(exp), (sorted(got), sorted(exp))
+    k = got[(0, 8, 0)][1] // 3
+    assert k > 0 and all(got[key] == (l * k, st * k) for key, (l, st) in exp.items()), (got, k)
+
+    # stats: the built-in memcg map on the 6.1 miniature, stores from a
+    # profile at two odd offsets inside lruvec and one in lru_zone_size
+    want = [(40, 8, 2), (1000, 4, 6), (2300, 8, 6)]
+    prof = {'schema': 'structlint.profile/v1', 'tool': 'test', 'cacheline_size': 64,
+            'structs': [{'type': 'mem_cgroup_per_node', 'members': [
+                {'offset': off, 'rows': [{'cpu': c, 'size': w, 'stores': 5}]}
+                for off, w, c in want]}]}
+    path = os.path.join(TMP, 'memcg.json')
+    with open(path, 'w') as f:
+        json.dump(prof, f)
+    out = os.path.join(TMP, 'memcg-out.json')
+    d = engine_json(obj(), 'mem_cgroup_per_node', '--samples', path, '--updates', '4000',
+                    '--seconds', '600', '--write-profile', out)
+    assert d['mode'] == 'stats' and d['options']['threads'] == 2, d['options']
+    got = out_rows(out)
+    stores = {(off, w, t) for (off, w, t), (l, st) in got.items() if st and t < 2}
+    # CPU 2 first at offset 40: thread 0; CPU 6 thread 1
+    assert stores == {(40, 8, 0), (1000, 4, 1), (2300, 8, 1)}, sorted(stores)
+    # equal counts in, equal counts out (one store per 4th update, in turn)
+    n = {st for (off, w, t), (l, st) in got.items() if st and t < 2 and (off, w) != (40, 8)}
+    assert len(n) == 1, got
 
 
 def case_mode_rule():

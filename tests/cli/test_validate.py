@@ -183,25 +183,18 @@ def check_numbers(d, rounds):
 
 
 def case_e2e_profile():
-    """engine --write-profile -> report --samples: the classes the engine
-    was given come back exactly (engine --updates: exact counts, so on any
-    load)."""
+    """engine --write-profile -> validate --profile: the engine's exact
+    profile drives validate as a measured pattern (its offsets, CPUs as
+    threads).  (No check that report recovers the classes the engine was
+    built to produce: circular, issue 14.)"""
     o, cl = bad_obj(), classes()
     prof = os.path.join(TMP, 'engine.json')
     # a fixed number of updates, not a time: the same counts on any load
     run('engine', o, 'bad_stats', '--classes', cl, '--threads', '2', '--updates', '20000',
         '--seconds', '600', '--write-profile', prof)
-    d = json.loads(run('report', o, 'bad_stats', '--samples', prof, '--json').stdout)
-    got = {m['path']: m['class'] for m in d['members'] if m['path'] in
-           ('hits', 'misses', 'parent', 'percpu')}
-    assert got == {'hits': 'hot-write', 'misses': 'hot-write',
-                   'parent': 'read-mostly', 'percpu': 'read-mostly'}, got
-    # and what the engine did not touch is not hot
-    cold = [m for m in d['members'] if m['path'] == 'cold']
-    assert cold and cold[0]['class'] in ('cold', 'none'), cold
-    # and the profile drives validate's generic replay and the advisor
     d = validate_json(o, 'bad_stats', '--profile', prof, *SHORT)
     assert d['options']['mode'] == 'replay' and d['b']['what'].startswith('proposal 1 ('), d
+    assert d['pattern'].startswith('measured: ') and '2 CPUs' in d['pattern'], d['pattern']
     check_numbers(d, 1)
 
 
@@ -277,7 +270,7 @@ def case_json_proposal():
 def case_builtin_against():
     """6.1 miniature vs the 6.12 one with the built-in memcg role map: stats
     mode, flushes and lock figures on both sides, no classes needed."""
-    d = validate_json(seed(False), 'mem_cgroup_per_node', '--against',
+    d = validate_json(seed(False), 'mem_cgroup_per_node', '--synthetic', '--against',
                       seed(True) + ':mem_cgroup_per_node', *SHORT)
     check_numbers(d, 1)
     assert d['options']['mode'] == 'stats' and d['options']['batch'] == 64, d['options']
@@ -296,14 +289,14 @@ def case_builtin_against():
     rb = {r['member']: r['role'] for r in d['roles']['b']}
     assert ra['lruvec_stats'] == 'flush-write' and rb['lruvec_stats'] == 'read', (ra, rb)
     assert 'lruvec_stats: flush-write, 688 bytes in A, read, 8 bytes in B' in d['roles_differ'], d
-    t = run('validate', seed(False), 'mem_cgroup_per_node', '--against',
+    t = run('validate', seed(False), 'mem_cgroup_per_node', '--synthetic', '--against',
             seed(True) + ':mem_cgroup_per_node', *SHORT).stdout
     assert 'roles A:' in t and 'roles B:' in t, t
     note = [l for l in t.split('\n') if l.startswith('note: the role maps differ')]
     assert len(note) == 1 and 'layout plus workload' in note[0], t
     assert 'no verdict: 1 round' in t, t
     # engine options pass through
-    d = validate_json(seed(False), 'mem_cgroup_per_node', '--against',
+    d = validate_json(seed(False), 'mem_cgroup_per_node', '--synthetic', '--against',
                       seed(True) + ':mem_cgroup_per_node', *SHORT,
                       '--batch', '128', '--flush', 'pop', '--depth', '2', '--fanout', '3')
     o = d['options']
@@ -372,12 +365,12 @@ def case_bad_input():
     # --against a struct that does not exist there
     run(*base, '--against', other + ':no_such_struct', *SHORT, rc=2)
     # a layout too small for its roles: one-byte pointer members
-    p = run('validate', o, 'mem_cgroup_per_node', '--against',
+    p = run('validate', o, 'mem_cgroup_per_node', '--synthetic', '--against',
             seed(True) + ':mem_cgroup_per_node', *SHORT, rc=2)
     assert 'memcg' in p.stderr or 'lruvec_stats_percpu' in p.stderr, p.stderr
     run('validate', '/nonexistent.o', 'bad_stats', '--classes', cl, rc=2)
     # B named twice
-    p = run('validate', seed(False), 'mem_cgroup_per_node', '--against',
+    p = run('validate', seed(False), 'mem_cgroup_per_node', '--synthetic', '--against',
             seed(True) + ':mem_cgroup_per_node', '--proposal', '2', *SHORT, rc=2)
     assert '--proposal' in p.stderr and '--against' in p.stderr, p.stderr
     # a run time under the floor, and the hint for a struct without
@@ -394,7 +387,7 @@ def case_bad_input():
     assert 'no built-in role map for struct bad_stats: give --classes or --samples' in p.stderr, \
         p.stderr
     # A and B different structs: which side failed, both names, B's FILE
-    p = run('validate', seed(False), 'mem_cgroup_per_node', '--against', o + ':bad_stats',
+    p = run('validate', seed(False), 'mem_cgroup_per_node', '--synthetic', '--against', o + ':bad_stats',
             *SHORT, rc=2)
     assert p.stderr.startswith('structlint: %s: layout B is struct bad_stats, layout A struct '
                                'mem_cgroup_per_node: ' % o), p.stderr
@@ -402,7 +395,7 @@ def case_bad_input():
     p = run(*base, '--against', other + ':bad_stats', *SHORT, rc=2)
     assert p.stderr.startswith('structlint: %s: ' % other) and 'parent' in p.stderr, p.stderr
     # one-byte members: "1 byte", not "1 bytes"
-    p = run('validate', o, 'mem_cgroup_per_node', '--against',
+    p = run('validate', o, 'mem_cgroup_per_node', '--synthetic', '--against',
             seed(True) + ':mem_cgroup_per_node', *SHORT, rc=2)
     assert ' 1 byte at' in p.stderr and '1 bytes' not in p.stderr, p.stderr
     # the stats engine's options in replay mode
@@ -414,9 +407,16 @@ def case_replay_rule():
     """engine's rule: the built-in map for mem_cgroup_per_node even with
     --classes, the replay with --replay."""
     memcg = os.path.join(ROOT, 'fixtures', 'classes', 'mem_cgroup_per_node-6.1.classes')
-    d = validate_json(seed(False), 'mem_cgroup_per_node', '--classes', memcg, *SHORT)
+    d = validate_json(seed(False), 'mem_cgroup_per_node', '--classes', memcg, '--synthetic', *SHORT)
     assert d['options']['mode'] == 'stats' and d['options']['batch'] == 64, d['options']
+    assert d['pattern'].startswith('synthetic: the engine'), d['pattern']
+    # a built-in map's hot-write pattern comes from a profile, or is asked
+    # for by name
+    p = run('validate', seed(False), 'mem_cgroup_per_node', '--classes', memcg, *SHORT, rc=2)
+    assert 'from a profile' in p.stderr and '--samples' in p.stderr and '--synthetic' in p.stderr, \
+        p.stderr
     d = validate_json(seed(False), 'mem_cgroup_per_node', '--classes', memcg, '--replay', *SHORT)
+    assert d['pattern'].startswith('synthetic: member classes only'), d['pattern']
     o = d['options']
     assert o['mode'] == 'replay', o
     assert [o[k] for k in ('batch', 'flush', 'depth', 'fanout', 'write_every')] == [None] * 5, o

@@ -423,8 +423,8 @@ static int readback_cb(void *ctx, const struct slt_sample *s)
 	return rb->join ? slt_join_add(rb->join, s) : 0;
 }
 
-/* The profile reads back with the counts, and join + classify recover
- * the engine's classes. */
+/* The profile reads back with the exact counts, and joins with nothing
+ * outside the struct's members. */
 static void test_profile_roundtrip(void **state)
 {
 	(void)state;
@@ -455,29 +455,9 @@ static void test_profile_roundtrip(void **state)
 	struct slt_access_profile *p = NULL;
 	assert_int_equal(slt_join_finish(rb.join, &p, &err), 0);
 	assert_int_equal(p->outside_samples, 0);
-	struct slt_analysis_opts ao = { .cacheline_size = 64 };
-	slt_classify_opts_default(&ao.classify);
-	struct slt_analysis *a = NULL;
-	assert_int_equal(slt_analyze(s, p, &ao, &a, &err), 0);
-	for (size_t k = 0; k < b->n_roles; k++) {
-		const struct slt_engine_bound_role *br = &b->roles[k];
-		enum slt_class c = a->classes[br->member_index].cls;
-		if (br->role == SLT_ROLE_HOT_WRITE)
-			assert_int_equal(c, SLT_CLASS_HOT_WRITE);
-		else if (br->role == SLT_ROLE_BACK_PTR || br->role == SLT_ROLE_PERCPU_PTR ||
-			 br->role == SLT_ROLE_READ)
-			assert_int_equal(c, SLT_CLASS_READ_MOSTLY);
-	}
-	/* the 6.1 collisions: line 24 (lruvec + lruvec_stats_percpu) and
-	 * line 39 (iter + shrinker_info + memcg) */
-	bool l24 = false, l39 = false;
-	for (size_t i = 0; i < a->n_findings; i++) {
-		l24 |= a->findings[i].kind == SLT_FIND_COLLISION && a->findings[i].line == 24;
-		l39 |= a->findings[i].kind == SLT_FIND_COLLISION && a->findings[i].line == 39;
-	}
-	assert_true(l24);
-	assert_true(l39);
-	slt_analysis_free(a);
+	/* (no classification or collision check here: the engine's own
+	 * profile recovering the classes and collisions it was built to
+	 * produce proves nothing about a layout; issue 14) */
 	slt_access_profile_free(p);
 	free(rb.loads);
 	free(rb.stores);
