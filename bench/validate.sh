@@ -30,7 +30,8 @@
 # Options of every run: $VALIDATE_ROUNDS (default 30) rounds of
 # $VALIDATE_SECONDS (default 0.5) s per layout, warm-up 0.5 s,
 # $VALIDATE_THREADS updater threads (default: online CPUs), plus any
-# $VALIDATE_ARGS (e.g. "--batch 32 --flush pop").  About 31 s per row.
+# $VALIDATE_ARGS (e.g. "--batch 32 --flush pop").  About 31 s per row,
+# times 5 with the sensitivity points (3 in replay mode).
 # 30 rounds rather than validate's 20: the paired interval's half-width
 # is t(0.975, n-1) * s / sqrt(n), so 30 rounds make it 0.80 times as wide
 # as 20 (2.045 / sqrt(30) against 2.093 / sqrt(20)) for 10 s more per
@@ -48,6 +49,9 @@
 # above CPUs / 2 before the rows (the updater threads then wait for a
 # CPU, rarely co-scheduled) gets a warning: the rows measure the scheduler as much as
 # the layout.
+# Every row runs with --sensitivity (about 5 x the time: the hot-write
+# rate x0.25 and x4, batch 32 and 128 in stats mode) and prints whether
+# the change keeps its sign ("robust") or not.
 # Each row also prints the co-scheduling overlap (median over the runs of
 # each side: the share of each run during which >= 2 updaters ran at
 # once, validate's "co-scheduling" line); under validate's floor (50%)
@@ -58,7 +62,7 @@
 # run by sh: bash is needed (pipefail, arrays): start it
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u -o pipefail
-case ${1:-} in -h|--help) sed -n '3,56p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '3,60p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${1:-$root/build}
@@ -73,7 +77,7 @@ v612=${STRUCTLINT_V612:-$(first /var/tmp/structlint-kernels/x/usr/lib/debug/boot
 	/var/tmp/kdbg/x/usr/lib/debug/boot/vmlinux-6.12.*-cloud-amd64)}
 rounds=${VALIDATE_ROUNDS:-30}
 seconds=${VALIDATE_SECONDS:-0.5}
-opts=(--rounds "$rounds" --seconds "$seconds" --warmup 0.5)
+opts=(--rounds "$rounds" --seconds "$seconds" --warmup 0.5 --sensitivity)
 [[ -n ${VALIDATE_THREADS:-} ]] && opts+=(--threads "$VALIDATE_THREADS")
 # shellcheck disable=SC2206
 [[ -n ${VALIDATE_ARGS:-} ]] && opts+=($VALIDATE_ARGS)
@@ -179,6 +183,11 @@ for line in sys.stdin.read().splitlines():
         100 * ov["a"]["median"], 100 * ov["b"]["median"],
         d["medians_change_percent"], pc(ci["lo_percent"]), pc(ci["hi_percent"]), verdict(ci, n, ov)))
     print("%-32s   pattern: %s" % ("", d.get("pattern", "?")))
+    sn = d.get("sensitivity")
+    if sn:
+        print("%-32s   sensitivity: %s: %s" % ("", "robust" if sn["robust"] else "NOT ROBUST", ", ".join(
+            "%s %s%g %+.1f%% (%s)" % (p["knob"], "x" if p["knob"] != "batch" else "", p["value"],
+                                     100 * (p["ratio"] - 1), p["verdict"]) for p in sn["points"])))
     if d["reason"]:
         print("%-32s   no verdict: %s" % ("", d["reason"]))
     for side in "ab":

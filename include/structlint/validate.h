@@ -248,6 +248,46 @@ int slt_validate_run(const struct slt_engine_bound *a,
 
 void slt_validate_result_free(struct slt_validate_result *r);
 
+/* ---- sensitivity ------------------------------------------------------- */
+
+/* One validation with one uncertain knob moved. */
+struct slt_sensitivity_point {
+	const char *knob;        /* "write rate" or "batch" (static) */
+	double value;            /* write rate: the factor on the hot-write
+				    stores (0.25 or 4); batch: 32 or 128 */
+	struct slt_ratio_ci ci;  /* the verdict's interval (paired unless
+				    opts.paired is off) */
+	enum slt_verdict verdict;
+	double overlap_a, overlap_b; /* median overlaps (co-scheduling) */
+};
+
+#define SLT_SENSITIVITY_MAX 4u
+
+struct slt_sensitivity {
+	struct slt_sensitivity_point point[SLT_SENSITIVITY_MAX];
+	size_t n;
+	bool robust;             /* every point's change (ratio - 1) has the
+				    sign of the main result's; false: "not
+				    robust", the verdict depends on a knob
+				    the model does not know */
+};
+
+/*
+ * How the result r (of a and b with opts) moves when the knobs the
+ * model cannot measure move: the hot-write rate x0.25 and x4 (stats
+ * mode: write_every x4 and / 4, at least 1; replay: every hot-write
+ * role's store rate x0.25 and x4 against the loads), and in stats mode
+ * the flush batch 32 and 128 (the points equal to opts' own are left
+ * out).  Each point is a full slt_validate_run() with opts otherwise
+ * unchanged (same rounds).  robust as above, the main result's change
+ * included.  Returns 0 and *out filled, or slt_validate_run()'s errors.
+ */
+int slt_validate_sensitivity(const struct slt_engine_bound *a,
+			     const struct slt_engine_bound *b,
+			     const struct slt_validate_opts *opts,
+			     const struct slt_validate_result *r,
+			     struct slt_sensitivity *out, struct slt_error *err);
+
 /* What the writers print about the two sides (borrowed strings). */
 struct slt_validate_labels {
 	const char *struct_name;
@@ -268,6 +308,9 @@ struct slt_validate_labels {
 	 * from ("measured: ..." from a profile, "synthetic: ..."), NULL:
 	 * nothing shown.  Text: a "pattern:" line; JSON: "pattern". */
 	const char *pattern;
+	/* Added after pattern (additive): the sensitivity (NULL: not run).
+	 * Text: a "sensitivity:" block; JSON: "sensitivity". */
+	const struct slt_sensitivity *sensitivity;
 };
 
 /*

@@ -96,6 +96,12 @@ static const char usage_tail[] =
 "                             thread records when it ran (a clock read\n"
 "                             every 16 operations; a gap over 50 us is a\n"
 "                             switch-out); printed as \"co-scheduling\"\n"
+"      --sensitivity          then validate again with the knobs the model\n"
+"                             cannot measure moved: hot-write rate x0.25 and\n"
+"                             x4 (stats: --write-every x4 and /4), batch 32\n"
+"                             and 128 (stats); \"not robust\" when a change\n"
+"                             has another sign than the main result's (about\n"
+"                             5 x the run time)\n"
 "      --synthetic            the engine's invented hot-write pattern (every\n"
 "                             line of every hot member) instead of the\n"
 "                             profile's; needed for a built-in role map\n"
@@ -117,7 +123,7 @@ static const char usage_tail[] =
 
 enum {
 	OPT_PROPOSAL = CLI_OPT_OWN + 40, OPT_AGAINST, OPT_ROUNDS, OPT_WARMUP,
-	OPT_FAIL_FASTER, OPT_PAIRED, OPT_INDEPENDENT, OPT_MIN_OVERLAP,
+	OPT_FAIL_FASTER, OPT_PAIRED, OPT_INDEPENDENT, OPT_MIN_OVERLAP, OPT_SENSITIVITY,
 };
 
 static const struct option long_opts[] = {
@@ -131,6 +137,7 @@ static const struct option long_opts[] = {
 	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ "independent", no_argument, NULL, OPT_INDEPENDENT },
 	{ "min-overlap", required_argument, NULL, OPT_MIN_OVERLAP },
+	{ "sensitivity", no_argument, NULL, OPT_SENSITIVITY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -140,6 +147,7 @@ struct val {
 	bool proposal_given;
 	const char *against;       /* FILE2:STRUCT2 */
 	bool fail_unless_faster;
+	bool sensitivity;          /* --sensitivity */
 	struct cli_engine_args run; /* the run options, run.o = &o.engine */
 };
 
@@ -166,6 +174,7 @@ static int val_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 		return cli_uint_opt("--rounds", arg, 1, 10000, &v->o.rounds);
 	case OPT_WARMUP: return cli_engine_seconds("--warmup", arg, true, &v->o.warmup_seconds);
 	case OPT_FAIL_FASTER: v->fail_unless_faster = true; return 0;
+	case OPT_SENSITIVITY: v->sensitivity = true; return 0;
 	case OPT_PAIRED: v->o.paired = true; return 0;
 	case OPT_INDEPENDENT: v->o.paired = false; return 0;
 	case OPT_MIN_OVERLAP: {
@@ -197,6 +206,7 @@ struct vstate {
 	struct slt_engine_bound *bound_a, *bound_b;
 	struct slt_validate_result *res;
 	struct slt_engine_pattern *pattern;  /* --samples' measured accesses */
+	struct slt_sensitivity sens;         /* --sensitivity */
 	char b_what[160];
 	char pattern_what[400];
 };
@@ -342,6 +352,8 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 	if (!rc)
 		rc = slt_validate_run(s->bound_a, s->bound_b, &v->o, tty ? progress : NULL,
 				      NULL, &s->res, err);
+	if (!rc && v->sensitivity)
+		rc = slt_validate_sensitivity(s->bound_a, s->bound_b, &v->o, s->res, &s->sens, err);
 	if (tty)
 		fputs("\r\033[K", stderr);
 	if (rc)
@@ -361,6 +373,7 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 			 !strncmp(c->profiles[0]->base_note, SLT_IPW_BASIS, strlen(SLT_IPW_BASIS)) ?
 			 c->profiles[0]->base_note : NULL,
 		.pattern = s->pattern_what,
+		.sensitivity = v->sensitivity ? &s->sens : NULL,
 	};
 	if (c->json)
 		return slt_validate_write_json(stdout, s->res, &l, &v->o, c->ropts.pretty, err);

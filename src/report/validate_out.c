@@ -44,6 +44,9 @@
  *       "a" | "b": { "median", "min" (fractions of the run during which
  *       >= 2 updaters ran at once), "runs": [ FRACTION ] (round order),
  *       "cpu_share": median of the updaters' CPU time / wall time } },
+ *   "sensitivity" (only with --sensitivity): { "robust": bool, "points":
+ *       [ { "knob": "write rate" | "batch", "value", "ratio", "lo", "hi",
+ *       "verdict", "overlap_a", "overlap_b" } ] },
  *   "roles": { "a" | "b": [ { "member", "role", "offset", "size" } ] },
  *   "roles_differ": null, or what differs between the two role maps
  *       other than offsets (the ratio then measures layout plus workload),
@@ -60,6 +63,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report/json_out.h"
 #include "structlint/validate.h"
@@ -260,6 +264,24 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		other->ratio, other->level * 100.0, oci);
 	if (no_verdict_reason(r, reason, sizeof(reason))[0])
 		fprintf(f, "no verdict: %s\n", reason);
+	if (l->sensitivity) {
+		const struct slt_sensitivity *sn = l->sensitivity;
+		fprintf(f, "\nsensitivity (the same runs with one knob moved): %s\n",
+			sn->robust ? "robust: every change has the main result's sign"
+				   : "not robust: the sign of the change depends on a knob the model does not measure");
+		for (size_t i = 0; i < sn->n; i++) {
+			const struct slt_sensitivity_point *pt = &sn->point[i];
+			char pc[32], iv[80], what[48];
+			pct(pc, sizeof(pc), pt->ci.ratio);
+			fmt_interval(iv, sizeof(iv), &pt->ci, false);
+			if (!strcmp(pt->knob, "batch"))
+				snprintf(what, sizeof(what), "batch %.0f", pt->value);
+			else
+				snprintf(what, sizeof(what), "%s x%g", pt->knob, pt->value);
+			fprintf(f, "  %-18s %8s  %-20s %-20s (overlap A %.0f%%, B %.0f%%)\n", what, pc, iv,
+				slt_verdict_name(pt->verdict), 100.0 * pt->overlap_a, 100.0 * pt->overlap_b);
+		}
+	}
 	return ferror(f) ? SLT_EIO : 0;
 }
 
@@ -443,6 +465,25 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 		slt_json_set(ov, side ? "b" : "a", os, &bad);
 	}
 	slt_json_set(root, "overlap", ov, &bad);
+	if (l->sensitivity) {
+		json_t *sj = json_object(), *pts = json_array();
+		slt_json_set(sj, "robust", json_boolean(l->sensitivity->robust), &bad);
+		for (size_t i = 0; i < l->sensitivity->n; i++) {
+			const struct slt_sensitivity_point *pt = &l->sensitivity->point[i];
+			json_t *po = json_object();
+			slt_json_set(po, "knob", json_string(pt->knob), &bad);
+			slt_json_set(po, "value", num(pt->value), &bad);
+			slt_json_set(po, "ratio", num(pt->ci.ratio), &bad);
+			slt_json_set(po, "lo", num(pt->ci.lo), &bad);
+			slt_json_set(po, "hi", num(pt->ci.hi), &bad);
+			slt_json_set(po, "verdict", json_string(slt_verdict_name(pt->verdict)), &bad);
+			slt_json_set(po, "overlap_a", num(pt->overlap_a), &bad);
+			slt_json_set(po, "overlap_b", num(pt->overlap_b), &bad);
+			slt_json_push(pts, po, &bad);
+		}
+		slt_json_set(sj, "points", pts, &bad);
+		slt_json_set(root, "sensitivity", sj, &bad);
+	}
 	json_t *roles = json_object();
 	slt_json_set(roles, "a", roles_json(l->a_roles, &bad), &bad);
 	slt_json_set(roles, "b", roles_json(l->b_roles, &bad), &bad);

@@ -335,6 +335,36 @@ def case_no_overlap():
     assert '--min-overlap' in p.stderr, p.stderr
 
 
+def case_sensitivity():
+    """--sensitivity: the knobs the model cannot measure moved, each point a
+    full validation; "robust" exactly when every point's change has the
+    main result's sign (the rule, on any load)."""
+    d = validate_json(seed(False), 'mem_cgroup_per_node', '--synthetic', '--against',
+                      seed(True) + ':mem_cgroup_per_node', '--sensitivity', *SHORT)
+    sn = d['sensitivity']
+    assert [(p['knob'], p['value']) for p in sn['points']] == \
+        [('write rate', 0.25), ('write rate', 4), ('batch', 32), ('batch', 128)], sn
+    main = d['change']['ratio'] - 1
+
+    def sgn(x):
+        return (x > 0) - (x < 0)
+    assert sn['robust'] == all(sgn(p['ratio'] - 1) == sgn(main) for p in sn['points']), sn
+    for p in sn['points']:    # 1 round: no interval, no verdict
+        assert p['verdict'] == 'no verdict' and p['lo'] is None, p
+    t = run('validate', seed(False), 'mem_cgroup_per_node', '--synthetic', '--against',
+            seed(True) + ':mem_cgroup_per_node', '--sensitivity', '--batch', '32', *SHORT).stdout
+    assert ('sensitivity (the same runs with one knob moved): ' +
+            ('robust' if 'robust: every' in t else 'not robust')) in t, t
+    rows = [l.split()[:3] for l in t.split('\n') if l.startswith('  write rate') or
+            l.startswith('  batch')]
+    # batch 32 is the run's own: left out
+    assert [r[:2] if r[0] == 'batch' else r[:3] for r in rows] == \
+        [['write', 'rate', 'x0.25'], ['write', 'rate', 'x4'], ['batch', '128']], rows
+    # replay: the write rate only
+    d = validate_json(bad_obj(), 'bad_stats', '--classes', classes(), '--sensitivity', *SHORT)
+    assert [p['knob'] for p in d['sensitivity']['points']] == ['write rate'] * 2, d['sensitivity']
+
+
 def case_fail_unless_faster():
     """exit 1 exactly when the verdict is not "faster" (whatever it is)."""
     o, cl = bad_obj(), classes()
