@@ -132,6 +132,10 @@ struct slt_samples_info {
 	 * recognised from the rows (4, 5 or 6; read as HITM, then stores),
 	 * 0 when the headers were there.  The caller should say so. */
 	unsigned c2c_inferred;
+	/* Added after c2c_inferred (additive): lines read without a mail
+	 * quote prefix ("> ", ">> ": a report pasted into a reply), 0 when
+	 * the input was not quoted.  Line numbers are the input's. */
+	uint64_t quoted_lines;
 };
 
 /*

@@ -363,6 +363,9 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 		fprintf(stderr, "structlint: warning: %s: the last %" PRIu64 " bytes are NUL bytes, "
 			"not text: ignored (a zero-padded or truncated copy?)\n",
 			c->samples, info.nul_tail);
+	if (!rc && info.quoted_lines)
+		fprintf(stderr, "structlint: note: %s: read as a mail quote: the quote prefix ('> ', "
+			"'>> ') of %" PRIu64 " lines left out\n", c->samples, info.quoted_lines);
 	if (!rc && info.c2c_inferred)
 		fprintf(stderr, "structlint: warning: %s: perf c2c Pareto blocks without their header "
 			"lines: columns recognised from the rows (%u percentage columns read as HITM "

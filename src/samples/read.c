@@ -4,6 +4,7 @@
  * format and hand it to the parser from the table below (parsers.h).
  */
 #include "samples/parsers.h"
+#include "samples/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,9 +95,21 @@ choose(enum slt_samples_format fmt, const unsigned char *head, size_t n,
 			best = &slt_samples_parsers[i];
 		}
 	}
-	if (!best)
-		slt_error_set(err, SLT_EUSAGE, name, 0, accepted_hint,
-			      n ? "sample format not recognised" : "empty input");
+	if (!best && !n) {
+		slt_error_set(err, SLT_EUSAGE, name, -1, accepted_hint, "empty input");
+	} else if (!best) {
+		/* name the first line with text, and show its start */
+		struct slt_text t;
+		struct slt_span l = { "", 0 };
+		slt_text_init(&t, head, n);
+		while (slt_text_next(&t, &l, NULL) && !slt_span_trim(l).n)
+			;
+		char first[48];
+		slt_span_copy(slt_span_trim(l), first, sizeof(first));
+		slt_error_set_line(err, SLT_EUSAGE, name, t.line ? t.line : 1, accepted_hint,
+				   "sample format not recognised from its first line with text '%s%s'",
+				   first, slt_span_trim(l).n >= sizeof(first) ? "..." : "");
+	}
 	return best;
 }
 
@@ -151,6 +164,13 @@ static int run(const struct slt_samples_parser *p, const char *name,
 	return p->parse(&pc, data, size);
 }
 
+/* Is this text input mail-quoted ("> " before its lines)?  Never for a
+ * perf.data asked for by name; detected from the head. */
+static bool quoted(enum slt_samples_format fmt, const void *head, size_t n)
+{
+	return fmt != SLT_SAMPLES_PERF_DATA && head && slt_text_quoted(head, n);
+}
+
 int slt_samples_read_mem(const void *data, size_t size, const char *name,
 			 enum slt_samples_format fmt, slt_sample_cb cb,
 			 void *ctx, struct slt_samples_info *info,
@@ -164,10 +184,23 @@ int slt_samples_read_mem(const void *data, size_t size, const char *name,
 	if (info)
 		memset(info, 0, sizeof(*info));
 	size_t n = size < SLT_DETECT_BYTES ? size : SLT_DETECT_BYTES;
+	char *plain = NULL;
+	uint64_t n_quoted = 0;
+	/* a report quoted in a mail reply: parsed without the quote
+	 * prefixes, its lines where they were */
+	if (quoted(fmt, data, n)) {
+		if (slt_text_unquote(data, size, &plain, &size, &n_quoted))
+			return slt_error_set(err, SLT_ENOMEM, name, -1, NULL, "out of memory");
+		data = plain;
+		n = size < SLT_DETECT_BYTES ? size : SLT_DETECT_BYTES;
+	}
 	const struct slt_samples_parser *p = choose(fmt, data, n, name, err);
-	if (!p)
-		return err && err->code ? err->code : SLT_EUSAGE;
-	return run(p, name, data ? data : "", size, cb, ctx, info, err);
+	int rc = p ? run(p, name, data ? data : "", size, cb, ctx, info, err)
+		   : err && err->code ? err->code : SLT_EUSAGE;
+	if (info)
+		info->quoted_lines = n_quoted;
+	free(plain);
+	return rc;
 }
 
 /* Read all of f into a malloc'ed buffer, after the head already read. */
@@ -216,6 +249,15 @@ static int read_stream(FILE *f, const char *name, enum slt_samples_format fmt,
 	}
 	if (info)
 		memset(info, 0, sizeof(*info));
+	if (quoted(fmt, buf, head)) {
+		size_t size = SLT_DETECT_BYTES;
+		int rc = head == SLT_DETECT_BYTES ? slurp(f, &buf, &size, head, name, err)
+						  : (size = head, 0);
+		if (!rc)
+			rc = slt_samples_read_mem(buf, size, name, fmt, cb, ctx, info, err);
+		free(buf);
+		return rc;
+	}
 	const struct slt_samples_parser *p = choose(fmt, buf, head, name, err);
 	if (!p) {
 		free(buf);
@@ -305,13 +347,15 @@ int slt_samples_read(const char *path, enum slt_samples_format fmt,
 	}
 	if (info)
 		memset(info, 0, sizeof(*info));
-	const struct slt_samples_parser *p = choose(fmt, head, hn, path, err);
-	free(head);
-	if (!p) {
+	const struct slt_samples_parser *p = NULL;
+	bool q = quoted(fmt, head, hn);
+	if (!q && !(p = choose(fmt, head, hn, path, err))) {
+		free(head);
 		close(fd);
 		return err && err->code ? err->code : SLT_EUSAGE;
 	}
-	if (p->parse_fd) {
+	free(head);
+	if (p && p->parse_fd) {
 		struct slt_samples_info local;
 		if (!info)
 			info = &local;
@@ -332,7 +376,8 @@ int slt_samples_read(const char *path, enum slt_samples_format fmt,
 		}
 	}
 	close(fd);
-	int rc = run(p, path, map ? map : "", size, cb, ctx, info, err);
+	int rc = q ? slt_samples_read_mem(map ? map : "", size, path, fmt, cb, ctx, info, err)
+		   : run(p, path, map ? map : "", size, cb, ctx, info, err);
 	if (map)
 		munmap(map, size);
 	return rc;

@@ -2,6 +2,7 @@
 /* Line reader and tokenizer for the text sample formats (text.h). */
 #include "samples/text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void slt_text_init(struct slt_text *t, const void *data, size_t size)
@@ -191,4 +192,56 @@ void slt_span_copy(struct slt_span s, char *buf, size_t size)
 	if (n)
 		memcpy(buf, s.p, n);
 	buf[n] = '\0';
+}
+
+size_t slt_quote_prefix(struct slt_span l)
+{
+	size_t i = 0;
+	while (i < l.n && l.p[i] == '>') {
+		i++;
+		if (i + 1 < l.n && l.p[i] == ' ' && l.p[i + 1] == '>')
+			i++;
+	}
+	if (i && i < l.n && l.p[i] == ' ')
+		i++;
+	return i;
+}
+
+bool slt_text_quoted(const char *data, size_t n)
+{
+	struct slt_text t;
+	struct slt_span l;
+	uint64_t text = 0, quoted = 0;
+	slt_text_init(&t, data, n);
+	while (slt_text_next(&t, &l, NULL)) {
+		if (!slt_span_trim(l).n)
+			continue;
+		text++;
+		quoted += slt_quote_prefix(l) > 0;
+	}
+	return quoted >= 2 && quoted * 4 >= text * 3;
+}
+
+int slt_text_unquote(const char *data, size_t n, char **out, size_t *out_n,
+		     uint64_t *n_quoted)
+{
+	struct slt_text t;
+	struct slt_span l;
+	char *o = malloc(n ? n : 1);
+	size_t k = 0;
+	*n_quoted = 0;
+	if (!o)
+		return -1;
+	slt_text_init(&t, data, n);
+	while (slt_text_next(&t, &l, NULL)) {
+		size_t q = slt_quote_prefix(l);
+		*n_quoted += q > 0;
+		memcpy(o + k, l.p + q, l.n - q);
+		k += l.n - q;
+		if (t.cur > l.p + l.n)        /* the line had an end */
+			o[k++] = '\n';
+	}
+	*out = o;
+	*out_n = k;
+	return 0;
 }

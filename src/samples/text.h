@@ -73,6 +73,28 @@ uint64_t slt_pct_of(uint32_t centi, uint64_t total);
 uint64_t slt_sat_add(uint64_t a, uint64_t b);
 uint64_t slt_sat_mul(uint64_t a, uint64_t b);
 
+/*
+ * Mail quoting: a report pasted into a reply on a mailing list has "> ",
+ * ">> " or "> > " before every line.  The quote prefix of a line is its
+ * run of '>' (each may be followed by one space before the next '>') and
+ * one space after the last; its length, 0 for an unquoted line.
+ */
+size_t slt_quote_prefix(struct slt_span line);
+/*
+ * Is data[0..n) mail-quoted: at least two lines with text, and at least
+ * three quarters of them quoted (a reply's "On ... wrote:" lines are
+ * not)?  A last line cut short (a head of the input) counts like any.
+ */
+bool slt_text_quoted(const char *data, size_t n);
+/*
+ * Copy data[0..n) into *out (malloc()ed, *out_n bytes) without each line's
+ * quote prefix; lines stay where they were (line numbers hold), unquoted
+ * lines are copied as they are.  *n_quoted gets the lines stripped.
+ * 0, or -1 when out of memory.
+ */
+int slt_text_unquote(const char *data, size_t n, char **out, size_t *out_n,
+		     uint64_t *n_quoted);
+
 /* Copy s into buf (size bytes, NUL-terminated, truncated). */
 void slt_span_copy(struct slt_span s, char *buf, size_t size);
 

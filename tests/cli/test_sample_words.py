@@ -87,6 +87,27 @@ def case_c2c_blocks_only():
     assert 'id  bytes 80..83' in b and 'hitm=1354' in b, b
 
 
+def case_c2c_mail_quoted():
+    # the excerpt as a mail reply quotes it ('> ', '>> '): the same report,
+    # and a note saying the quote prefixes were left out
+    full = os.path.join(FX, 'published', 'c2c-pareto-excerpt-memcg-css-with-pahole.txt')
+    quoted = os.path.join(FX, 'published', 'c2c-pareto-memcg-css-mail-quoted.txt')
+    args = ['report', css_obj(), 'cgroup_subsys_state', '--line', '0xffff8881c0642000=1']
+    a = run(*args, '--samples', full)
+    b = run(*args, '--samples', quoted)
+    assert a.stdout == b.stdout and 'hitm=' in b.stdout, (a.stdout, b.stdout)
+    note = ("structlint: note: %s: read as a mail quote: the quote prefix ('> ', '>> ') of 16 "
+            "lines left out\n" % quoted)
+    assert b.stderr.startswith(note) and 'mail quote' not in a.stderr, (a.stderr, b.stderr)
+    # not a format: the error names the file and the first line with text
+    f = os.path.join(TMP, 'quoted_prose.txt')
+    with open(f, 'w') as o:
+        o.write('\n> Hi,\n> the numbers:\n')
+    p = run('report', css_obj(), 'cgroup_subsys_state', '--samples', f, rc=2)
+    assert p.stderr.startswith("structlint: %s:2: sample format not recognised from its first "
+                               "line with text 'Hi,' (accepted: " % f), p.stderr
+
+
 def case_c2c_unrecognised():
     f = os.path.join(TMP, 'three.txt')
     with open(f, 'w') as o:

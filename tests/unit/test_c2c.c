@@ -435,6 +435,95 @@ static void test_format_names(void **state)
 	assert_string_equal(slt_samples_format_name((enum slt_samples_format)99), "unknown");
 }
 
+/* A report quoted in a mail reply ("> ", ">> ", "> > " before every line,
+ * "On ... wrote:" above it): the same records as the report itself, the
+ * quoted lines counted; an error names the input's own line. */
+static char *slurp_fx(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	char *buf = malloc(1 << 20);
+	assert_non_null(buf);
+	*n = fread(buf, 1, (1 << 20) - 1, f);
+	fclose(f);
+	buf[*n] = 0;
+	return buf;
+}
+
+static char *quote(const char *in, const char *prefix, const char *above)
+{
+	size_t lines = 1;
+	for (const char *p = in; *p; p++)
+		lines += *p == '\n';
+	char *out = malloc(strlen(in) + strlen(above) + lines * strlen(prefix) + 1), *o = out;
+	assert_non_null(out);
+	o += sprintf(o, "%s", above);
+	for (const char *p = in; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		o += sprintf(o, "%s%.*s", prefix, (int)n, p);
+		p += n;
+	}
+	*o = 0;
+	return out;
+}
+
+static void test_mail_quoted(void **state)
+{
+	(void)state;
+	static const char *const fx[] = {
+		FX "published/c2c-pareto-excerpt-memcg-css-with-pahole.txt",
+		FX "published/c2c-intel-4socket-perf4.8-rmt-coalesce.txt",
+		FX "published/c2c-arm64-spe-peer-display.txt",
+		FX "published/c2c-pareto-blocks-only-memcg-css.txt",
+		FX "perf6.1-local/c2c_stdio.txt",
+	};
+	static const char *const prefix[] = { "> ", ">> ", "> > ", ">" };
+	static struct coll a, b;
+	for (size_t i = 0; i < sizeof(fx) / sizeof(fx[0]); i++) {
+		size_t n;
+		char *plain = slurp_fx(fx[i], &n);
+		struct slt_samples_info ia, ib;
+		struct slt_error e;
+		assert_int_equal(read_str(plain, 0, &a, &ia, &e), 0);
+		assert_true(a.n > 0);
+		assert_int_equal(ia.quoted_lines, 0);
+		for (size_t k = 0; k < sizeof(prefix) / sizeof(prefix[0]); k++) {
+			char *q = quote(plain, prefix[k], k == 1 ? "On Tue, A wrote:\n\n" : "");
+			assert_int_equal(read_str(q, 0, &b, &ib, &e), 0);
+			assert_int_equal(ib.format, ia.format);
+			assert_int_equal(b.n, a.n);
+			assert_true(ib.quoted_lines > 0);
+			for (size_t r = 0; r < a.n && r < 64; r++) {
+				assert_int_equal(b.r[r].s.loads, a.r[r].s.loads);
+				assert_int_equal(b.r[r].s.stores, a.r[r].s.stores);
+				assert_int_equal(b.r[r].s.hitm_local + b.r[r].s.hitm_remote,
+						 a.r[r].s.hitm_local + a.r[r].s.hitm_remote);
+				assert_int_equal(b.r[r].s.line_offset, a.r[r].s.line_offset);
+				assert_string_equal(b.r[r].sym, a.r[r].sym);
+			}
+			free(q);
+		}
+		free(plain);
+	}
+	/* the error names the line (4) and the input, never a byte offset */
+	struct slt_samples_info in;
+	struct slt_error e;
+	char msg[1024];
+	assert_int_equal(read_str(">>   ------\n>>       0        5       10        0  0x404080\n"
+				  ">>   ------\n>>      20.00%   10.00%    0.00%        0x0     0       1  "
+				  "0x401126  0  0  0  3  1  [.] f  a  a.c:1  0\n", 0, &a, &in, &e), SLT_EUSAGE);
+	slt_error_format(&e, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "test:4: perf c2c Pareto rows without their header lines"));
+	/* not recognised: the first line with text, not 0x0 */
+	assert_int_equal(read_str("\n> hello\n> world\n", 0, &a, &in, &e), SLT_EUSAGE);
+	slt_error_format(&e, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "test:2: sample format not recognised"));
+	/* a few quoted lines in a text that is not a quote: left alone */
+	assert_int_equal(read_str("a\nb\nc\n> d\n> e\n", 0, &a, &in, &e), SLT_EUSAGE);
+	assert_int_equal(in.quoted_lines, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,7 +533,7 @@ int main(void)
 		cmocka_unit_test(test_perf48), cmocka_unit_test(test_memcg_excerpt),
 		cmocka_unit_test(test_not_c2c), cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_format_names), cmocka_unit_test(test_headless),
-		cmocka_unit_test(test_nul_bytes),
+		cmocka_unit_test(test_nul_bytes), cmocka_unit_test(test_mail_quoted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
