@@ -30,6 +30,9 @@ struct slt_report_opts {
 	 * ("(given)" in text, "class_source" in JSON): NULL for "given";
 	 * "static" for classes proposed by the static access map. */
 	const char *given_word;
+	/* Added (additive): the terminal width in columns the cacheline map
+	 * (structlint/map_report.h) fits its cells to; 0 means 80. */
+	unsigned width;
 };
 
 /*

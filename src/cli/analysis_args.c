@@ -197,8 +197,15 @@ int cli_analysis_option(struct cli_analysis *c, int opt, const char *arg,
 	case CLI_OPT_STRICT_CLASSES: c->strict_classes = true; return 0;
 	case 'D': return 0;
 	case 'K':
-		if (cli_parse_color(arg) < 0)
+		c->color = cli_parse_color(arg);
+		if (c->color < 0)
 			return cli_usage_error("--color '%s': want auto, always or never", arg);
+		return 0;
+	case CLI_OPT_MAP: c->map = true; return 0;
+	case CLI_OPT_HTML:
+		if (!arg[0])
+			return cli_usage_error("--html: want a file name ('-' for stdout)");
+		c->html = arg;
 		return 0;
 	case 'h': return -1;
 	case ':':

@@ -27,7 +27,7 @@ enum {
 	CLI_OPT_SFMT = 256, CLI_OPT_BASE, CLI_OPT_LINE, CLI_OPT_NO_INFER,
 	CLI_OPT_HWR, CLI_OPT_RMR, CLI_OPT_MIN_SHARE, CLI_OPT_TSC,
 	CLI_OPT_ADJACENT, CLI_OPT_FAIL, CLI_OPT_DEBUG_ROOT,
-	CLI_OPT_STRICT_CLASSES, CLI_OPT_NO_CACHE,
+	CLI_OPT_STRICT_CLASSES, CLI_OPT_NO_CACHE, CLI_OPT_MAP, CLI_OPT_HTML,
 	CLI_OPT_OWN = 320,
 };
 
@@ -57,6 +57,8 @@ enum {
 	{ "debug-root", required_argument, NULL, CLI_OPT_DEBUG_ROOT }, \
 	{ "no-cache", no_argument, NULL, CLI_OPT_NO_CACHE }, \
 	{ "strict-classes", no_argument, NULL, CLI_OPT_STRICT_CLASSES }, \
+	{ "map", no_argument, NULL, CLI_OPT_MAP }, \
+	{ "html", required_argument, NULL, CLI_OPT_HTML }, \
 	{ "decl", no_argument, NULL, 'D' }, \
 	{ "color", required_argument, NULL, 'K' }, \
 	{ "colour", required_argument, NULL, 'K' }, \
@@ -64,6 +66,18 @@ enum {
 
 /* Help text of the shared options: inputs, instance base, classification. */
 extern const char cli_analysis_usage[];
+/* Help text of --map, --html and --color (in each command's output part). */
+#define CLI_PICTURES_USAGE \
+"      --map                  a cacheline heat map instead of the text: a row\n" \
+"                             per line, a cell per byte (per 8 bytes when\n" \
+"                             the terminal is narrower: COLUMNS, else the\n" \
+"                             terminal's width, else 80), letters and colour\n" \
+"                             by class, member names, heat, findings !N\n" \
+"      --color WHEN           the map's colour: auto (a terminal, NO_COLOR\n" \
+"                             unset), always, never\n" \
+"      --html FILE            also write one self-contained HTML page (inline\n" \
+"                             SVG and CSS, no script, nothing external): the\n" \
+"                             map, findings, numbers ('-' = stdout only)\n"
 
 struct cli_analysis {
 	/* options */
@@ -81,6 +95,9 @@ struct cli_analysis {
 	struct slt_load_opts lopts;
 	struct slt_report_opts ropts;
 	bool json, fail;
+	bool map;                  /* --map: the terminal map */
+	int color;                 /* --color: enum cli_color */
+	const char *html;          /* --html FILE, or NULL */
 	bool strict_classes;       /* a classes entry naming a member the
 				      struct lacks is an error, not a
 				      warning */
@@ -148,6 +165,19 @@ const char *const *cli_given_labels(const enum slt_class *g,
 				    const struct slt_struct *s);
 
 void cli_analysis_release(struct cli_analysis *c);
+
+/* After option parsing: check --map and --html against --json, set the
+ * map's colour and width (COLUMNS, the terminal's, else 80).  0 or
+ * SLT_EXIT_ERROR (printed). */
+int cli_pictures_setup(struct cli_analysis *c);
+/* Open c->html (stdout for "-") and write the page's head: *out, or NULL
+ * without --html.  0 or SLT_EIO (err names the file). */
+int cli_html_open(const struct cli_analysis *c, FILE **out, struct slt_error *err);
+/* Write the page's end and close it; rc: the run's status so far (when it
+ * is not 0, or writing fails, the page is closed and removed).  Returns
+ * rc, or SLT_EIO. */
+int cli_html_close(const struct cli_analysis *c, FILE *out, int rc,
+		   struct slt_error *err);
 
 /* Read the n classes files paths[] and merge them into one *out (a
  * member classed differently by two files is an error naming both

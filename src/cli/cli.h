@@ -94,8 +94,10 @@ struct slt_analysis;
  * report)?  report names suggest for it (cmd_suggest.c). */
 bool cli_suggest_only_option(const char *arg);
 /* report --suggest: the advisor's proposals for a, default advice options,
- * as suggest's text on stdout.  Returns 0 or SLT_E* (err filled). */
+ * as suggest's text (or map, with --map) on stdout, and into the HTML page
+ * html as definition index (html NULL: none; stdout: the page only).
+ * Returns 0 or SLT_E* (err filled). */
 int cli_suggest_text(const struct cli_analysis *c, const struct slt_analysis *a,
-		     struct slt_error *err);
+		     FILE *html, size_t index, struct slt_error *err);
 
 #endif

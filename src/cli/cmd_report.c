@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
 #include "structlint/analysis.h"
+#include "structlint/map_report.h"
 
 static const char usage_head[] =
 "usage: structlint report [OPTIONS] [FILE] NAME\n"
@@ -33,7 +35,9 @@ static const char usage_tail[] =
 "  -p, --pretty               indent the JSON (implies --json)\n"
 "      --fail-on-findings     exit 1 when anything is flagged\n"
 "      --suggest              also print the layout advisor's proposals\n"
-"                             (structlint suggest's text; not with --json)\n"
+"                             (structlint suggest's text, or its map with\n"
+"                             --map, and in the --html page; not with --json)\n"
+CLI_PICTURES_USAGE
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
 "  -E, --expand               annotate members of nested structs inline\n"
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
@@ -77,23 +81,35 @@ static int parse_args(int argc, char **argv, struct cli_analysis *c,
 		return rc;
 	if (*suggest && c->json)
 		return cli_usage_error("--suggest prints text; for JSON run structlint suggest --json");
-	return 0;
+	return cli_pictures_setup(c);
 }
 
 static int report_one(const struct cli_analysis *c, size_t i, bool suggest,
-		      size_t *n_findings, struct slt_error *err)
+		      FILE *html, size_t *n_findings, struct slt_error *err)
 {
 	struct slt_analysis *a = NULL;
 	enum slt_class *g = NULL;
 	int rc = cli_analysis_run(c, i, &a, &g, err);
 	if (!rc) {
 		*n_findings += a->n_findings;
-		rc = c->json ? slt_report_analysis_json(stdout, a, &c->ropts, err)
-			     : slt_report_analysis_text(stdout, a, &c->ropts, err);
+		if (html == stdout)
+			;                        /* --html -: the page only */
+		else if (c->map)
+			rc = slt_report_analysis_map(stdout, a, &c->ropts, err);
+		else if (c->json)
+			rc = slt_report_analysis_json(stdout, a, &c->ropts, err);
+		else
+			rc = slt_report_analysis_text(stdout, a, &c->ropts, err);
+	}
+	if (!rc && html && !suggest) {
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+		struct slt_advice_report_opts r = { .nr_cpus = n > 0 ? (unsigned)n : 1 };
+		rc = slt_report_html_struct(html, i, a, NULL, &c->ropts, &r, err);
 	}
 	if (!rc && suggest) {
-		fputc('\n', stdout);
-		rc = cli_suggest_text(c, a, err);
+		if (html != stdout)
+			fputc('\n', stdout);
+		rc = cli_suggest_text(c, a, html, i, err);
 	}
 	slt_analysis_free(a);
 	free(g);
@@ -116,11 +132,15 @@ int cmd_report(int argc, char **argv)
 	rc = cli_analysis_load(&c, argv + optind, argc - optind, &err);
 	if (rc > 0)
 		return rc;                       /* usage error, printed */
+	FILE *html = NULL;
+	if (!rc)
+		rc = cli_html_open(&c, &html, &err);
 	for (size_t i = 0; !rc && i < c.layout->n_structs; i++) {
-		if (i && !c.json)
+		if (i && !c.json && html != stdout)
 			fputc('\n', stdout);
-		rc = report_one(&c, i, suggest, &n_findings, &err);
+		rc = report_one(&c, i, suggest, html, &n_findings, &err);
 	}
+	rc = cli_html_close(&c, html, rc, &err);
 	cli_analysis_release(&c);
 	return cli_finish(rc, &err, c.fail && n_findings ? SLT_EXIT_FINDINGS : SLT_EXIT_OK);
 }

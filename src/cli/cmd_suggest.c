@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "structlint/advice.h"
 #include "structlint/advice_report.h"
+#include "structlint/map_report.h"
 #include "structlint/weight.h"
 
 static const char usage_head[] =
@@ -69,6 +70,7 @@ static const char usage_tail[] =
 "                             source differs from the debug info\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.advice/v1)\n"
+CLI_PICTURES_USAGE
 "  -p, --pretty               indent the JSON (implies --json)\n"
 "      --fail-on-findings     exit 1 when the analysis has findings\n"
 "  -c, --cacheline N          cache line size in bytes (default 64)\n"
@@ -229,8 +231,9 @@ static int sugg_option(void *ctx, struct cli_analysis *c, int o, const char *arg
 static int parse_args(int argc, char **argv, struct cli_analysis *c,
 		      struct sugg *s)
 {
-	return cli_analysis_parse(argc, argv, long_opts, c, sugg_option, s,
-				  usage_head, usage_tail);
+	int rc = cli_analysis_parse(argc, argv, long_opts, c, sugg_option, s,
+				    usage_head, usage_tail);
+	return rc ? rc : cli_pictures_setup(c);
 }
 
 /* Fill in what the CLI decides for the advisor: the line size, and the CPU
@@ -283,8 +286,12 @@ static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
 	return 0;
 }
 
+/* The advice for a (definition index of the layout): on stdout as text,
+ * JSON or map, and into the HTML page html (NULL: none; stdout: the page
+ * only). */
 static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a,
-		      const struct sugg *s, bool json, struct slt_error *err)
+		      const struct sugg *s, bool json, FILE *html, size_t index,
+		      struct slt_error *err)
 {
 	struct slt_advice *adv = NULL;
 	int rc = slt_advise(a, &s->o, &adv, err);
@@ -307,9 +314,16 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 		.basis = a->profile && !strncmp(a->profile->base_note, SLT_IPW_BASIS,
 						 strlen(SLT_IPW_BASIS)) ? a->profile->base_note : NULL,
 	};
-	if (!rc)
-		rc = json ? slt_report_advice_json(stdout, adv, &c->ropts, &r, err)
-			  : slt_report_advice_text(stdout, adv, &c->ropts, &r, err);
+	if (!rc && html)
+		rc = slt_report_html_struct(html, index, a, adv, &c->ropts, &r, err);
+	if (rc || html == stdout)
+		;
+	else if (c->map)
+		rc = slt_report_advice_map(stdout, adv, &c->ropts, &r, err);
+	else if (json)
+		rc = slt_report_advice_json(stdout, adv, &c->ropts, &r, err);
+	else
+		rc = slt_report_advice_text(stdout, adv, &c->ropts, &r, err);
 	for (size_t i = 0; diffs && i < adv->n_proposals; i++)
 		free(diffs[i]);
 	free(diffs);
@@ -319,12 +333,12 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 }
 
 int cli_suggest_text(const struct cli_analysis *c, const struct slt_analysis *a,
-		     struct slt_error *err)
+		     FILE *html, size_t index, struct slt_error *err)
 {
 	struct sugg s;
 	memset(&s, 0, sizeof(s));
 	sugg_finish(&s, c);
-	return advise_one(c, a, &s, false, err);
+	return advise_one(c, a, &s, false, html, index, err);
 }
 
 int cmd_suggest(int argc, char **argv)
@@ -354,19 +368,23 @@ int cmd_suggest(int argc, char **argv)
 	slt_error_clear(&err);
 	size_t n_findings = 0;
 	rc = cli_analysis_load(&c, argv + optind, argc - optind, &err);
+	FILE *html = NULL;
+	if (!rc)
+		rc = cli_html_open(&c, &html, &err);
 	for (size_t i = 0; !rc && i < c.layout->n_structs; i++) {
 		struct slt_analysis *a = NULL;
 		enum slt_class *g = NULL;
-		if (i && !c.json)
+		if (i && !c.json && html != stdout)
 			fputc('\n', stdout);
 		rc = cli_analysis_run(&c, i, &a, &g, &err);
 		if (!rc) {
 			n_findings += a->n_findings;
-			rc = advise_one(&c, a, &s, c.json, &err);
+			rc = advise_one(&c, a, &s, c.json, html, i, &err);
 		}
 		slt_analysis_free(a);
 		free(g);
 	}
+	rc = cli_html_close(&c, html, rc, &err);
 	cli_analysis_release(&c);
 	sugg_free(&s);
 	return cli_finish(rc, &err, c.fail && n_findings ? SLT_EXIT_FINDINGS : SLT_EXIT_OK);

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/heatmap.h"
 #include "structlint/advice_report.h"
 
 const char *slt_proposal_kind_name(enum slt_proposal_kind k)
@@ -41,8 +42,8 @@ const char *slt_proposal_kind_name(enum slt_proposal_kind k)
 }
 
 /* "kmalloc-96", "kmalloc-4k", or over KMALLOC_MAX_CACHE_SIZE "page
- * allocator, order N". */
-static const char *class_name(const struct slt_slab_cost *c, char *buf, size_t n)
+ * allocator, order N" (report/heatmap.h: the HTML page names them too). */
+const char *slt_slab_class_name(const struct slt_slab_cost *c, char *buf, size_t n)
 {
 	uint64_t bytes = c->kmalloc_class;
 	if (c->page_allocator)
@@ -63,16 +64,16 @@ static void slab_line(FILE *out, const struct slt_proposal *p,
 	unsigned ob = p->slab_before.objects_per_slab, oa = p->slab_after.objects_per_slab;
 	if (p->slab_before.no_slab_cache || p->slab_after.no_slab_cache) {
 		fprintf(out, "/* slab: %s -> %s; %s */\n",
-			class_name(&p->slab_before, b, sizeof(b)),
-			class_name(&p->slab_after, a, sizeof(a)),
+			slt_slab_class_name(&p->slab_before, b, sizeof(b)),
+			slt_slab_class_name(&p->slab_after, a, sizeof(a)),
 			p->slab_before.no_slab_cache && p->slab_after.no_slab_cache
 				? "too large for any slab cache before and after"
 				: "too large for a slab cache on one side");
 		return;
 	}
 	fprintf(out, "/* slab: %s -> %s; SLUB order %u, %u object%s/slab -> order %u, %u object%s/slab",
-		class_name(&p->slab_before, b, sizeof(b)),
-		class_name(&p->slab_after, a, sizeof(a)),
+		slt_slab_class_name(&p->slab_before, b, sizeof(b)),
+		slt_slab_class_name(&p->slab_after, a, sizeof(a)),
 		p->slab_before.order, ob, ob == 1 ? "" : "s",
 		p->slab_after.order, oa, oa == 1 ? "" : "s");
 	if (r->nr_cpus)

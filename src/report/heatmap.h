@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cacheline heat map model, internal to src/report: what the terminal
+ * map (map_text.c) and the HTML page (html_page.c, html_svg.c) draw,
+ * computed once from the analysis (and a proposal of the advisor) that the
+ * text and JSON writers print; nothing here analyses anything again.
+ *
+ *   - every byte of the instance's lines gets an owner: the deepest member
+ *     holding it (the first in pre-order among equals: a union's first
+ *     member, a bitfield run's first bitfield), HM_HOLE for holes and tail
+ *     padding, HM_OUTSIDE before the instance's start (line_origin) and
+ *     after its end on the last line;
+ *   - the owner's class, heat and counts come from the analysis: directly
+ *     for the analysed layout, through the member of the original layout
+ *     with the same path, depth and size for a proposal (inserted
+ *     `_padN_` members have none and draw as padding);
+ *   - each line lists the findings on it (a finding's line and line2).
+ * Lines are the analysis' instance lines: line k holds the instance bytes
+ * [k * cl - origin, (k + 1) * cl - origin).
+ */
+#ifndef SLT_REPORT_HEATMAP_H
+#define SLT_REPORT_HEATMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "structlint/advice.h"
+#include "structlint/analysis.h"
+
+/* Owners that are not members. */
+#define HM_HOLE (-1L)
+#define HM_OUTSIDE (-2L)
+
+/* Largest struct drawn (bytes): larger ones are refused with SLT_EUSAGE
+ * rather than drawn as megabytes of picture. */
+#define HM_MAX_BYTES (1u << 20)
+
+struct slt_hm {
+	const struct slt_analysis *a;  /* the analysis (classes, findings) */
+	const struct slt_struct *s;    /* the layout drawn: a->layout or a
+					  proposal's */
+	unsigned cl;                   /* bytes per line */
+	uint32_t origin;               /* a->line_origin */
+	uint64_t n_lines;
+	long *owner;                   /* n_lines * cl entries: member index
+					  into s->members, HM_HOLE or
+					  HM_OUTSIDE */
+	long *orig;                    /* per member of s: the index of the
+					  analysed member it is (itself for
+					  a->layout), -1 when none */
+	bool findings;                 /* markers drawn (the analysed
+					  layout only) */
+	const char *given_word;        /* how given classes are labelled
+					  (slt_report_opts.given_word; NULL:
+					  "given") */
+};
+
+/* Build the model of s (a->layout, or a proposal's layout of it).
+ * Returns 0, SLT_EUSAGE (larger than HM_MAX_BYTES) or SLT_ENOMEM. */
+int slt_hm_build(struct slt_hm *m, const struct slt_analysis *a,
+		 const struct slt_struct *s, struct slt_error *err);
+void slt_hm_free(struct slt_hm *m);
+
+/* Owner of byte b (0 .. cl-1) of line k. */
+static inline long slt_hm_owner(const struct slt_hm *m, uint64_t k, unsigned b)
+{
+	return m->owner[k * m->cl + b];
+}
+
+/* Class, heat (0..1) and accesses of the analysed member behind member i
+ * of m->s (SLT_CLASS_NONE, 0, NULL when it has none). */
+enum slt_class slt_hm_class(const struct slt_hm *m, long i);
+double slt_hm_heat(const struct slt_hm *m, long i);
+const struct slt_member_class *slt_hm_mclass(const struct slt_hm *m, long i);
+const struct slt_member_access *slt_hm_access(const struct slt_hm *m, long i);
+
+/* Drawing priority of an owner: a cell of several bytes shows its owner
+ * of highest rank (true-shared > hot-write > mixed > read-mostly > cold >
+ * no class > hole > outside), so a written byte is never hidden. */
+int slt_hm_rank(const struct slt_hm *m, long owner);
+
+/* The owner a cell of n bytes starting at byte b of line k shows. */
+long slt_hm_cell(const struct slt_hm *m, uint64_t k, unsigned b, unsigned n);
+
+/* Does finding f touch line k (its line, or line2 for straddle and
+ * adjacent)? */
+bool slt_hm_finding_on(const struct slt_finding *f, uint64_t k);
+
+/* Line k is one member from end to end, with no finding on it: the
+ * member, else -2 (HM_OUTSIDE). */
+long slt_hm_whole_line(const struct slt_hm *m, uint64_t k);
+
+/* The heat (0..5, one per fifth of the busiest member's accesses; at
+ * least 1 when accessed at all) of the hottest member on line k; -1
+ * without a profile. */
+int slt_hm_line_heat(const struct slt_hm *m, uint64_t k);
+
+/* One letter per class for the plain map and the legend: W hot-write,
+ * R read-mostly, M mixed, T true-shared, c cold, ? no class, '.' hole or
+ * padding, ' ' outside the instance. */
+char slt_hm_letter(const struct slt_hm *m, long owner);
+
+/* The display name of member i ("(anonymous)" for none). */
+const char *slt_hm_name(const struct slt_hm *m, long i);
+
+/* "kmalloc-96", "kmalloc-4k", "page allocator, order N", "no kmalloc
+ * class" (advice_text.c; the HTML table uses it too). */
+const char *slt_slab_class_name(const struct slt_slab_cost *c, char *buf,
+				size_t n);
+
+#endif

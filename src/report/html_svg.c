@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One cacheline map as inline SVG (html_int.h): a row per line, a
+ * rectangle per run of bytes of one owner, coloured by class (CSS classes
+ * of html_page.c) and, with a profile, made more opaque the hotter the
+ * member; its <title> is what a hover shows.  Names are written inside
+ * their run when they fit.  Geometry in SVG user units; the page scales
+ * the whole picture to the window (viewBox).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "join/join_int.h"
+#include "report/html_int.h"
+
+#define ROW 16          /* row height */
+#define GUT 76          /* left gutter: line and offset */
+#define RIGHT 64        /* right margin: heat and finding markers */
+#define TOP 14          /* ruler */
+#define CELLS 512.0     /* width of one line's bytes */
+#define CHAR_W 5.6      /* a 9px monospace character, about */
+
+void slt_html_esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default:
+			/* control characters have no place in XML 1.0 */
+			if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
+				fputc('?', out);
+			else
+				fputc(*s, out);
+		}
+	}
+}
+
+const char *slt_html_class(const struct slt_hm *m, long owner)
+{
+	switch (slt_hm_letter(m, owner)) {
+	case 'W': return "c-hw";
+	case 'R': return "c-rm";
+	case 'M': return "c-mx";
+	case 'T': return "c-ts";
+	case 'c': return "c-cold";
+	case '?': return "c-none";
+	case '.': return "c-hole";
+	default: return "c-out";
+	}
+}
+
+/* The hover text of owner o. */
+static void title(FILE *out, const struct slt_hm *m, long o, uint64_t k,
+		  unsigned b, unsigned n)
+{
+	fputs("<title>", out);
+	if (o < 0) {
+		fprintf(out, "%s, %u byte%s at offset %" PRIu64,
+			o == HM_HOLE ? "hole or padding" : "outside the instance",
+			n, n == 1 ? "" : "s", k * m->cl + b - m->origin);
+		fputs("</title>", out);
+		return;
+	}
+	const struct slt_member *mb = &m->s->members[o];
+	char path[512];
+	slt_html_esc(out, slt_member_path(m->s, (size_t)o, path, sizeof(path))[0] ?
+			  path : "(anonymous)");
+	fputs(" (", out);
+	slt_html_esc(out, mb->type);
+	fprintf(out, "): offset %" PRIu64 ", %" PRIu64 " byte%s", mb->offset,
+		mb->size, mb->size == 1 ? "" : "s");
+	const struct slt_member_class *c = slt_hm_mclass(m, o);
+	if (c) {
+		fprintf(out, "; %s", slt_class_name(c->cls));
+		if (c->label) {
+			fputc(':', out);
+			slt_html_esc(out, c->label);
+		}
+		if (c->given)
+			fprintf(out, " (%s)", m->given_word ? m->given_word : "given");
+	}
+	const struct slt_member_access *acc = slt_hm_access(m, o);
+	if (acc)
+		fprintf(out, "; loads %" PRIu64 ", stores %" PRIu64 ", HITM %" PRIu64
+			", heat %.2f", acc->loads, acc->stores,
+			acc->hitm_local + acc->hitm_remote, c ? c->heat : 0);
+	fputs("</title>", out);
+}
+
+static int digits_of(size_t v)
+{
+	int d = 1;
+	while (v >= 10) {
+		v /= 10;
+		d++;
+	}
+	return d;
+}
+
+static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
+		const char *fid, double cw)
+{
+	double y = TOP + (double)k * ROW;
+	if (id)
+		fprintf(out, "<g class=\"ln\" id=\"%s-l%" PRIu64 "\">", id, k);
+	else
+		fputs("<g class=\"ln\">", out);
+	fprintf(out, "<rect class=\"bg\" x=\"0\" y=\"%.0f\" width=\"%.0f\" height=\"%d\"/>",
+		y, GUT + CELLS + RIGHT, ROW);
+	fprintf(out, "<text class=\"lab\" x=\"%d\" y=\"%.0f\">%" PRIu64 "</text>"
+		"<text class=\"off\" x=\"%d\" y=\"%.0f\">+%" PRIu64 "</text>",
+		22, y + 12, k, GUT - 4, y + 12, k ? k * m->cl - m->origin : 0);
+	bool prof = m->a->profile && m->a->profile->members;
+	for (unsigned b = 0; b < m->cl;) {
+		long o = slt_hm_owner(m, k, b);
+		unsigned e = b + 1;
+		while (e < m->cl && slt_hm_owner(m, k, e) == o)
+			e++;
+		if (o != HM_OUTSIDE) {
+			double x = GUT + b * cw, w = (e - b) * cw;
+			fprintf(out, "<rect class=\"%s\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\"",
+				slt_html_class(m, o), x, y + 1, w, ROW - 2);
+			if (prof && o >= 0 && slt_hm_access(m, o))
+				fprintf(out, " fill-opacity=\"%.2f\"", 0.3 + 0.7 * slt_hm_heat(m, o));
+			fputc('>', out);
+			title(out, m, o, k, b, e - b);
+			fputs("</rect>", out);
+			const char *name = o >= 0 ? m->s->members[o].name : "";
+			if (name[0] && strlen(name) * CHAR_W + 3 <= w) {
+				fprintf(out, "<text class=\"nm\" x=\"%.2f\" y=\"%.0f\">", x + 2, y + 11);
+				slt_html_esc(out, name);
+				fputs("</text>", out);
+			}
+		}
+		b = e;
+	}
+	double x = GUT + CELLS + 4;
+	int h = slt_hm_line_heat(m, k);
+	if (h > 0) {
+		fprintf(out, "<rect class=\"heat\" x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\">"
+			"<title>heat %d of 5</title></rect>", x, y + 4, 4 * h, ROW - 8, h);
+	}
+	x += 24;
+	for (size_t i = 0; fid && m->findings && i < m->a->n_findings; i++) {
+		if (!slt_hm_finding_on(&m->a->findings[i], k))
+			continue;
+		fprintf(out, "<a href=\"#%s-f%zu\"><text class=\"mk\" x=\"%.0f\" y=\"%.0f\">!%zu"
+			"<title>finding %zu: %s</title></text></a>", fid, i + 1, x, y + 12,
+			i + 1, i + 1, slt_finding_kind_name(m->a->findings[i].kind));
+		x += 8 + 6 * digits_of(i + 1);
+	}
+	fputs("</g>\n", out);
+}
+
+void slt_html_svg(FILE *out, const struct slt_hm *m, const char *id,
+		  const char *fid, const char *label)
+{
+	double cw = CELLS / m->cl;
+	double h = TOP + (double)m->n_lines * ROW + 2;
+	fprintf(out, "<svg class=\"map\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
+		GUT + CELLS + RIGHT, h);
+	slt_html_esc(out, label);
+	fputs("\">\n", out);
+	/* the ruler: byte offsets within the line, every eighth of it */
+	for (unsigned b = 0; b < m->cl; b += m->cl / 8 ? m->cl / 8 : 1)
+		fprintf(out, "<text class=\"ru\" x=\"%.2f\" y=\"10\">%u</text>",
+			GUT + b * cw, b);
+	fprintf(out, "<text class=\"ru\" x=\"2\" y=\"10\">line</text>\n");
+	for (uint64_t k = 0; k < m->n_lines; k++)
+		row(out, m, k, id, fid, cw);
+	fputs("</svg>\n", out);
+}

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The pictures: `report --map` / `suggest --map` (terminal cacheline maps)
+and `report --html` / `suggest --html` (one self-contained HTML page), on
+the seed miniatures (fixtures/report/seed.c, compiled here with gcc -g -c;
+member offsets are the x86-64 ABI's, so one golden serves any compiler).
+
+    test_map.py --list          case names
+    test_map.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC (compiler), UPDATE_GOLDEN=1 to
+(re)write tests/cli/map_golden/*.txt from the current output (review the
+diff: the cells must agree with the report's classes, which case
+map_matches_json checks independently of the goldens).
+"""
+import json
+import os
+import pty
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from html_check import check_page  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CC = os.environ.get('CC_GCC', 'gcc')
+CLASSES = os.path.join(ROOT, 'fixtures', 'classes')
+MEMCG61 = os.path.join(CLASSES, 'mem_cgroup_per_node-6.1.classes')
+GOLDEN = os.path.join(ROOT, 'tests', 'cli', 'map_golden')
+UPDATE = os.environ.get('UPDATE_GOLDEN') == '1'
+TMP = tempfile.mkdtemp(prefix='slt-map-')
+BASE = 0xffff888100a3c000
+ESC = re.compile(r'\x1b\[[0-9;]*m')
+
+
+def obj(v612=False):
+    out = os.path.join(TMP, 'seed612.o' if v612 else 'seed61.o')
+    if not os.path.exists(out):
+        subprocess.run([CC, '-g', '-c', '-o', out] + (['-DV612'] if v612 else []) +
+                       [os.path.join(ROOT, 'fixtures', 'report', 'seed.c')], check=True)
+    return out
+
+
+def env(columns, **extra):
+    e = dict(os.environ)
+    e.pop('NO_COLOR', None)
+    e['COLUMNS'] = str(columns)
+    e.update(extra)
+    return e
+
+
+def run(*args, rc=0, columns=80, **extra):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True,
+                       env=env(columns, **extra))
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    if rc == 2:
+        assert p.stdout == '' and len(p.stderr.strip().split('\n')) == 1, p.stderr
+    return p.stdout
+
+
+def golden(name, text):
+    path = os.path.join(GOLDEN, name)
+    if UPDATE:
+        os.makedirs(GOLDEN, exist_ok=True)
+        with open(path, 'w') as f:
+            f.write(text)
+    with open(path) as f:
+        want = f.read()
+    assert text == want, '%s differs:\n%s' % (name, text)
+
+
+def per_cpu_profile():
+    """The per-CPU profile of test_report.py's case per_cpu_samples."""
+    rows = {1584: [(0, 0, 100, 'lru_add')], 1592: [(1, 50, 0, 'charge'), (2, 30, 0, 'charge')],
+            2496: [(3, 0, 40, 'mem_cgroup_iter')], 2328: [(3, 0, 60, 'update_lru_size')],
+            2504: [(4, 20, 0, 'shrink')], 2552: [(5, 10, 0, 'memcg_of')]}
+    samples = [{'addr': hex(BASE + off), 'cpu': c, 'loads': ld, 'stores': st,
+                'symbol': sym, 'size': 8}
+               for off, rs in rows.items() for c, ld, st, sym in rs]
+    path = os.path.join(TMP, 'memcg-percpu.json')
+    with open(path, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'samples': samples}, f)
+    return path
+
+
+MEMCG = [obj, 'mem_cgroup_per_node', '--classes', MEMCG61]
+
+
+def memcg(*extra):
+    return [MEMCG[0](), *MEMCG[1:], *extra]
+
+
+# --- terminal map ---------------------------------------------------------
+
+def case_map_plain():
+    # a pipe: no colour whatever --color auto says; one cell per byte at 80
+    t = run('report', *memcg('--map'), columns=80)
+    assert not ESC.search(t), t
+    golden('memcg61.80.txt', t)
+
+
+def case_map_color():
+    t = run('report', *memcg('--map', '--color=always'), columns=80)
+    assert ESC.search(t), t
+    golden('memcg61.80.color.txt', t)
+    # the colours are added to the plain map, nothing else changes
+    assert ESC.sub('', t) == run('report', *memcg('--map'), columns=80)
+
+
+def case_map_narrow():
+    # 40 columns: 8 bytes per cell, the cell shows its most written member
+    t = run('report', *memcg('--map'), columns=40)
+    golden('memcg61.40.txt', t)
+    assert '1 cell = 8 bytes' in t
+    row39 = [l for l in t.split('\n') if l.startswith('39 ')][0]
+    # 2496: iter (W), shrinker_info (R), tree_node.. (c), memcg (R)
+    assert row39.split('|')[1] == 'WRcccccR', row39
+
+
+def tty_run(args, columns, **extra):
+    """Run with stdout on a pseudo-terminal: what `auto` colour sees."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(SL, [SL] + [str(a) for a in args], env(columns, **extra))
+    out = b''
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, out[-2000:]
+    return out.decode().replace('\r\n', '\n')
+
+
+def case_map_tty():
+    # a terminal: colour by default; NO_COLOR and TERM=dumb turn it off,
+    # --color=always wins over NO_COLOR
+    args = ['report'] + memcg('--map')
+    plain = run(*args, columns=80)
+    colour = tty_run(args, 80, TERM='xterm')
+    assert ESC.search(colour) and ESC.sub('', colour) == plain
+    assert tty_run(args, 80, TERM='xterm', NO_COLOR='1') == plain
+    assert tty_run(args, 80, TERM='dumb') == plain
+    assert ESC.search(tty_run(args + ['--color=always'], 80, TERM='xterm', NO_COLOR='1'))
+
+
+def case_map_profile():
+    # heat after each line (0-5 of the busiest member), both collisions
+    t = run('report', obj(), 'mem_cgroup_per_node', '--samples', per_cpu_profile(),
+            '--base', hex(BASE), '--map', columns=80)
+    golden('memcg61-percpu.80.txt', t)
+    rows = {int(l.split()[0]): l for l in t.split('\n') if re.match(r'\s*\d+ +\d+\|', l)}
+    assert rows[24].endswith(' !1') and rows[39].endswith(' !2'), (rows[24], rows[39])
+    heat = {k: int(l.split('|')[2].split()[0]) for k, l in rows.items()}
+    assert heat[24] == 5 and heat[36] == 3 and heat[0] == 5, heat
+
+
+def case_suggest_map():
+    t = run('suggest', *memcg('--map', '--max-proposals', '2'), columns=80)
+    golden('memcg61-suggest.80.txt', t)
+    wide = run('suggest', *memcg('--map', '--max-proposals', '1'), columns=170)
+    golden('memcg61-suggest.170.txt', wide)
+    # before | after on every row of the maps, none wider than the terminal
+    for text, cols in ((t, 80), (wide, 170)):
+        rows = [l for l in text.split('\n') if ' | ' in l]
+        assert len(rows) > 20, text
+        for l in rows:
+            assert len(l) <= cols, (cols, l)
+    assert 'before' in t and 'after' in t and 'moved: lruvec_stats_percpu' in t
+    # report --suggest --map: the report's map, then suggest's
+    both = run('report', *memcg('--map', '--suggest'), columns=80)
+    assert both.startswith(run('report', *memcg('--map'), columns=80) + '\n')
+    assert 'proposal 1 of' in both
+
+
+def owner_letters(d, cl=64):
+    """The plain map's letters of each byte, from the JSON report: the
+    deepest member holding the byte, the first among equals."""
+    letter = {'hot-write': 'W', 'read-mostly': 'R', 'mixed': 'M', 'true-shared': 'T',
+              'cold': 'c', 'none': '?'}
+    size = d['size']
+    own = [None] * size
+    for m in d['members']:
+        for b in range(m['offset'], min(size, m['offset'] + m['size'])):
+            if own[b] is None or own[b]['depth'] < m['depth']:
+                own[b] = m
+    return ''.join(letter[o['class']] if o else '.' for o in own)
+
+
+def case_map_matches_json():
+    # every cell of the byte map is the class of its member in the JSON
+    # report (a second reading of the same model, not of the golden)
+    for o, name, extra in ((obj(), 'mem_cgroup_per_node', ['--classes', MEMCG61]),
+                           (obj(), 'cgroup', ['--classes', os.path.join(CLASSES, 'cgroup.classes')]),
+                           (obj(True), 'mem_cgroup_per_node',
+                            ['--classes', os.path.join(CLASSES, 'mem_cgroup_per_node.classes')])):
+        d = json.loads(run('report', '--json', o, name, *extra))
+        want = owner_letters(d)
+        t = run('report', o, name, *extra, '--map', columns=100)
+        got = {}
+        for l in t.split('\n'):
+            m = re.match(r'\s*(\d+) +\d+\|([^|]*)\|', l)
+            if m:
+                got[int(m.group(1))] = m.group(2)
+            m = re.match(r'\s*: lines (\d+)-(\d+): ', l)
+            if m:   # collapsed: the same member fills them
+                for k in range(int(m.group(1)), int(m.group(2)) + 1):
+                    got[k] = None
+        assert sorted(got) == list(range(len(want) // 64 + (len(want) % 64 > 0))), sorted(got)
+        for k, cells in got.items():
+            exp = want[k * 64:(k + 1) * 64]
+            if cells is None:
+                assert len(set(exp)) == 1, (name, k, exp)
+                continue
+            assert cells.rstrip() == exp, (name, k, cells, exp)
+
+
+def case_map_usage():
+    run('report', *memcg('--map', '--json'), rc=2)
+    run('suggest', *memcg('--map', '--json'), rc=2)
+    run('report', *memcg('--html', '-', '--map'), rc=2)
+    run('report', *memcg('--html', os.path.join(TMP, 'no', 'such', 'dir', 'x.html')), rc=2)
+    # a page that cannot be written whole: exit 2, the device left alone
+    if os.path.exists('/dev/full'):
+        p = subprocess.run([SL, 'report', *memcg('--html', '/dev/full')],
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and 'write failed' in p.stderr, (p.returncode, p.stderr)
+        assert os.path.exists('/dev/full')
+
+
+# --- HTML -----------------------------------------------------------------
+
+def case_html_report():
+    # an input path with every character HTML escapes
+    d = os.path.join(TMP, 'a&b<c>"q\'')
+    os.makedirs(d, exist_ok=True)
+    o = os.path.join(d, 'seed61.o')
+    shutil.copy(obj(), o)
+    page_path = os.path.join(TMP, 'report.html')
+    text = run('report', o, 'mem_cgroup_per_node', '--classes', MEMCG61, '--html', page_path)
+    # stdout keeps the text report
+    assert text == run('report', obj(), 'mem_cgroup_per_node', '--classes', MEMCG61)
+    page = open(page_path).read()
+    p = check_page(page)
+    assert 'a&amp;b&lt;c&gt;&quot;q&#39;' in page and 'a&b<c>' not in page
+    # one row per line, the findings linked both ways
+    assert len([i for i in p.ids if re.fullmatch(r's0-l\d+', i)]) == 40
+    assert {'s0-f1', 's0-f2'} <= p.ids and '#s0-l39' in p.hrefs and '#s0-f1' in p.hrefs
+    assert 'collision' in page and 'shrinker_info' in page
+    # the same page on stdout with --html -
+    assert run('report', o, 'mem_cgroup_per_node', '--classes', MEMCG61, '--html', '-') == page
+
+
+def case_html_suggest():
+    page_path = os.path.join(TMP, 'suggest.html')
+    out = run('suggest', *memcg('--html', page_path, '--json'))
+    assert json.loads(out)['schema'] == 'structlint.advice/v1'
+    page = open(page_path).read()
+    p = check_page(page)
+    n = len(json.loads(out)['proposals'])
+    assert n >= 2
+    # each proposal: a row of the table, its map beside the original's
+    for i in range(1, n + 1):
+        assert 's0-p%d' % i in p.ids and '#s0-p%d' % i in p.hrefs
+        assert 's0-p%da-l0' % i in p.ids and 's0-p%db-l0' % i in p.ids
+    assert page.count('<svg') == 1 + 2 * n
+    assert 'kmalloc-4k' in page
+
+
+def case_html_profile():
+    page_path = os.path.join(TMP, 'profile.html')
+    run('report', obj(), 'mem_cgroup_per_node', '--samples', per_cpu_profile(),
+        '--base', hex(BASE), '--html', page_path, '--map')
+    page = open(page_path).read()
+    check_page(page)
+    # hover text carries the counts; hotter members more opaque
+    assert re.search(r'lruvec \(struct lruvec\): offset 0, 1592 bytes; hot-write; '
+                     r'loads 0, stores 100', page), page[:3000]
+    assert 'fill-opacity="1.00"' in page
+
+
+def case_html_check_detects():
+    # the page checks fail on what they are for (a check that cannot fail
+    # is no check): a good page edited one way at a time
+    page_path = os.path.join(TMP, 'good.html')
+    run('report', *memcg('--html', page_path))
+    good = open(page_path).read()
+    check_page(good)
+    for bad in (good.replace('<style>', '<style>@import "x.css";'),
+                good.replace('</section>', '<img src="x.png"/></section>'),
+                good.replace('</section>', '<a href="https://example.org/">x</a></section>'),
+                good.replace('</section>', '<p style="background:url(x.png)">x</p></section>'),
+                good.replace('href="#s0-l39"', 'href="#s0-l99"'),
+                good.replace('</h2>', '', 1),
+                ):
+        if bad == good:
+            continue
+        try:
+            check_page(bad)
+        except Exception:
+            continue
+        raise AssertionError('check_page passed a bad page: ' + bad[:200])
+    # a script element is refused even inline
+    try:
+        check_page(good.replace('</body>', '<script>1</script></body>'))
+    except AssertionError:
+        return
+    raise AssertionError('check_page passed a page with a script')
+
+
+CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    try:
+        CASES[sys.argv[1]]()
+    except AssertionError as e:
+        print('FAIL:', str(e)[:6000])
+        sys.exit(1)
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
+    print('ok')

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# The HTML page (report --html, suggest --html) of struct
+# mem_cgroup_per_node of Debian's real 6.1 kernel, opened in headless
+# Chromium (opt-in: needs the linux-image-*-dbg vmlinux, found or fetched
+# by tests/real/kernels.sh, and Debian's chromium package, installed here
+# with apt-get when it is missing and we are root).
+#
+#   tests/real/html-screenshot.sh [BUILD_DIR [OUT_DIR]]
+#       BUILD_DIR: default build; OUT_DIR: default /tmp/structlint-html
+#
+# With no --classes, report and suggest use the classes of the static
+# access map (the first run builds it, ~40 s on an idle machine, then it
+# is cached).  Writes to OUT_DIR:
+#   memcg61.html, memcg61-suggest.html      the pages
+#   memcg61.png, memcg61-suggest.png        screenshots, 1000 px wide
+#   memcg61-narrow.png                      the report at 420 px wide
+#   memcg61.pdf                             the report printed (print CSS)
+#   *.log                                   Chromium's log of each page
+# Checks: each page passes tests/cli/html_check.py (well-formed, nothing
+# external, links resolve); Chromium logs no console message for it (its
+# --enable-logging=stderr log: console messages, script errors and
+# resources that failed to load are "CONSOLE" lines); each screenshot is a
+# PNG of the window's size.  The console check is shown to work first: a
+# control page that calls console.error must be caught.
+# Exit 0 when every check holds, 1 otherwise, 2 when something is missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/real/kernels.sh
+. "$here/kernels.sh"
+build=${1:-$root/build}
+out=${2:-/tmp/structlint-html}
+structlint=$build/structlint
+[[ -x $structlint ]] || { echo "html-screenshot: no structlint in $build" >&2; exit 2; }
+v61=$(slt_kernel_vmlinux "${SLT_KERNEL_PKGS[0]}") || exit 2
+
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z $chromium && $(id -u) == 0 ]]; then
+	echo "html-screenshot: installing Debian's chromium" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >/dev/null ||
+		{ echo "html-screenshot: apt-get install chromium failed" >&2; exit 2; }
+	chromium=$(command -v chromium || true)
+fi
+[[ -n $chromium ]] || { echo "html-screenshot: no chromium (apt-get install -y chromium)" >&2; exit 2; }
+mkdir -p "$out"
+
+fail=0
+pass=0
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+# shot PAGE PNG WIDTH HEIGHT: screenshot, Chromium's log in PNG's .log
+shot() {
+	local log=${2%.png}.log
+	rm -f "$2"
+	# no sandbox: root in a container; no GPU: none here
+	timeout 180 "$chromium" --headless --no-sandbox --disable-gpu \
+		--hide-scrollbars --no-first-run --window-size="$3,$4" \
+		--enable-logging=stderr --v=0 --screenshot="$2" \
+		"file://$1" >"$log" 2>&1
+}
+
+# console PNG: the CONSOLE lines of its log
+console() {
+	grep -a ':CONSOLE' "${1%.png}.log" || true
+}
+
+# PNG WIDTH HEIGHT: a PNG of that size?
+png_size() {
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read(24)
+assert d[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+print('%dx%d' % struct.unpack('>II', d[16:24]))
+PY
+}
+
+# The control page: the console check must see its error.
+ctl=$out/control.html
+printf '<!DOCTYPE html>\n<html><body><p>control</p><script>console.error("structlint-control")</script></body></html>\n' >"$ctl"
+shot "$ctl" "$out/control.png" 400 300
+if console "$out/control.png" | grep -q structlint-control; then
+	ok "console check catches the control page's console.error"
+else
+	bad "console check missed the control page's console.error (see $out/control.log)"
+fi
+
+k="$v61 mem_cgroup_per_node"
+# shellcheck disable=SC2086
+"$structlint" report $k --html "$out/memcg61.html" >"$out/memcg61.txt" 2>"$out/report.err" ||
+	bad "report --html failed: $(tail -1 "$out/report.err")"
+# shellcheck disable=SC2086
+"$structlint" suggest $k --html "$out/memcg61-suggest.html" >"$out/suggest.txt" 2>"$out/suggest.err" ||
+	bad "suggest --html failed: $(tail -1 "$out/suggest.err")"
+
+for page in memcg61 memcg61-suggest; do
+	html=$out/$page.html
+	[[ -s $html ]] || { bad "$page.html: not written"; continue; }
+	if python3 "$root/tests/cli/html_check.py" "$html" >"$out/$page.check" 2>&1; then
+		ok "$page.html: well-formed, self-contained, links resolve ($(wc -c <"$html") bytes)"
+	else
+		bad "$page.html: $(cat "$out/$page.check")"
+	fi
+	for geo in "$page:1000:1400" "$page-narrow:420:1400"; do
+		IFS=: read -r name w h <<<"$geo"
+		[[ $name == memcg61-suggest-narrow ]] && continue
+		png=$out/$name.png
+		shot "$html" "$png" "$w" "$h"
+		size=$(png_size "$png" 2>/dev/null || echo none)
+		if [[ $size == "${w}x$h" ]]; then
+			ok "$name.png: ${size} ($(wc -c <"$png") bytes)"
+		else
+			bad "$name.png: want a ${w}x$h PNG, got $size (see ${png%.png}.log)"
+		fi
+		msgs=$(console "$png")
+		if [[ -z $msgs ]]; then
+			ok "$name: no console message"
+		else
+			bad "$name: console: $msgs"
+		fi
+	done
+done
+
+# Printed: the print stylesheet, to PDF (not inspected here beyond its
+# existence: look at it).
+timeout 180 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
+	--no-pdf-header-footer --print-to-pdf="$out/memcg61.pdf" \
+	"file://$out/memcg61.html" >"$out/memcg61-pdf.log" 2>&1
+if [[ $(head -c 5 "$out/memcg61.pdf" 2>/dev/null) == %PDF- ]]; then
+	ok "memcg61.pdf: printed ($(wc -c <"$out/memcg61.pdf") bytes)"
+else
+	bad "memcg61.pdf: not printed (see $out/memcg61-pdf.log)"
+fi
+
+echo "html-screenshot: $pass passed, $fail failed; pages and screenshots in $out"
+[[ $fail == 0 ]]
