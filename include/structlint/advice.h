@@ -13,7 +13,9 @@
  * last member then still stays last, unless opts->move_last); pinned members keep
  * their offset, and so does the first member unless opts->move_first; --keep-together groups stay adjacent and in order;
  * bitfields move as whole storage units; unions and nested structs move
- * whole; a flexible array stays last; every offset is a multiple of the
+ * whole, except an anonymous struct that holds every member of its level
+ * (the top level may end in a flexible array after it): its members are
+ * reordered inside it, recursively (6.1 mm_struct); a flexible array stays last; every offset is a multiple of the
  * member's alignment; the size follows C rules (rounded up to the struct's
  * alignment).
  */
@@ -44,6 +46,14 @@ enum slt_proposal_kind {
 				      (0, +64, +128, ...) */
 	SLT_PROPOSAL_SIZE,         /* smallest size, no sharing objective
 				      (pahole --reorganize's goal) */
+	/* Added after v1 (additive): */
+	SLT_PROPOSAL_ISOLATE,      /* one hot-written member alone in an
+				      anonymous struct aligned to the line
+				      (`struct { ... }
+				      ____cacheline_aligned_in_smp;`, as
+				      6.2+ mm_struct wraps mm_count), the
+				      other members in their order: the
+				      position with the lowest cost */
 };
 
 struct slt_advice_opts {
@@ -193,6 +203,11 @@ struct slt_proposal {
 	size_t n_paths_all;         /* code paths in the profile */
 	uint64_t path_lines_before, path_lines_after; /* sums of the lines
 				       touched over all n_paths_all paths */
+	const char *isolated;       /* SLT_PROPOSAL_ISOLATE: the name of the
+				       member put alone in the line-aligned
+				       anonymous struct (its first member's
+				       when a unit of several); NULL
+				       otherwise */
 };
 
 struct slt_advice {

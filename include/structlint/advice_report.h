@@ -69,7 +69,7 @@ int slt_report_advice_json(FILE *out, const struct slt_advice *advice,
 			   const struct slt_advice_report_opts *ropts,
 			   struct slt_error *err);
 
-/* "minimal", "regroup", "padding", "pareto", "size". */
+/* "minimal", "regroup", "padding", "pareto", "size", "isolate". */
 const char *slt_proposal_kind_name(enum slt_proposal_kind k);
 
 #ifdef __cplusplus

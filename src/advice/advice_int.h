@@ -132,6 +132,27 @@ struct slt_adv_units {
 	double total;                  /* accesses (samples), or leaves on the
 					  classes basis */
 	struct slt_arena *ar;          /* owns everything above */
+	/* Anonymous structs opened (units.c): a chain of orig->members
+	 * indices, outermost first, each the only member with bytes of its
+	 * level (the top level may end in a flexible array): their
+	 * members are the units, reordered inside them as at top level;
+	 * relayout re-wraps them.  level: the innermost one, whose members
+	 * are the units (-1 when none is opened: the top level). */
+	const size_t *opened;
+	size_t n_opened;
+	int32_t level;
+};
+
+/* slt_adv_plan.pad values */
+enum {
+	SLT_ADV_PAD_NONE = 0,
+	SLT_ADV_PAD_LINE = 1,  /* a CACHELINE_PADDING member before the unit */
+	SLT_ADV_PAD_WRAP = 2,  /* the unit alone in an anonymous struct
+				  aligned to the line (`struct { ... }
+				  ____cacheline_aligned_in_smp;`): it
+				  starts a line and the next unit starts
+				  the line after its end (advise.c's
+				  ISOLATE proposals) */
 };
 
 /*
@@ -153,7 +174,7 @@ void slt_adv_units_free(struct slt_adv_units *us);
  */
 struct slt_adv_plan {
 	size_t *order;          /* unit indices, n of them */
-	uint8_t *pad;           /* parallel to order */
+	uint8_t *pad;           /* parallel to order: SLT_ADV_PAD_* */
 	size_t n;
 };
 
@@ -459,6 +480,9 @@ int slt_adv_check_proposal(const struct slt_struct *orig,
 
 #define SLT_ADV_PAD_TYPE "struct cacheline_padding"
 #define SLT_ADV_PAD_PREFIX "_pad"
+/* Type of the anonymous struct an ISOLATE proposal wraps a hot member in
+ * (SLT_ADV_PAD_WRAP); safety.c and emit_c.c know it by this pointer. */
+extern const char slt_adv_wrap_type[];
 
 /*
  * The run of top-level members starting at orig->members[i] that move

@@ -137,6 +137,7 @@ static const char *kind_name(enum slt_proposal_kind k)
 	case SLT_PROPOSAL_PADDING: return "padding only";
 	case SLT_PROPOSAL_PARETO: return "pareto";
 	case SLT_PROPOSAL_SIZE: return "size";
+	case SLT_PROPOSAL_ISOLATE: return "isolate";
 	}
 	return "proposal";
 }
@@ -271,9 +272,11 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	rc = slt_advice_emit_c(pr, orig, x->ar, &pr->c_decl);
 	if (rc)
 		return rc;
-	size_t pads = 0;
-	for (size_t i = 0; i < p->n; i++)
-		pads += p->pad[i] != 0;
+	size_t pads = 0, wraps = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		pads += p->pad[i] == SLT_ADV_PAD_LINE;
+		wraps += p->pad[i] == SLT_ADV_PAD_WRAP;
+	}
 	const char *pl = "";
 	if (pr->n_paths_all) {
 		pl = slt_arena_printf(x->ar, ", code paths touch %llu -> %llu "
@@ -299,11 +302,21 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 		if (!sn)
 			return SLT_ENOMEM;
 	}
+	const char *wn = "";
+	for (size_t i = 0; wraps && i < p->n; i++) {
+		if (p->pad[i] != SLT_ADV_PAD_WRAP)
+			continue;
+		pr->isolated = x->us.u[p->order[i]].name;
+		wn = slt_arena_printf(x->ar, " (%s alone in an anonymous struct "
+			"aligned to the %u-byte line)", pr->isolated, x->us.line);
+		if (!wn)
+			return SLT_ENOMEM;
+	}
 	pr->summary = slt_arena_printf(x->ar,
-		"%s: %zu member%s relocated, %zu padding member%s, %zu member%s "
+		"%s%s: %zu member%s relocated, %zu padding member%s, %zu member%s "
 		"shifted, %+lld bytes (%llu -> %llu), "
 		"%llu -> %llu cachelines, sharing estimate %.4g -> %.4g%s%s; search: %s",
-		kind_name(k), n_moved, n_moved == 1 ? "" : "s", pads, pads == 1 ? "" : "s",
+		kind_name(k), wn, n_moved, n_moved == 1 ? "" : "s", pads, pads == 1 ? "" : "s",
 		n_shifted, n_shifted == 1 ? "" : "s",
 		(long long)pr->bytes_added, (unsigned long long)orig->size,
 		(unsigned long long)l.size, (unsigned long long)pr->lines_before,
@@ -405,6 +418,151 @@ out:
 	return rc;
 }
 
+/* Members plan p shifts (slt_adv_relocated()); SIZE_MAX when illegal. */
+static size_t shifted_of(struct ctx *x, const struct slt_adv_plan *p, int *rc)
+{
+	uint64_t *off = malloc((p->n ? p->n : 1) * sizeof(*off)), size;
+	size_t reloc, sh = SIZE_MAX;
+
+	if (!off)
+		*rc = SLT_ENOMEM;
+	else if (slt_adv_place(&x->us, p, off, &size))
+		*rc = slt_adv_relocated(&x->us, p, off, NULL, &reloc, &sh);
+	free(off);
+	return sh;
+}
+
+/* The writer label of a unit's first written leaf (NULL: none given). */
+static const char *writer_of(const struct slt_adv_unit *u)
+{
+	for (size_t j = 0; j < u->n_leaves; j++)
+		if (u->leaves[j].write)
+			return u->leaves[j].label;
+	return NULL;
+}
+
+/* Whether written units a and b have the same writer (the same label, or
+ * both none); with a profile, units written by a common CPU. */
+static bool same_writer(const struct slt_adv_unit *a, const struct slt_adv_unit *b)
+{
+	if (a->n_cpus && b->n_cpus) {
+		for (size_t i = 0, k = 0; i < a->n_cpus && k < b->n_cpus;) {
+			if (a->cpus[i].cpu < b->cpus[k].cpu)
+				i++;
+			else if (a->cpus[i].cpu > b->cpus[k].cpu)
+				k++;
+			else if (a->cpus[i++].stores && b->cpus[k++].stores)
+				return true;
+		}
+		return false;
+	}
+	const char *x = writer_of(a), *y = writer_of(b);
+	return x == y || (x && y && !strcmp(x, y));
+}
+
+/* Most hot units tried by run_isolate(). */
+#define ISOLATE_UNITS 8
+
+/* ISOLATE: each of the (at most ISOLATE_UNITS) busiest written movable
+ * units alone in a line-aligned anonymous struct (SLT_ADV_PAD_WRAP), at
+ * every position of the original order of the others; of the plans that
+ * leave no sharing block (slt_adv_cost.shared: isolating that one member
+ * is the whole cure), the one with the lowest objective, then the fewest
+ * members shifted, is proposed. */
+static int run_isolate(struct ctx *x, const struct slt_adv_search *s)
+{
+	const struct slt_adv_units *us = &x->us;
+	size_t n = us->n, cand[ISOLATE_UNITS], nc = 0;
+	struct slt_adv_plan p = { 0 }, best = { 0 };
+	struct slt_adv_cost c, bc;
+	double bo = 0;
+	size_t bsh = SIZE_MAX;
+	int rc = 0;
+
+	/* candidates: written units by stores, then written leaves; a unit
+	 * whose writer (label, or none) also writes another unit is not
+	 * one writer's member to isolate: that would split the writer's
+	 * members over two lines */
+	for (size_t u = 0; u < n; u++) {
+		const struct slt_adv_unit *a = &us->u[u];
+		if (a->role != SLT_ADV_WRITE || (a->flags & (SLT_ADV_ANCHORED | SLT_ADV_LAST)))
+			continue;
+		bool shared_writer = false;
+		for (size_t v = 0; v < n && !shared_writer; v++)
+			shared_writer = v != u && us->u[v].role == SLT_ADV_WRITE &&
+					same_writer(a, &us->u[v]);
+		if (shared_writer)
+			continue;
+		size_t at = nc < ISOLATE_UNITS ? nc++ : ISOLATE_UNITS;
+		while (at > 0) {
+			const struct slt_adv_unit *b = &us->u[cand[at - 1]];
+			if (b->stores > a->stores ||
+			    (b->stores == a->stores && b->n_write >= a->n_write))
+				break;
+			if (at < ISOLATE_UNITS)
+				cand[at] = cand[at - 1];
+			at--;
+		}
+		if (at < ISOLATE_UNITS)
+			cand[at] = u;
+	}
+	if (!nc)
+		return 0;
+	p.order = malloc(n * sizeof(*p.order));
+	p.pad = malloc(n);
+	best.order = malloc(n * sizeof(*best.order));
+	best.pad = malloc(n);
+	if (!p.order || !p.pad || !best.order || !best.pad) {
+		rc = SLT_ENOMEM;
+		goto out;
+	}
+	p.n = best.n = n;
+	bool have = false;
+	for (size_t k = 0; k < nc && !rc; k++) {
+		for (size_t pos = 0; pos < n && !rc; pos++) {
+			double o;
+			for (size_t u = 0, j = 0; u < n; u++) {
+				if (u == cand[k])
+					continue;
+				if (j == pos)
+					j++;
+				p.order[j++] = u;
+			}
+			p.order[pos] = cand[k];
+			memset(p.pad, SLT_ADV_PAD_NONE, n);
+			p.pad[pos] = SLT_ADV_PAD_WRAP;
+			/* proposed only where isolating the member is the
+			 * whole cure: no sharing block left */
+			if (!slt_adv_objective(us, s, &x->w, &p, &o, &c, &rc) || c.shared)
+				continue;
+			double eps = 1e-9 * (bo > 1 ? bo : 1);
+			bool better = !have || o < bo - eps;
+			if (!better && o > bo + eps)
+				continue;
+			/* of equal plans, the one shifting the fewest members */
+			size_t sh = shifted_of(x, &p, &rc);
+			if (rc)
+				break;
+			if (!better && sh >= bsh)
+				continue;
+			have = true;
+			bo = o;
+			bsh = sh;
+			bc = c;
+			memcpy(best.order, p.order, n * sizeof(*p.order));
+			memcpy(best.pad, p.pad, n);
+		}
+	}
+	if (!rc && have) {
+		x->method = "every position of the busiest written members, one at a time";
+		rc = add(x, SLT_PROPOSAL_ISOLATE, &best, &bc);
+	}
+out:
+	slt_adv_plan_free(&p);
+	slt_adv_plan_free(&best);
+	return rc;
+}
+
 static int cmp_prop(const void *a, const void *b)
 {
 	const struct slt_proposal *x = a, *y = b;
@@ -470,6 +628,8 @@ static int advise(struct ctx *x)
 			p.keep_order = true;
 			rc = run(x, SLT_PROPOSAL_PADDING, &p);
 		}
+		if (!rc)
+			rc = run_isolate(x, &s);
 		top = x->a->layout->size;
 		for (size_t i = 0; i < x->adv->n_proposals; i++)
 			if (x->adv->proposals[i].size_after > top)

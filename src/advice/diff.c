@@ -518,39 +518,6 @@ struct chunk {
 };
 
 
-static bool is_pad(const struct slt_member *m)
-{
-	return (m->flags & SLT_MEMBER_ZERO_SIZE) && !strcmp(m->type, SLT_ADV_PAD_TYPE);
-}
-
-static const char *first_named(const struct slt_struct *s, size_t i)
-{
-	for (size_t k = i + 1; k < s->n_members && s->members[k].depth > s->members[i].depth; k++)
-		if (*s->members[k].name)
-			return s->members[k].name;
-	return "";
-}
-
-/* The top-level member of o that p's top-level member i was built from,
- * or -1 (an inserted padding member, or none). */
-static long orig_top(const struct slt_struct *ps, size_t i,
-		     const struct slt_struct *o, const bool *used)
-{
-	const struct slt_member *m = &ps->members[i];
-	const char *fn = *m->name ? "" : first_named(ps, i);
-
-	for (size_t k = 0; k < o->n_members; k++) {
-		const struct slt_member *x = &o->members[k];
-		if (x->parent != -1 || used[k] || strcmp(x->name, m->name))
-			continue;
-		if (!*m->name && (strcmp(first_named(o, k), fn) ||
-				  strcmp(x->type, m->type)))
-			continue;
-		return (long)k;
-	}
-	return -1;
-}
-
 struct build {
 	struct slt_arena *a;
 	const struct slt_dsrc *s;
@@ -573,6 +540,22 @@ static int sep_error(struct build *bd, const struct chunk *c)
 		a, b);
 }
 
+/* Source lines lo..hi, each non-empty one indented one level more (by the
+ * body's first indentation): a member moved into an ISOLATE wrapper. */
+static int add_indented(struct build *bd, struct slt_dlines *nl, unsigned lo,
+			unsigned hi)
+{
+	for (unsigned k = lo; k <= hi; k++) {
+		size_t n = slt_diff_line_len(bd->s, k);
+		const char *t = bd->s->text + bd->s->ls[k - 1];
+		char *l = n ? slt_arena_printf(bd->a, "%s%.*s", bd->indent, (int)n, t) :
+			      slt_arena_strndup(bd->a, t, 0);
+		if (!l || slt_diff_add_line(nl, l, strlen(l)))
+			return SLT_ENOMEM;
+	}
+	return 0;
+}
+
 static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 		     unsigned tail_hi)
 {
@@ -585,16 +568,48 @@ static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 
 	if (!used)
 		return SLT_ENOMEM;
-	for (size_t i = 0; i < ps->n_members; i++) {
-		const struct slt_member *m = &ps->members[i];
+	long wrap = -1;       /* the ISOLATE wrapper being written */
+	for (size_t i = 0; i <= ps->n_members; i++) {
+		const struct slt_member *m = i < ps->n_members ? &ps->members[i] : NULL;
 		long oi, q, bf;
 		struct chunk *c;
 		char *l;
 
-		if (m->parent != -1)
+		if (wrap >= 0 && (!m || m->depth == 0)) {
+			/* the wrapper ends after its members' chunk */
+			if (cur != SIZE_MAX && bd->ch[cur].done < bd->ch[cur].n_tops)
+				return sep_error(bd, &bd->ch[cur]);
+			l = slt_arena_printf(bd->a, "%s} ____cacheline_aligned_in_smp;%s",
+					     bd->indent, bd->eol);
+			if (!l || slt_diff_add_line(nl, l, strlen(l)))
+				return SLT_ENOMEM;
+			wrap = -1;
+			cur = SIZE_MAX;
+			prev_orig = -1;
+		}
+		if (!m)
+			break;
+		if (m->parent == -1 && m->type == slt_adv_wrap_type) {
+			if (cur != SIZE_MAX && bd->ch[cur].done < bd->ch[cur].n_tops)
+				return sep_error(bd, &bd->ch[cur]);
+			l = slt_arena_printf(bd->a, "%sstruct {%s", bd->indent, bd->eol);
+			if (!l || slt_diff_add_line(nl, l, strlen(l)))
+				return SLT_ENOMEM;
+			wrap = (long)i;
+			cur = SIZE_MAX;
+			prev_orig = -1;
+			first = true;   /* a struct starts a fresh storage unit */
 			continue;
-		oi = orig_top(ps, i, o, used);
-		if (oi < 0 && !is_pad(m))
+		}
+		if (m->parent != -1 && (wrap < 0 || m->parent != (int32_t)wrap))
+			continue;
+		oi = slt_diff_orig_top(ps, i, o, used);
+		if (oi >= 0 && !*m->name && m->n_children && !slt_diff_same_inside(ps, i, o, (size_t)oi))
+			return slt_error_set_line(bd->err, SLT_EUSAGE, bd->s->path,
+				bd->ch[bd->chunk_of[oi]].lo, "apply the C declaration by hand",
+				"the proposal reorders members inside this anonymous struct: "
+				"not written as a diff yet");
+		if (oi < 0 && !slt_diff_is_pad(m))
 			return slt_error_set(bd->err, SLT_EUSAGE, NULL, -1, NULL,
 					     "the proposal's member `%s` is not in the original layout of %s",
 					     m->name, o->name);
@@ -641,7 +656,8 @@ static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 					return SLT_ENOMEM;
 			}
 		}
-		if ((rc = slt_diff_add_src_lines(nl, bd->s, c->lo, c->hi)))
+		if ((rc = wrap >= 0 ? add_indented(bd, nl, c->lo, c->hi) :
+			  slt_diff_add_src_lines(nl, bd->s, c->lo, c->hi)))
 			return rc;
 		prev_orig = oi;
 		first = false;

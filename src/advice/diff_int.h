@@ -13,6 +13,7 @@
 
 #include "common/arena.h"
 #include "structlint/error.h"
+#include "structlint/layout.h"
 
 /* A source file read whole; text is malloc()ed (the caller frees it), the
  * rest is allocated from the arena given to slt_diff_read_source(). */
@@ -106,5 +107,17 @@ int slt_diff_add_src_lines(struct slt_dlines *l, const struct slt_dsrc *s,
 int slt_diff_unified(const struct slt_dlines *ol, const struct slt_dlines *nl,
 		     bool last_nl, const char *rel, char **out,
 		     struct slt_error *err);
+
+/* diff_match.c: m is a padding member the advisor inserted. */
+bool slt_diff_is_pad(const struct slt_member *m);
+/* diff_match.c: the top-level member of o (not yet used) that proposal
+ * ps's member i was built from, or -1 (an inserted member, or none). */
+long slt_diff_orig_top(const struct slt_struct *ps, size_t i,
+		       const struct slt_struct *o, const bool *used);
+/* diff_match.c: whether proposal member i (anonymous, with members) holds
+ * the same members at the same relative offsets, and has the same size,
+ * as o's member k: false when the advisor reordered inside it. */
+bool slt_diff_same_inside(const struct slt_struct *ps, size_t i,
+			  const struct slt_struct *o, size_t k);
 
 #endif

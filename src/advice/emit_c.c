@@ -72,6 +72,30 @@ static void attr_align(struct emit *e, uint32_t a)
 		fprintf(e->f, " __attribute__((__aligned__(%u)))", a);
 }
 
+/* Whether the proposal's anonymous member i and orig's member k hold the
+ * same members: i's first named direct child is a direct child of k (its
+ * members may have been reordered inside it); without a named child, the
+ * members right after each are compared. */
+static bool same_first_child(struct emit *e, size_t i, size_t k)
+{
+	const struct slt_struct *s = e->s, *o = e->orig;
+	const char *name = NULL;
+
+	for (size_t c = i + 1; c < s->n_members &&
+	     s->members[c].depth > s->members[i].depth && !name; c++)
+		if (s->members[c].parent == (int32_t)i && *s->members[c].name)
+			name = s->members[c].name;
+	if (!name)
+		return i + 1 < s->n_members && k + 1 < o->n_members &&
+		       !strcmp(s->members[i + 1].name, o->members[k + 1].name);
+	for (size_t q = k + 1; q < o->n_members &&
+	     o->members[q].depth > o->members[k].depth; q++)
+		if (o->members[q].parent == (int32_t)k &&
+		    !strcmp(o->members[q].name, name))
+			return true;
+	return false;
+}
+
 /* Index into orig of the member p->layout.members[i] was built from, or
  * -1 for an inserted one.  Matched by parent, name, type and size; an
  * anonymous member also by its first child's name. */
@@ -94,18 +118,22 @@ static long orig_index(struct emit *e, size_t i, long orig_parent)
 		if (!e->nomem && !slt_strmap_get(&e->top, m->name, strlen(m->name), &k0))
 			return -1;
 	}
+	if (orig_parent >= 0 && k0 <= (size_t)orig_parent)
+		k0 = (size_t)orig_parent + 1;
 	for (size_t k = k0; k < e->orig->n_members; k++) {
 		const struct slt_member *o = &e->orig->members[k];
 
+		if (orig_parent >= 0 &&
+		    o->depth <= e->orig->members[orig_parent].depth)
+			break;
+		/* an anonymous struct the advisor opened may change size */
 		if (o->parent != orig_parent || strcmp(o->name, m->name) ||
-		    strcmp(o->type, m->type) || o->size != m->size)
+		    strcmp(o->type, m->type) ||
+		    (o->size != m->size && (*m->name || !m->n_children)))
 			continue;
-		if (!*m->name && m->n_children && o->n_children) {
-			if (i + 1 >= e->s->n_members || k + 1 >= e->orig->n_members ||
-			    strcmp(e->s->members[i + 1].name,
-				   e->orig->members[k + 1].name))
-				continue;
-		}
+		if (!*m->name && m->n_children && o->n_children &&
+		    !same_first_child(e, i, k))
+			continue;
 		if ((m->flags & SLT_MEMBER_BITFIELD) &&
 		    (o->bit_offset != m->bit_offset || o->bit_size != m->bit_size))
 			continue;
@@ -114,19 +142,23 @@ static long orig_index(struct emit *e, size_t i, long orig_parent)
 	return -1;
 }
 
-static void level(struct emit *e, int32_t parent, unsigned depth);
+static void level(struct emit *e, int32_t parent, unsigned depth, long orig_parent);
 
 /* See advice_int.h. */
 long slt_adv_run_bitfield(const struct slt_struct *o, size_t i)
 {
 	uint64_t end = o->members[i].offset + o->members[i].size;
+	int32_t parent = o->members[i].parent;
 	long best = -1;
 
 	for (size_t k = i; k < o->n_members; k++) {
 		const struct slt_member *m = &o->members[k];
 
-		if (m->parent != -1)
+		if (m->parent != parent) {
+			if (m->depth < o->members[i].depth)
+				break;
 			continue;
+		}
 		if (k > i && m->offset >= end)
 			break;
 		if (m->offset + m->size > end)
@@ -139,21 +171,27 @@ long slt_adv_run_bitfield(const struct slt_struct *o, size_t i)
 	return best;
 }
 
-static void member(struct emit *e, size_t i, unsigned depth, long *prev_orig)
+/* orig_parent: orig's index of the member whose level this is (-1: the
+ * top level), or -2 when it is not known (an inserted wrapper, a member
+ * not matched): then bitfield runs keep their declarations as they are. */
+static void member(struct emit *e, size_t i, unsigned depth, long orig_parent,
+		   long *prev_orig)
 {
 	const struct slt_member *m = &e->s->members[i];
-	long oi = depth == 0 ? orig_index(e, i, -1) : -2;
+	long oi = orig_parent >= -1 ? orig_index(e, i, orig_parent) : -2;
 
-	if (depth == 0) {
+	if (orig_parent >= -1) {
 		/* a bitfield run that no longer follows its original
 		 * predecessor starts a fresh storage unit of its type, as
 		 * slt_adv_place() assumes (SLT_ADV_BITS) */
 		long q = oi - 1, bf;
 
-		/* the original top-level predecessor */
-		while (q >= 0 && e->orig->members[q].parent != -1)
+		/* the original predecessor at this level */
+		while (q > orig_parent && e->orig->members[q].parent != orig_parent)
 			q--;
-		bf = oi >= 0 && i > 0 && (*prev_orig != q || q < 0) ?
+		if (q == orig_parent)
+			q = -1;
+		bf = oi >= 0 && i > (size_t)(m->parent + 1) && (*prev_orig != q || q < 0) ?
 		     slt_adv_run_bitfield(e->orig, (size_t)oi) : -1;
 		if (bf >= 0) {
 			/* a run holding bitfields that no longer follows its
@@ -197,18 +235,19 @@ static void member(struct emit *e, size_t i, unsigned depth, long *prev_orig)
 		bool is_union = m->flags & SLT_MEMBER_UNION;
 
 		fprintf(e->f, "%s {\n", is_union ? "union" : "struct");
-		level(e, (int32_t)i, depth + 1);
+		level(e, (int32_t)i, depth + 1, oi >= 0 ? oi : -2);
 		tabs(e, depth + 1);
 		fputc('}', e->f);
 		if (m->flags & SLT_MEMBER_PACKED)
 			fputs(" __attribute__((__packed__))", e->f);
-		if (m->type_alignment)
-			fprintf(e->f, " __attribute__((__aligned__(%u)))",
-				m->type_alignment);
+		/* the type's alignment after the brace; the member's only when
+		 * it differs (the type's already aligns the member) */
+		attr_align(e, m->type_alignment);
 		if (*m->name)
 			fprintf(e->f, " %s%s", m->name,
 				*m->decl_tail == '[' ? m->decl_tail : "");
-		attr_align(e, m->alignment);
+		if (m->alignment != m->type_alignment)
+			attr_align(e, m->alignment);
 		fputs(";\n", e->f);
 		return;
 	}
@@ -241,14 +280,14 @@ static void member(struct emit *e, size_t i, unsigned depth, long *prev_orig)
 	fputs(";\n", e->f);
 }
 
-static void level(struct emit *e, int32_t parent, unsigned depth)
+static void level(struct emit *e, int32_t parent, unsigned depth, long orig_parent)
 {
 	long prev_orig = -1;
 
 	for (size_t i = parent < 0 ? 0 : (size_t)parent + 1;
 	     i < e->s->n_members; i++) {
 		if (e->s->members[i].parent == parent)
-			member(e, i, depth, &prev_orig);
+			member(e, i, depth, orig_parent, &prev_orig);
 		else if (parent >= 0 &&
 			 e->s->members[i].depth <= e->s->members[parent].depth)
 			break;
@@ -337,7 +376,7 @@ int slt_advice_emit_c(const struct slt_proposal *p,
 		fprintf(e.f, "typedef %s {\n", kw);
 	else
 		fprintf(e.f, "%s {\n", tname);
-	level(&e, -1, 0);
+	level(&e, -1, 0, -1);
 	fputc('}', e.f);
 	if (s->packed)
 		fputs(" __attribute__((__packed__))", e.f);

@@ -117,9 +117,17 @@ static struct key *keys(const struct slt_struct *s, bool skip_pads,
 		return NULL;
 	for (size_t i = 0; i < s->n_members; i++) {
 		const struct slt_member *m = &s->members[i];
-		if (skip_pads && is_pad(m))
+		if (skip_pads && (is_pad(m) || m->type == slt_adv_wrap_type))
 			continue;
-		k[(*n)++] = (struct key){ m->name, m->type, m->size, m->depth };
+		/* an ISOLATE proposal's wrapper adds a level */
+		uint32_t d = m->depth;
+		for (int32_t q = skip_pads ? m->parent : -1; q >= 0; q = s->members[q].parent)
+			d -= s->members[q].type == slt_adv_wrap_type;
+		/* an anonymous struct opened by the advisor (units.c) may
+		 * change size; its members are compared one by one */
+		bool anon = !m->name[0] && (m->flags & SLT_MEMBER_INLINE) &&
+			    !(m->flags & SLT_MEMBER_UNION);
+		k[(*n)++] = (struct key){ m->name, m->type, anon ? 0 : m->size, d };
 	}
 	qsort(k, *n, sizeof(*k), key_cmp);
 	return k;

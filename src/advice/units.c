@@ -56,14 +56,77 @@ static size_t subtree_end(const struct slt_struct *s, size_t i)
 	return k;
 }
 
-static int find_top(const struct slt_struct *s, const char *name, size_t *out)
+/* A member of the units' level (us->level's members, or the top level's)
+ * by name. */
+static int find_top(const struct slt_adv_units *us, const char *name, size_t *out)
 {
+	const struct slt_struct *s = us->orig;
 	for (size_t i = 0; i < s->n_members; i++)
-		if (!s->members[i].depth && !strcmp(s->members[i].name, name)) {
+		if ((s->members[i].parent == us->level || !s->members[i].depth) &&
+		    !strcmp(s->members[i].name, name)) {
 			*out = i;
 			return 0;
 		}
 	return -1;
+}
+
+/* An anonymous struct whose members may be reordered as the top level's
+ * are: not a union (its members overlay each other on purpose), not an
+ * array, not packed, with members. */
+static bool openable(const struct slt_member *m)
+{
+	return !m->name[0] && (m->flags & SLT_MEMBER_INLINE) &&
+	       (m->flags & SLT_MEMBER_COMPOSITE) &&
+	       !(m->flags & (SLT_MEMBER_UNION | SLT_MEMBER_PACKED |
+			     SLT_MEMBER_BITFIELD)) &&
+	       m->n_children && m->decl_tail[0] != '[';
+}
+
+/* The chain of anonymous structs to open (advice_int.h: slt_adv_units
+ * .opened): from the top level down, while a level holds exactly one
+ * member with bytes and it is openable; the top level may also hold a
+ * flexible array after it (6.1 mm_struct: `struct { ... }; unsigned long
+ * cpu_bitmap[];`).  Any other member beside it, zero-size markers
+ * included, keeps the level closed: its members then could not be
+ * re-wrapped. */
+static int open_chain(struct slt_adv_units *us)
+{
+	const struct slt_struct *s = us->orig;
+	size_t *chain = slt_arena_calloc(us->ar, s->n_members ? s->n_members : 1,
+					 sizeof(*chain));
+	int32_t level = -1;
+
+	if (!chain)
+		return SLT_ENOMEM;
+	us->level = -1;
+	for (;;) {
+		long only = -1;
+		size_t n = 0;
+		bool closed = false;
+		for (size_t i = level < 0 ? 0 : (size_t)level + 1;
+		     i < s->n_members && !closed; i++) {
+			const struct slt_member *m = &s->members[i];
+			if (level >= 0 && m->depth <= s->members[level].depth)
+				break;
+			if (m->parent != level)
+				continue;
+			if (level < 0 && (m->flags & SLT_MEMBER_FLEX) &&
+			    i + 1 == s->n_members)
+				continue;
+			n++;
+			if (m->size && openable(m))
+				only = (long)i;
+			else
+				closed = true;
+		}
+		if (closed || n != 1 || only < 0)
+			break;
+		chain[us->n_opened++] = (size_t)only;
+		level = (int32_t)only;
+	}
+	us->opened = chain;
+	us->level = level;
+	return 0;
 }
 
 /* Merge sorted per-CPU lists: dst (n) += src (ns), into a new array. */
@@ -343,9 +406,10 @@ static int keep_together(struct slt_adv_units *us, const char *const *names,
 		return SLT_ENOMEM;
 	for (size_t i = 0; i < n && !rc; i++) {
 		size_t top;
-		if (find_top(s, names[i], &top)) {
+		if (find_top(us, names[i], &top)) {
 			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1,
-					   "name top-level members of the struct",
+					   "name top-level members of the struct (or of the "
+					   "anonymous struct that holds them all)",
 					   "--keep-together: %s has no member %s",
 					   s->name, names[i]);
 			break;
@@ -427,6 +491,7 @@ int slt_adv_units_build(const struct slt_analysis *a,
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->level = -1;
 	out->a = a;
 	out->orig = s;
 	out->line = opts && opts->cacheline_size ? opts->cacheline_size :
@@ -444,8 +509,14 @@ int slt_adv_units_build(const struct slt_analysis *a,
 		rc = SLT_ENOMEM;
 		goto out;
 	}
+	if (s->kind == SLT_KIND_STRUCT && (rc = open_chain(out)))
+		goto out;
+	/* the units' level: the top level, or the innermost opened
+	 * anonymous struct's members, then the top level's flexible tail */
 	for (size_t i = 0; i < s->n_members; i++)
-		if (!s->members[i].depth)
+		if (s->members[i].parent == out->level ||
+		    (out->level >= 0 && !s->members[i].depth &&
+		     (s->members[i].flags & SLT_MEMBER_FLEX)))
 			tops[nt++] = i;
 	if (s->kind != SLT_KIND_STRUCT) {
 		rc = slt_error_set(err, SLT_EUSAGE, NULL, -1,
@@ -503,9 +574,10 @@ int slt_adv_units_build(const struct slt_analysis *a,
 		}
 	for (size_t p = 0; opts && p < opts->n_pins && !rc; p++) {
 		size_t top;
-		if (find_top(s, opts->pins[p], &top)) {
+		if (find_top(out, opts->pins[p], &top)) {
 			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1,
-					   "name a top-level member of the struct",
+					   "name a top-level member of the struct (or of "
+					   "the anonymous struct that holds them all)",
 					   "--pin: %s has no member %s", s->name,
 					   opts->pins[p]);
 			break;

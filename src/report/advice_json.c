@@ -16,7 +16,7 @@
  *             proposed, or ""),
  *   "proposals": [ {                       (best first)
  *     "rank": 1.., "kind": "minimal" | "regroup" | "padding" | "pareto" |
- *             "size",
+ *             "size" | "isolate",
  *     "summary": TEXT,
  *     "size_before", "size_after": BYTES, "bytes_added": BYTES (signed),
  *     "lines_before", "lines_after": cachelines,
@@ -34,6 +34,8 @@
  *             anonymous),
  *     "shifted": [ NAME ] (top-level members whose offset changed, order
  *             kept: shifted by padding or relocated neighbours),
+ *     "isolated": NAME (kind "isolate" only: the member put alone in a
+ *             line-aligned anonymous struct),
  *     "paths": [ { "path", "samples", "lines_before", "lines_after" } ]
  *             (additive: the busiest code paths, most samples first, and
  *             the cachelines of the struct each touches),
@@ -128,6 +130,8 @@ static json_t *proposal_json(const struct slt_advice *adv, size_t i,
 	slt_json_set(o, "rank", U(i + 1), bad);
 	slt_json_set(o, "kind", json_string(slt_proposal_kind_name(p->kind)), bad);
 	slt_json_set(o, "summary", json_string(p->summary ? p->summary : ""), bad);
+	if (p->isolated)
+		slt_json_set(o, "isolated", json_string(p->isolated), bad);
 	slt_json_set(o, "size_before", U(p->size_before), bad);
 	slt_json_set(o, "size_after", U(p->size_after), bad);
 	slt_json_set(o, "bytes_added", U(p->bytes_added), bad);

@@ -37,6 +37,7 @@ const char *slt_proposal_kind_name(enum slt_proposal_kind k)
 	case SLT_PROPOSAL_PADDING: return "padding";
 	case SLT_PROPOSAL_PARETO: return "pareto";
 	case SLT_PROPOSAL_SIZE: return "size";
+	case SLT_PROPOSAL_ISOLATE: return "isolate";
 	}
 	return "unknown";
 }

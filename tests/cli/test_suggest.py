@@ -78,12 +78,28 @@ def legal(p, name):
     assert p['lines_after'] == -(-p['size_after'] // 64), p
 
 
+def tops(p):
+    """Top-level members of a proposal; an isolate proposal's wrapper
+    (the anonymous struct holding p['isolated']) counts as its members."""
+    mem = p['layout']['members']
+    out, wrap = [], False
+    for i, m in enumerate(mem):
+        if m['depth'] == 0:
+            wrap = bool(p.get('isolated')) and m['name'] == '' and i + 1 < len(mem) and \
+                mem[i + 1]['name'] == p['isolated'] and mem[i + 1]['depth'] == 1
+            if not wrap:
+                out.append(m)
+        elif m['depth'] == 1 and wrap:
+            out.append(m)
+    return out
+
+
 def top_names(p):
-    return [m['name'] for m in p['layout']['members'] if m['depth'] == 0]
+    return [m['name'] for m in tops(p)]
 
 
 def offsets(p):
-    return {m['name']: m['offset'] for m in p['layout']['members'] if m['depth'] == 0}
+    return {m['name']: m['offset'] for m in tops(p)}
 
 
 def fixed_case(o, name, classes, kernel_fix_obj):
@@ -416,7 +432,9 @@ def pahole_check(o, name, classes, prelude_of, *extra):
                     p['c_decl'] + '\nstruct %s pah_inst;\n' % name)
         obj_ = src[:-2] + '.o'
         subprocess.run([CC, '-std=gnu17', '-g', '-c', '-o', obj_,
-                        '-DCACHELINE_PADDING(name)=struct cacheline_padding name', src], check=True)
+                        '-DCACHELINE_PADDING(name)=struct cacheline_padding name',
+                        '-D____cacheline_aligned_in_smp=__attribute__((__aligned__(64)))', src],
+                       check=True)
         ph = subprocess.run([os.environ.get('PAHOLE', 'pahole'), '-C', name, obj_],
                             capture_output=True, text=True, check=True).stdout.rstrip('\n')
         got, want = view.split('\n'), ph.split('\n')
@@ -618,7 +636,8 @@ def case_source_root():
         po = os.path.join(work, 'seed.o')
         # include/linux/cache.h's definition (seed.c spells the struct out)
         subprocess.run([CC, '-g', '-c', '-o', po,
-                        '-DCACHELINE_PADDING(name)=struct cacheline_padding name', 'seed.c'],
+                        '-DCACHELINE_PADDING(name)=struct cacheline_padding name',
+                        '-D____cacheline_aligned_in_smp=__attribute__((__aligned__(64)))', 'seed.c'],
                        cwd=work, check=True)
         got = [(m['name'], m['offset']) for m in layout(po, 'cgroup')['members'] if m['depth'] == 0]
         want = [(m['name'], m['offset']) for m in p['layout']['members'] if m['depth'] == 0]
@@ -788,6 +807,87 @@ def case_huge_member():
     assert 'no_slab_cache' in json.dumps(best), best
     d = advice('--size-only', o, 'huge')
     assert d['note'] or d['proposals'], d
+
+
+ANON_C = r"""
+/* 6.1 mm_struct in miniature: every member inside one anonymous struct,
+ * a flexible array after it; the hot-written count on the line of the
+ * read-mostly task_size, pgd and membarrier_state */
+struct anon_mm {
+	struct {
+		void *mt[3];
+		unsigned long base[5];
+		unsigned long task_size;
+		void *pgd;
+		int membarrier_state;
+		int users;
+		int count;
+		unsigned int f1:3, f2:5;
+		long pgtables;
+		struct {
+			long rss;
+			long swap;
+		};
+		long cold[20];
+	};
+	unsigned long cpu_bitmap[];
+} anon_inst;
+"""
+ANON_CLASSES = """anon_mm.count hot-write
+anon_mm.task_size read-mostly
+anon_mm.pgd read-mostly
+anon_mm.membarrier_state read-mostly
+"""
+KMACROS = PAD_TYPE
+
+
+def anon_obj():
+    out = os.path.join(TMP, 'anon.o')
+    if not os.path.exists(out):
+        src = os.path.join(TMP, 'anon.c')
+        with open(src, 'w') as f:
+            f.write(ANON_C)
+        with open(os.path.join(TMP, 'anon.classes'), 'w') as f:
+            f.write(ANON_CLASSES)
+        subprocess.run([CC, '-g', '-c', '-o', out, src], check=True)
+    return out
+
+
+def case_anon_struct():
+    """Members inside an anonymous struct that holds them all are
+    reordered inside it (6.1 mm_struct); the isolate proposal puts the hot
+    count alone in a line-aligned anonymous struct (the kernel's 6.2 fix)
+    at one line's cost at most; each C declaration compiles and pahole
+    shows it as structlint does."""
+    o = anon_obj()
+    cls = os.path.join(TMP, 'anon.classes')
+    d = advice(o, 'anon_mm', '--classes', cls, '--max-proposals', '20')
+    assert d['findings'] >= 1 and d['proposals'], d
+    kinds = [p['kind'] for p in d['proposals']]
+    assert 'isolate' in kinds and 'minimal' in kinds, kinds
+    for p in d['proposals']:
+        legal(p, 'anon_mm')
+        mem = p['layout']['members']
+        # the anonymous struct stays, with every member inside it, and the
+        # flexible array last, after it
+        assert mem[0]['name'] == '' and mem[0]['depth'] == 0, mem[0]
+        assert mem[-1]['name'] == 'cpu_bitmap' and mem[-1]['depth'] == 0, mem[-1]
+        assert mem[-1]['offset'] == mem[0]['size'], (mem[0], mem[-1])
+        assert [m['depth'] for m in mem[1:-1]] == [m['depth'] for m in mem[1:-1] if m['depth'] >= 1]
+    iso = d['proposals'][kinds.index('isolate')]
+    mem = iso['layout']['members']
+    k = [i for i, m in enumerate(mem) if m['name'] == 'count'][0]
+    w = [m for m in mem[:k] if m['depth'] == mem[k]['depth'] - 1][-1]
+    assert w['type'] == 'struct {...}' and w['size'] == 64 and w['offset'] % 64 == 0, w
+    assert iso['findings_after'] == 0 and iso['lines_after'] - iso['lines_before'] <= 1, iso['summary']
+    assert '} ____cacheline_aligned_in_smp;' in iso['c_decl'], iso['c_decl']
+    assert iso['moved'] and iso['summary'].startswith('isolate (count alone'), iso
+    # a member moved inside the anonymous struct, in the C declaration
+    orig = [m['name'] for m in layout(o, 'anon_mm')['members'] if m['depth'] == 1]
+    assert any([m['name'] for m in p['layout']['members'] if m['depth'] == 1 and m['name']] !=
+               [n for n in orig if n] for p in d['proposals'] if p['kind'] == 'minimal'), orig
+    assert pahole_check(o, 'anon_mm', cls, lambda n: KMACROS) >= 0
+    assert pahole_check(o, 'anon_mm', cls, lambda n: KMACROS, '--move-first') >= 0
 
 
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}

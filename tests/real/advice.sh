@@ -28,6 +28,8 @@
 #     default mode (anchors stay), forced-aligned and zero-size members at
 #     their original offsets.  The table says which pahole results are
 #     legal.
+# mm_struct (issue 13): an isolate proposal wraps mm_count in a line-aligned
+#   anonymous struct at no more lines than 6.12's wrapper takes;
 # and the first trial's items: cgroup's padding-only proposal pads between
 # rstat_css_list and last_bstat and relocates nothing, self stays first,
 # mem_cgroup_per_node --adjacent leaves no finding.  Size-only runs with
@@ -208,6 +210,37 @@ left=$("$structlint" suggest --json --adjacent "$v61" mem_cgroup_per_node \
 	python3 -c 'import json,sys; d=json.load(sys.stdin); p=d["proposals"]; print(p[0].get("findings_after", -1) if p else "none", d["separation"])')
 [[ $left == "0 128" ]] && ok "6.1 mem_cgroup_per_node --adjacent: best proposal leaves no finding (separation 128)" \
 	|| bad "6.1 mem_cgroup_per_node --adjacent: findings left / separation: $left"
+
+# 6.1 mm_struct (every member inside one anonymous struct): the advisor
+# reorders inside it, and an isolate proposal puts mm_count alone in a
+# line-aligned anonymous struct as 6.2+ does, adding no more cachelines than
+# the kernel's wrapper takes (its size in lines, read from 6.12), with no
+# finding left; with the default static classes it proposes too.
+out=$("$structlint" suggest --json --max-proposals 20 "$v61" mm_struct \
+	--classes "$classes/mm_struct.classes" 2>"$tmp/err" | python3 -c '
+import json, subprocess, sys
+d = json.load(sys.stdin)
+k = json.loads(subprocess.run([sys.argv[1], "--json", sys.argv[2], "mm_struct"], capture_output=True,
+                              text=True).stdout)["structs"][0]["members"]
+# the 6.12 wrapper: the anonymous struct whose member is mm_count
+i = [j for j, m in enumerate(k) if m["name"] == "mm_count"][0]
+fix_lines = k[i - 1]["size"] // 64
+iso = [p for p in d["proposals"] if p["kind"] == "isolate"]
+if not iso:
+    print("none", d["note"], [p["kind"] for p in d["proposals"]]); sys.exit()
+p = iso[0]
+m = p["layout"]["members"]
+j = [j for j, x in enumerate(m) if x["name"] == "mm_count"][0]
+w = m[j - 1]
+ok = w["name"] == "" and w["offset"] % 64 == 0 and w["size"] == 64 and p["isolated"] == "mm_count"
+print("ok" if ok and p.get("findings_after") == 0 and p["lines_after"] - p["lines_before"] <= fix_lines else "bad",
+      p["lines_before"], p["lines_after"], p["bytes_added"], fix_lines, p.get("findings_after"), w["offset"])
+' "$structlint" "$v612")
+read -r verdict lb la ba fl fa wo <<<"$out"
+[[ $verdict == ok ]] && ok "6.1 mm_struct: isolate mm_count at $wo, $lb -> $la lines (+$ba bytes), the 6.12 wrapper takes $fl line(s), findings left $fa" \
+	|| bad "6.1 mm_struct isolate: $out $(cat "$tmp/err")"
+n=$("$structlint" suggest --json "$v61" mm_struct 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["proposals"]))')
+(( n > 0 )) && ok "6.1 mm_struct with the static classes: $n proposals" || bad "6.1 mm_struct with the static classes: no proposal"
 
 printf '\n%-20s %-5s %8s %8s %-44s %9s %9s  %s\n' struct kernel original pahole "pahole's result" anchored free check
 for v in "$v61" "$v612"; do

@@ -174,6 +174,15 @@ static void check_proposal(const struct rs *r, const struct slt_proposal *p,
 	for (size_t i = 0; i < l->n_members; i++) {
 		const struct slt_member *m = &l->members[i];
 		assert_int_equal(m->offset % malign(m), 0);
+		/* an ISOLATE proposal's wrapper: line-aligned, a multiple of
+		 * the line, holding its member */
+		if (m->type == slt_adv_wrap_type) {
+			assert_int_equal(m->offset % 64, 0);
+			assert_int_equal(m->size % 64, 0);
+			assert_true(i + 1 < l->n_members && l->members[i + 1].parent == (int32_t)i &&
+				    l->members[i + 1].offset == m->offset);
+			continue;
+		}
 		if (!strncmp(m->name, "_pad", 4) && !strcmp(m->type, SLT_ADV_PAD_TYPE)) {
 			assert_int_equal(m->size, 0);
 			assert_int_equal(m->offset % 64, 0);
@@ -195,7 +204,7 @@ static void check_proposal(const struct rs *r, const struct slt_proposal *p,
 		for (size_t k = 0; k < i; k++) {
 			const struct slt_member *o = &l->members[k];
 			uint64_t ms, me, os, oe;
-			if (!m->size || !o->size)
+			if (!m->size || !o->size || o->type == slt_adv_wrap_type)
 				continue;
 			bits(m, &ms, &me);
 			bits(o, &os, &oe);
@@ -217,8 +226,8 @@ static void check_proposal(const struct rs *r, const struct slt_proposal *p,
 static void test_random_legal(void **state)
 {
 	(void)state;
-	size_t n_prop = 0, n_structs = 0, n_fixed = 0, kinds[6] = { 0 };
-	size_t by_exact = 0, by_hot = 0, by_heur = 0, by_min = 0;
+	size_t n_prop = 0, n_structs = 0, n_fixed = 0, kinds[7] = { 0 };
+	size_t by_exact = 0, by_hot = 0, by_heur = 0, by_min = 0, by_iso = 0;
 	const int n_it = reps(300, 60);
 	for (int it = 0; it < n_it; it++) {
 		struct rs r;
@@ -264,6 +273,8 @@ static void test_random_legal(void **state)
 			/* MINIMAL: exhaustive relocations (minimal.c) */
 			by_min += !strncmp(m + 10, "every single", 12) ||
 				  !strncmp(m + 10, "local search from", 17);
+			/* ISOLATE: every position of the hot members */
+			by_iso += !strncmp(m + 10, "every position", 14);
 		}
 		if (adv->n_proposals && adv->proposals[0].score_after == 0)
 			n_fixed++;
@@ -272,12 +283,14 @@ static void test_random_legal(void **state)
 		slt_analysis_free(a);
 	}
 	printf("# random: %zu structs, %zu proposals (minimal %zu, regroup %zu, "
-	       "padding %zu, pareto %zu, size %zu), best proposal removes all "
-	       "sharing in %zu\n", n_structs, n_prop, kinds[1], kinds[2], kinds[3],
-	       kinds[4], kinds[5], n_fixed);
+	       "padding %zu, pareto %zu, size %zu, isolate %zu), best proposal "
+	       "removes all sharing in %zu\n", n_structs, n_prop, kinds[1], kinds[2],
+	       kinds[3], kinds[4], kinds[5], kinds[6], n_fixed);
 	printf("# found by: exact subset DP %zu, hot-set DP %zu, heuristic %zu, "
-	       "minimal relocations %zu\n", by_exact, by_hot, by_heur, by_min);
-	assert_int_equal(by_exact + by_hot + by_heur + by_min, n_prop);
+	       "minimal relocations %zu, isolation positions %zu\n", by_exact,
+	       by_hot, by_heur, by_min, by_iso);
+	assert_int_equal(by_exact + by_hot + by_heur + by_min + by_iso, n_prop);
+	assert_int_equal(by_iso, kinds[SLT_PROPOSAL_ISOLATE]);
 	/* the hot-set DP's plans go through the legality checks above */
 	assert_true(by_hot > 0);
 	assert_true(n_prop > 0);

@@ -247,7 +247,11 @@ static size_t lis_relocated(const struct rs *r, const struct slt_struct *l)
 {
 	size_t pos[MAXM * 2], n = 0, best[MAXM * 2], top = 0;
 	for (size_t i = 0; i < l->n_members; i++) {
-		if (l->members[i].depth)
+		/* a member an ISOLATE proposal wrapped counts as top-level */
+		int32_t pa = l->members[i].parent;
+		if (l->members[i].depth &&
+		    !(pa >= 0 && l->members[pa].type == slt_adv_wrap_type &&
+		      !l->members[pa].depth))
 			continue;
 		for (size_t k = 0; k < r->s.n_members; k++)
 			if (!strcmp(r->m[k].name, l->members[i].name))
