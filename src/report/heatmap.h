@@ -97,6 +97,17 @@ long slt_hm_whole_line(const struct slt_hm *m, uint64_t k);
  * without a profile. */
 int slt_hm_line_heat(const struct slt_hm *m, uint64_t k);
 
+/* Decimal digits of v (column widths). */
+static inline int slt_hm_digits(uint64_t v)
+{
+	int d = 1;
+	while (v >= 10) {
+		v /= 10;
+		d++;
+	}
+	return d;
+}
+
 /* One letter per class for the plain map and the legend: W hot-write,
  * R read-mostly, M mixed, T true-shared, c cold, ? no class, '.' hole or
  * padding, ' ' outside the instance. */

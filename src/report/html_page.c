@@ -30,7 +30,8 @@ static const char css[] =
 "table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:.3em 0 1em}\n"
 "th,td{border:1px solid #ccc;padding:.15em .55em;text-align:right;vertical-align:top}\n"
 "th{background:#f3f3f3;text-align:left}td.l{text-align:left}\n"
-"svg.map{display:block;width:100%;max-width:660px;height:auto}\n"
+"svg.map{display:block;width:100%;max-width:660px;min-width:520px;height:auto}\n"
+".mapbox{overflow-x:auto;max-width:100%}\n"
 "svg text{font:9px ui-monospace,monospace;fill:#222}\n"
 "svg .lab,svg .off{text-anchor:end;fill:#555}svg .ru{fill:#777}\n"
 "svg .nm{fill:#fff;pointer-events:none}svg .c-mx+.nm,svg .c-none+.nm,"
@@ -49,13 +50,13 @@ static const char css[] =
 ".k-hole{background:#fff;border-style:dashed!important}\n"
 ".pair{display:flex;flex-wrap:wrap;gap:1em}\n"
 ".pair figure{flex:1 1 320px;min-width:0;margin:0}\n"
-"figcaption{font-weight:600;margin:.2em 0}\n"
+"figure{margin:0 0 1em}figcaption{font-weight:600;margin:.2em 0}\n"
 "ol.findings li{margin:.3em 0}ol.findings li:target{background:#fff59d}\n"
 ".kind{font-weight:600}.fix{color:#555}\n"
 "@media print{body{max-width:none;font-size:11pt}a{color:inherit;"
 "text-decoration:none}section,figure,table{break-inside:avoid}"
 "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
-"svg.map{max-width:100%}}\n";
+"svg.map{max-width:100%;min-width:0}.mapbox{overflow:visible}}\n";
 
 int slt_report_html_begin(FILE *out, const char *source, struct slt_error *err)
 {
@@ -246,10 +247,10 @@ static int proposal(FILE *out, const struct slt_advice *adv, size_t i,
 		fputs("</p>\n", out);
 	}
 	char id[64], label[80];
-	fputs("<div class=\"pair\">\n<figure><figcaption>before</figcaption>\n", out);
+	fputs("<div class=\"pair\">\n<figure class=\"mapbox\"><figcaption>before</figcaption>\n", out);
 	snprintf(id, sizeof(id), "%s-p%zub", sid, i + 1);
 	slt_html_svg(out, before, id, sid, "the original layout");
-	fputs("</figure>\n<figure><figcaption>after</figcaption>\n", out);
+	fputs("</figure>\n<figure class=\"mapbox\"><figcaption>after</figcaption>\n", out);
 	snprintf(id, sizeof(id), "%s-p%zua", sid, i + 1);
 	snprintf(label, sizeof(label), "proposal %zu", i + 1);
 	slt_html_svg(out, &after, id, NULL, label);
@@ -293,7 +294,7 @@ int slt_report_html_struct(FILE *out, size_t index,
 		fputs("</p>\n", out);
 	}
 	numbers(out, a, &m, r);
-	fputs("<figure>\n", out);
+	fputs("<figure class=\"mapbox\">\n", out);
 	slt_html_svg(out, &m, sid, sid, s->name);
 	fputs("</figure>\n", out);
 	findings(out, a, sid);

@@ -91,16 +91,6 @@ static void title(FILE *out, const struct slt_hm *m, long o, uint64_t k,
 	fputs("</title>", out);
 }
 
-static int digits_of(size_t v)
-{
-	int d = 1;
-	while (v >= 10) {
-		v /= 10;
-		d++;
-	}
-	return d;
-}
-
 static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 		const char *fid, double cw)
 {
@@ -151,7 +141,7 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 		fprintf(out, "<a href=\"#%s-f%zu\"><text class=\"mk\" x=\"%.0f\" y=\"%.0f\">!%zu"
 			"<title>finding %zu: %s</title></text></a>", fid, i + 1, x, y + 12,
 			i + 1, i + 1, slt_finding_kind_name(m->a->findings[i].kind));
-		x += 8 + 6 * digits_of(i + 1);
+		x += 8 + 6 * slt_hm_digits(i + 1);
 	}
 	fputs("</g>\n", out);
 }

@@ -98,22 +98,12 @@ struct panel {
 	bool heat;              /* a profile: heat column */
 };
 
-static int digits(uint64_t v)
-{
-	int d = 1;
-	while (v >= 10) {
-		v /= 10;
-		d++;
-	}
-	return d;
-}
-
 static void panel_geometry(struct panel *p)
 {
 	const struct slt_hm *m = &p->m;
-	p->lw = digits(m->n_lines ? m->n_lines - 1 : 0);
+	p->lw = slt_hm_digits(m->n_lines ? m->n_lines - 1 : 0);
 	uint64_t last = m->n_lines ? (m->n_lines - 1) * m->cl : 0;
-	p->ow = digits(last);
+	p->ow = slt_hm_digits(last);
 	p->prefix = (size_t)p->lw + 1 + (size_t)p->ow + 1;
 	p->heat = slt_hm_line_heat(m, 0) >= 0;
 }
