@@ -288,6 +288,23 @@ int slt_validate_sensitivity(const struct slt_engine_bound *a,
 			     const struct slt_validate_result *r,
 			     struct slt_sensitivity *out, struct slt_error *err);
 
+/* The user's own program (`validate --source-root DIR --build CMD --run
+ * CMD`): A the source tree as it is, B with the proposal applied, built
+ * and run in interleaved ABBA rounds (slt_validate_a_first()). */
+struct slt_program_result {
+	unsigned rounds;
+	double *wall_a, *wall_b; /* [rounds] wall seconds per run, round order */
+	double *cpu_a, *cpu_b;   /* [rounds] CPU seconds (user + system of the
+				    command and its children) per run */
+	double median_wall_a, median_wall_b, median_cpu_a, median_cpu_b;
+	double build_a_s, build_b_s; /* wall seconds of each build */
+	/* paired Student t intervals (slt_stats_paired_ratio_ci()) of the
+	 * speeds 1/time, B/A: above 1.0 B runs faster */
+	struct slt_ratio_ci wall_ci, cpu_ci;
+	enum slt_verdict verdict; /* from wall_ci; NONE under
+				     SLT_VERDICT_MIN_RUNS rounds */
+};
+
 /* What the writers print about the two sides (borrowed strings). */
 struct slt_validate_labels {
 	const char *struct_name;
@@ -311,6 +328,11 @@ struct slt_validate_labels {
 	/* Added after pattern (additive): the sensitivity (NULL: not run).
 	 * Text: a "sensitivity:" block; JSON: "sensitivity". */
 	const struct slt_sensitivity *sensitivity;
+	/* Added after sensitivity (additive): the user's program (NULL: not
+	 * run) and its command lines.  Text: a "program" block; JSON:
+	 * "program". */
+	const struct slt_program_result *program;
+	const char *program_run;
 };
 
 /*

@@ -22,6 +22,7 @@
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
 #include "cli/engine_args.h"
+#include "cli/validate_program.h"
 #include "structlint/advice.h"
 #include "structlint/advice_report.h"
 #include "structlint/engine.h"
@@ -96,6 +97,17 @@ static const char usage_tail[] =
 "                             thread records when it ran (a clock read\n"
 "                             every 16 operations; a gap over 50 us is a\n"
 "                             switch-out); printed as \"co-scheduling\"\n"
+"      --source-root DIR, --build CMD, --run CMD\n"
+"                             also measure YOUR program: DIR copied twice\n"
+"                             (A as is, B with proposal N applied by patch\n"
+"                             -p1, as suggest --source-root writes it), CMD\n"
+"                             built and run by sh -c in each copy\n"
+"                             (STRUCTLINT_SIDE=A or B set; its output goes\n"
+"                             to stderr), one discarded run each, then\n"
+"                             --rounds ABBA rounds: wall and CPU seconds per\n"
+"                             run, the paired 95% interval of the speed\n"
+"                             (1/time) B/A and a verdict: the measurement to\n"
+"                             trust; the engine replay stays the quick model\n"
 "      --sensitivity          then validate again with the knobs the model\n"
 "                             cannot measure moved: hot-write rate x0.25 and\n"
 "                             x4 (stats: --write-every x4 and /4), batch 32\n"
@@ -124,6 +136,7 @@ static const char usage_tail[] =
 enum {
 	OPT_PROPOSAL = CLI_OPT_OWN + 40, OPT_AGAINST, OPT_ROUNDS, OPT_WARMUP,
 	OPT_FAIL_FASTER, OPT_PAIRED, OPT_INDEPENDENT, OPT_MIN_OVERLAP, OPT_SENSITIVITY,
+	OPT_SOURCE_ROOT, OPT_BUILD, OPT_RUN,
 };
 
 static const struct option long_opts[] = {
@@ -138,6 +151,9 @@ static const struct option long_opts[] = {
 	{ "independent", no_argument, NULL, OPT_INDEPENDENT },
 	{ "min-overlap", required_argument, NULL, OPT_MIN_OVERLAP },
 	{ "sensitivity", no_argument, NULL, OPT_SENSITIVITY },
+	{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
+	{ "build", required_argument, NULL, OPT_BUILD },
+	{ "run", required_argument, NULL, OPT_RUN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -148,6 +164,7 @@ struct val {
 	const char *against;       /* FILE2:STRUCT2 */
 	bool fail_unless_faster;
 	bool sensitivity;          /* --sensitivity */
+	struct cli_program_opts prog; /* --source-root, --build, --run */
 	struct cli_engine_args run; /* the run options, run.o = &o.engine */
 };
 
@@ -175,6 +192,9 @@ static int val_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 	case OPT_WARMUP: return cli_engine_seconds("--warmup", arg, true, &v->o.warmup_seconds);
 	case OPT_FAIL_FASTER: v->fail_unless_faster = true; return 0;
 	case OPT_SENSITIVITY: v->sensitivity = true; return 0;
+	case OPT_SOURCE_ROOT: v->prog.root = arg; return 0;
+	case OPT_BUILD: v->prog.build = arg; return 0;
+	case OPT_RUN: v->prog.run = arg; return 0;
 	case OPT_PAIRED: v->o.paired = true; return 0;
 	case OPT_INDEPENDENT: v->o.paired = false; return 0;
 	case OPT_MIN_OVERLAP: {
@@ -207,6 +227,8 @@ struct vstate {
 	struct slt_validate_result *res;
 	struct slt_engine_pattern *pattern;  /* --samples' measured accesses */
 	struct slt_sensitivity sens;         /* --sensitivity */
+	struct slt_program_result prog;      /* --run */
+	char *diff;                          /* the proposal as a patch */
 	char b_what[160];
 	char pattern_what[400];
 };
@@ -215,6 +237,8 @@ static void vstate_release(struct vstate *s)
 {
 	slt_validate_result_free(s->res);
 	slt_engine_pattern_free(s->pattern);
+	cli_program_result_free(&s->prog);
+	free(s->diff);
 	slt_engine_bound_free(s->bound_a);
 	slt_engine_bound_free(s->bound_b);
 	if (s->spec_b != s->spec_a)
@@ -352,6 +376,20 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 	if (!rc)
 		rc = slt_validate_run(s->bound_a, s->bound_b, &v->o, tty ? progress : NULL,
 				      NULL, &s->res, err);
+	if (!rc && v->prog.run) {   /* the user's own program */
+		rc = slt_advice_diff(&s->adv->proposals[v->proposal - 1], sa, v->prog.root, &s->diff, err);
+		if (!rc && !s->diff[0])
+			rc = slt_error_set(err, SLT_EUSAGE, v->prog.root, -1, "pick another --proposal",
+					   "the source already has proposal %lu's order: nothing to compare",
+					   v->proposal);
+		v->prog.rounds = v->o.rounds;
+		v->prog.level = v->o.level;
+		if (!rc) {
+			if (tty)
+				fprintf(stderr, "\rstructlint: validate: building and running your program ...   ");
+			rc = cli_program_run(&v->prog, s->diff, &s->prog, err);
+		}
+	}
 	if (!rc && v->sensitivity)
 		rc = slt_validate_sensitivity(s->bound_a, s->bound_b, &v->o, s->res, &s->sens, err);
 	if (tty)
@@ -374,6 +412,8 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 			 c->profiles[0]->base_note : NULL,
 		.pattern = s->pattern_what,
 		.sensitivity = v->sensitivity ? &s->sens : NULL,
+		.program = v->prog.run ? &s->prog : NULL,
+		.program_run = v->prog.run,
 	};
 	if (c->json)
 		return slt_validate_write_json(stdout, s->res, &l, &v->o, c->ropts.pretty, err);
@@ -404,6 +444,11 @@ int cmd_validate(int argc, char **argv)
 		return cli_usage_error("validate needs member classes or an access profile to find the proposal: "
 				       "give --classes FILE or --samples FILE (--profile FILE), "
 				       "or compare with --against FILE2:STRUCT2");
+	if ((v.prog.root || v.prog.build || v.prog.run) &&
+	    !(v.prog.root && v.prog.build && v.prog.run))
+		return cli_usage_error("--source-root DIR, --build CMD and --run CMD go together: give all three");
+	if (v.prog.run && v.against)
+		return cli_usage_error("--run builds the advisor's proposal into your program: not with --against");
 	c.classes_optional = v.against != NULL;
 	struct slt_error err;
 	slt_error_clear(&err);

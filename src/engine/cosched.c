@@ -80,6 +80,15 @@ void eng_cosched_end(struct eng_thread *th)
 	th->cpu_ns = c > th->cpu_ns ? c - th->cpu_ns : 0;
 }
 
+/* Interval k of th clipped to [t0, t1]: false when nothing is left. */
+static bool clipped(const struct eng_thread *th, size_t k, uint64_t t0, uint64_t t1,
+		    uint64_t *s, uint64_t *f)
+{
+	*s = th->iv[2 * k] < t0 ? t0 : th->iv[2 * k];
+	*f = th->iv[2 * k + 1] > t1 ? t1 : th->iv[2 * k + 1];
+	return *f > *s;
+}
+
 struct edge {
 	uint64_t t;
 	int d;   /* +1 an interval starts, -1 it ends */
@@ -106,12 +115,8 @@ int eng_cosched_overlap(struct eng_run *r, unsigned T, uint64_t t0,
 	for (unsigned i = 0; i < T; i++) {
 		const struct eng_thread *th = &r->th[i];
 		for (size_t k = 0; k < th->n_iv; k++) {
-			uint64_t s = th->iv[2 * k], f = th->iv[2 * k + 1];
-			if (s < t0)
-				s = t0;
-			if (f > t1)
-				f = t1;
-			if (f <= s)
+			uint64_t s, f;
+			if (!clipped(th, k, t0, t1, &s, &f))
 				continue;
 			e[n++] = (struct edge){ s, +1 };
 			e[n++] = (struct edge){ f, -1 };
@@ -141,12 +146,8 @@ double eng_cosched_running_s(const struct eng_thread *th, uint64_t t0,
 {
 	uint64_t sum = 0;
 	for (size_t k = 0; k < th->n_iv; k++) {
-		uint64_t s = th->iv[2 * k], f = th->iv[2 * k + 1];
-		if (s < t0)
-			s = t0;
-		if (f > t1)
-			f = t1;
-		if (f > s)
+		uint64_t s, f;
+		if (clipped(th, k, t0, t1, &s, &f))
 			sum += f - s;
 	}
 	return (double)sum / 1e9;

@@ -181,6 +181,9 @@ uint64_t eng_preempt_snap(void);
  * switches rose above *base (engine.h); a check moves *base on. */
 void eng_hold_add(uint64_t *base, struct slt_engine_hist *h, uint64_t ns);
 
+/* name without a leading "struct " or "union " (spec.c) */
+const char *eng_strip_tag(const char *name);
+
 /* xorshift64* */
 static inline uint64_t eng_rand(uint64_t *s)
 {

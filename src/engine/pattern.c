@@ -39,15 +39,6 @@ struct collect {
 	bool nomem;
 };
 
-static const char *strip_tag(const char *name)
-{
-	if (!strncmp(name, "struct ", 7))
-		return name + 7;
-	if (!strncmp(name, "union ", 6))
-		return name + 6;
-	return name;
-}
-
 /* The innermost named member holding byte off (-1: none, a hole). */
 static long innermost(const struct slt_struct *s, uint64_t off)
 {
@@ -111,7 +102,7 @@ static int add_rec(struct collect *c, size_t m, uint64_t at, uint32_t width,
 static int on_sample(void *ctx, const struct slt_sample *smp)
 {
 	struct collect *c = ctx;
-	if (!smp->type_name || strcmp(strip_tag(smp->type_name), c->name) ||
+	if (!smp->type_name || strcmp(eng_strip_tag(smp->type_name), c->name) ||
 	    !(smp->flags & (SLT_SAMPLE_TYPE | SLT_SAMPLE_MEMBER)) ||
 	    (!smp->loads && !smp->stores))
 		return 0;
@@ -147,13 +138,14 @@ static int on_sample(void *ctx, const struct slt_sample *smp)
 	return 0;
 }
 
-/* The distinct CPUs of c->p, in order of the lowest offset each touched
+/* Finish a collection that ended with rc: on success the distinct CPUs
+ * of c->p, in order of the lowest offset each touched
  * (then number), so CPUs map to threads in order of first appearance in
- * offset order. */
-static int finish(struct collect *c, struct slt_error *err)
+ * offset order, and *out; on failure c->p freed. */
+static int finish(struct collect *c, int rc, struct slt_engine_pattern **out,
+		  struct slt_error *err)
 {
 	const struct slt_struct *s = c->s;
-	int rc = 0;
 	if (!rc && !(c->p->cpus = calloc(c->p->n + 1, sizeof(*c->p->cpus))))
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	for (size_t i = 0; !rc && i < c->p->n; i++) {
@@ -186,14 +178,20 @@ static int finish(struct collect *c, struct slt_error *err)
 			c->p->cpus[j - 1] = u;
 		}
 	free(first);
-	return rc;
+	free(c->mem);
+	if (rc) {
+		slt_engine_pattern_free(c->p);
+		return rc;
+	}
+	*out = c->p;
+	return 0;
 }
 
 int slt_engine_pattern_read(const char *path, int fmt, const struct slt_struct *s,
 			    struct slt_engine_pattern **out, struct slt_error *err)
 {
 	*out = NULL;
-	struct collect c = { .s = s, .name = strip_tag(s->name) };
+	struct collect c = { .s = s, .name = eng_strip_tag(s->name) };
 	if (!(c.p = calloc(1, sizeof(*c.p))))
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	int rc = slt_samples_read(path, (enum slt_samples_format)fmt, on_sample, &c, NULL, err);
@@ -204,15 +202,7 @@ int slt_engine_pattern_read(const char *path, int fmt, const struct slt_struct *
 				   "give a profile whose records name the struct with an offset (type_offset) or member",
 				   "no access of struct %s at a member's offset in the profile: no pattern to replay",
 				   c.name);
-	if (!rc)
-		rc = finish(&c, err);
-	free(c.mem);
-	if (rc) {
-		slt_engine_pattern_free(c.p);
-		return rc;
-	}
-	*out = c.p;
-	return 0;
+	return finish(&c, rc, out, err);
 }
 
 int slt_engine_pattern_from_profile(const struct slt_access_profile *ap,
@@ -221,7 +211,7 @@ int slt_engine_pattern_from_profile(const struct slt_access_profile *ap,
 				    struct slt_error *err)
 {
 	*out = NULL;
-	struct collect c = { .s = s, .name = strip_tag(s->name) };
+	struct collect c = { .s = s, .name = eng_strip_tag(s->name) };
 	if (!(c.p = calloc(1, sizeof(*c.p))))
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	c.p->line_granular = true;
@@ -253,15 +243,7 @@ int slt_engine_pattern_from_profile(const struct slt_access_profile *ap,
 	if (!rc && !c.p->n)
 		rc = slt_error_set(err, SLT_EUSAGE, NULL, -1, "give a profile with accesses of the struct",
 				   "no access of struct %s in the profile: no pattern to replay", c.name);
-	if (!rc)
-		rc = finish(&c, err);
-	free(c.mem);
-	if (rc) {
-		slt_engine_pattern_free(c.p);
-		return rc;
-	}
-	*out = c.p;
-	return 0;
+	return finish(&c, rc, out, err);
 }
 
 /* The updater a record's CPU maps to: group k + 1 for the k-th CPU of

@@ -93,7 +93,7 @@ static int spec_add(struct slt_engine_spec *s, const char *member,
 	return 0;
 }
 
-static const char *strip_tag(const char *name)
+const char *eng_strip_tag(const char *name)
 {
 	if (!strncmp(name, "struct ", 7))
 		return name + 7;
@@ -122,7 +122,7 @@ int slt_engine_spec_builtin(const char *name, const struct slt_struct *s,
 			    struct slt_error *err)
 {
 	*out = NULL;
-	const char *n = name ? strip_tag(name) : "";
+	const char *n = name ? eng_strip_tag(name) : "";
 	struct slt_engine_spec *sp = NULL;
 	int rc = 0;
 	if (!strcmp(n, "mem_cgroup_per_node")) {
@@ -188,8 +188,8 @@ int slt_engine_spec_replay(const char *struct_name,
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
 				     "give at least one read-mostly or hot-write member (classes file or profile)",
 				     "nothing to replay for struct %s: no member is read-mostly or hot-write",
-				     strip_tag(struct_name));
-	struct slt_engine_spec *sp = spec_new(strip_tag(struct_name), SLT_ENGINE_REPLAY, used);
+				     eng_strip_tag(struct_name));
+	struct slt_engine_spec *sp = spec_new(eng_strip_tag(struct_name), SLT_ENGINE_REPLAY, used);
 	if (!sp)
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	for (size_t i = 0; i < n; i++) {

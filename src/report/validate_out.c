@@ -47,6 +47,11 @@
  *   "sensitivity" (only with --sensitivity): { "robust": bool, "points":
  *       [ { "knob": "write rate" | "batch", "value", "ratio", "lo", "hi",
  *       "verdict", "overlap_a", "overlap_b" } ] },
+ *   "program" (only with --run): { "run": CMD, "rounds", "wall_s",
+ *       "cpu_s": { "a", "b": [ SECONDS ] (round order) }, "median_wall_s",
+ *       "median_cpu_s", "build_s": { "a", "b" }, "wall_speed",
+ *       "cpu_speed": { "ratio", "lo", "hi", "level" } (paired, of 1/time,
+ *       B/A), "verdict" (from wall_speed) },
  *   "roles": { "a" | "b": [ { "member", "role", "offset", "size" } ] },
  *   "roles_differ": null, or what differs between the two role maps
  *       other than offsets (the ratio then measures layout plus workload),
@@ -264,6 +269,28 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		other->ratio, other->level * 100.0, oci);
 	if (no_verdict_reason(r, reason, sizeof(reason))[0])
 		fprintf(f, "no verdict: %s\n", reason);
+	if (l->program) {
+		const struct slt_program_result *pg = l->program;
+		char wc[32], wi[80], cc[32], ci2[80];
+		pct(wc, sizeof(wc), pg->wall_ci.ratio);
+		fmt_interval(wi, sizeof(wi), &pg->wall_ci, false);
+		pct(cc, sizeof(cc), pg->cpu_ci.ratio);
+		fmt_interval(ci2, sizeof(ci2), &pg->cpu_ci, false);
+		fprintf(f, "\nprogram (your command, %u round%s ABBA, built with and without the proposal): %s\n",
+			pg->rounds, pg->rounds == 1 ? "" : "s", l->program_run ? l->program_run : "");
+		fprintf(f, "%-22s %16s %16s %16s   %-20s %s\n", "", "base", "with fix", "speed (paired)", "95% CI", "verdict");
+		fprintf(f, "%-22s %16.4f %16.4f %16s   %-20s %s\n", "wall s (median)", pg->median_wall_a,
+			pg->median_wall_b, wc, wi, slt_verdict_name(pg->verdict));
+		fprintf(f, "%-22s %16.4f %16.4f %16s   %-20s (not the verdict's)\n", "CPU s (median)",
+			pg->median_cpu_a, pg->median_cpu_b, cc, ci2);
+		fputs("(speed: geometric mean of the per-round ratios of 1/time, B/A; above 0% B runs faster)\n", f);
+		for (int side = 0; side < 2; side++) {
+			fprintf(f, "  %c wall s:", side ? 'B' : 'A');
+			for (unsigned i = 0; i < pg->rounds; i++)
+				fprintf(f, " %.4f", side ? pg->wall_b[i] : pg->wall_a[i]);
+			fputc('\n', f);
+		}
+	}
 	if (l->sensitivity) {
 		const struct slt_sensitivity *sn = l->sensitivity;
 		fprintf(f, "\nsensitivity (the same runs with one knob moved): %s\n",
@@ -465,6 +492,30 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 		slt_json_set(ov, side ? "b" : "a", os, &bad);
 	}
 	slt_json_set(root, "overlap", ov, &bad);
+	if (l->program) {
+		const struct slt_program_result *pg = l->program;
+		json_t *pj = json_object();
+		slt_json_set(pj, "run", l->program_run ? json_string(l->program_run) : json_null(), &bad);
+		slt_json_set(pj, "rounds", U(pg->rounds), &bad);
+		slt_json_set(pj, "wall_s", json_pack("{s:o,s:o}", "a", runs_json(pg->wall_a, pg->rounds, &bad),
+						     "b", runs_json(pg->wall_b, pg->rounds, &bad)), &bad);
+		slt_json_set(pj, "cpu_s", json_pack("{s:o,s:o}", "a", runs_json(pg->cpu_a, pg->rounds, &bad),
+						    "b", runs_json(pg->cpu_b, pg->rounds, &bad)), &bad);
+		slt_json_set(pj, "median_wall_s", json_pack("{s:o,s:o}", "a", num(pg->median_wall_a),
+							    "b", num(pg->median_wall_b)), &bad);
+		slt_json_set(pj, "median_cpu_s", json_pack("{s:o,s:o}", "a", num(pg->median_cpu_a),
+							   "b", num(pg->median_cpu_b)), &bad);
+		slt_json_set(pj, "build_s", json_pack("{s:o,s:o}", "a", num(pg->build_a_s),
+						      "b", num(pg->build_b_s)), &bad);
+		for (int k = 0; k < 2; k++) {
+			const struct slt_ratio_ci *c = k ? &pg->cpu_ci : &pg->wall_ci;
+			slt_json_set(pj, k ? "cpu_speed" : "wall_speed",
+				     json_pack("{s:o,s:o,s:o,s:o}", "ratio", num(c->ratio), "lo", num(c->lo),
+					       "hi", num(c->hi), "level", num(c->level)), &bad);
+		}
+		slt_json_set(pj, "verdict", json_string(slt_verdict_name(pg->verdict)), &bad);
+		slt_json_set(root, "program", pj, &bad);
+	}
 	if (l->sensitivity) {
 		json_t *sj = json_object(), *pts = json_array();
 		slt_json_set(sj, "robust", json_boolean(l->sensitivity->robust), &bad);

@@ -365,6 +365,85 @@ def case_sensitivity():
     assert [p['knob'] for p in d['sensitivity']['points']] == ['write rate'] * 2, d['sensitivity']
 
 
+PROG_H = r'''#ifndef STATS_H
+#define STATS_H
+struct bad_stats {
+	unsigned long hits;
+	struct bad_stats *parent;
+	unsigned long misses;
+	void *percpu;
+	char cold[112];
+};
+#endif
+'''
+PROG_C = r'''#include <stddef.h>
+#include <stdio.h>
+#include "stats.h"
+struct bad_stats bad_instance;
+int main(int argc, char **argv)
+{
+	printf("%s %zu\n", argc > 1 ? argv[1] : "?", offsetof(struct bad_stats, parent));
+	return 0;
+}
+'''
+
+
+def case_program():
+    """--source-root/--build/--run: the user's program built without (A) and
+    with (B) the proposal and run in ABBA rounds.  Checked: B's binary has
+    the proposal's layout (the program prints offsetof(parent); it must be
+    the offset validate's B role map gives), every run ran (one discarded
+    run per side, then the rounds), the figures are the runs' (medians, the
+    paired interval of 1/time), and the verdict follows the interval; never
+    timing."""
+    src = os.path.join(TMP, 'prog')
+    os.makedirs(src, exist_ok=True)
+    write('prog/stats.h', PROG_H)
+    write('prog/main.c', PROG_C)
+    obj = os.path.join(src, 'main.o')
+    subprocess.run([CC, '-g', '-c', '-o', obj, 'main.c'], cwd=src, check=True)
+    log = os.path.join(TMP, 'prog.log')
+    env = dict(os.environ, PROG_LOG=log)
+    args = [SL, 'validate', '--json', obj, 'bad_stats', '--classes', classes(),
+            '--source-root', src, '--build', CC + ' -o prog main.c',
+            '--run', './prog "$STRUCTLINT_SIDE" >> "$PROG_LOG"', '--rounds', '3'] + SHORT[2:]
+    p = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    pg = d['program']
+    with open(log) as f:
+        lines = [l.split() for l in f.read().split('\n') if l]
+    # 1 discarded run per side, then 3 rounds
+    assert sorted(l[0] for l in lines) == ['A'] * 4 + ['B'] * 4, lines
+    a_off = {int(l[1]) for l in lines if l[0] == 'A'}
+    b_off = {int(l[1]) for l in lines if l[0] == 'B'}
+    role_a = [r['offset'] for r in d['roles']['a'] if r['member'] == 'parent']
+    role_b = [r['offset'] for r in d['roles']['b'] if r['member'] == 'parent']
+    assert a_off == {role_a[0]} and b_off == {role_b[0]} and role_a != role_b, (a_off, b_off, d['roles'])
+    assert pg['rounds'] == 3 and pg['run'].startswith('./prog'), pg
+    for k in ('wall_s', 'cpu_s'):
+        for side in 'ab':
+            v = pg[k][side]
+            assert len(v) == 3 and all(x >= 0 for x in v), pg
+            assert abs(pg['median_' + k][side] - statistics.median(v)) < 1e-12, pg
+    assert all(x > 0 for x in pg['wall_s']['a'] + pg['wall_s']['b']), pg
+    logs = [math.log(a / b) for a, b in zip(pg['wall_s']['a'], pg['wall_s']['b'])]
+    ws = pg['wall_speed']
+    assert abs(ws['ratio'] - math.exp(statistics.mean(logs))) < 1e-9 * ws['ratio'], ws
+    want = 'faster' if ws['lo'] > 1 else 'slower' if ws['hi'] < 1 else 'no measurable change'
+    assert pg['verdict'] == want, (pg['verdict'], ws)
+    t = subprocess.run([a for a in args if a != '--json'], capture_output=True, text=True,
+                       env=env).stdout
+    assert any(l.startswith('program (your command, 3 rounds ABBA') for l in t.split('\n')), t
+    assert any(l.startswith('wall s (median)') for l in t.split('\n')), t
+    # the three go together; a build that fails is named
+    p = run('validate', obj, 'bad_stats', '--classes', classes(), '--run', 'true', rc=2)
+    assert '--source-root' in p.stderr, p.stderr
+    p = run('validate', obj, 'bad_stats', '--classes', classes(), '--source-root', src,
+            '--build', 'false', '--run', 'true', *SHORT, rc=2)
+    assert 'building A failed' in p.stderr, p.stderr
+
+
 def case_fail_unless_faster():
     """exit 1 exactly when the verdict is not "faster" (whatever it is)."""
     o, cl = bad_obj(), classes()

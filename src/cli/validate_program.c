@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `validate --source-root DIR --build CMD --run CMD`: the user's own
+ * program, A (the tree as it is) against B (the tree with the advisor's
+ * proposal applied as a patch), built and run in interleaved ABBA rounds
+ * (include/structlint/validate.h, slt_program_result).
+ *
+ * Two copies of DIR under a temporary directory (cp -a), the proposal's
+ * unified diff applied to B with patch -p1, CMD run by /bin/sh -c in each
+ * copy with STRUCTLINT_SIDE=A or B in its environment and its standard
+ * output sent to standard error (so --json stays clean).  Each run's wall
+ * time is CLOCK_MONOTONIC around fork .. wait4, its CPU time the child's
+ * user + system time from wait4's rusage (the command and everything it
+ * waited for).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/validate_program.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run `sh -c cmd` in dir (NULL: here) with the variables of env ("K=V",
+ * NULL-terminated); *wall and *cpu (may be NULL) in seconds.  Returns the
+ * exit status (0 ok), 128 + signal, or -1 when it could not start. */
+static int run_sh(const char *dir, const char *cmd, char *const *env,
+		  double *wall, double *cpu)
+{
+	double t0 = now_s();
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (dir && chdir(dir))
+			_exit(126);
+		for (size_t i = 0; env && env[i]; i++)
+			putenv(env[i]);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	int status = 0;
+	struct rusage ru;
+	memset(&ru, 0, sizeof(ru));
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (wall)
+		*wall = now_s() - t0;
+	if (cpu)
+		*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void cli_program_result_free(struct slt_program_result *r)
+{
+	if (!r)
+		return;
+	free(r->wall_a);
+	free(r->wall_b);
+	free(r->cpu_a);
+	free(r->cpu_b);
+	memset(r, 0, sizeof(*r));
+}
+
+static int fail(struct slt_error *err, const char *what, const char *cmd, int st)
+{
+	return slt_error_set(err, SLT_EIO, NULL, -1,
+			     "run the command by hand in a copy of --source-root to see why",
+			     "%s failed (%s): %s", what,
+			     st < 0 ? "could not start" : st >= 128 ? "killed by a signal" : "non-zero exit",
+			     cmd);
+}
+
+/* Paired interval on the speeds (1 / time): B/A above 1.0 = B faster. */
+static int speed_ci(const double *ta, const double *tb, unsigned n, double level,
+		    struct slt_ratio_ci *ci, struct slt_error *err)
+{
+	double *a = malloc((n + 1) * sizeof(*a)), *b = malloc((n + 1) * sizeof(*b));
+	int rc = 0;
+	if (!a || !b)
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	for (unsigned i = 0; !rc && i < n; i++) {
+		a[i] = 1.0 / (ta[i] > 1e-9 ? ta[i] : 1e-9);
+		b[i] = 1.0 / (tb[i] > 1e-9 ? tb[i] : 1e-9);
+	}
+	if (!rc)
+		rc = slt_stats_paired_ratio_ci(a, b, n, level, ci, err);
+	free(a);
+	free(b);
+	return rc;
+}
+
+int cli_program_run(const struct cli_program_opts *o, const char *diff,
+		    struct slt_program_result *r, struct slt_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	unsigned n = o->rounds;
+	char tmpl[] = "/tmp/structlint-validate-XXXXXX";
+	if (!mkdtemp(tmpl))
+		return slt_error_set(err, SLT_EIO, "/tmp", -1, NULL, "cannot create a directory: %s",
+				     strerror(errno));
+	char da[64], db[64], dp[64], e_src[4200], e_dst[80], e_diff[80], e_t[64];
+	snprintf(da, sizeof(da), "%s/A", tmpl);
+	snprintf(db, sizeof(db), "%s/B", tmpl);
+	snprintf(dp, sizeof(dp), "%s/proposal.diff", tmpl);
+	snprintf(e_src, sizeof(e_src), "SLT_SRC=%s", o->root);
+	snprintf(e_diff, sizeof(e_diff), "SLT_DIFF=%s", dp);
+	snprintf(e_t, sizeof(e_t), "SLT_TMP=%s", tmpl);
+	char ea[] = "STRUCTLINT_SIDE=A", eb[] = "STRUCTLINT_SIDE=B";
+	char *env_a[] = { ea, NULL }, *env_b[] = { eb, NULL };
+	int rc = 0, st;
+	FILE *f = fopen(dp, "w");
+	if (!f || fputs(diff, f) < 0 || fclose(f)) {
+		rc = slt_error_set(err, SLT_EIO, dp, -1, NULL, "cannot write the proposal's diff");
+		goto out;
+	}
+	for (int side = 0; side < 2 && !rc; side++) {
+		snprintf(e_dst, sizeof(e_dst), "SLT_DST=%s", side ? db : da);
+		char *env[] = { e_src, e_dst, NULL };
+		if ((st = run_sh(NULL, "mkdir -p \"$SLT_DST\" && cp -a -- \"$SLT_SRC\"/. \"$SLT_DST\"",
+				 env, NULL, NULL)))
+			rc = fail(err, "copying --source-root", o->root, st);
+	}
+	if (!rc) {
+		char *env[] = { e_diff, NULL };
+		if ((st = run_sh(db, "patch -p1 --batch --silent --no-backup-if-mismatch < \"$SLT_DIFF\"",
+				 env, NULL, NULL)))
+			rc = fail(err, "applying the proposal (patch -p1) to B", dp, st);
+	}
+	if (!rc && (st = run_sh(da, o->build, env_a, &r->build_a_s, NULL)))
+		rc = fail(err, "building A", o->build, st);
+	if (!rc && (st = run_sh(db, o->build, env_b, &r->build_b_s, NULL)))
+		rc = fail(err, "building B", o->build, st);
+	if (!rc && (!(r->wall_a = calloc(n, sizeof(double))) || !(r->wall_b = calloc(n, sizeof(double))) ||
+		    !(r->cpu_a = calloc(n, sizeof(double))) || !(r->cpu_b = calloc(n, sizeof(double)))))
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	/* one discarded run each (caches, page cache), then ABBA */
+	if (!rc && (st = run_sh(da, o->run, env_a, NULL, NULL)))
+		rc = fail(err, "running A", o->run, st);
+	if (!rc && (st = run_sh(db, o->run, env_b, NULL, NULL)))
+		rc = fail(err, "running B", o->run, st);
+	for (unsigned i = 0; !rc && i < n; i++) {
+		bool a_first = slt_validate_a_first(i);
+		for (int k = 0; k < 2 && !rc; k++) {
+			bool is_a = (k == 0) == a_first;
+			st = run_sh(is_a ? da : db, o->run, is_a ? env_a : env_b,
+				    is_a ? &r->wall_a[i] : &r->wall_b[i], is_a ? &r->cpu_a[i] : &r->cpu_b[i]);
+			if (st)
+				rc = fail(err, is_a ? "running A" : "running B", o->run, st);
+		}
+		r->rounds = i + 1;
+	}
+	if (!rc) {
+		r->median_wall_a = slt_stats_median(r->wall_a, n);
+		r->median_wall_b = slt_stats_median(r->wall_b, n);
+		r->median_cpu_a = slt_stats_median(r->cpu_a, n);
+		r->median_cpu_b = slt_stats_median(r->cpu_b, n);
+		rc = speed_ci(r->wall_a, r->wall_b, n, o->level, &r->wall_ci, err);
+		if (!rc)
+			rc = speed_ci(r->cpu_a, r->cpu_b, n, o->level, &r->cpu_ci, err);
+		if (!rc)
+			r->verdict = n < SLT_VERDICT_MIN_RUNS ? SLT_VERDICT_NONE : slt_verdict_of(&r->wall_ci);
+	}
+out:;
+	char *env[] = { e_t, NULL };
+	run_sh(NULL, "rm -rf -- \"$SLT_TMP\"", env, NULL, NULL);
+	if (rc)
+		cli_program_result_free(r);
+	return rc;
+}
