@@ -188,6 +188,14 @@ int slt_analyze(const struct slt_struct *layout,
 		struct slt_analysis **out, struct slt_error *err);
 void slt_analysis_free(struct slt_analysis *a);
 
+/* The one CPU the profile shows storing to member i, when its class was
+ * measured as hot-write or mixed (one writer CPU by the classes' rule; two
+ * or more make it true-shared) and the samples name CPUs; -1 otherwise
+ * (given classes, no CPUs, no store).  The measured counterpart of a
+ * writer label: two members whose sole writers are different CPUs are
+ * written by different writers (check's writers-share-line). */
+int32_t slt_member_sole_writer(const struct slt_analysis *a, size_t i);
+
 /* Called by slt_classes_check() for an entry naming a member its struct
  * lacks; suggestion is the closest member path (edit distance,
  * src/common/strdist.h), NULL when none is close.  Both are valid only

@@ -147,3 +147,16 @@ int slt_classes_check(const struct slt_classes *cl, const struct slt_struct *s,
 	}
 	return n;
 }
+
+int32_t slt_member_sole_writer(const struct slt_analysis *a, size_t i)
+{
+	const struct slt_member_class *c = &a->classes[i];
+	if (!a->profile || !a->profile->members || c->given || c->writers != 1 ||
+	    (c->cls != SLT_CLASS_HOT_WRITE && c->cls != SLT_CLASS_MIXED))
+		return -1;
+	const struct slt_member_access *m = &a->profile->members[i];
+	for (size_t k = 0; k < m->n_cpus; k++)
+		if (m->cpus[k].stores)
+			return m->cpus[k].cpu;
+	return -1;
+}

@@ -13,6 +13,7 @@
  * input errors.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,9 @@ static const char usage[] =
 "                             classed differently by two files is an error)\n"
 "      --strict-classes       a classes entry naming a member the struct\n"
 "                             lacks is an error (default: a warning)\n"
-"  -s, --samples FILE         measured classes (as structlint report)\n"
+"  -s, --samples FILE         measured classes (as structlint report); a\n"
+"                             member one CPU alone stores to is that CPU's\n"
+"                             (writer label cpuN)\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.check/v1)\n"
 "      --sarif                SARIF 2.1.0 (code-scanning upload; notes\n"
@@ -381,18 +384,28 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 			struct slt_analysis *a = NULL;
 			enum slt_class *given = NULL, *cls = NULL;
 			const char **lab = NULL;
+			char (*cpu)[16] = NULL;
 			rc = cli_analysis_run(&c, i, &a, &given, err);
 			if (!rc && (!(cls = calloc(a->layout->n_members + 1, sizeof(*cls))) ||
-				    !(lab = calloc(a->layout->n_members + 1, sizeof(*lab)))))
+				    !(lab = calloc(a->layout->n_members + 1, sizeof(*lab))) ||
+				    !(cpu = calloc(a->layout->n_members + 1, sizeof(*cpu)))))
 				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 			for (size_t m = 0; !rc && m < a->layout->n_members; m++) {
 				cls[m] = a->classes[m].cls;
 				lab[m] = a->classes[m].label;
+				/* measured: a member one CPU alone stores to is
+				 * that CPU's (writer label cpuN) */
+				int32_t w = lab[m] ? -1 : slt_member_sole_writer(a, m);
+				if (w >= 0) {
+					snprintf(cpu[m], sizeof(cpu[m]), "cpu%" PRId32, w);
+					lab[m] = cpu[m];
+				}
 			}
 			if (!rc)
 				rc = check_one(k, &c.layout->structs[i], cls, lab, r, err);
 			free(cls);
 			free(lab);
+			free(cpu);
 			slt_analysis_free(a);
 			free(given);
 		}

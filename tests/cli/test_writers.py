@@ -173,6 +173,37 @@ def case_baseline():
     assert 'writer' in p.stderr and 'bad writer label' in p.stderr, p.stderr
 
 
+
+def case_check_samples():
+    # --samples without classes: a member that one CPU alone stores to is
+    # that CPU's (writer cpuN): rx counters stored by CPU 0, tx by CPU 1 on
+    # one line fail writers-share-line; the padded layout passes; one CPU
+    # storing to all, or the CPUs not known, is no writer evidence
+    rules = os.path.join(TMP, 'rxq_s.rules')
+    with open(rules, 'w') as f:
+        f.write('[struct rxq_stats]\n')
+
+    def prof(name, rows):
+        path = os.path.join(TMP, name)
+        with open(path, 'w') as f:
+            json.dump({'schema': 'structlint.profile/v1', 'structs': [{'type': 'rxq_stats', 'members': [
+                {'member': m, 'rows': [r]} for m, r in rows]}]}, f)
+        return path
+    two = prof('two_cpus.json', [(m, {'cpu': 0 if m in RX else 1, 'stores': 100}) for m in RX + TX])
+    p = run('check', obj(1), '--rules', rules, '--samples', two, rc=1)
+    out = p.stdout.split('\n')[0]
+    assert out.endswith('[writers-share-line]') and 'rx_packets (hot-write:cpu0, offset 8, 8 bytes)' in out \
+        and 'tx_drops (hot-write:cpu1, offset 48, 8 bytes)' in out, p.stdout
+    run('check', obj(0), '--rules', rules, '--samples', two)
+    one = prof('one_cpu.json', [(m, {'cpu': 0, 'stores': 100}) for m in RX + TX])
+    p = subprocess.run([SL, 'check', obj(1), '--rules', rules, '--samples', one],
+                       capture_output=True, text=True, cwd=TMP)
+    assert p.returncode == 0 and 'writers-share-line' not in p.stdout, (p.stdout, p.stderr)
+    nocpu = prof('no_cpu.json', [(m, {'stores': 100}) for m in RX + TX])
+    p = subprocess.run([SL, 'check', obj(1), '--rules', rules, '--samples', nocpu],
+                       capture_output=True, text=True, cwd=TMP)
+    assert p.returncode == 0 and 'writers-share-line' not in p.stdout, (p.stdout, p.stderr)
+
 CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith('case_')}
 
 if __name__ == '__main__':
