@@ -3,6 +3,7 @@
  * The cacheline heat map model (heatmap.h): byte owners per instance line,
  * and what the analysis says about them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,14 +11,29 @@
 #include "join/join_int.h"
 #include "report/heatmap.h"
 
-/* Path keys of the members of s (anonymous levels left out, "" for an
- * anonymous member), NULL when out of memory. */
+/* Matching keys of the members of s: a named member's path (anonymous
+ * levels left out, so a member the advisor wraps in an anonymous struct
+ * keeps it); an anonymous member's depth and the path of its first named
+ * descendant, so an inserted wrapper is matched by nothing.  NULL when out
+ * of memory. */
 static char **paths_of(const struct slt_struct *s)
 {
 	char **p = calloc(s->n_members + 1, sizeof(*p));
 	for (size_t i = 0; p && i < s->n_members; i++) {
-		char buf[512];
-		p[i] = strdup(slt_member_path(s, i, buf, sizeof(buf)));
+		char buf[512], key[600];
+		const char *path = slt_member_path(s, i, buf, sizeof(buf));
+		if (path[0]) {
+			snprintf(key, sizeof(key), "%s", path);
+		} else {
+			size_t d = i + 1;
+			while (d < s->n_members && s->members[d].depth > s->members[i].depth &&
+			       !s->members[d].name[0])
+				d++;
+			bool in = d < s->n_members && s->members[d].depth > s->members[i].depth;
+			snprintf(key, sizeof(key), "#%u:%s", s->members[i].depth,
+				 in ? slt_member_path(s, d, buf, sizeof(buf)) : "");
+		}
+		p[i] = strdup(key);
 		if (!p[i]) {
 			for (size_t k = 0; k < i; k++)
 				free(p[k]);
@@ -38,13 +54,11 @@ static void paths_free(char **p, size_t n)
 static bool same_key(const struct slt_struct *s, char **sp, size_t i,
 		     const struct slt_struct *o, char **op, size_t j)
 {
-	return s->members[i].depth == o->members[j].depth &&
-	       s->members[i].size == o->members[j].size &&
-	       !strcmp(sp[i], op[j]);
+	return s->members[i].size == o->members[j].size && !strcmp(sp[i], op[j]);
 }
 
 /* m->orig: member i of a proposal is the n-th member of the original with
- * its key (path, depth, size) when it is the n-th of the proposal with it
+ * its key (paths_of(), size) when it is the n-th of the proposal with it
  * (the advisor keeps every member's name, type, size and depth:
  * slt_adv_check_proposal()). */
 static int map_members(struct slt_hm *m)

@@ -12,8 +12,10 @@
  *     after its end on the last line;
  *   - the owner's class, heat and counts come from the analysis: directly
  *     for the analysed layout, through the member of the original layout
- *     with the same path, depth and size for a proposal (inserted
- *     `_padN_` members have none and draw as padding);
+ *     with the same path and size for a proposal (anonymous levels left
+ *     out of paths, so a member the advisor wraps in an anonymous struct
+ *     keeps its class; inserted `_padN_` members and wrappers have none
+ *     and draw as padding);
  *   - each line lists the findings on it (a finding's line and line2).
  * Lines are the analysis' instance lines: line k holds the instance bytes
  * [k * cl - origin, (k + 1) * cl - origin).

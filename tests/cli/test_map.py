@@ -222,6 +222,63 @@ def case_map_matches_json():
             assert cells.rstrip() == exp, (name, k, cells, exp)
 
 
+def paths(members):
+    """Dotted paths (anonymous levels left out) from a pre-order member
+    list with depths, as the report's JSON spells them."""
+    stack, out = [], []
+    for m in members:
+        del stack[m['depth']:]
+        stack.append(m['name'])
+        out.append('.'.join(n for n in stack if n))
+    return out
+
+
+def case_proposal_classes():
+    # the "after" map of every proposal: each byte is drawn by the class of
+    # the member it belongs to, found by path in the report (also a member
+    # the isolate proposal wraps in an anonymous struct)
+    import test_suggest
+    try:
+        cases = [(obj(), 'mem_cgroup_per_node', MEMCG61)]
+        o = test_suggest.anon_obj()
+        cases.append((o, 'anon_mm', os.path.join(test_suggest.TMP, 'anon.classes')))
+        letter = {'hot-write': 'W', 'read-mostly': 'R', 'mixed': 'M', 'true-shared': 'T',
+                  'cold': 'c', 'none': '?'}
+        kinds = set()
+        for o, name, cls in cases:
+            rep = json.loads(run('report', '--json', o, name, '--classes', cls))
+            cls_of = {m['path']: m['class'] for m in rep['members'] if m['path']}
+            adv = json.loads(run('suggest', '--json', o, name, '--classes', cls,
+                                 '--max-proposals', '20'))
+            t = run('suggest', o, name, '--classes', cls, '--max-proposals', '20', '--map',
+                    columns=200)
+            blocks = t.split('\nproposal ')[1:]
+            assert len(blocks) == len(adv['proposals']) > 0, (len(blocks), t[:500])
+            for p, block in zip(adv['proposals'], blocks):
+                kinds.add(p['kind'])
+                mem = p['layout']['members']
+                size = p['layout']['size']
+                own = [None] * size
+                for m, path in zip(mem, paths(mem)):
+                    for b in range(m['offset'], min(size, m['offset'] + m['size'])):
+                        if own[b] is None or own[b][0]['depth'] < m['depth']:
+                            own[b] = (m, path)
+                want = ''.join('.' if x is None else letter[cls_of[x[1]]]
+                               if x[1] in cls_of else '.' for x in own)
+                got = {}
+                for l in block.split('\n'):
+                    r = re.match(r'.*\| +(\d+) +\d+\|([^|]*)\|', l)
+                    if r:
+                        got[int(r.group(1))] = r.group(2)
+                for k, cells in got.items():
+                    assert cells.rstrip() == want[k * 64:(k + 1) * 64], \
+                        (name, p['kind'], k, cells, want[k * 64:(k + 1) * 64])
+                assert got, block[:300]
+        assert 'isolate' in kinds, kinds
+    finally:
+        shutil.rmtree(test_suggest.TMP, ignore_errors=True)
+
+
 def case_map_usage():
     run('report', *memcg('--map', '--json'), rc=2)
     run('suggest', *memcg('--map', '--json'), rc=2)
