@@ -22,7 +22,17 @@
 #   bad_stats -> proposal   a compiled fixture where read-mostly pointers
 #                           share a line with hot counters, against the
 #                           advisor's proposal; generic replay of its
-#                           classes (the end-to-end loop's second half)
+#                           classes (synthetic: whole members), and
+#                           again from a small profile with offsets,
+#                           widths and CPUs (measured pattern)
+#   cgroup 6.1 -> 6.12      the rstat padding (6.8): per-CPU lock holds
+#                           in the 1-5 us bucket, both sides
+#   bad_stats program       the user-program row: a two-thread program
+#                           on bad_stats built with and without the
+#                           proposal (--source-root/--build/--run):
+#                           wall and CPU seconds, paired interval
+# The memcg rows have no measured profile here: they run --synthetic
+# and say so.
 # Kernels: $STRUCTLINT_V61 and $STRUCTLINT_V612 (default: Debian's
 # linux-image-*-dbg vmlinux under /var/tmp/structlint-kernels/x or
 # /var/tmp/kdbg/x, usr/lib/debug/boot);
@@ -62,7 +72,7 @@
 # run by sh: bash is needed (pipefail, arrays): start it
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u -o pipefail
-case ${1:-} in -h|--help) sed -n '3,60p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '3,71p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${1:-$root/build}
@@ -157,6 +167,46 @@ cat >"$tmp/bad.profile" <<'EOF'
   {"offset": 24, "rows": [{"cpu": 0, "size": 8, "loads": 100}, {"cpu": 1, "size": 8, "loads": 100}]}]}]}
 EOF
 row "bad_stats -> proposal (profile)" "$tmp/bad.o" bad_stats --samples "$tmp/bad.profile"
+# cgroup 6.1 -> 6.12 (the rstat padding came in 6.8): a blind check of
+# direction, the per-CPU lock's 1-5 us bucket and the ops/s, reported only
+if [[ -r $v61 && -r $v612 ]]; then
+	row "cgroup 6.1 -> 6.12" "$v61" cgroup --against "$v612:cgroup"
+fi
+# the user-program row: a program whose writer and reader threads share
+# bad_stats' first line, built from a source tree with and without the
+# advisor's proposal (validate --source-root/--build/--run)
+mkdir -p "$tmp/prog"
+cp "$tmp/bad.c" "$tmp/prog/stats.h"
+cat >"$tmp/prog/main.c" <<'EOF'
+#include <pthread.h>
+#include <stdio.h>
+#include "stats.h"
+static void *writer(void *a)
+{
+	for (long i = 0; i < 100000000; i++)
+		(*(volatile unsigned long *)&bad_instance.hits)++;
+	return a;
+}
+static void *reader(void *a)
+{
+	unsigned long x = 0;
+	for (long i = 0; i < 100000000; i++)
+		x += (unsigned long)*(void *volatile *)&bad_instance.parent;
+	return (void *)x;
+}
+int main(void)
+{
+	pthread_t t[2];
+	pthread_create(&t[0], NULL, writer, NULL);
+	pthread_create(&t[1], NULL, reader, NULL);
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	return 0;
+}
+EOF
+(cd "$tmp/prog" && gcc -g -c -o main.o main.c) || { echo "bench/validate: gcc failed" >&2; exit 2; }
+row "bad_stats program -> proposal" "$tmp/prog/main.o" bad_stats --classes "$tmp/bad.classes" \
+	--source-root "$tmp/prog" --build "gcc -O2 -pthread -o prog main.c" --run ./prog
 load after
 
 printf '%s\n' "${rows[@]}" | python3 -c '
@@ -183,6 +233,19 @@ for line in sys.stdin.read().splitlines():
         100 * ov["a"]["median"], 100 * ov["b"]["median"],
         d["medians_change_percent"], pc(ci["lo_percent"]), pc(ci["hi_percent"]), verdict(ci, n, ov)))
     print("%-32s   pattern: %s" % ("", d.get("pattern", "?")))
+    pg = d.get("program")
+    if pg:
+        ws = pg["wall_speed"]
+        print("%-32s   program: wall s A %.3f B %.3f, CPU s A %.3f B %.3f, speed %+.1f%% [%s, %s] %s" % (
+            "", pg["median_wall_s"]["a"], pg["median_wall_s"]["b"], pg["median_cpu_s"]["a"],
+            pg["median_cpu_s"]["b"], 100 * (ws["ratio"] - 1),
+            pc(None if ws["lo"] is None else 100 * (ws["lo"] - 1)),
+            pc(None if ws["hi"] is None else 100 * (ws["hi"] - 1)), pg["verdict"]))
+    for side in "ab":
+        s = d["sides"][side]
+        if s["percpu_lock"]["holds"]:
+            print("%-32s   %s: per-CPU lock holds in 1-5 us: %d of %d" % (
+                "", side.upper(), s["percpu_lock"]["buckets_us"]["1-5"], s["percpu_lock"]["holds"]))
     sn = d.get("sensitivity")
     if sn:
         print("%-32s   sensitivity: %s: %s" % ("", "robust" if sn["robust"] else "NOT ROBUST", ", ".join(
