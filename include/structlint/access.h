@@ -73,12 +73,38 @@
  * segment (this CPU's copy of the object); when it is not, its reason
  * stays per-cpu-tls.
  *
+ * Stack frame operands (src/access/stack.c): an operand based on %rsp,
+ * or on a register holding a stack address (the frame pointer, a lea of a
+ * slot), at a tracked depth below the entry %rsp, is looked up among the
+ * DWARF variables located in stack slots at that PC (DW_OP_fbreg with a
+ * DW_OP_call_frame_cfa, %rsp or %rbp frame base; DW_OP_breg7/breg6): a
+ * variable of struct/union type (or an array of them) holding the byte
+ * makes it a struct access at that offset (a lea of it gives the register
+ * a pointer into the struct, so calls charge their summaries); a variable
+ * of another type makes it "stack-local", as does a reload from a slot
+ * whose tracked value has a type or an 8-byte spill of a typed register;
+ * the rest is "stack", perf's "(stack operation)" pseudo type.
+ *
+ * Coverage (slt_access_func.reasons, slt_access_map.reasons,
+ * slt_access_summary.reasons): the denominator n_mem is every explicit
+ * memory operand of the decoded instructions (one per instruction: the
+ * first), lea, nop, prefetch and clflush left out; implicit stack
+ * accesses (push, pop, call, ret) have no operand and are not counted.
+ * reasons[SLT_AR_OK] / n_mem is the share attributed to a struct member;
+ * slt_access_resolved() / n_mem the share resolved to a type (a struct
+ * member, a typed stack datum, a variable of another type: perf's
+ * data-type profiling's sense of a type found, whose "(stack operation)"
+ * push/pop are outside our denominator); the same over
+ * n_mem - reasons[SLT_AR_STACK] leaves the untyped stack operations out.
+ * The access JSON and text outputs give all three.
+ *
  * What the map does not do (counted in the coverage figures, never
- * guessed): global variables of other types and function-scope statics
+ * guessed): function-scope statics and addresses in no variable
  * ("global"), %gs operands through an untyped register and %fs (TLS)
- * ("per-cpu-tls"), the per-CPU base added from another register, stack objects (DW_OP_fbreg
- * structs), indirect calls' summaries, kernel alternatives/paravirt
- * replacement code (the file's default code is decoded).
+ * ("per-cpu-tls"), the per-CPU base added from another register, stack
+ * slots whose variable or value has no type ("stack"), indirect calls'
+ * summaries, kernel alternatives/paravirt replacement code (the file's
+ * default code is decoded).
 
  * Units: addresses are the ELF virtual addresses (sh_addr based, unrelocated
  * for PIE); offset and width are bytes.  All strings are owned by the map.
@@ -133,16 +159,36 @@ enum slt_access_reason {
 	SLT_AR_NO_TYPE,     /* pointee only declared, or its DWARF unreadable */
 	SLT_AR_BAD_OFFSET,  /* offset outside the pointee (container_of,
 			       negative displacement) */
-	SLT_AR_STACK,       /* %rsp/%rbp stack frame operand (not handled) */
+	SLT_AR_STACK,       /* "stack": a stack frame operand with no type
+			       (perf's "(stack operation)"): a spill or
+			       reload of an untyped value, an outgoing
+			       argument, a saved register */
 	SLT_AR_GLOBAL,      /* %rip-relative or absolute, in no struct
 			       variable the DWARF places there */
 	SLT_AR_SEGMENT,     /* %gs/%fs: per-CPU or TLS, in no per-CPU
 			       struct variable (or through a register) */
+	SLT_AR_STACK_LOCAL, /* "stack-local" (added after v1): a stack frame
+			       operand whose type is known but is no
+			       struct: a local or parameter of another
+			       type (scalar, array of scalars, pointer) in
+			       its DWARF stack slot, or a spill or reload of
+			       a value of known type.  Resolved in perf's
+			       sense, not attributed to a struct. */
+	SLT_AR_VAR_TYPED,   /* "typed-variable" (added after v1): in a
+			       global or per-CPU variable (DW_OP_addr) of
+			       another type than a struct: a scalar, an
+			       array of scalars, a pointer variable itself
+			       (whose load types the register).  Resolved,
+			       not attributed to a struct. */
 	SLT_AR_N
 };
 
 /* Stable lower-case name of a reason ("ok", "no-location", ...). */
 const char *slt_access_reason_name(enum slt_access_reason r);
+
+/* The operands resolved to a type among reasons[SLT_AR_N] (see
+ * "Coverage" above): ok + stack-local + typed-variable. */
+uint64_t slt_access_resolved(const uint64_t *reasons);
 
 /* One attributed memory operand. */
 struct slt_access_site {
@@ -240,7 +286,7 @@ uint32_t slt_access_containers(const struct slt_access_map *map,
 
 /* The payload version of slt_access_save(); the cache kind is "access". */
 #define SLT_ACCESS_CACHE_KIND "access"
-#define SLT_ACCESS_CACHE_VERSION 1u
+#define SLT_ACCESS_CACHE_VERSION 2u
 
 /* map as one malloc()ed buffer (*out, *size bytes): its sites, functions,
  * totals and embedded-type counts.  Returns 0 or SLT_ENOMEM. */

@@ -35,6 +35,9 @@ enum avar_how {
 	AV_REG_PLUS,     /* DW_OP_bregN off, DW_OP_stack_value: value = reg + off */
 	AV_SLOT,         /* the value is in memory at a stack slot (see
 			    struct avar.reg) */
+	AV_OBJ,          /* a variable of another type than a pointer (a
+			    struct, an array, a scalar) lives at a stack
+			    slot, as AV_SLOT */
 };
 
 /* One (variable, PC range) location record of a function. */
@@ -112,6 +115,9 @@ bool slt_acc_scope_global(struct dw *d, Dwarf_Die die, uint64_t *addr,
 struct aglobal {
 	uint64_t lo, hi;                /* [lo, hi) */
 	const struct slt_type *t;       /* its type, stripped */
+	bool other;                     /* neither a struct/union (or an
+					   array of them) nor a pointer: a
+					   scalar, an array of scalars */
 };
 struct aglobals {
 	struct aglobal *v;
@@ -128,10 +134,11 @@ void slt_acc_globals_done(struct aglobals *g);
 /* The struct and offset at address a: 0 with *st, *off (an element of an
  * array variable: the offset in that element) and *elem (the array's
  * element size, 0 when the variable is no array); else a reason
- * (SLT_AR_GLOBAL when no struct variable holds a, SLT_AR_NO_TYPE when its
- * struct is only declared).  A pointer variable at a: SLT_AR_NOT_STRUCT
- * (the operand is no struct access) with *st the struct it points to (a
- * load of it types the register). */
+ * (SLT_AR_GLOBAL when no variable holds a, SLT_AR_NO_TYPE when its
+ * struct is only declared, SLT_AR_VAR_TYPED in a variable of another
+ * type).  A pointer variable at a: SLT_AR_NOT_STRUCT (the operand is no
+ * struct access) with *st the struct it points to (a load of it types the
+ * register). */
 int slt_acc_globals_find(struct dw *d, const struct aglobals *g, uint64_t a,
 			 const struct slt_type **st, int64_t *off,
 			 uint64_t *elem);
@@ -145,6 +152,13 @@ int slt_acc_globals_at(struct dw *d, const struct aglobals *g, bool gs,
 		       bool rip, int64_t disp, uint64_t next_pc,
 		       const struct slt_type **st, int64_t *off, uint64_t *elem);
 void slt_acc_globals_free(struct aglobals *g);
+/* The struct holding byte o of an object of type t (stripped): t itself,
+ * or the element of an array (of arrays) of structs, with the offset in it
+ * and *elem the outermost array's element size (0: no array).  0, or
+ * SLT_AR_NOT_STRUCT (a scalar or an array of them), SLT_AR_NO_TYPE,
+ * SLT_AR_BAD_OFFSET. */
+int slt_acc_object_at(struct dw *d, const struct slt_type *t, uint64_t o,
+		      const struct slt_type **st, int64_t *off, uint64_t *elem);
 
 /* The node of the member of st holding [off, off+width): the innermost
  * member type (structs are entered, arrays are indexed), NULL when none. */

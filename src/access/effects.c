@@ -237,6 +237,11 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 					d.arg = v.arg;
 					d.aoff = v.aoff;
 					v = d;
+				} else if (v.kind == RK_NONE && have_mem &&
+					   !mem_reason && op[1].size == 8) {
+					/* a pointer member of a struct on
+					 * the stack */
+					v = member_pointer(t, res);
 				}
 			} else if (have_mem && !mem_reason && op[1].size == 8) {
 				v = member_pointer(t, res);
@@ -274,7 +279,20 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 			int base = slt_acc_reg(m->base);
 			if (m->segment == X86_REG_INVALID && base >= 0) {
 				struct rstate b = acc_reg_state(t, base, pc);
-				if (b.kind == RK_PTR || (b.kind == RK_STACK &&
+				int dst = slt_acc_reg(op[0].reg);
+				if (b.kind == RK_STACK && have_mem && !mem_reason &&
+				    m->index == X86_REG_INVALID &&
+				    dst != AREG_RSP && dst != AREG_RBP) {
+					/* the address of (a member of) a
+					 * struct on the stack (stack.c) */
+					b = (struct rstate){.kind = RK_PTR,
+							    .st = res->st,
+							    .via = SLT_VIA_TRACKED,
+							    .arg = b.arg,
+							    .aoff = b.aoff};
+					v = b;
+					v.off = res->off;
+				} else if (b.kind == RK_PTR || (b.kind == RK_STACK &&
 							 m->index == X86_REG_INVALID)) {
 					v = b;
 					v.off += m->disp;

@@ -42,7 +42,13 @@ int slt_acc_globals_add(struct dw *d, struct aglobals *g, Dwarf_Die die)
 		return 0;
 	}
 	t = slt_dw_strip(t);
-	if (!t || !kept(t) || !t->size || addr + t->size < addr)
+	if (!t || !t->size || addr + t->size < addr || t->kind == SLT_T_FUNC)
+		return 0;
+	/* a variable of another type: typed, no struct (not at address 0,
+	 * where DWARF leaves variables of discarded sections: only the
+	 * kernel's per-CPU area starts there, with a struct) */
+	bool other = !kept(t);
+	if (other && !addr)
 		return 0;
 	if (g->n == g->cap) {
 		size_t cap = g->cap ? g->cap * 2 : 256;
@@ -52,7 +58,8 @@ int slt_acc_globals_add(struct dw *d, struct aglobals *g, Dwarf_Die die)
 		g->v = v;
 		g->cap = cap;
 	}
-	g->v[g->n++] = (struct aglobal){.lo = addr, .hi = addr + t->size, .t = t};
+	g->v[g->n++] = (struct aglobal){.lo = addr, .hi = addr + t->size, .t = t,
+					.other = other};
 	return 0;
 }
 
@@ -108,15 +115,25 @@ int slt_acc_globals_find(struct dw *d, const struct aglobals *g, uint64_t a,
 	uint64_t o = a - g->v[lo].lo;
 	*elem = 0;
 	*st = NULL;
+	if (g->v[lo].other)
+		return SLT_AR_VAR_TYPED;
 	if (t->kind == SLT_T_PTR) {
 		/* a pointer variable: what loading it gives */
 		if (o || slt_acc_pointee_t(d, t, st)) {
 			*st = NULL;
-			return SLT_AR_GLOBAL;
+			return SLT_AR_VAR_TYPED;  /* to no struct */
 		}
 		*off = 0;
 		return SLT_AR_NOT_STRUCT;
 	}
+	return slt_acc_object_at(d, t, o, st, off, elem);
+}
+
+int slt_acc_object_at(struct dw *d, const struct slt_type *t, uint64_t o,
+		      const struct slt_type **st, int64_t *off, uint64_t *elem)
+{
+	*elem = 0;
+	*st = NULL;
 	/* arrays: the offset in the element (the outermost array's element
 	 * size is what an index register steps over) */
 	for (int depth = 0; t->kind == SLT_T_ARRAY && depth < 8; depth++) {

@@ -34,6 +34,8 @@ static const char *const reason_names[SLT_AR_N] = {
 	[SLT_AR_NO_TYPE] = "no-type",
 	[SLT_AR_BAD_OFFSET] = "bad-offset",
 	[SLT_AR_STACK] = "stack",
+	[SLT_AR_STACK_LOCAL] = "stack-local",
+	[SLT_AR_VAR_TYPED] = "typed-variable",
 	[SLT_AR_GLOBAL] = "global",
 	[SLT_AR_SEGMENT] = "per-cpu-tls",
 };
@@ -41,6 +43,11 @@ static const char *const reason_names[SLT_AR_N] = {
 const char *slt_access_reason_name(enum slt_access_reason r)
 {
 	return (unsigned)r < SLT_AR_N ? reason_names[r] : "?";
+}
+
+uint64_t slt_access_resolved(const uint64_t *r)
+{
+	return r[SLT_AR_OK] + r[SLT_AR_STACK_LOCAL] + r[SLT_AR_VAR_TYPED];
 }
 
 static int code_sections(struct dw *d, struct priv *p, struct slt_error *err)

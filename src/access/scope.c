@@ -377,15 +377,16 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 	uint64_t type = 0;
 	if (!origin_type(d, die, &type))
 		return 0;
-	/* only pointers (and structs in stack slots, later) matter: skip
-	 * others before reading their location */
+	/* pointers wherever they are; other types only in stack slots (the
+	 * object itself is there: AV_OBJ) */
 	const struct slt_type *t = slt_dw_tr(d, type, false);
 	if (!t) {
 		d->rc = 0;
 		return 0;
 	}
 	t = slt_dw_strip(t);
-	if (!t || t->kind != SLT_T_PTR)
+	bool ptr = t && t->kind == SLT_T_PTR;
+	if (!t || (!ptr && (t->kind == SLT_T_FUNC || !t->size)))
 		return 0;
 	Dwarf_Attribute a;
 	if (!get_attr(d, die, DW_AT_location, &a))
@@ -422,6 +423,10 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 		int64_t off;
 		if (unavail || !decode_loc(x, desc, nops, &how, &reg, &off))
 			continue;
+		if (!ptr && how != AV_SLOT)
+			continue;
+		if (!ptr)
+			how = AV_OBJ;
 		if (kind == DW_LKIND_expression) {
 			const struct range *sr = scope->v;
 			for (size_t k = 0; k < scope->n && !rc; k++)

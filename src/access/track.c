@@ -171,16 +171,8 @@ bool  acc_dwarf_slot(struct tctx *t, int64_t key, uint64_t pc,
 		const struct avar *v = &f->vars[i];
 		if (v->how != AV_SLOT || pc < v->lo || pc >= v->hi)
 			continue;
-		/* CFA = entry %rsp + 8 (the return address) */
 		int64_t k;
-		if (v->reg == -2)
-			k = v->off + 8;
-		else if ((v->reg == AREG_RSP || v->reg == AREG_RBP) &&
-			 t->cur.r[v->reg].kind == RK_STACK)
-			k = t->cur.r[v->reg].off + v->off;
-		else
-			continue;
-		if (k != key)
+		if (!acc_slot_var_key(t, v, &k) || k != key)
 			continue;
 		const struct slt_type *p;
 		if (slt_acc_pointee(t->env->d, v->type_die, &p))
@@ -333,7 +325,9 @@ static int resolve_fixed(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
 				   &elem);
 	if (r == SLT_AR_NOT_STRUCT && out->st && m->index == X86_REG_INVALID)
 		out->loaded = out->st;
-	if (r == SLT_AR_GLOBAL || r == SLT_AR_NOT_STRUCT)
+	if (r == SLT_AR_NOT_STRUCT)  /* a pointer variable itself */
+		return SLT_AR_VAR_TYPED;
+	if (r == SLT_AR_GLOBAL)
 		return not_found;
 	if (r)
 		return r;
@@ -347,9 +341,10 @@ static int resolve_fixed(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
 }
 
 /* A register-based operand (or %rip-relative, absolute) without segment. */
-static int resolve_base(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
+static int resolve_base(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 			struct resolved *out)
 {
+	const x86_op_mem *m = &op->mem;
 	uint64_t pc = in->address;
 	if (m->base == X86_REG_RIP || m->base == X86_REG_EIP)
 		return resolve_fixed(t, in, m, false, SLT_AR_GLOBAL, out);
@@ -357,8 +352,10 @@ static int resolve_base(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
 	if (base == AREG_NONE)
 		return resolve_fixed(t, in, m, false, SLT_AR_GLOBAL, out);
 	if (base == AREG_RSP)
-		return SLT_AR_STACK;
+		return acc_stack_resolve(t, in, op, base, out);
 	int r = resolve_reg(t, base, pc, m->disp, out);
+	if (r == SLT_AR_STACK)
+		return acc_stack_resolve(t, in, op, base, out);
 	if (!r && index != AREG_NONE)
 		r = indexed(t, out, (unsigned)m->scale);
 	if (r && r != SLT_AR_STACK && index != AREG_NONE && m->scale == 1 &&
@@ -375,14 +372,14 @@ static int resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 	if (m->segment == X86_REG_FS)
 		return SLT_AR_SEGMENT;
 	if (m->segment != X86_REG_GS)
-		return resolve_base(t, in, m, out);
+		return resolve_base(t, in, op, out);
 	int base = slt_acc_reg(m->base);
 	if (!g || !g->percpu || base < 0 || base == AREG_RSP)
 		return resolve_fixed(t, in, m, true, SLT_AR_SEGMENT, out);
 	/* %gs:off(%reg) in the kernel: reg holds a __percpu pointer (DWARF
 	 * types it as the plain pointer) and %gs adds this CPU's base: the
 	 * object the register's type says, in this CPU's copy */
-	return resolve_base(t, in, m, out) ? SLT_AR_SEGMENT : 0;
+	return resolve_base(t, in, op, out) ? SLT_AR_SEGMENT : 0;
 }
 
 /* The stack slot key of a memory operand, or false when it is not one. */
@@ -592,9 +589,10 @@ int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
 	struct tctx t = {.env = env, .f = f, .fall = true, .func_idx = func_idx};
 	state_reset(&t.cur, true);
 	cs_insn *in = cs_malloc(env->cs);
-	if (!in || seed_init(&t)) {
+	if (!in || seed_init(&t) || acc_stack_init(&t)) {
 		cs_free(in, 1);
 		free(t.seed);
+		free(t.slotv);
 		return SLT_ENOMEM;
 	}
 	int rc = 0;
@@ -629,6 +627,7 @@ int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
 	cs_free(in, 1);
 	free(t.pend);
 	free(t.seed);
+	free(t.slotv);
 	return rc;
 }
 

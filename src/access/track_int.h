@@ -59,6 +59,8 @@ struct tctx {
 	struct tstate cur;
 	struct pending *pend;
 	size_t n_pend, cap_pend;
+	size_t *slotv;       /* f->vars indices of AV_SLOT/AV_OBJ records */
+	size_t n_slotv;
 	bool fall;   /* the previous instruction may fall through */
 	uint32_t func_idx;
 };
@@ -89,6 +91,17 @@ bool acc_dwarf_slot(struct tctx *t, int64_t key, uint64_t pc, struct rstate *out
 struct rstate acc_reg_state(struct tctx *t, int reg, uint64_t pc);
 /* The stack slot key of a memory operand, false when not a slot. */
 bool acc_slot_key(struct tctx *t, const cs_x86_op *op, int64_t *key);
+
+/* stack.c: index t->f's stack-slot records (t->slotv); 0 or SLT_ENOMEM. */
+int acc_stack_init(struct tctx *t);
+/* The slot key (bytes from the entry %rsp) of a stack-slot record at the
+ * current state, false when its base register's depth is unknown. */
+bool acc_slot_var_key(const struct tctx *t, const struct avar *v, int64_t *key);
+/* A memory operand op of in whose base register base holds a stack
+ * address: 0 and out (a struct on the stack), SLT_AR_STACK_LOCAL or
+ * SLT_AR_STACK (see stack.c). */
+int acc_stack_resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
+		      int base, struct resolved *out);
 
 /* effects.c: apply instruction in to t's state (have_mem: it has a
  * counted memory operand, resolved to res unless mem_reason). */

@@ -41,6 +41,17 @@ static double share(uint64_t ok, uint64_t all)
 	return all ? 100.0 * (double)ok / (double)all : 0.0;
 }
 
+/* The resolved figures (include/structlint/access.h, "Coverage"): a
+ * struct member, a typed stack datum or variable, over every memory operand and over
+ * those that are not untyped stack operations. */
+static void resolved_text(FILE *f, uint64_t mem, const uint64_t *r)
+{
+	uint64_t ok = slt_access_resolved(r);
+	fprintf(f, "%.1f%% resolved to a type (%.1f%% leaving out "
+		   "the %" PRIu64 " untyped stack operations)",
+		share(ok, mem), share(ok, mem - r[SLT_AR_STACK]), r[SLT_AR_STACK]);
+}
+
 static void reasons_text(FILE *f, const uint64_t *r)
 {
 	bool first = true;
@@ -112,18 +123,22 @@ int slt_report_access_text(FILE *out, struct slt_access_map *map,
 		uint64_t ok = s->reasons[SLT_AR_OK];
 		fprintf(out, "/* structlint access: %zu static site%s in %" PRIu32
 			" function%s; those functions' memory operands: %" PRIu64
-			", %.1f%% attributed to a struct (unattributed: ",
+			", %.1f%% attributed to a struct, ",
 			s->n_sites, s->n_sites == 1 ? "" : "s", s->n_funcs,
 			s->n_funcs == 1 ? "" : "s", s->n_mem, share(ok, s->n_mem));
+		resolved_text(out, s->n_mem, s->reasons);
+		fputs(" (unattributed: ", out);
 		reasons_text(out, s->reasons);
 		fputs(") */\n", out);
 		if (opts && opts->sites)
 			sites_text(out, map, s);
 	}
 	fprintf(out, "/* whole file: %zu functions, %" PRIu64 " instructions, %"
-		PRIu64 " memory operands, %.1f%% attributed (unattributed: ",
+		PRIu64 " memory operands, %.1f%% attributed, ",
 		map->n_funcs, map->n_insns, map->n_mem,
 		share(map->reasons[SLT_AR_OK], map->n_mem));
+	resolved_text(out, map->n_mem, map->reasons);
+	fputs(" (unattributed: ", out);
 	reasons_text(out, map->reasons);
 	fprintf(out, ")%s */\n", map->n_undecodable ? "; some bytes undecodable" : "");
 	if (ferror(out))
@@ -147,6 +162,13 @@ static json_t *coverage_json(uint32_t funcs, uint64_t mem, const uint64_t *r,
 	slt_json_set(o, "memory_operands", json_integer((json_int_t)mem), bad);
 	slt_json_set(o, "attributed", json_integer((json_int_t)r[SLT_AR_OK]), bad);
 	slt_json_set(o, "share", json_real(mem ? (double)r[SLT_AR_OK] / (double)mem : 0), bad);
+	/* added after v1: see include/structlint/access.h, "Coverage" */
+	uint64_t res = slt_access_resolved(r);
+	uint64_t typed = mem - r[SLT_AR_STACK];
+	slt_json_set(o, "resolved", json_integer((json_int_t)res), bad);
+	slt_json_set(o, "resolved_share", json_real(mem ? (double)res / (double)mem : 0), bad);
+	slt_json_set(o, "resolved_share_without_stack_operations",
+		     json_real(typed ? (double)res / (double)typed : 0), bad);
 	slt_json_set(o, "unattributed", reasons_json(r, bad), bad);
 	return o;
 }

@@ -20,7 +20,7 @@ SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
 CCS = {'gcc': os.environ.get('CC_GCC', 'gcc'), 'clang': os.environ.get('CC_CLANG', 'clang')}
 SRC = os.path.join(ROOT, 'fixtures', 'access', 'access.c')
 TMP = tempfile.mkdtemp(prefix='slt-access-')
-NAMES = ['root', 'counters', 'elem', 'mid', 'leaf', 'inner', 'owner', 'node', 'gstat']
+NAMES = ['root', 'counters', 'elem', 'mid', 'leaf', 'inner', 'owner', 'node', 'gstat', 'frame']
 
 # What the code does, per struct: (function, innermost member, kind).
 COMMON = {
@@ -43,6 +43,12 @@ COMMON = {
               # through a global pointer variable loaded into a register
               ('global_ptr_read', 'writes', 'load')},
     'leaf': {('chase', 'value', 'load')},
+    # a struct on the stack, by its local's DWARF stack slot (%rsp or the
+    # frame pointer plus the offset); the lea of its address passes a
+    # pointer into it, so frame_fill()'s store is charged at the call
+    'frame': {('frame_fill', 'len', 'store'), ('stack_struct', 'seq', 'store'),
+              ('stack_struct', 'state', 'store'), ('stack_struct', 'len', 'store'),
+              ('stack_struct', 'seq', 'load'), ('stack_struct', 'len', 'load')},
 }
 # -O2: inc_count() is inlined into inlined_user(), whose r->in.count++
 # is one `addl $1,0x1c(%rdi)`: charged to root (the outer object), not to
@@ -124,6 +130,17 @@ def make_case(cc, dwarf, opt):
     def case():
         d = access_json(build(cc, dwarf, opt))
         got = found(d)
+        # the scalar array beside the stack struct: a typed stack datum
+        frame = [x for x in d['structs'] if x['name'] == 'frame'][0]
+        assert frame['coverage']['unattributed']['stack-local'] >= 2, frame['coverage']
+        # the scalar global gwrites and the pointer variable gptr: typed
+        # variables, no struct; no operand of gstat's functions is left
+        # in no variable
+        g = [x for x in d['structs'] if x['name'] == 'gstat'][0]['coverage']
+        assert g['unattributed']['typed-variable'] >= 2, g
+        assert g['unattributed']['global'] == 0, g
+        assert g['resolved'] == g['attributed'] + g['unattributed']['typed-variable'] + \
+            g['unattributed']['stack-local'], g
         if opt == 'O2':
             expect(got, merge(COMMON, O2))
         else:

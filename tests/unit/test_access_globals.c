@@ -18,6 +18,9 @@
 static struct slt_type rq = {.kind = SLT_T_STRUCT, .name = "rq", .size = 0x40};
 static struct slt_type el = {.kind = SLT_T_STRUCT, .name = "el", .size = 24};
 static struct slt_type ptr = {.kind = SLT_T_PTR, .ref = &rq, .size = 8};
+static struct slt_type i32 = {.kind = SLT_T_INT, .name = "int", .size = 4};
+static struct slt_type ints = {.kind = SLT_T_ARRAY, .ref = &i32, .nelems = 4,
+			       .size = 16};
 static struct slt_type arr = {.kind = SLT_T_ARRAY, .ref = &el, .nelems = 4,
 			      .size = 96};
 
@@ -42,8 +45,10 @@ static void lookup(void **state)
 	add(&g, K, &rq, rq.size);           /* the same variable twice */
 	add(&g, K + 0x20, &el, el.size);    /* overlaps the first: dropped */
 	add(&g, K + 0x300, &ptr, 8);
+	add(&g, K + 0x400, &ints, ints.size);
+	g.v[g.n - 1].other = true;
 	slt_acc_globals_done(&g);
-	assert_int_equal(g.n, 3);
+	assert_int_equal(g.n, 4);
 	const struct slt_type *st = NULL;
 	int64_t off = -1;
 	uint64_t elem = 99;
@@ -69,8 +74,14 @@ static void lookup(void **state)
 			 SLT_AR_NOT_STRUCT);
 	assert_ptr_equal(st, &rq);
 	assert_int_equal(slt_acc_globals_find(NULL, &g, K + 0x304, &st, &off, &elem),
-			 SLT_AR_GLOBAL);
+			 SLT_AR_VAR_TYPED);
 	assert_null(st);
+	/* a variable of another type (a scalar array): typed, no struct */
+	assert_int_equal(slt_acc_globals_find(NULL, &g, K + 0x404, &st, &off, &elem),
+			 SLT_AR_VAR_TYPED);
+	assert_null(st);
+	assert_int_equal(slt_acc_globals_find(NULL, &g, K + 0x410, &st, &off, &elem),
+			 SLT_AR_GLOBAL);
 	/* %rip-relative: next pc + disp; absolute: disp (sign-extended) */
 	assert_int_equal(slt_acc_globals_at(NULL, &g, false, true, 0x10,
 					    K + 0x8, &st, &off, &elem), 0);
