@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/analysis_args.h"
 #include "cli/static_classes.h"
@@ -42,7 +43,9 @@ const char cli_analysis_usage[] =
 "                             baseline; the word 'static': the classes the\n"
 "                             static access map of FILE proposes\n"
 "                             (structlint(1), STATIC CLASSES), labelled\n"
-"                             (static); report, suggest and check use them\n"
+"                             (static); with a classes file too, that\n"
+"                             file's entries replace the static ones\n"
+"                             (static+given); report, suggest and check use them\n"
 "                             when neither option is given\n"
 "      --strict-classes       a member the struct lacks in the classes file\n"
 "                             is an error (default: a warning)\n"
@@ -281,13 +284,42 @@ static int other_types_error(const struct slt_access_profile *p,
 			     p->samples, name, types, name);
 }
 
+/* Standard input copied into an unlinked-on-close temporary file, so a
+ * perf.data on it can be read twice (the IP-sample weighting does): the
+ * path in path (size bytes), removed by the caller.  0 or SLT_EIO. */
+static int spool_stdin(char *path, size_t size, struct slt_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	snprintf(path, size, "%s/structlint-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(path);
+	FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (!out) {
+		if (fd >= 0)
+			close(fd);
+		return slt_error_set(err, SLT_EIO, path, -1,
+				     "set TMPDIR to a writable directory, or pass the samples as a file",
+				     "cannot create a copy of standard input: %s", strerror(errno));
+	}
+	char buf[1 << 16];
+	size_t n;
+	bool bad = false;
+	while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+		bad |= fwrite(buf, 1, n, out) != n;
+	bad |= ferror(stdin) != 0;
+	if (fclose(out) || bad) {
+		int e = errno;
+		unlink(path);
+		return slt_error_set(err, SLT_EIO, "-", -1,
+				     "pass the samples as a file",
+				     "cannot copy standard input to %s: %s", path, strerror(e));
+	}
+	return 0;
+}
+
 /* Is the samples input a perf.data file (by --samples-format or its
- * magic)?  Standard input is not: the IP-sample weighting reads the file
- * twice (it is then read as a memory profile only). */
+ * magic)? */
 static bool is_perf_data(const char *path, int sfmt)
 {
-	if (!strcmp(path, "-"))
-		return false;
 	if (sfmt == SLT_SAMPLES_PERF_DATA)
 		return true;
 	if (sfmt != SLT_SAMPLES_AUTO)
@@ -315,8 +347,6 @@ static int ipw_map(void *ctx, struct slt_access_map **out, struct slt_error *err
 /* What to do when the input held no memory sample. */
 static const char *no_samples_hint(const struct cli_analysis *c)
 {
-	if (c->file && !strcmp(c->samples, "-"))
-		return "IP samples (cpu-clock) are weighted from a perf.data file only (it is read twice): save the stream to a file and pass its path; else record memory samples: perf c2c record, perf mem record";
 	if (!c->file && is_perf_data(c->samples, c->sfmt))
 		return "for IP samples (cpu-clock, structlint record without memory events) give the binary as FILE: they are weighted by its static access sites; else record memory samples: perf c2c record, perf mem record";
 	return "record memory samples: perf c2c record, perf mem record, or perf record -d";
@@ -351,18 +381,29 @@ static int join_all(const struct cli_analysis *c, const struct slt_layout *l,
 			f.n++;
 	struct slt_ipw_info wi;
 	memset(&wi, 0, sizeof(wi));
-	if (!rc && c->file && is_perf_data(c->samples, c->sfmt)) {
+	/* with FILE, standard input may be IP samples to weight: the
+	 * weighting reads the perf.data twice, so it goes to a file first */
+	char spool[512] = "";
+	const char *samples = c->samples;
+	if (!rc && c->file && !strcmp(samples, "-") && !(rc = spool_stdin(spool, sizeof(spool), err)))
+		samples = spool;
+	if (!rc && c->file && is_perf_data(samples, c->sfmt)) {
 		/* relocated by the binary's mmaps; IP samples only: estimated
 		 * from the static sites (structlint/weight.h) */
 		const char *name = l->structs[0].name;
 		struct slt_ipw_opts wo = {.binary = c->file, .types = &name, .n_types = 1,
 					  .get_map = ipw_map, .get_map_ctx = (void *)c};
-		rc = slt_ipw_read(c->samples, &wo, fan_cb, &f, &info, &wi, err);
+		rc = slt_ipw_read(samples, &wo, fan_cb, &f, &info, &wi, err);
 		if (!rc)
 			ipw_note(c, &wi);
 	} else if (!rc) {
-		rc = slt_samples_read(c->samples, (enum slt_samples_format)c->sfmt,
+		rc = slt_samples_read(samples, (enum slt_samples_format)c->sfmt,
 				      fan_cb, &f, &info, err);
+	}
+	if (spool[0]) {
+		unlink(spool);
+		if (rc && !strcmp(err->file, spool))   /* name the input as given */
+			snprintf(err->file, sizeof(err->file), "-");
 	}
 	if (rc && !err->code)      /* the join stopped the parse: memory */
 		rc = slt_error_set(err, SLT_ENOMEM, c->samples, -1, NULL, "out of memory while joining samples");
@@ -606,8 +647,6 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	int rc;
 	if (!c->samples && !c->classes_path && !c->classes_optional)
 		c->use_static = c->static_default = true;
-	if (c->use_static && c->n_classes)
-		return cli_usage_error("--classes static proposes every class itself: give it alone (or edit what structlint access --write-classes writes)");
 	int fo = n_ops > 0 ? cli_file_operand(ops[0], err) : 0;
 	if (fo < 0)
 		return fo;
@@ -641,7 +680,13 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	if (!rc && c->n_classes)
 		rc = cli_classes_load(c->classes_paths, c->n_classes, &c->classes, err);
 	if (!rc && c->use_static) {
-		rc = cli_static_classes(c->file, c->layout, c->lopts.no_cache, &c->classes, err);
+		size_t replaced = 0;
+		rc = cli_static_classes_over(c->file, c->layout, c->lopts.no_cache, &c->classes,
+					     &replaced, err);
+		if (!rc && c->n_classes)
+			fprintf(stderr, "structlint: note: member classes: the static access map's, "
+				"%zu of them replaced by %s's (labelled %s)\n", replaced,
+				c->classes_joined, CLI_STATIC_GIVEN);
 		if (rc && c->static_default) {
 			size_t u = strlen(err->hint);
 			snprintf(err->hint + u, sizeof(err->hint) - u,
@@ -653,7 +698,7 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 				"proposed by the static access map of %s, labelled (static) "
 				"(structlint access FILE NAME --write-classes F writes them for review)\n",
 				c->file);
-		c->ropts.given_word = CLI_STATIC_CLASSES;
+		c->ropts.given_word = c->n_classes ? CLI_STATIC_GIVEN : CLI_STATIC_CLASSES;
 	}
 	/* A class given inside a member shown folded applies to the innermost
 	 * member: nested structs are then shown inline, as with -E (the score

@@ -218,8 +218,13 @@ int cmd_baseline(int argc, char **argv)
 		for (size_t f = 0; f < a.t.n_classes && u < sizeof(classes) - 1; f++)
 			u += (size_t)snprintf(classes + u, sizeof(classes) - u, "%s%s", u ? "," : "",
 					      base_name(a.t.classes_paths[f]));
-		if (a.t.use_static) /* --classes static: proposed by the access map */
+		if (a.t.use_static && a.t.n_classes) { /* static, the files' entries replacing */
+			char files[sizeof(classes)];
+			snprintf(files, sizeof(files), "%s", classes);
+			snprintf(classes, sizeof(classes), "static+%.1000s", files);
+		} else if (a.t.use_static) { /* --classes static: proposed by the access map */
 			snprintf(classes, sizeof(classes), "static");
+		}
 		if (!rc)
 			rc = slt_baseline_new(a.t.ropts.cacheline_size, file ? base_name(file) : "",
 					      a.t.samples && !a.t.n_classes ? base_name(a.t.samples) :

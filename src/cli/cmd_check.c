@@ -325,7 +325,8 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 		rc = cli_classes_load(k->c.classes_paths, k->c.n_classes, &cl, err);
 	bool static_cl = false;
 	if (!rc && k->c.use_static) {
-		rc = cli_static_classes(k->c.file, l, k->c.lopts.no_cache, &cl, err);
+		size_t replaced = 0;
+		rc = cli_static_classes_over(k->c.file, l, k->c.lopts.no_cache, &cl, &replaced, err);
 		static_cl = !rc;
 	} else if (!rc && !cl && k->c.file) {
 		/* neither --samples nor --classes: the static classes when the
@@ -339,7 +340,11 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 				"proposed by the static access map of %s\n", k->c.file);
 		}
 	}
-	if (static_cl)
+	if (static_cl && k->c.n_classes)
+		snprintf(k->basis, sizeof(k->basis), "counted in the machine code: classes "
+			 "proposed by the static access map, those %.120s gives replaced (static+given)",
+			 k->c.classes_joined);
+	else if (static_cl)
 		snprintf(k->basis, sizeof(k->basis), "counted in the machine code: classes "
 			 "proposed by the static access map (static)");
 	if (!rc && cl)

@@ -65,3 +65,32 @@ int cli_static_classes(const char *file, const struct slt_layout *layout,
 	slt_access_free(map);
 	return rc;
 }
+
+int cli_static_classes_over(const char *file, const struct slt_layout *layout,
+			    bool no_cache, struct slt_classes **cl,
+			    size_t *n_replaced, struct slt_error *err)
+{
+	struct slt_classes *st = NULL;
+	*n_replaced = 0;
+	int rc = cli_static_classes(file, layout, no_cache, &st, err);
+	if (rc || !*cl) {
+		if (!rc)
+			*cl = st;
+		return rc;
+	}
+	/* the given entries win: drop the static ones they cover (the same
+	 * member, or one inside a member given a class) */
+	size_t w = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		const struct slt_class_entry *e = &st->entries[i];
+		if (slt_classes_find(*cl, e->struct_name, e->member)) {
+			(*n_replaced)++;
+			continue;
+		}
+		st->entries[w++] = *e;
+	}
+	st->n = w;
+	rc = slt_classes_merge(*cl, st, err);
+	slt_classes_free(st);
+	return rc;
+}

@@ -16,6 +16,9 @@
 
 /* The --classes word that asks for static classes. */
 #define CLI_STATIC_CLASSES "static"
+/* The label of classes from both: the static ones, some replaced by
+ * --classes files. */
+#define CLI_STATIC_GIVEN "static+given"
 
 /* The whole-binary access map of file (every type), from the cache when
  * it holds one for file's build-id (unless no_cache), else built and
@@ -36,5 +39,15 @@ int cli_static_text(struct slt_access_map *map, const struct slt_layout *layout,
 int cli_static_classes(const char *file, const struct slt_layout *layout,
 		       bool no_cache, struct slt_classes **out,
 		       struct slt_error *err);
+
+/* The same merged with *cl, the classes of the --classes files (NULL:
+ * none, then *cl is the static classes): a member the files give a class
+ * (or one inside a member they give) keeps theirs, every other static
+ * entry is added to *cl; *n_replaced counts the static entries dropped.
+ * Returns 0, or SLT_E* with err filled (*cl then holds what was merged:
+ * free it). */
+int cli_static_classes_over(const char *file, const struct slt_layout *layout,
+			    bool no_cache, struct slt_classes **cl,
+			    size_t *n_replaced, struct slt_error *err);
 
 #endif

@@ -264,8 +264,24 @@ def case_static_classes():
     subprocess.run([CCS['gcc'], '-O2', '-g', '-c', '-o', obj, SRC], check=True)
     p = run('report', obj, 'stats', rc=2)
     assert '--samples' in p.stderr and '--classes' in p.stderr, p.stderr
-    p = run('report', exe, 'stats', '--classes', 'static', '--classes', cls, rc=2)
-    assert 'alone' in p.stderr, p.stderr
+    # --classes static with a classes file: merged, the file's entries
+    # replacing the static ones (hits: hot-write from the map, made
+    # read-mostly by the file; limit keeps its static class)
+    over = os.path.join(TMP, 'over.classes')
+    with open(over, 'w') as f:
+        f.write('[stats]\nhits read-mostly\n')
+    for args in (['--classes', 'static', '--classes', over], ['--classes', over, '--classes', 'static']):
+        p = run('report', exe, 'stats', '--json', *args)
+        m = {x['name']: x for x in json.loads(p.stdout)['members']}
+        assert m['hits']['class'] == 'read-mostly', m['hits']
+        assert m['limit']['class'] == 'read-mostly' and m['limit']['class_source'] == 'static+given', m['limit']
+        assert '1 of them replaced by ' + over in p.stderr, p.stderr
+    b = json.loads(run('baseline', exe, 'stats', '--classes', 'static', '--classes', over).stdout)
+    assert b['classes_source'] == 'static+over.classes', b['classes_source']
+    cl = {m['path']: m['class'] for m in b['structs'][0]['members']}
+    assert cl['hits'] == 'read-mostly' and cl['limit'] == 'read-mostly', cl
+    p = run('check', exe, 'stats', '--rules', rules, '--classes', 'static', '--classes', over)
+    assert '(static+given)' in p.stdout, p.stdout
 
 
 def case_cache():
