@@ -494,4 +494,16 @@ extern const char slt_adv_wrap_type[];
  */
 long slt_adv_run_bitfield(const struct slt_struct *orig, size_t i);
 
+/*
+ * why.c: the note when no proposal lowers the sharing of us->a: the
+ * constraints on the members of its fixable findings (pinned first member,
+ * --pin, anchors: forced alignment, zero-size padding, group markers;
+ * members inside a union or named nested struct) and what the advice
+ * proposes once --move-first / --move-anchors lift them (the advice run
+ * again with them).  From ar; NULL with *rc SLT_ENOMEM.
+ */
+const char *slt_adv_why_none(const struct slt_adv_units *us,
+			     const struct slt_advice_opts *o, struct slt_arena *ar,
+			     int *rc);
+
 #endif

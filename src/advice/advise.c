@@ -710,6 +710,12 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 		return rc;
 	}
 	rc = advise(&x);
+	/* nothing proposed though there is sharing: say what blocks it */
+	if (!rc && !x.adv->n_proposals && !x.o->size_only && x.before.coherence > 0) {
+		const char *why = slt_adv_why_none(&x.us, x.o, x.ar, &rc);
+		if (why)
+			x.adv->note = why;
+	}
 	slt_adv_units_free(&x.us);
 	if (rc) {
 		slt_advice_free(x.adv);
@@ -725,11 +731,11 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 		      sizeof(*x.adv->proposals), cmp_prop);
 	if (x.adv->n_proposals > maxp)
 		x.adv->n_proposals = maxp;
-	if (!x.adv->n_proposals)
+	if (!x.adv->n_proposals && !x.adv->note[0])
 		x.adv->note = x.o->size_only ?
 			"no smaller legal layout found" :
-			"no layout with less sharing found: the layout is already the "
-			"best this model finds";
+			"no layout with less sharing found: the layout has no sharing "
+			"this model can remove";
 	*out = x.adv;
 	return 0;
 }

@@ -890,6 +890,58 @@ def case_anon_struct():
     assert pahole_check(o, 'anon_mm', cls, lambda n: KMACROS, '--move-first') >= 0
 
 
+WHY_C = r"""
+/* 6.1 rq in miniature: the hot lock is the first member (pinned at 0)
+ * and the read-mostly csd is forced to 32 bytes (anchored), both on line
+ * 0; a union holding a hot and a read-mostly member moves whole */
+struct csd { void *a, *b; unsigned int flags; };
+struct rqx {
+	long lock;
+	long nr_running;
+	struct csd nohz_csd __attribute__((aligned(32)));
+	long rest[20];
+} rqx_inst;
+struct unx {
+	long cold[8];
+	union {
+		struct { long hot; long ro; };
+		char raw[16];
+	};
+	long rest[8];
+} unx_inst;
+"""
+
+
+def case_why_none():
+    """With nothing proposed, the note names what blocks it (the pinned
+    first member, the anchored member, a union) and the option that lifts
+    it, with what that option then gives."""
+    src = os.path.join(TMP, 'why.c')
+    with open(src, 'w') as f:
+        f.write(WHY_C)
+    o = src[:-2] + '.o'
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(TMP, 'why.classes')
+    with open(cls, 'w') as f:
+        f.write('rqx.lock hot-write\nrqx.nohz_csd read-mostly\nunx.hot hot-write\nunx.ro read-mostly\n')
+    d = advice(o, 'rqx', '--classes', cls)
+    assert not d['proposals'] and d['findings'] == 1, d
+    n = d['note']
+    assert 'first member' in n and ': lock;' in n and 'nohz_csd (aligned to 32 bytes)' in n, n
+    assert '--move-first does not lift it' in n, n
+    assert '--move-anchors lifts it: the best proposal then gives sharing 1 -> 0' in n, n
+    # and it does
+    d2 = advice(o, 'rqx', '--classes', cls, '--move-anchors')
+    assert d2['proposals'] and d2['proposals'][0]['score_after'] == 0, d2
+    # the union moves whole: named, no option lifts it
+    d = advice(o, 'unx', '--classes', cls)
+    assert not d['proposals'], d
+    assert 'hot inside union (anonymous)' in d['note'] and 'ro inside union' in d['note'], d['note']
+    assert 'lifts it' not in d['note'], d['note']
+    t = run('suggest', o, 'rqx', '--classes', cls).stdout
+    assert t.startswith('/* structlint: no proposal: no layout with less sharing found within the constraints'), t
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':
