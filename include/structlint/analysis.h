@@ -33,9 +33,10 @@
  *     d do: when all CPUs write U and read V, U is truly shared (its own
  *     finding) and V's loads are falsely shared with U's stores (this
  *     one); pairs on one unit are true sharing, not counted; in samples.
- *     With code locations, V's accesses by functions that also access U
- *     are left out of its pairs with U (accessed together: the operation
- *     takes the line for U anyway; src/analysis/pairs.c).
+ *     With code locations, V's accesses by a function that also accesses
+ *     U are left out of its pairs with U, up to that function's accesses
+ *     of U (accessed together: the operation takes the line for U anyway;
+ *     the reasoning is in src/analysis/pairs.c).
  *     Flagged when F(L) > 0 and F(L) >= min_share x the struct's accesses.
  *   SLT_BASIS_COUNTS (counts, no CPUs: typed profiles): F(L) =
  *     min(stores of hot-write and mixed members on L, loads of read-mostly

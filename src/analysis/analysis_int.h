@@ -133,9 +133,10 @@ int slt_pairs_locs(struct slt_pairs *p, size_t group,
 		   const struct slt_code_location *l, size_t n);
 /* Per-CPU: sum over groups U != V and CPUs c != d of
  * min(stores_c(U), accesses_d(V) x apart(U, V)), where apart(U, V) is the
- * share of V's accesses made by code paths (functions) that do not access
- * U (1 when V has no code locations): an operation touching V and U takes
- * the line for U anyway, so V beside U costs it nothing. */
+ * share of V's accesses not made together with U: per code path
+ * (function), min(V's, U's accesses by it) are together (1 when V has no
+ * code locations): an operation touching V and U takes the line for U
+ * anyway, so V beside U costs it nothing. */
 double slt_pairs_cross(const struct slt_pairs *p);
 /* slt_pairs_cross() by role, for naming what a finding is made of: per
  * group on the line, its terms as the stored-to side U paired with groups

@@ -22,8 +22,24 @@
  * operation takes the line for U anyway: members updated together under
  * one lock, counters a charge path bumps together; moving V away would
  * add a miss, not remove one).  The accesses kept are V's accesses times
- * apart(U, V) = the share of V's located accesses made by functions that
- * never access U; without locations apart is 1.
+ * apart(U, V) = the share of V's located accesses not made together with
+ * U; without locations apart is 1.
+ *
+ * Why this holds, from the mechanism: a miss on V's access by CPU d is
+ * false sharing when it is caused by a store to U on CPU c and would not
+ * happen with V on another line.  When the same operation on d accesses U
+ * too, it takes the line for U anyway (U is written on c: that miss is
+ * true sharing of U and stays after any layout change), and V's access in
+ * that operation hits the line it brought in; with V elsewhere it would
+ * be no cheaper (read-mostly V stays cached either way).  What the samples
+ * can show is the code path (function) of each access, not the
+ * operation: a function's accesses to V are together with U's only as
+ * often as the function accesses U, so per path min(V's, U's accesses)
+ * are together and the rest are apart.  Two approximations remain: the
+ * accesses in one function call are taken as one operation (a call
+ * taking the line once; a long function may lose it in between), and a
+ * path is counted over all CPUs (a function that accesses U on some CPUs
+ * and V on others is taken as accessing both on each).
  *
  *   classes:  read-mostly units x written units on the line, minus the
  *             units that are both, plus the pairs of written units whose
@@ -113,9 +129,10 @@ static size_t path_key(const struct slt_code_location *l, const char **k)
 	return strlen(*k);
 }
 
-/* Does group g access code path (key, n)? */
-static bool group_on_path(const struct slt_pairs *p, size_t g, const char *key, size_t n)
+/* Group g's located accesses by code path (key, n). */
+static double group_on_path(const struct slt_pairs *p, size_t g, const char *key, size_t n)
 {
+	double acc = 0;
 	for (size_t i = 0; i < p->n_locs; i++) {
 		if (p->locs[i].group != g)
 			continue;
@@ -123,15 +140,19 @@ static bool group_on_path(const struct slt_pairs *p, size_t g, const char *key, 
 			const struct slt_code_location *l = &p->locs[i].l[j];
 			const char *k;
 			size_t kn = path_key(l, &k);
-			if (kn == n && (l->loads || l->stores) && !memcmp(k, key, n))
-				return true;
+			if (kn == n && !memcmp(k, key, n))
+				acc += (double)(l->loads + l->stores);
 		}
 	}
-	return false;
+	return acc;
 }
 
-/* apart(U, V): V's located accesses by paths that never access U, over
- * all of V's located accesses; 1 without locations. */
+/* apart(U, V): the share of V's located accesses not made together with
+ * U's, 1 without locations.  V's accesses by a code path (function) ride
+ * on U's only as often as that path accesses U: min(V's, U's accesses by
+ * the path) are together, the rest of V's accesses by it are apart (a
+ * function that touches U once on an error path and V on every call does
+ * not make V's accesses U's). */
 static double apart(const struct slt_pairs *p, size_t u, size_t v)
 {
 	double all = 0, free = 0;
@@ -144,8 +165,16 @@ static double apart(const struct slt_pairs *p, size_t u, size_t v)
 			const char *k;
 			size_t kn = path_key(l, &k);
 			all += a;
-			if (!kn || !group_on_path(p, u, k, kn))
+			if (!kn) {
 				free += a;
+				continue;
+			}
+			/* V's accesses by this path in all its entries (a path
+			 * may have several locations: lines, ips), shared out
+			 * over them in proportion */
+			double vp = group_on_path(p, v, k, kn), up = group_on_path(p, u, k, kn);
+			double together = vp > 0 ? a * (up < vp ? up : vp) / vp : 0;
+			free += a - together;
 		}
 	}
 	return all > 0 ? free / all : 1;

@@ -503,10 +503,13 @@ static struct slt_sample tsym(uint64_t off, int cpu, uint64_t ld, uint64_t st,
 /* Accesses made together are not false sharing (pairs.c): CPUs 0..3 each
  * store w 100 and r 100 in one function (members updated together, as
  * under one lock): true sharing of each, no write-write.  Then half of r's
- * stores come from another function that never touches w: apart(w, r) =
- * 1/2, so r's side of each (w on c, r on d) pair is 50 of its 100: 4 x 3
- * x min(100, 50) = 600 one way, and the same the other way (w's accesses
- * by the shared function only: apart(r, w) = 0 -> 0): write-write 600.
+ * stores come from another function that never touches w: per function,
+ * min(V's, U's accesses by it) are together.  apart(w, r): of r's 400,
+ * update's 200 are together with w's 400 there -> 1/2, so r's side of each
+ * (w on c, r on d) pair is 50 of its 100: 4 x 3 x min(100, 50) = 600; and
+ * apart(r, w): of w's 400 (all by update), min(400, r's 200) together ->
+ * 1/2: 4 x 3 x min(100, 50) = 600 the other way: write-write 1200 (update
+ * stores w twice as often as r: half its w stores are without r).
  * Without symbols the same counts give 4 x 3 x min(100, 100) x 2 = 2400. */
 static void test_together_not_false_sharing(void **state)
 {
@@ -532,7 +535,25 @@ static void test_together_not_false_sharing(void **state)
 	a = run(s, v, 12, &p);
 	const struct slt_finding *f = find(a, SLT_FIND_WRITE_WRITE, 0);
 	assert_non_null(f);
-	assert_true(f->score == 600);
+	assert_true(f->score == 1200);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	/* A function that touches U on a rare path does not hide V's
+	 * accesses: w stored 100 by update on CPU 0; r loaded 100 by lookup
+	 * on each of CPUs 1..3, which loads w once on each (an error path).
+	 * Together: min(r's 300, w's 3) = 3 of r's 300 -> apart 297/300, r's
+	 * side 99 per CPU: 3 x min(100, 99) = 297 (w's own loads on 1..3 add
+	 * nothing: w is U's group).  A boolean rule ("lookup touches w") gave
+	 * no finding. */
+	struct slt_sample rare[] = {
+		tsym(0, 0, 0, 100, "update"),
+		tsym(8, 1, 100, 0, "lookup"), tsym(8, 2, 100, 0, "lookup"), tsym(8, 3, 100, 0, "lookup"),
+		tsym(0, 1, 1, 0, "lookup"), tsym(0, 2, 1, 0, "lookup"), tsym(0, 3, 1, 0, "lookup"),
+	};
+	a = run(s, rare, 7, &p);
+	f = find(a, SLT_FIND_COLLISION, 0);
+	assert_non_null(f);
+	assert_true(f->score > 296.99 && f->score < 297.01);
 	slt_analysis_free(a);
 	slt_access_profile_free(p);
 	/* the same counts without code locations: every pair counts */
