@@ -16,8 +16,8 @@ so the writers are all CPUs and the readers are all CPUs: the all-CPU
 pattern.  Which members each operation touches comes from the case's
 classes file as read back by structlint report --json (classes given,
 nothing measured); the counts per CPU are fixed (update: 100 stores and
-100 loads per member, lookup: 400 loads), spread over the cache lines a
-member covers, each access named by its operation (symbol), as perf c2c
+100 loads per member, lookup: 400 loads), shared out exactly over the
+cache lines a member covers, each access named by its operation (symbol), as perf c2c
 rows name their function.
 
     case_profile.py STRUCTLINT VMLINUX STRUCT CLASSES > profile.json
@@ -29,6 +29,12 @@ import sys
 NCPU = 8
 UPDATE = {'hot-write', 'mixed', 'true-shared'}
 LOOKUP = {'read-mostly', 'mixed'}
+
+
+def share(total, n, k):
+    """Line k's part of total over n lines: total // n, one more for
+    the first total % n lines."""
+    return total // n + (1 if k < total % n else 0)
 
 
 def main():
@@ -50,10 +56,16 @@ def main():
         o, e = m['offset'], m['offset'] + m['size']
         lines = range(o // cl, (e - 1) // cl + 1)
         n = len(lines)
-        for line in lines:
-            rows = [{'cpu': c, 'symbol': sym, 'loads': max(1, ld // n), 'stores': -(-st // n)}
+        for k, line in enumerate(lines):
+            # each operation's counts shared out over the lines exactly
+            # (the remainder one each to the first lines), so a member's
+            # totals per operation are the same whatever its size: an
+            # operation's accesses to its members are together
+            rows = [{'cpu': c, 'symbol': sym, 'loads': share(ld, n, k), 'stores': share(st, n, k)}
                     for c in range(NCPU) for sym, ld, st in ops]
-            members.append({'offset': max(o, line * cl), 'rows': rows})
+            rows = [r for r in rows if r['loads'] or r['stores']]
+            if rows:
+                members.append({'offset': max(o, line * cl), 'rows': rows})
     json.dump({'schema': 'structlint.profile/v1', 'tool': 'tests/real/case_profile.py',
                'cacheline_size': cl, 'structs': [{'type': name, 'members': members}]},
               sys.stdout)
