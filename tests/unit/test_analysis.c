@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "graph_helpers.h"
+#include "analysis_helpers.h"
 #include "structlint/analysis.h"
 #include "structlint/join.h"
 
@@ -38,33 +39,9 @@ static struct slt_struct *an(struct slt_arena *a)
 	return s;
 }
 
-static size_t idx(const struct slt_struct *s, const char *name)
-{
-	for (size_t i = 0; i < s->n_members; i++)
-		if (!strcmp(s->members[i].name, name))
-			return i;
-	fail_msg("no member %s", name);
-	return 0;
-}
-
 static struct slt_sample ts(uint64_t off, int cpu, uint64_t ld, uint64_t st)
 {
-	return (struct slt_sample){ .flags = SLT_SAMPLE_TYPE | (cpu >= 0 ? SLT_SAMPLE_CPU : 0),
-				    .type_name = "an", .type_offset = off, .cpu = cpu,
-				    .loads = ld, .stores = st };
-}
-
-static struct slt_access_profile *join(const struct slt_struct *s,
-				       const struct slt_sample *v, size_t n)
-{
-	struct slt_join *j;
-	struct slt_access_profile *p;
-	struct slt_error err;
-	assert_int_equal(slt_join_new(s, NULL, &j, &err), 0);
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(slt_join_add(j, &v[i]), 0);
-	assert_int_equal(slt_join_finish(j, &p, &err), 0);
-	return p;
+	return typed_sample("an", off, cpu, ld, st);
 }
 
 static const struct slt_finding *find(const struct slt_analysis *a,

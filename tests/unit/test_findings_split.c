@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "graph_helpers.h"
+#include "analysis_helpers.h"
 #include "structlint/analysis.h"
 #include "structlint/join.h"
 
@@ -39,32 +40,17 @@ static struct slt_struct *wl(struct slt_arena *a)
 	return s;
 }
 
-static size_t idx(const struct slt_struct *s, const char *name)
-{
-	for (size_t i = 0; i < s->n_members; i++)
-		if (!strcmp(s->members[i].name, name))
-			return i;
-	fail_msg("no member %s", name);
-	return 0;
-}
-
 static struct slt_sample ts(uint64_t off, int cpu, uint64_t ld, uint64_t st)
 {
-	return (struct slt_sample){ .flags = SLT_SAMPLE_TYPE | SLT_SAMPLE_CPU,
-				    .type_name = "wl", .type_offset = off, .cpu = cpu,
-				    .loads = ld, .stores = st };
+	return typed_sample("wl", off, cpu, ld, st);
 }
 
 static struct slt_analysis *measured(const struct slt_struct *s, const struct slt_sample *v,
 				     size_t n, struct slt_access_profile **p)
 {
-	struct slt_join *j;
 	struct slt_error err;
 	struct slt_analysis *a;
-	assert_int_equal(slt_join_new(s, NULL, &j, &err), 0);
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(slt_join_add(j, &v[i]), 0);
-	assert_int_equal(slt_join_finish(j, p, &err), 0);
+	*p = join(s, v, n);
 	assert_int_equal(slt_analyze(s, *p, NULL, &a, &err), 0);
 	return a;
 }
