@@ -44,6 +44,23 @@ static void set_reg(struct tctx *t, unsigned csreg, const struct rstate *v)
 		t->cur.r[r] = (struct rstate){0};
 }
 
+/* A load whose source has a known type: a struct member, a typed
+ * variable, a typed stack datum. */
+static bool typed_load(bool have_mem, int mem_reason)
+{
+	return have_mem && (!mem_reason || mem_reason == SLT_AR_STACK_LOCAL ||
+			    mem_reason == SLT_AR_VAR_TYPED);
+}
+
+/* The register (any width: a narrower destination zero- or sign-extends,
+ * the value keeps its type) holds a typed non-pointer value. */
+static void set_scalar(struct tctx *t, unsigned csreg)
+{
+	int r = slt_acc_reg(csreg);
+	if (r >= 0 && r != AREG_RSP)
+		t->cur.r[r] = (struct rstate){.kind = RK_SCALAR};
+}
+
 static void clobber(struct tctx *t, unsigned csreg)
 {
 	int r = slt_acc_reg(csreg);
@@ -233,16 +250,22 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 				if ((p = acc_slot_find(s, key)))
 					v = *p;
 				struct rstate d;
-				if (v.kind == RK_NONE && acc_dwarf_slot(t, key, pc, &d)) {
+				/* DWARF's pointer in the slot over a
+				 * value only known to be typed */
+				bool untyped = v.kind == RK_NONE || v.kind == RK_SCALAR;
+				if (untyped && acc_dwarf_slot(t, key, pc, &d)) {
 					d.arg = v.arg;
 					d.aoff = v.aoff;
 					v = d;
-				} else if (v.kind == RK_NONE && have_mem &&
+				} else if (untyped && have_mem &&
 					   !mem_reason && op[1].size == 8) {
 					/* a pointer member of a struct on
 					 * the stack */
 					v = member_pointer(t, res);
 				}
+				if (v.kind == RK_NONE && have_mem &&
+				    (!mem_reason || mem_reason == SLT_AR_STACK_LOCAL))
+					v.kind = RK_SCALAR;
 			} else if (have_mem && !mem_reason && op[1].size == 8) {
 				v = member_pointer(t, res);
 			} else if (have_mem && res->loaded && op[1].size == 8) {
@@ -251,6 +274,8 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 						    .via = SLT_VIA_TRACKED};
 			}
 			set_reg(t, op[0].reg, &v);
+			if (v.kind == RK_NONE && typed_load(have_mem, mem_reason))
+				set_scalar(t, op[0].reg);
 			return 0;
 		}
 		if (op[0].type == X86_OP_MEM && acc_slot_key(t, &op[0], &key)) {
@@ -258,6 +283,9 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 			if (op[1].type == X86_OP_REG && slt_acc_reg64(op[1].reg) &&
 			    op[0].size == 8)
 				v = acc_reg_state(t, slt_acc_reg(op[1].reg), pc);
+			else if (op[1].type == X86_OP_REG && slt_acc_reg(op[1].reg) >= 0 &&
+				 s->r[slt_acc_reg(op[1].reg)].kind == RK_SCALAR)
+				v.kind = RK_SCALAR;  /* a narrower typed value */
 			acc_slot_set(s, key, &v);
 			return 0;
 		}
@@ -364,7 +392,7 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 			int r = slt_acc_reg(op[0].reg);
 			struct rstate v = acc_reg_state(t, r, pc);
 			struct rstate o = acc_reg_state(t, slt_acc_reg(op[1].reg), pc);
-			if (v.kind == RK_PTR && o.kind == RK_NONE) {
+			if (v.kind == RK_PTR && (o.kind == RK_NONE || o.kind == RK_SCALAR)) {
 				v.arith = 1;
 				v.via = SLT_VIA_TRACKED;
 				v.arg = 0;
@@ -372,6 +400,15 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 				v = (struct rstate){0};
 			}
 			s->r[r] = v;
+			return 0;
+		}
+		break;
+	case X86_INS_MOVZX:
+	case X86_INS_MOVSX:
+	case X86_INS_MOVSXD:
+		if (x->op_count == 2 && op[0].type == X86_OP_REG &&
+		    op[1].type == X86_OP_MEM && typed_load(have_mem, mem_reason)) {
+			set_scalar(t, op[0].reg);
 			return 0;
 		}
 		break;

@@ -11,7 +11,8 @@
  *   - a typed stack datum (SLT_AR_STACK_LOCAL) when a DWARF variable of
  *     another type holds it (a scalar, an array of scalars, a pointer
  *     kept in the frame), or when it spills or reloads a value whose type
- *     the pass knows (a tracked pointer: the slot's or the stored
+ *     the pass knows (a tracked pointer, or a value loaded from a struct
+ *     member, a typed variable or slot: the slot's or the stored
  *     register's state);
  *   - else a stack operation (SLT_AR_STACK): a spill or reload of an
  *     untyped value, an outgoing argument, a callee-saved register kept
@@ -124,10 +125,11 @@ int acc_stack_resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 	const cs_x86 *x = &in->detail->x86;
 	if (store && in->id == X86_INS_MOV && x->op_count == 2 &&
 	    x->operands[1].type == X86_OP_REG &&
-	    slt_acc_reg64(x->operands[1].reg) && op->size == 8) {
+	    slt_acc_reg(x->operands[1].reg) >= 0) {
 		struct rstate v = acc_reg_state(t, slt_acc_reg(x->operands[1].reg),
 						in->address);
-		if (v.kind != RK_NONE)
+		if (v.kind == RK_SCALAR ||
+		    (v.kind != RK_NONE && slt_acc_reg64(x->operands[1].reg)))
 			return SLT_AR_STACK_LOCAL;
 	}
 	return SLT_AR_STACK;

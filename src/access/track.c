@@ -56,8 +56,19 @@ void  acc_slot_set(struct tstate *s, int64_t key, const struct rstate *v)
 	}
 	if (v->kind == RK_NONE && !v->arg)
 		return;
-	uint32_t i = s->n_slots < NSLOT ? s->n_slots++
-					: s->next_evict++ % NSLOT;
+	uint32_t i;
+	if (s->n_slots < NSLOT) {
+		i = s->n_slots++;
+	} else {
+		/* full: an empty or scalar slot goes first (pointers are what
+		 * the attribution needs back), else round robin */
+		for (i = 0; i < NSLOT; i++)
+			if (s->slots[i].s.kind == RK_NONE ||
+			    s->slots[i].s.kind == RK_SCALAR)
+				break;
+		if (i == NSLOT)
+			i = s->next_evict++ % NSLOT;
+	}
 	s->slots[i].key = key;
 	s->slots[i].s = *v;
 }

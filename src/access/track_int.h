@@ -16,6 +16,10 @@ enum rkind {
 	RK_STACK,  /* a stack address: off = bytes from the %rsp at entry */
 	RK_PCPU,   /* the per-CPU offset of st + off (mov $runqueues,%reg):
 		      no address until a CPU's per-CPU base is added */
+	RK_SCALAR, /* a value of known type that points to no struct: loaded
+		      from a struct member, a typed variable or a typed stack
+		      slot (perf's TSR_KIND_TYPE); st NULL.  Only its spills
+		      and reloads use it (stack.c: "stack-local") */
 };
 
 struct rstate {
