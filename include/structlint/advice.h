@@ -85,6 +85,15 @@ struct slt_advice_opts {
 				      member's type expect it */
 	bool slub_max_order_set;   /* slub_max_order is taken as given, 0
 				      included (slub_max_order=0 boots) */
+	bool user_space;           /* (added) the C declaration and the
+				      source diff for a user-space program:
+				      GNU C's aligned attribute with the line
+				      size as STRUCTLINT_CACHELINE_BYTES
+				      instead of the kernel's
+				      CACHELINE_PADDING() and
+				      ____cacheline_aligned_in_smp, and C11
+				      _Static_assert; default: the kernel's
+				      forms (include/linux/cache.h) */
 	bool move_last;            /* with move_anchors: a forced-aligned
 				      last member may move too; by default
 				      it stays last (x86 task_struct's
@@ -187,7 +196,9 @@ struct slt_proposal {
 	struct slt_slab_cost slab_before, slab_after;
 	const char *c_decl;         /* the new C declaration, with
 				       CACHELINE_PADDING(_padN_); lines and
-				       static_assert()s that lock it in */
+				       static_assert()s that lock it in
+				       (opts->user_space: the user-space
+				       forms) */
 	const char *summary;        /* one line for humans */
 	/* Added after v1 (additive): */
 	size_t *shifted;            /* indices (ascending) of the top-level
@@ -203,6 +214,9 @@ struct slt_proposal {
 	size_t n_paths_all;         /* code paths in the profile */
 	uint64_t path_lines_before, path_lines_after; /* sums of the lines
 				       touched over all n_paths_all paths */
+	bool user_space;            /* c_decl and the source diff use the
+				      user-space forms
+				      (slt_advice_opts.user_space) */
 	const char *isolated;       /* SLT_PROPOSAL_ISOLATE: the name of the
 				       member put alone in the line-aligned
 				       anonymous struct (its first member's

@@ -457,12 +457,15 @@ void slt_adv_plan_free(struct slt_adv_plan *p);
  * Written by emit_c.c: the C declaration of proposal p (built from orig):
  * members in p->layout's order with their original declarations,
  * `CACHELINE_PADDING(_padN_);` for each inserted padding member, and
- * static_assert()s (offsetof) that lock the proposal in.  *out is
+ * static_assert()s (offsetof) that lock the proposal in; user_space: a
+ * user-space program's forms (advice.h, slt_advice_opts.user_space).  *out is
  * allocated from a.  Returns 0 or SLT_ENOMEM.
  */
 int slt_advice_emit_c(const struct slt_proposal *p,
-		      const struct slt_struct *orig, struct slt_arena *a,
-		      const char **out);
+		      const struct slt_struct *orig, bool user_space,
+		      struct slt_arena *a, const char **out);
+/* The user-space form's name of the line size (emit_c.c, diff.c). */
+#define SLT_ADV_LINE_CONST "STRUCTLINT_CACHELINE_BYTES"
 
 /* Name prefix and type of inserted padding members in proposals. */
 /* safety.c: NULL, or why layout s cannot be trusted (a zero-size member

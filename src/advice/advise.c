@@ -269,7 +269,8 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	if (rc)
 		return rc;
 	adv->n_proposals++;
-	rc = slt_advice_emit_c(pr, orig, x->ar, &pr->c_decl);
+	pr->user_space = x->o->user_space;
+	rc = slt_advice_emit_c(pr, orig, x->o->user_space, x->ar, &pr->c_decl);
 	if (rc)
 		return rc;
 	size_t pads = 0, wraps = 0;

@@ -527,6 +527,7 @@ struct build {
 	size_t *chunk_of;     /* per orig member, SIZE_MAX when not top */
 	const char *indent;   /* the first member's leading whitespace */
 	const char *eol;      /* "" or "\r" */
+	bool user;            /* user-space forms (slt_proposal.user_space) */
 	struct slt_error *err;
 };
 
@@ -579,7 +580,10 @@ static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 			/* the wrapper ends after its members' chunk */
 			if (cur != SIZE_MAX && bd->ch[cur].done < bd->ch[cur].n_tops)
 				return sep_error(bd, &bd->ch[cur]);
-			l = slt_arena_printf(bd->a, "%s} ____cacheline_aligned_in_smp;%s",
+			l = bd->user ?
+			    slt_arena_printf(bd->a, "%s} __attribute__((__aligned__(%u)));%s",
+					     bd->indent, ps->members[wrap].alignment, bd->eol) :
+			    slt_arena_printf(bd->a, "%s} ____cacheline_aligned_in_smp;%s",
 					     bd->indent, bd->eol);
 			if (!l || slt_diff_add_line(nl, l, strlen(l)))
 				return SLT_ENOMEM;
@@ -616,7 +620,10 @@ static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 		if (oi < 0) {
 			if (cur != SIZE_MAX && bd->ch[cur].done < bd->ch[cur].n_tops)
 				return sep_error(bd, &bd->ch[cur]);
-			l = slt_arena_printf(bd->a, "%sCACHELINE_PADDING(%s);%s",
+			l = bd->user ?
+			    slt_arena_printf(bd->a, "%schar %s[0] __attribute__((__aligned__(%u)));%s",
+					     bd->indent, m->name, m->alignment, bd->eol) :
+			    slt_arena_printf(bd->a, "%sCACHELINE_PADDING(%s);%s",
 					     bd->indent, m->name, bd->eol);
 			if (!l || (rc = slt_diff_add_line(nl, l, strlen(l))))
 				return SLT_ENOMEM;
@@ -721,7 +728,8 @@ static int do_diff(struct slt_arena *a, const struct slt_proposal *p,
 		   struct slt_dlines *nl, char **out, struct slt_error *err)
 {
 	struct slt_dsrc *s = slt_arena_calloc(a, 1, sizeof(*s));
-	struct build bd = { .a = a, .o = orig, .ps = &p->layout, .err = err };
+	struct build bd = { .a = a, .o = orig, .ps = &p->layout, .err = err,
+			    .user = p->user_space };
 	size_t ob = 0, *decl_of, ilen = 0;
 	unsigned tail_lo;
 	const char *il;

@@ -31,6 +31,8 @@ struct emit {
 	 * (65,535 members: O(n^2) strcmp) */
 	struct slt_strmap top;
 	bool top_built, nomem;
+	bool user;                      /* user-space forms */
+	unsigned line;                  /* the proposal's line size */
 };
 
 static void tabs(struct emit *e, unsigned n)
@@ -66,7 +68,9 @@ static void attr_align(struct emit *e, uint32_t a)
 {
 	if (!a)
 		return;
-	if (a == SMP_CACHE_BYTES)
+	if (e->user && a == e->line)
+		fputs(" __attribute__((__aligned__(" SLT_ADV_LINE_CONST ")))", e->f);
+	else if (!e->user && a == SMP_CACHE_BYTES)
 		fputs(" ____cacheline_aligned_in_smp", e->f);
 	else
 		fprintf(e->f, " __attribute__((__aligned__(%u)))", a);
@@ -211,8 +215,21 @@ static void member(struct emit *e, size_t i, unsigned depth, long orig_parent,
 		*prev_orig = oi;
 	}
 	tabs(e, depth + 1);
+	if (is_pad(m) && e->user) {
+		/* a zero-size member aligned to the line, as
+		 * CACHELINE_PADDING() expands in the kernel */
+		fprintf(e->f, "char %s[0] __attribute__((__aligned__("
+			SLT_ADV_LINE_CONST ")));\n", m->name);
+		return;
+	}
 	if (is_pad(m)) {
 		fprintf(e->f, "CACHELINE_PADDING(%s);\n", m->name);
+		return;
+	}
+	if (e->user && (m->flags & (SLT_MEMBER_GROUP_BEGIN | SLT_MEMBER_GROUP_END))) {
+		fprintf(e->f, "unsigned char %s[0]", m->name);
+		attr_align(e, m->alignment);
+		fputs(";\n", e->f);
 		return;
 	}
 	if ((m->flags & SLT_MEMBER_GROUP_BEGIN) &&
@@ -316,15 +333,25 @@ static void asserts(struct emit *e, const char *tname)
 	for (size_t i = 0; i < s->n_members; i++) {
 		if (!assertable(s, i))
 			continue;
-		fprintf(e->f, "static_assert(offsetof(%s, %s) == %llu);\n",
-			tname, s->members[i].name,
-			(unsigned long long)s->members[i].offset);
+		if (e->user)
+			fprintf(e->f, "_Static_assert(offsetof(%s, %s) == %llu, \"%s\");\n",
+				tname, s->members[i].name,
+				(unsigned long long)s->members[i].offset,
+				s->members[i].name);
+		else
+			fprintf(e->f, "static_assert(offsetof(%s, %s) == %llu);\n",
+				tname, s->members[i].name,
+				(unsigned long long)s->members[i].offset);
 		if (s->members[i].flags & SLT_MEMBER_GROUP_BEGIN)
 			groups = true;
 	}
-	fprintf(e->f, "static_assert(sizeof(%s) == %llu);\n", tname,
-		(unsigned long long)s->size);
-	if (!groups)
+	if (e->user)
+		fprintf(e->f, "_Static_assert(sizeof(%s) == %llu, \"size\");\n", tname,
+			(unsigned long long)s->size);
+	else
+		fprintf(e->f, "static_assert(sizeof(%s) == %llu);\n", tname,
+			(unsigned long long)s->size);
+	if (!groups || e->user)
 		return;
 	fprintf(e->f, "\nstatic inline void %s_struct_check(void)\n{\n",
 		s->name);
@@ -353,12 +380,25 @@ static void asserts(struct emit *e, const char *tname)
 	fputs("}\n", e->f);
 }
 
+/* The line size of proposal layout s: its padding members' (or isolate
+ * wrapper's) alignment, else
+ * SMP_CACHE_BYTES. */
+static unsigned line_of(const struct slt_struct *s)
+{
+	for (size_t i = 0; i < s->n_members; i++)
+		if ((is_pad(&s->members[i]) || s->members[i].type == slt_adv_wrap_type) &&
+		    s->members[i].alignment)
+			return s->members[i].alignment;
+	return SMP_CACHE_BYTES;
+}
+
 int slt_advice_emit_c(const struct slt_proposal *p,
-		      const struct slt_struct *orig, struct slt_arena *a,
-		      const char **out)
+		      const struct slt_struct *orig, bool user_space,
+		      struct slt_arena *a, const char **out)
 {
 	const struct slt_struct *s = &p->layout;
-	struct emit e = { .s = s, .orig = orig };
+	struct emit e = { .s = s, .orig = orig, .user = user_space,
+			  .line = line_of(s) };
 	const char *kw = s->kind == SLT_KIND_UNION ? "union" : "struct";
 	char *buf = NULL, *tname;
 	size_t len = 0;
@@ -372,6 +412,11 @@ int slt_advice_emit_c(const struct slt_proposal *p,
 	e.f = open_memstream(&buf, &len);
 	if (!e.f)
 		return SLT_ENOMEM;
+	if (user_space)
+		fprintf(e.f, "#include <stddef.h>\n"
+			"#ifndef " SLT_ADV_LINE_CONST "\n"
+			"#define " SLT_ADV_LINE_CONST " %u /* the target's cache line, bytes */\n"
+			"#endif\n\n", e.line);
 	if (s->typedef_named)
 		fprintf(e.f, "typedef %s {\n", kw);
 	else
@@ -380,7 +425,9 @@ int slt_advice_emit_c(const struct slt_proposal *p,
 	fputc('}', e.f);
 	if (s->packed)
 		fputs(" __attribute__((__packed__))", e.f);
-	if (s->forced_alignment)
+	if (s->forced_alignment && user_space && s->forced_alignment == e.line)
+		fputs(" __attribute__((__aligned__(" SLT_ADV_LINE_CONST ")))", e.f);
+	else if (s->forced_alignment)
 		fprintf(e.f, " __attribute__((__aligned__(%u)))",
 			s->forced_alignment);
 	if (s->typedef_named)

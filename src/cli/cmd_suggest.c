@@ -17,6 +17,7 @@
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
+#include "load/elf.h"
 #include "structlint/advice.h"
 #include "structlint/advice_report.h"
 #include "structlint/map_report.h"
@@ -68,6 +69,14 @@ static const char usage_tail[] =
 "                             (found by DW_AT_decl_file/decl_line; apply\n"
 "                             with patch -p1 in DIR); exit 2 where the\n"
 "                             source differs from the debug info\n"
+"      --c-form auto|kernel|user  the C declaration's and diff's forms:\n"
+"                             kernel (CACHELINE_PADDING(), ____cacheline_\n"
+"                             aligned_in_smp, static_assert) or user (GNU C\n"
+"                             aligned attribute with STRUCTLINT_CACHELINE_\n"
+"                             BYTES, _Static_assert); auto (default): kernel\n"
+"                             for a kernel image or module (sections\n"
+"                             .modinfo, __ksymtab, .data..percpu; BTF), else\n"
+"                             user\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.advice/v1)\n"
 CLI_PICTURES_USAGE
@@ -89,7 +98,7 @@ CLI_PICTURES_USAGE
 enum {
 	OPT_PIN = CLI_OPT_OWN, OPT_KEEP, OPT_MOVE_ANCHORS, OPT_FROZEN, OPT_SEP,
 	OPT_LINE_SIZE, OPT_SIZE_ONLY, OPT_MAX, OPT_NR_CPUS, OPT_SLUB_MAX,
-	OPT_SLUB_RULE, OPT_SOURCE_ROOT, OPT_MOVE_FIRST, OPT_MOVE_LAST,
+	OPT_SLUB_RULE, OPT_SOURCE_ROOT, OPT_MOVE_FIRST, OPT_MOVE_LAST, OPT_C_FORM,
 };
 
 static const struct option long_opts[] = {
@@ -108,6 +117,7 @@ static const struct option long_opts[] = {
 	{ "slub-max-order", required_argument, NULL, OPT_SLUB_MAX },
 	{ "slub-rule", required_argument, NULL, OPT_SLUB_RULE },
 	{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
+	{ "c-form", required_argument, NULL, OPT_C_FORM },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -132,6 +142,7 @@ struct sugg {
 	char *keep_buf[MAX_LISTS];      /* strdup'ed argument, split in place */
 	const char **keep_names[MAX_LISTS];
 	const char *source_root;        /* --source-root: diff each proposal */
+	int c_form;                     /* --c-form: 0 auto, 1 kernel, 2 user */
 };
 
 static void sugg_free(struct sugg *s)
@@ -185,6 +196,13 @@ static int sugg_option(void *ctx, struct cli_analysis *c, int o, const char *arg
 	case OPT_KEEP: return add_keep(s, arg);
 	case OPT_MOVE_ANCHORS: s->o.move_anchors = true; return 0;
 	case OPT_MOVE_FIRST: s->o.move_first = true; return 0;
+	case OPT_C_FORM:
+		if (!strcmp(optarg, "auto") || !strcmp(optarg, "kernel") ||
+		    !strcmp(optarg, "user")) {
+			s->c_form = optarg[0] == 'a' ? 0 : optarg[0] == 'k' ? 1 : 2;
+			return 0;
+		}
+		return cli_usage_error("--c-form %s: want auto, kernel or user", optarg);
 	case OPT_MOVE_LAST: s->o.move_last = true; return 0;
 	case OPT_FROZEN: s->o.frozen = true; return 0;
 	case OPT_SEP:
@@ -286,6 +304,28 @@ static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
 	return 0;
 }
 
+/* Whether file (NULL: the running kernel's BTF) is a kernel image or
+ * module: BTF (raw or /sys/kernel/btf), or an ELF file with a section only
+ * those have (.modinfo, __ksymtab, __ksymtab_gpl, .data..percpu). */
+static bool kernel_binary(const char *file)
+{
+	static const char *const secs[] = { ".modinfo", "__ksymtab", "__ksymtab_gpl",
+					    ".data..percpu" };
+	struct slt_elf *e = NULL;
+	struct slt_error err;
+	bool k = false;
+
+	slt_error_clear(&err);
+	if (!file || slt_elf_open(file, &e, &err))
+		return true;
+	for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]) && !k; i++)
+		k = slt_elf_find_section(e, secs[i]) != 0;
+	if (!k && slt_elf_find_section(e, ".BTF") && !slt_elf_find_section(e, ".debug_info"))
+		k = true;
+	slt_elf_close(e);
+	return k;
+}
+
 /* The advice for a (definition index of the layout): on stdout as text,
  * JSON or map, and into the HTML page html (NULL: none; stdout: the page
  * only). */
@@ -294,7 +334,9 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 		      struct slt_error *err)
 {
 	struct slt_advice *adv = NULL;
-	int rc = slt_advise(a, &s->o, &adv, err);
+	struct slt_advice_opts o = s->o;
+	o.user_space = s->c_form == 2 || (!s->c_form && !kernel_binary(c->file));
+	int rc = slt_advise(a, &o, &adv, err);
 	if (rc)
 		return rc;
 	ssize_t *left = calloc(adv->n_proposals + 1, sizeof(*left));

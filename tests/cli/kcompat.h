@@ -10,6 +10,11 @@
 #include <assert.h>
 #include <stddef.h>
 
+/* include/linux/build_bug.h: static_assert() with an optional message */
+#undef static_assert
+#define static_assert(expr, ...) __static_assert(expr, ##__VA_ARGS__, #expr)
+#define __static_assert(expr, msg, ...) _Static_assert(expr, msg)
+
 typedef unsigned char __u8;
 #define SMP_CACHE_BYTES 64
 #define ____cacheline_aligned_in_smp __attribute__((__aligned__(SMP_CACHE_BYTES)))

@@ -415,6 +415,7 @@ PAD_TYPE = 'struct cacheline_padding { char x[0]; } __attribute__((aligned(64)))
 def pahole_check(o, name, classes, prelude_of, *extra):
     """Each proposal's C declaration compiled by gcc -g and shown by pahole
     is, line by line, structlint's pahole-style view of the proposal."""
+    extra = ('--c-form', 'kernel') + extra
     d = advice(o, name, '--classes', classes, '--max-proposals', '20', *extra)
     t = run('suggest', o, name, '--classes', classes, '--max-proposals', '20', *extra).stdout
     # the view of proposal k follows its "/* structlint: proposal k of" line
@@ -861,7 +862,7 @@ def case_anon_struct():
     shows it as structlint does."""
     o = anon_obj()
     cls = os.path.join(TMP, 'anon.classes')
-    d = advice(o, 'anon_mm', '--classes', cls, '--max-proposals', '20')
+    d = advice(o, 'anon_mm', '--classes', cls, '--max-proposals', '20', '--c-form', 'kernel')
     assert d['findings'] >= 1 and d['proposals'], d
     kinds = [p['kind'] for p in d['proposals']]
     assert 'isolate' in kinds and 'minimal' in kinds, kinds
@@ -940,6 +941,78 @@ def case_why_none():
     assert 'lifts it' not in d['note'], d['note']
     t = run('suggest', o, 'rqx', '--classes', cls).stdout
     assert t.startswith('/* structlint: no proposal: no layout with less sharing found within the constraints'), t
+
+
+CLANG = os.environ.get('CC_CLANG', 'clang')
+
+
+def compile_decl(cc, text, tag):
+    src = os.path.join(TMP, 'form_%s.c' % tag)
+    with open(src, 'w') as f:
+        f.write(text)
+    p = subprocess.run([cc, '-std=gnu11', '-Wall', '-Werror', '-c', '-o', src[:-2] + '.o', src],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, (cc, tag, p.stderr[-2000:], text[-3000:])
+
+
+def case_c_forms():
+    """Every emitted declaration compiles with gcc and clang where it is
+    used: a user-space object gets the user-space form (auto), with the
+    aligned attribute and STRUCTLINT_CACHELINE_BYTES, _Static_assert, no
+    CACHELINE_PADDING; --c-form kernel gives the kernel's macros, compiled
+    against include/linux/cache.h's definitions (tests/cli/kcompat.h);
+    the static asserts holding is the proof of the offsets."""
+    kcompat = os.path.join(ROOT, 'tests', 'cli', 'kcompat.h')
+    cases = [(obj(False), 'cgroup', CGROUP, seed_prelude),
+             (obj(False), 'mem_cgroup_per_node', MEMCG61, seed_prelude),
+             (anon_obj(), 'anon_mm', os.path.join(TMP, 'anon.classes'), lambda n: '')]
+    n = 0
+    for o, name, cls, prelude in cases:
+        for form in ('auto', 'kernel'):
+            d = advice(o, name, '--classes', cls, '--max-proposals', '20', '--c-form', form,
+                       '--move-first')
+            assert d['proposals'], (name, d['note'])
+            for k, p in enumerate(d['proposals']):
+                c = p['c_decl']
+                if form == 'auto':
+                    assert 'CACHELINE_PADDING' not in c and '____cacheline' not in c, c
+                    assert 'static_assert(' not in c.replace('_Static_assert(', ''), c
+                    head = '#include <stddef.h>\n' + prelude(name).replace('#include <assert.h>', '')
+                    if any(m['name'].startswith('_pad') for m in p['layout']['members']) or \
+                            p['kind'] == 'isolate':
+                        assert '__aligned__(STRUCTLINT_CACHELINE_BYTES)' in c, c
+                else:
+                    pre = prelude(name)
+                    # seed.c spells out struct cacheline_padding itself
+                    head = ('#include <assert.h>\n#include <stddef.h>\n'
+                            '#undef static_assert\n'
+                            '#define static_assert(expr, ...) __static_assert(expr, ##__VA_ARGS__, #expr)\n'
+                            '#define __static_assert(expr, msg, ...) _Static_assert(expr, msg)\n'
+                            '#define CACHELINE_PADDING(name) struct cacheline_padding name\n'
+                            '#define ____cacheline_aligned_in_smp __attribute__((__aligned__(64)))\n'
+                            if 'struct cacheline_padding {' in pre else
+                            '#include "%s"\n' % kcompat) + pre
+                    if any(m['name'].startswith('_pad') for m in p['layout']['members']):
+                        assert 'CACHELINE_PADDING(_pad' in c, c
+                text = head + c + '\nstruct %s form_inst;\n' % name
+                for cc in (CC, CLANG):
+                    compile_decl(cc, text, '%s_%s_%d_%s' % (name, form, k, os.path.basename(cc)))
+                    n += 1
+    assert n >= 20, n
+    # user space: --source-root's diff uses the aligned attribute too
+    import shutil
+    src = os.path.join(TMP, 'usrc')
+    os.makedirs(src, exist_ok=True)
+    shutil.copy(os.path.join(ROOT, 'fixtures', 'report', 'seed.c'), src)
+    so = os.path.join(src, 'seed.o')
+    subprocess.run([CC, '-g', '-c', '-o', so, 'seed.c'], cwd=src, check=True)
+    d = advice(so, 'cgroup', '--classes', CGROUP, '--source-root', src, '--max-proposals', '20')
+    pads = [p for p in d['proposals'] if any(m['name'].startswith('_pad') for m in p['layout']['members'])]
+    assert pads, [p['kind'] for p in d['proposals']]
+    for p in pads:
+        assert 'CACHELINE_PADDING' not in p['diff'] and '__aligned__(64)' in p['diff'], p['diff']
+    # usage
+    run('suggest', so, 'cgroup', '--classes', CGROUP, '--c-form', 'bogus', rc=2)
 
 
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}

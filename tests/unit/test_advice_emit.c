@@ -348,7 +348,7 @@ static void compile_check(const char *src, const char *name, size_t pad_before)
 	orig = compile_load(path, name);
 	memset(&p, 0, sizeof(p));
 	make_proposal(a, &orig->structs[0], pad_before, &p);
-	assert_int_equal(slt_advice_emit_c(&p, &orig->structs[0], a, &decl), 0);
+	assert_int_equal(slt_advice_emit_c(&p, &orig->structs[0], false, a, &decl), 0);
 	assert_non_null(decl);
 	assert_non_null(strstr(decl, "CACHELINE_PADDING(_pad1_);"));
 	assert_non_null(strstr(decl, "static_assert(offsetof("));
@@ -424,7 +424,7 @@ static void test_emit_groups(void **state)
 	memset(&p, 0, sizeof(p));
 	/* identity order is the interesting one for groups: emit orig */
 	p.layout = orig->structs[0];
-	assert_int_equal(slt_advice_emit_c(&p, &orig->structs[0], a, &decl), 0);
+	assert_int_equal(slt_advice_emit_c(&p, &orig->structs[0], false, a, &decl), 0);
 	assert_non_null(strstr(decl, "\t__cacheline_group_begin(rx);\n"));
 	assert_non_null(strstr(decl, "\t__cacheline_group_end(rx);\n"));
 	assert_non_null(strstr(decl, "CACHELINE_ASSERT_GROUP_MEMBER(struct emit_g, rx, rx_a);"));
