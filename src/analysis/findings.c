@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/analysis_int.h"
+#include "analysis/findings_int.h"
 #include "common/arena.h"
 
 static const char ADV_COLLISION[] =
@@ -48,13 +49,8 @@ const char *slt_score_basis_name(enum slt_score_basis b)
 	return "unknown";
 }
 
-/* Per-CPU stores and accesses summed over some cells. */
-struct cpuset {
-	struct slt_cpu_access *v;
-	size_t n, cap;
-};
 
-static int cpuset_add(struct cpuset *cs, const struct slt_cpu_access *c, size_t n)
+int slt_fd_cpuset_add(struct cpuset *cs, const struct slt_cpu_access *c, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t k = 0;
@@ -96,17 +92,6 @@ double slt_cpu_cross(const struct slt_cpu_access *w, size_t nw,
 	return s;
 }
 
-struct ctx {
-	struct slt_analysis *a;
-	struct slt_arena *ar;
-	size_t cap;
-	double min_score;           /* min_share x accesses */
-	int rc;
-	/* classes basis: the leaf members with a class that can collide
-	 * (read-mostly or written), so a line looks at those, not at every
-	 * member (a 65,535-member struct with none classed: O(lines)) */
-	size_t *classed, n_classed;
-};
 
 static bool writes(enum slt_class c)
 {
@@ -119,7 +104,7 @@ static bool hot(enum slt_class c)
 	return c != SLT_CLASS_NONE && c != SLT_CLASS_COLD;
 }
 
-static struct slt_finding *add(struct ctx *x, enum slt_finding_kind k,
+struct slt_finding *slt_fd_add(struct fd_ctx *x, enum slt_finding_kind k,
 			       uint64_t line, double score, const size_t *m,
 			       size_t n, size_t n_writers)
 {
@@ -166,16 +151,10 @@ static bool leaf(const struct slt_member *m)
 	return !m->n_children && m->size;
 }
 
-/* Members (writers first) on one line and their role counts. */
-struct line_set {
-	size_t *m;
-	size_t n, n_writers, n_rm, n_hw;
-	double st_w, ld_rm;         /* counts basis */
-};
 
 /* Collect line L's members: from cells [c0, c1) or, on the classes basis,
  * every leaf on L.  buf holds n_members entries. */
-static void collect(struct ctx *x, uint64_t L, size_t c0, size_t c1,
+void slt_fd_collect(struct fd_ctx *x, uint64_t L, size_t c0, size_t c1,
 		    size_t *buf, struct line_set *ls)
 {
 	const struct slt_analysis *a = x->a;
@@ -246,7 +225,7 @@ struct line_parts {
 /* Add a finding of kind k, score `score`, naming the members of ls that
  * add something to it (c[j] > 0, or c[j] + c2[j] > 0 with c2): a member
  * on the line that adds nothing to the score is not part of it. */
-static void add_part(struct ctx *x, enum slt_finding_kind k, uint64_t L, double score,
+static void add_part(struct fd_ctx *x, enum slt_finding_kind k, uint64_t L, double score,
 		     const struct line_set *ls, const double *c, const double *c2)
 {
 	size_t *m = malloc((ls->n ? ls->n : 1) * sizeof(*m)), n = 0, nw = 0;
@@ -260,7 +239,7 @@ static void add_part(struct ctx *x, enum slt_finding_kind k, uint64_t L, double 
 		m[n++] = ls->m[j];
 		nw += j < ls->n_writers;
 	}
-	add(x, k, L, score, m, n, nw);
+	slt_fd_add(x, k, L, score, m, n, nw);
 	free(m);
 }
 
@@ -268,7 +247,7 @@ static void add_part(struct ctx *x, enum slt_finding_kind k, uint64_t L, double 
  * pair on one line are two facts and two findings (each naming its own
  * members), when each part is worth a finding on its own; else one
  * finding, write-write when `ww_kind`, for the whole line. */
-static void add_line(struct ctx *x, uint64_t L, const struct line_set *ls,
+static void add_line(struct fd_ctx *x, uint64_t L, const struct line_set *ls,
 		     const struct line_parts *lp, bool ww_kind)
 {
 	double f = lp->rw + lp->ww;
@@ -297,7 +276,7 @@ static void parts_release(struct line_parts *lp)
 }
 
 /* Per-CPU basis on one line: F(L) over unit pairs, split by role. */
-static void line_cpu(struct ctx *x, uint64_t L, size_t c0, size_t c1, size_t *buf)
+static void line_cpu(struct fd_ctx *x, uint64_t L, size_t c0, size_t c1, size_t *buf)
 {
 	const struct slt_access_profile *p = x->a->profile;
 	const struct slt_struct *s = x->a->layout;
@@ -324,7 +303,7 @@ static void line_cpu(struct ctx *x, uint64_t L, size_t c0, size_t c1, size_t *bu
 		return;
 	}
 	struct line_set ls;
-	collect(x, L, c0, c1, buf, &ls);
+	slt_fd_collect(x, L, c0, c1, buf, &ls);
 	if (parts_alloc(&lp, ls.n)) {
 		x->rc = SLT_ENOMEM;
 	} else {
@@ -345,7 +324,7 @@ static void line_cpu(struct ctx *x, uint64_t L, size_t c0, size_t c1, size_t *bu
 
 /* Classes basis on one line: read-mostly x written unit pairs, and written
  * unit pairs with different writer labels. */
-static void line_classes(struct ctx *x, uint64_t L, size_t *buf)
+static void line_classes(struct fd_ctx *x, uint64_t L, size_t *buf)
 {
 	const struct slt_analysis *a = x->a;
 	const struct slt_struct *s = a->layout;
@@ -374,7 +353,7 @@ static void line_classes(struct ctx *x, uint64_t L, size_t *buf)
 	if (x->rc || lp.rw + lp.ww <= 0)
 		return;
 	struct line_set ls;
-	collect(x, L, 0, 0, buf, &ls);
+	slt_fd_collect(x, L, 0, 0, buf, &ls);
 	if (parts_alloc(&lp, ls.n)) {
 		x->rc = SLT_ENOMEM;
 		parts_release(&lp);
@@ -409,7 +388,7 @@ static void line_classes(struct ctx *x, uint64_t L, size_t *buf)
 
 /* A profile without a single store: each line whose loads hit modified
  * lines (HITM) is written by someone the profile cannot show. */
-static void lines_unseen(struct ctx *x, size_t *buf)
+static void lines_unseen(struct fd_ctx *x, size_t *buf)
 {
 	const struct slt_access_profile *p = x->a->profile;
 	for (size_t c0 = 0; c0 < p->n_cells && !x->rc;) {
@@ -420,7 +399,7 @@ static void lines_unseen(struct ctx *x, size_t *buf)
 		if (hitm) {
 			struct line_set ls;
 			size_t n = 0;
-			collect(x, p->cells[c0].line, c0, c1, buf, &ls);
+			slt_fd_collect(x, p->cells[c0].line, c0, c1, buf, &ls);
 			/* the members whose loads saw the HITM */
 			for (size_t k = 0; k < ls.n; k++)
 				for (size_t c = c0; c < c1; c++)
@@ -428,7 +407,7 @@ static void lines_unseen(struct ctx *x, size_t *buf)
 						ls.m[n++] = ls.m[k];
 						break;
 					}
-			struct slt_finding *f = add(x, SLT_FIND_UNSEEN_WRITER, p->cells[c0].line,
+			struct slt_finding *f = slt_fd_add(x, SLT_FIND_UNSEEN_WRITER, p->cells[c0].line,
 						    (double)hitm, ls.m, n, 0);
 			if (f)
 				f->layout_fixable = false;
@@ -437,7 +416,7 @@ static void lines_unseen(struct ctx *x, size_t *buf)
 	}
 }
 
-static int cmp_u64(const void *p1, const void *p2)
+int slt_fd_cmp_u64(const void *p1, const void *p2)
 {
 	uint64_t a = *(const uint64_t *)p1, b = *(const uint64_t *)p2;
 	return a < b ? -1 : a > b;
@@ -451,7 +430,7 @@ static int cmp_u64(const void *p1, const void *p2)
  * cost follows members and findings, not bytes: a char[1 << 40] member is
  * two lines here, not 2^34).
  */
-static uint64_t *member_lines(struct ctx *x, size_t *n)
+uint64_t *slt_fd_member_lines(struct fd_ctx *x, size_t *n)
 {
 	const struct slt_analysis *a = x->a;
 	const struct slt_struct *s = a->layout;
@@ -467,7 +446,7 @@ static uint64_t *member_lines(struct ctx *x, size_t *n)
 		e[k++] = (a->line_origin + m->offset) / a->cacheline_size;
 		e[k++] = (a->line_origin + m->offset + sz - 1) / a->cacheline_size;
 	}
-	qsort(e, k, sizeof(*e), cmp_u64);
+	qsort(e, k, sizeof(*e), slt_fd_cmp_u64);
 	size_t u = 0;
 	for (size_t i = 0; i < k; i++)
 		if (!u || e[u - 1] != e[i])
@@ -479,11 +458,11 @@ static uint64_t *member_lines(struct ctx *x, size_t *n)
 /* fn on every line of the struct that can hold a finding: the member
  * lines, and the lines of a run between two of them while they give
  * findings (fn adds them to a->findings). */
-static void each_line(struct ctx *x, size_t *buf,
-		      void (*fn)(struct ctx *, uint64_t, size_t *))
+static void each_line(struct fd_ctx *x, size_t *buf,
+		      void (*fn)(struct fd_ctx *, uint64_t, size_t *))
 {
 	size_t n = 0;
-	uint64_t *e = member_lines(x, &n);
+	uint64_t *e = slt_fd_member_lines(x, &n);
 	for (size_t i = 0; e && i < n && !x->rc; i++) {
 		fn(x, e[i], buf);
 		for (uint64_t L = e[i] + 1; i + 1 < n && L < e[i + 1] && !x->rc; L++) {
@@ -496,7 +475,7 @@ static void each_line(struct ctx *x, size_t *buf,
 	free(e);
 }
 
-static void lines(struct ctx *x, size_t *buf)
+static void lines(struct fd_ctx *x, size_t *buf)
 {
 	struct slt_analysis *a = x->a;
 	const struct slt_access_profile *p = a->profile;
@@ -531,17 +510,17 @@ static void lines(struct ctx *x, size_t *buf)
 			line_cpu(x, L, c0, c1, buf);
 		} else {
 			struct line_set ls;
-			collect(x, L, c0, c1, buf, &ls);
+			slt_fd_collect(x, L, c0, c1, buf, &ls);
 			double f = ls.st_w < ls.ld_rm ? ls.st_w : ls.ld_rm;
 			if (ls.n_rm && f > 0 && f >= x->min_score)
-				add(x, SLT_FIND_COLLISION, L, f, ls.m, ls.n, ls.n_writers);
+				slt_fd_add(x, SLT_FIND_COLLISION, L, f, ls.m, ls.n, ls.n_writers);
 		}
 		c0 = c1;
 	}
 }
 
 /* True sharing and straddling, per member. */
-static void members(struct ctx *x)
+static void members(struct fd_ctx *x)
 {
 	struct slt_analysis *a = x->a;
 	const struct slt_struct *s = a->layout;
@@ -573,7 +552,7 @@ static void members(struct ctx *x)
 			if (!named[q]) {
 				named[q] = true;
 				f = (a->line_origin + s->members[q].offset) / cl;
-				add(x, SLT_FIND_TRUE_SHARING, f, 1, &q, 1, 1);
+				slt_fd_add(x, SLT_FIND_TRUE_SHARING, f, 1, &q, 1, 1);
 			}
 		} else if (k == SLT_CLASS_TRUE_SHARED) {
 			/* Measured: on each line the member was accessed on
@@ -587,7 +566,7 @@ static void members(struct ctx *x)
 					    slt_cpu_cross(cell->cpus, cell->n_cpus, cell->cpus, cell->n_cpus) :
 					    (double)cell->stores;
 				if (sc > 0)
-					add(x, SLT_FIND_TRUE_SHARING, cell->line, sc, &i, 1, 1);
+					slt_fd_add(x, SLT_FIND_TRUE_SHARING, cell->line, sc, &i, 1, 1);
 			}
 		}
 		if (measured_composite || f == l || m->size > cl)
@@ -609,131 +588,13 @@ static void members(struct ctx *x)
 			      (!m->decl_tail || m->decl_tail[0] != '[');
 		if (both || scalar) {
 			double sc = p && p->members ? (double)slt_member_accesses(p, i) : 1;
-			struct slt_finding *fd = add(x, SLT_FIND_STRADDLE, f, sc > 0 ? sc : 1,
+			struct slt_finding *fd = slt_fd_add(x, SLT_FIND_STRADDLE, f, sc > 0 ? sc : 1,
 						     &i, 1, writes(k));
 			if (fd)
 				fd->line2 = l;
 		}
 	}
 	free(named);
-}
-
-/* Append member i to m[k] (room for 64) unless it is there: new k. */
-static size_t add_once(size_t *m, size_t k, size_t i)
-{
-	for (size_t j = 0; j < k; j++)
-		if (m[j] == i)
-			return k;
-	if (k < 64)
-		m[k++] = i;
-	return k;
-}
-
-/* Adjacent-line interference between lines L and L + 1 (one aligned
- * 128-byte pair). */
-static void adjacent_pair(struct ctx *x, uint64_t L, size_t *buf)
-{
-	struct slt_analysis *a = x->a;
-	const struct slt_access_profile *p = a->profile;
-	struct line_set s1, s2;
-	size_t *b2 = buf + 2 * a->layout->n_members;
-	double sc = 0;
-	if (a->basis == SLT_BASIS_CPU) {
-		struct cpuset c1 = { 0 }, c2 = { 0 };
-		for (size_t c = 0; c < p->n_cells; c++) {
-			const struct slt_line_access *cell = &p->cells[c];
-			if (cell->line == L && cpuset_add(&c1, cell->cpus, cell->n_cpus))
-				x->rc = SLT_ENOMEM;
-			if (cell->line == L + 1 && cpuset_add(&c2, cell->cpus, cell->n_cpus))
-				x->rc = SLT_ENOMEM;
-		}
-		sc = slt_cpu_cross(c1.v, c1.n, c2.v, c2.n) + slt_cpu_cross(c2.v, c2.n, c1.v, c1.n);
-		free(c1.v);
-		free(c2.v);
-	}
-	size_t c0a = 0, c1a = 0, c0b = 0, c1b = 0;
-	if (p && p->n_cells) {
-		while (c0a < p->n_cells && p->cells[c0a].line < L)
-			c0a++;
-		c1a = c0a;
-		while (c1a < p->n_cells && p->cells[c1a].line == L)
-			c1a++;
-		c0b = c1a;
-		c1b = c0b;
-		while (c1b < p->n_cells && p->cells[c1b].line == L + 1)
-			c1b++;
-	}
-	collect(x, L, c0a, c1a, buf, &s1);
-	collect(x, L + 1, c0b, c1b, b2, &s2);
-	if (a->basis == SLT_BASIS_CLASSES)
-		sc = (double)(s1.n_rm * s2.n_hw + s2.n_rm * s1.n_hw);
-	else if (a->basis == SLT_BASIS_COUNTS)
-		sc = (s1.st_w < s2.ld_rm ? s1.st_w : s2.ld_rm) +
-		     (s2.st_w < s1.ld_rm ? s2.st_w : s1.ld_rm);
-	if (sc <= 0 || sc < x->min_score)
-		return;
-	/* writers of both lines, then readers; a member on both lines
-	 * (one that straddles the pair's middle) is listed once */
-	size_t m[64], k = 0;
-	for (size_t i = 0; i < s1.n_writers; i++)
-		k = add_once(m, k, s1.m[i]);
-	for (size_t i = 0; i < s2.n_writers; i++)
-		k = add_once(m, k, s2.m[i]);
-	size_t nw = k;
-	for (size_t i = s1.n_writers; i < s1.n; i++)
-		k = add_once(m, k, s1.m[i]);
-	for (size_t i = s2.n_writers; i < s2.n; i++)
-		k = add_once(m, k, s2.m[i]);
-	struct slt_finding *fd = add(x, SLT_FIND_ADJACENT, L, sc, m, k, nw);
-	if (fd)
-		fd->line2 = L + 1;
-}
-
-/* Adjacent-line interference across each aligned 128-byte pair that can
- * hold one: a pair with a member line (classes) or a line with samples
- * (profiles) on it, and, for classes, the pairs of a run between those
- * while they give findings (as each_line). */
-static void adjacent(struct ctx *x, size_t *buf)
-{
-	struct slt_analysis *a = x->a;
-	const struct slt_access_profile *p = a->profile;
-	unsigned par = 0;
-	if (p && p->base_method >= SLT_BASE_EXPLICIT)
-		par = (unsigned)((p->base / a->cacheline_size) & 1);
-	uint64_t n = (a->line_origin + a->layout->size + a->cacheline_size - 1) /
-		     a->cacheline_size;
-	size_t ne = 0;
-	uint64_t *e = NULL;
-	if (a->basis == SLT_BASIS_CLASSES) {
-		e = member_lines(x, &ne);
-	} else if (p) {
-		e = malloc((p->n_cells + 1) * sizeof(*e));
-		if (!e)
-			x->rc = SLT_ENOMEM;
-		for (size_t c = 0; e && c < p->n_cells; c++)
-			e[ne++] = p->cells[c].line;
-	}
-	if (!e)
-		return;
-	/* each line to the start of its pair: L with (L - par) even */
-	for (size_t i = 0; i < ne; i++)
-		e[i] = e[i] < par ? par : e[i] - ((e[i] - par) & 1);
-	qsort(e, ne, sizeof(*e), cmp_u64);
-	for (size_t i = 0; i < ne && !x->rc; i++) {
-		if (i && e[i] == e[i - 1])
-			continue;
-		if (e[i] + 1 >= n)
-			break;
-		adjacent_pair(x, e[i], buf);
-		for (uint64_t L = e[i] + 2; a->basis == SLT_BASIS_CLASSES &&
-		     L + 1 < n && (i + 1 == ne || L < e[i + 1]) && !x->rc; L += 2) {
-			size_t before = a->n_findings;
-			adjacent_pair(x, L, buf);
-			if (a->n_findings == before)
-				break;
-		}
-	}
-	free(e);
 }
 
 static int cmp_finding(const void *p1, const void *p2)
@@ -816,12 +677,12 @@ int slt_analyze(const struct slt_struct *s, const struct slt_access_profile *p,
 		 * another type) show that the events record stores */
 		a->no_stores = st == 0 && p->input_stores == 0;
 	}
-	struct ctx x = { .a = a, .ar = ar };
+	struct fd_ctx x = { .a = a, .ar = ar };
 	x.min_score = p ? c->min_share * (double)p->matched : 0;
 	lines(&x, buf);
 	members(&x);
 	if (opts.adjacent)
-		adjacent(&x, buf);
+		slt_fd_adjacent(&x, buf);
 	free(buf);
 	buf = NULL;
 	if (x.rc)
