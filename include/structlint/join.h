@@ -184,6 +184,15 @@ struct slt_access_profile {
 	 * means the input holds no store at all (loads-only events); stores
 	 * that fell on an unknown member or another type still count. */
 	uint64_t input_stores;
+	/* Added after input_stores (additive): samples that named a member
+	 * path inside a member shown folded (a nested struct without -E,
+	 * e.g. "i_data.private_lock" of inode) and carried no offset: they
+	 * are placed on the whole folded member; folded_path is the first
+	 * such path (owned by the profile).  The caller should load the
+	 * layout expanded (-E) and join again, so they land on their own
+	 * bytes. */
+	uint64_t folded_samples;
+	const char *folded_path;
 };
 
 struct slt_join;

@@ -143,6 +143,19 @@ int cli_analysis_parse(int argc, char **argv, const struct option *long_opts,
 /* After option parsing: check the inputs, take [FILE] NAME from ops, load
  * the layout, the classes and the samples.  Returns 0; SLT_EXIT_ERROR for
  * a usage error (printed); or a negative SLT_E* code with err filled. */
+/* cli_join_samples() found member paths inside members shown folded:
+ * join again with the layout expanded (-E). */
+#define CLI_JOIN_AGAIN 1
+
+/* Join c->samples to every struct of l into profiles[] (join_samples.c).
+ * first: the notes about the input are printed, and when samples name
+ * member paths inside a member shown folded (and the input can be read
+ * again: not standard input), the profiles are dropped and CLI_JOIN_AGAIN
+ * returned.  0, CLI_JOIN_AGAIN, or an slt error code (err set). */
+int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
+		     struct slt_access_profile **profiles, bool first,
+		     struct slt_error *err);
+
 int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 		      struct slt_error *err);
 

@@ -50,6 +50,8 @@ struct slt_join {
 	struct slt_unknown_member unknown[SLT_JOIN_TOP_TYPES]; /* interned */
 	size_t n_unknown;
 	uint64_t unknown_samples;
+	uint64_t folded_samples;        /* by a path inside a folded member */
+	const char *folded_path;        /* the first (interned) */
 };
 
 static uint64_t mix(uint64_t x)
@@ -427,6 +429,11 @@ int slt_join_add(void *ctx, const struct slt_sample *in)
 		   !(member < -1 && (s->flags & SLT_SAMPLE_TYPE))) {
 		kind = SLT_POINT_MEMBER;
 		key = (uint64_t)(member >= 0 ? member : -2 - member);
+		if (member < -1) {
+			j->folded_samples += s->loads + s->stores;
+			if (!j->folded_path && !(j->folded_path = intern(j, s->member)))
+				goto nomem;
+		}
 	} else if (s->flags & SLT_SAMPLE_MEMBER && s->member &&
 		   !(s->flags & SLT_SAMPLE_TYPE) && member == -1) {
 		kind = SLT_POINT_NOMEMBER;
@@ -741,6 +748,8 @@ int slt_join_finish(struct slt_join *j, struct slt_access_profile **out,
 	p->samples = j->samples;
 	p->counts_saturated = j->caps.saturated;
 	p->input_stores = j->stores;
+	p->folded_samples = j->folded_samples;
+	p->folded_path = j->folded_path;
 	p->skipped_other_type = j->skipped_type;
 	top_types(j, p);
 	int rc = build(j, p, err);

@@ -454,6 +454,36 @@ def case_nested_true_sharing():
         assert sorted(kinds) == ['collision', 'true-sharing'], (extra, kinds)
 
 
+def case_nested_profile_path():
+    """A profile naming a member inside a nested struct by its path, with
+    no offset ("in.lock", issue 11 item 3): without -E its samples land on
+    that member's own bytes (the layout is shown inline, with a note), not
+    on the nested struct's first line, so the findings are those of -E;
+    a misspelled path inside it gets did-you-mean, not silence."""
+    src = os.path.join(TMP, 'nestp.c')
+    with open(src, 'w') as f:
+        f.write('struct in { long a[8]; int lock; int x; };\n'
+                'struct s { struct in in; long r; long pad[6]; };\nstruct s g;\n')
+    o = os.path.join(TMP, 'nestp.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    def prof(path, name):
+        with open(path, 'w') as f:
+            json.dump({'schema': 'structlint.profile/v1', 'structs': [{'type': 's', 'members': [
+                {'member': name, 'rows': [{'cpu': 0, 'stores': 100}]},
+                {'member': 'r', 'rows': [{'cpu': c, 'loads': 100} for c in (1, 2, 3)]}]}]}, f)
+        return path
+    good = prof(os.path.join(TMP, 'nestp.json'), 'in.lock')
+    # in.lock at 64 shares line 1 with r at 72; in starts on line 0
+    for extra in ([], ['-E']):
+        _, fs = findings(*extra, o, 's', '--samples', good)
+        assert fs == [('collision', 1)], (extra, fs)
+    p = run('report', o, 's', '--samples', good)
+    assert 'a path inside a nested struct' in p.stderr, p.stderr
+    bad = prof(os.path.join(TMP, 'nestp_typo.json'), 'in.lok')
+    p = run('report', o, 's', '--samples', bad)
+    assert "has no member 'in.lok' (did you mean in.lock?)" in p.stderr, p.stderr
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':
