@@ -402,6 +402,16 @@ void cli_note_no_file(struct slt_error *err, const char *op)
 	snprintf(err->hint, sizeof(err->hint), "%s", hint);
 }
 
+/* Load the struct again with nested structs shown inline (as -E): a class
+ * or a sample named a member inside one. */
+static int reload_inline(struct cli_analysis *c, char **ops, struct slt_error *err)
+{
+	c->lopts.expand = true;
+	slt_layout_free(c->layout);
+	c->layout = NULL;
+	return slt_layout_load(c->file, (const char *const *)ops, 1, &c->lopts, &c->layout, err);
+}
+
 int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 		      struct slt_error *err)
 {
@@ -470,10 +480,7 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 			continue;
 		fprintf(stderr, "structlint: note: %s:%u: %s.%s is inside a nested struct: its members are shown inline (as with -E)\n",
 			e->file ? e->file : "", e->line, e->struct_name, e->member);
-		c->lopts.expand = true;
-		slt_layout_free(c->layout);
-		c->layout = NULL;
-		rc = slt_layout_load(c->file, (const char *const *)ops, 1, &c->lopts, &c->layout, err);
+		rc = reload_inline(c, ops, err);
 	}
 	if (!rc && c->classes)
 		rc = cli_classes_warn(c->classes, c->layout, c->strict_classes, err);
@@ -482,10 +489,7 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	if (!rc && c->samples)
 		rc = cli_join_samples(c, c->layout, c->profiles, true, err);
 	if (rc == CLI_JOIN_AGAIN) {
-		c->lopts.expand = true;
-		slt_layout_free(c->layout);
-		c->layout = NULL;
-		rc = slt_layout_load(c->file, (const char *const *)ops, 1, &c->lopts, &c->layout, err);
+		rc = reload_inline(c, ops, err);
 		free(c->profiles);
 		c->profiles = NULL;
 		if (!rc && !(c->profiles = calloc(c->layout->n_structs, sizeof(*c->profiles))))
