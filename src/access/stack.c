@@ -94,9 +94,9 @@ static int dwarf_object(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
 			 * elements */
 			unsigned scale = (unsigned)m->scale;
 			uint64_t e2 = 0;
-			if (!(elem && (elem == scale || (elem > 8 && elem % scale == 0)))) {
+			if (!acc_scale_steps(elem, scale)) {
 				slt_acc_path(d, st, (uint64_t)off, NULL, &e2);
-				if (!(e2 && (e2 == scale || (e2 > 8 && e2 % scale == 0))))
+				if (!acc_scale_steps(e2, scale))
 					continue;
 			}
 		}

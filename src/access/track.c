@@ -306,17 +306,18 @@ static int resolve_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 
 /* With an index register the offset is known only when the pointer plus
  * displacement lies in an array member (s->arr[i]) whose elements the
- * scale steps over: the scale is the element size, or 1 with elements
- * over 8 bytes (the index premultiplied).  Scale 1 on an array of 8-byte
- * elements is an offset the compiler folded into the index (&s->other[i]
- * computed from s): unknown.  0, else bad-offset. */
+ * scale steps over (acc_scale_steps).  0, else bad-offset. */
+bool acc_scale_steps(uint64_t elem, unsigned scale)
+{
+	return elem && scale &&
+	       (elem == scale || (elem > 8 && elem % scale == 0));
+}
+
 static int indexed(struct tctx *t, const struct resolved *res, unsigned scale)
 {
 	uint64_t elem = 0;
 	slt_acc_path(t->env->d, res->st, (uint64_t)res->off, NULL, &elem);
-	if (elem && (elem == scale || (elem > 8 && elem % scale == 0)))
-		return 0;
-	return SLT_AR_BAD_OFFSET;
+	return acc_scale_steps(elem, scale) ? 0 : SLT_AR_BAD_OFFSET;
 }
 
 /* A %rip-relative or absolute operand (no base register, or %rip), in
@@ -346,7 +347,7 @@ static int resolve_fixed(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
 	if (m->index == X86_REG_INVALID)
 		return 0;
 	unsigned scale = (unsigned)m->scale;
-	if (elem && (elem == scale || (elem > 8 && elem % scale == 0)))
+	if (acc_scale_steps(elem, scale))
 		return 0;  /* var[i].member */
 	return indexed(t, out, scale);  /* var.arr[i] */
 }

@@ -96,6 +96,13 @@ struct rstate acc_reg_state(struct tctx *t, int reg, uint64_t pc);
 /* The stack slot key of a memory operand, false when not a slot. */
 bool acc_slot_key(struct tctx *t, const cs_x86_op *op, int64_t *key);
 
+/* An index register scaled by scale steps over the elements of elem bytes
+ * of an array (s->arr[i], var[i]): the scale is the element size, or 1
+ * with elements over 8 bytes (the index premultiplied).  Scale 1 on an
+ * array of 8-byte elements is an offset the compiler folded into the
+ * index (&s->other[i] computed from s): false, as for elem 0 (no array). */
+bool acc_scale_steps(uint64_t elem, unsigned scale);
+
 /* stack.c: index t->f's stack-slot records (t->slotv); 0 or SLT_ENOMEM. */
 int acc_stack_init(struct tctx *t);
 /* The slot key (bytes from the entry %rsp) of a stack-slot record at the
