@@ -16,36 +16,34 @@
  * shared with U's stores (moving V away removes them) while U's own
  * traffic is true sharing, which is not counted here.
  *
- * Accesses made together are not false sharing: when the profile names
- * the code of each access (symbols, or source lines), V's accesses by a
- * function that also accesses U are left out of V's side of the pair (the
- * operation takes the line for U anyway: members updated together under
- * one lock, counters a charge path bumps together; moving V away would
- * add a miss, not remove one).  The accesses kept are V's accesses times
- * apart(U, V) = the share of V's located accesses not made together with
- * U; without locations apart is 1.
+ * Accesses made together are not false sharing: when the profile places
+ * each access in the code (symbol+offset or ip), V's accesses in the same
+ * stretch of code as an access to U (one function, accesses at most
+ * SLT_TOGETHER_WINDOW bytes of code apart) are left out of V's side of the pair: that operation takes
+ * the line for U anyway (members updated together under one lock,
+ * counters a charge path bumps one after the other) and V's access hits
+ * it; moving V away would add a miss, not remove one.  The accesses kept
+ * are V's accesses times apart(U, V) = the share of V's located accesses
+ * not made together with U; without code places apart is 1.
  *
- * Why this holds, from the mechanism: a miss on V's access by CPU d is
- * false sharing when it is caused by a store to U on CPU c and would not
- * happen with V on another line.  When the same operation on d accesses U
- * too, it takes the line for U anyway (U is written on c: that miss is
- * true sharing of U and stays after any layout change), and V's access in
- * that operation hits the line it brought in; with V elsewhere it would
- * be no cheaper (read-mostly V stays cached either way).  What the samples
- * can show is the code path (function) of each access, not the
- * operation: a function's accesses to V are together with U's only as
- * often as the function accesses U, so per path min(V's, U's accesses)
- * are together and the rest are apart.  Two approximations remain: the
- * accesses in one function call are taken as one operation (a call
- * taking the line once; a long function may lose it in between), and a
- * path is counted over all CPUs (a function that accesses U on some CPUs
- * and V on others is taken as accessing both on each).
+ * Why only a stretch of code, not a function: a miss on V's access by
+ * CPU d is false sharing when it is caused by a store to U on CPU c and
+ * would not happen with V on another line.  Only when d's access to V
+ * directly follows (or precedes) its own access to U is the line d's at
+ * that moment; anywhere else in the function, or in a function that
+ * inlines the store of U (mmgrab() in context_switch) and loads V later,
+ * c's stores take the line in between, and every (store of U on c,
+ * access of V on d) pair counts whatever else c and d do (issue 11).  A
+ * stretch's accesses to V are together with U's only as often as U is
+ * accessed there: min(V's, U's accesses) are together, the rest are
+ * apart.  One approximation remains: a stretch is counted over all CPUs.
  *
  *   classes:  read-mostly units x written units on the line, minus the
  *             units that are both, plus the pairs of written units whose
  *             writer labels (hot-write:LABEL) differ (slt_class_line_*:
  *             counted per group as its run of leaves ends, no table).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,66 +115,128 @@ int slt_pairs_locs(struct slt_pairs *p, size_t group,
 	return 0;
 }
 
-/* The code path of a location: its function (the symbol up to "+0x"),
- * else its source line; length 0 when it has neither. */
-static size_t path_key(const struct slt_code_location *l, const char **k)
-{
-	if (l->symbol && l->symbol[0]) {
-		*k = l->symbol;
-		return strcspn(l->symbol, "+");
-	}
-	*k = l->source ? l->source : "";
-	return strlen(*k);
-}
+/* Located accesses in one function whose code addresses follow one
+ * another with gaps of at most SLT_TOGETHER_WINDOW bytes are one stretch
+ * of straight code (a run of loads and stores a few instructions apart):
+ * the line taken for the first serves the next. */
+#define SLT_TOGETHER_WINDOW 64
 
-/* Group g's located accesses by code path (key, n). */
-static double group_on_path(const struct slt_pairs *p, size_t g, const char *key, size_t n)
+/* A location's place in the code: its function and offset from its
+ * symbol ("func+0x1c"), else its ip (fn_len 0); false when it has neither
+ * (a bare function name or a source line says which function, not where
+ * in it). */
+struct place {
+	const char *fn;
+	size_t fn_len;
+	uint64_t pos;
+	size_t k;                  /* the location's index, flattened */
+};
+
+static bool code_pos(const struct slt_code_location *l, struct place *pl)
 {
-	double acc = 0;
-	for (size_t i = 0; i < p->n_locs; i++) {
-		if (p->locs[i].group != g)
-			continue;
-		for (size_t j = 0; j < p->locs[i].n; j++) {
-			const struct slt_code_location *l = &p->locs[i].l[j];
-			const char *k;
-			size_t kn = path_key(l, &k);
-			if (kn == n && !memcmp(k, key, n))
-				acc += (double)(l->loads + l->stores);
+	pl->fn = "";
+	pl->fn_len = 0;
+	pl->pos = l->ip;
+	if (l->symbol && l->symbol[0]) {
+		const char *plus = strstr(l->symbol, "+0x");
+		char *e;
+		unsigned long long v = plus ? strtoull(plus + 3, &e, 16) : 0;
+		if (plus && e != plus + 3) {
+			pl->fn = l->symbol;
+			pl->fn_len = (size_t)(plus - l->symbol);
+			pl->pos = v;
 		}
 	}
+	return pl->fn_len || pl->pos;
+}
+
+static int place_cmp(const void *x, const void *y)
+{
+	const struct place *a = x, *b = y;
+	size_t n = a->fn_len < b->fn_len ? a->fn_len : b->fn_len;
+	int c = memcmp(a->fn, b->fn, n);
+	if (c)
+		return c;
+	if (a->fn_len != b->fn_len)
+		return a->fn_len < b->fn_len ? -1 : 1;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* The stretch of code of every location of the line (flattened over
+ * p->locs in order), SIZE_MAX for one without a place; NULL without
+ * memory. */
+static size_t *stretches(const struct slt_pairs *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n_locs; i++)
+		n += p->locs[i].n;
+	size_t *id = malloc((n ? n : 1) * sizeof(*id));
+	struct place *v = malloc((n ? n : 1) * sizeof(*v));
+	if (!id || !v) {
+		free(v);
+		free(id);
+		return NULL;
+	}
+	size_t m = 0, k = 0;
+	for (size_t i = 0; i < p->n_locs; i++)
+		for (size_t j = 0; j < p->locs[i].n; j++, k++) {
+			id[k] = SIZE_MAX;
+			if (code_pos(&p->locs[i].l[j], &v[m]))
+				v[m++].k = k;
+		}
+	qsort(v, m, sizeof(*v), place_cmp);
+	size_t cur = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (i && (v[i].fn_len != v[i - 1].fn_len ||
+			  memcmp(v[i].fn, v[i - 1].fn, v[i].fn_len) ||
+			  v[i].pos - v[i - 1].pos > SLT_TOGETHER_WINDOW))
+			cur++;
+		id[v[i].k] = cur;
+	}
+	free(v);
+	return id;
+}
+
+/* Group g's located accesses in stretch st. */
+static double group_in(const struct slt_pairs *p, const size_t *id, size_t g, size_t st)
+{
+	double acc = 0;
+	for (size_t i = 0, k = 0; i < p->n_locs; i++)
+		for (size_t j = 0; j < p->locs[i].n; j++, k++)
+			if (p->locs[i].group == g && id[k] == st)
+				acc += (double)(p->locs[i].l[j].loads + p->locs[i].l[j].stores);
 	return acc;
 }
 
 /* apart(U, V): the share of V's located accesses not made together with
- * U's, 1 without locations.  V's accesses by a code path (function) ride
- * on U's only as often as that path accesses U: min(V's, U's accesses by
- * the path) are together, the rest of V's accesses by it are apart (a
- * function that touches U once on an error path and V on every call does
- * not make V's accesses U's). */
-static double apart(const struct slt_pairs *p, size_t u, size_t v)
+ * U's, 1 without locations.  Together means in one stretch of code (one
+ * operation on one CPU, stretches() above), never merely in one function:
+ * a function that stores U and, further on or in an inlined callee,
+ * loads V (mmgrab() inlined in context_switch storing mm_struct.mm_count,
+ * the loads of pgd later) may have lost the line to another CPU's store
+ * of U in between, so every such pair counts.  V's accesses in a stretch
+ * ride on U's only as often as U is accessed there: min(V's, U's accesses
+ * in it) are together, the rest are apart. */
+static double apart(const struct slt_pairs *p, const size_t *id, size_t u, size_t v)
 {
 	double all = 0, free = 0;
-	for (size_t i = 0; i < p->n_locs; i++) {
-		if (p->locs[i].group != v)
-			continue;
-		for (size_t j = 0; j < p->locs[i].n; j++) {
+	for (size_t i = 0, k = 0; i < p->n_locs; i++)
+		for (size_t j = 0; j < p->locs[i].n; j++, k++) {
+			if (p->locs[i].group != v)
+				continue;
 			const struct slt_code_location *l = &p->locs[i].l[j];
 			double a = (double)(l->loads + l->stores);
-			const char *k;
-			size_t kn = path_key(l, &k);
+			double up = id[k] == SIZE_MAX ? 0 : group_in(p, id, u, id[k]);
 			all += a;
-			if (!kn) {
+			if (up <= 0) {
 				free += a;
 				continue;
 			}
-			/* V's accesses by this path in all its entries (a path
-			 * may have several locations: lines, ips), shared out
-			 * over them in proportion */
-			double vp = group_on_path(p, v, k, kn), up = group_on_path(p, u, k, kn);
-			double together = vp > 0 ? a * (up < vp ? up : vp) / vp : 0;
-			free += a - together;
+			/* V's accesses in the stretch (V may have several
+			 * locations there), shared out in proportion */
+			double vp = group_in(p, id, v, id[k]);
+			free += a - (vp > 0 ? a * (up < vp ? up : vp) / vp : 0);
 		}
-	}
 	return all > 0 ? free / all : 1;
 }
 
@@ -202,9 +262,15 @@ static double *apart_table(const struct slt_pairs *p, size_t *g, size_t *ng)
 	if (!p->n_locs || !*ng)
 		return NULL;
 	double *w = malloc(*ng * *ng * sizeof(*w));
-	for (size_t a = 0; w && a < *ng; a++)
+	size_t *id = w ? stretches(p) : NULL;
+	if (!id) {
+		free(w);
+		return NULL;
+	}
+	for (size_t a = 0; a < *ng; a++)
 		for (size_t b = 0; b < *ng; b++)
-			w[a * *ng + b] = a == b ? 0 : apart(p, g[a], g[b]);
+			w[a * *ng + b] = a == b ? 0 : apart(p, id, g[a], g[b]);
+	free(id);
 	return w;
 }
 

@@ -17,8 +17,9 @@ pattern.  Which members each operation touches comes from the case's
 classes file as read back by structlint report --json (classes given,
 nothing measured); the counts per CPU are fixed (update: 100 stores and
 100 loads per member, lookup: 400 loads), shared out exactly over the
-cache lines a member covers, each access named by its operation (symbol), as perf c2c
-rows name their function.
+cache lines a member covers, each access placed in its operation's code
+(symbol+offset, one stretch per operation), as perf c2c rows give the
+code address and function.
 
     case_profile.py STRUCTLINT VMLINUX STRUCT CLASSES > profile.json
 """
@@ -37,6 +38,17 @@ def share(total, n, k):
     return total // n + (1 if k < total % n else 0)
 
 
+NEXT = {}
+
+
+def place(op):
+    """The code place of an operation's next access: its accesses follow
+    one another 8 bytes of code apart (one straight stretch, as a path
+    that updates its members one after the other compiles)."""
+    NEXT[op] = NEXT.get(op, 0x10 - 8) + 8
+    return '%s+0x%x' % (op, NEXT[op])
+
+
 def main():
     sl, vmlinux, name, classes = sys.argv[1:5]
     d = json.loads(subprocess.run([sl, 'report', '--json', vmlinux, name, '--classes', classes],
@@ -50,9 +62,9 @@ def main():
             continue
         ops = []
         if m['class'] in UPDATE:
-            ops.append((name + '_update', 100, 100))
+            ops.append((place(name + '_update'), 100, 100))
         if m['class'] in LOOKUP:
-            ops.append((name + '_lookup', 400, 0))
+            ops.append((place(name + '_lookup'), 400, 0))
         o, e = m['offset'], m['offset'] + m['size']
         lines = range(o // cl, (e - 1) // cl + 1)
         n = len(lines)

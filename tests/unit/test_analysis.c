@@ -478,10 +478,11 @@ static struct slt_sample tsym(uint64_t off, int cpu, uint64_t ld, uint64_t st,
 }
 
 /* Accesses made together are not false sharing (pairs.c): CPUs 0..3 each
- * store w 100 and r 100 in one function (members updated together, as
- * under one lock): true sharing of each, no write-write.  Then half of r's
- * stores come from another function that never touches w: per function,
- * min(V's, U's accesses by it) are together.  apart(w, r): of r's 400,
+ * store w 100 and r 100 in one stretch of code (update+0x10, +0x18:
+ * members updated together, as under one lock): true sharing of each, no
+ * write-write.  Then half of r's stores come from another function that
+ * never touches w: per stretch, min(V's, U's accesses there) are
+ * together.  apart(w, r): of r's 400,
  * update's 200 are together with w's 400 there -> 1/2, so r's side of each
  * (w on c, r on d) pair is 50 of its 100: 4 x 3 x min(100, 50) = 600; and
  * apart(r, w): of w's 400 (all by update), min(400, r's 200) together ->
@@ -523,14 +524,45 @@ static void test_together_not_false_sharing(void **state)
 	 * nothing: w is U's group).  A boolean rule ("lookup touches w") gave
 	 * no finding. */
 	struct slt_sample rare[] = {
-		tsym(0, 0, 0, 100, "update"),
-		tsym(8, 1, 100, 0, "lookup"), tsym(8, 2, 100, 0, "lookup"), tsym(8, 3, 100, 0, "lookup"),
-		tsym(0, 1, 1, 0, "lookup"), tsym(0, 2, 1, 0, "lookup"), tsym(0, 3, 1, 0, "lookup"),
+		tsym(0, 0, 0, 100, "update+0x10"),
+		tsym(8, 1, 100, 0, "lookup+0x20"), tsym(8, 2, 100, 0, "lookup+0x20"),
+		tsym(8, 3, 100, 0, "lookup+0x20"),
+		tsym(0, 1, 1, 0, "lookup+0x28"), tsym(0, 2, 1, 0, "lookup+0x28"),
+		tsym(0, 3, 1, 0, "lookup+0x28"),
 	};
 	a = run(s, rare, 7, &p);
 	f = find(a, SLT_FIND_COLLISION, 0);
 	assert_non_null(f);
 	assert_true(f->score > 296.99 && f->score < 297.01);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	/* One function, not one stretch of code: every CPU 0..7 stores w
+	 * (mm_struct.mm_count: mmgrab() inlined in context_switch) and loads
+	 * r further on in the same function (switch_mm's pgd load, 0x200
+	 * bytes on): the line may be lost in between, so every pair counts:
+	 * collision 8 x 7 x min(100, 100) = 5600, and w's true sharing.
+	 * Grouping by function (the old rule) left 0 findings of collision. */
+	struct slt_sample cs[16];
+	for (int c = 0; c < 8; c++) {
+		cs[2 * c] = tsym(0, c, 0, 100, "context_switch+0x1c0");
+		cs[2 * c + 1] = tsym(8, c, 100, 0, "context_switch+0x3c0");
+	}
+	a = run(s, cs, 16, &p);
+	f = find(a, SLT_FIND_COLLISION, 0);
+	assert_non_null(f);
+	assert_true(f->score == 5600);
+	assert_non_null(find(a, SLT_FIND_TRUE_SHARING, 0));
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	/* a bare function name places no access: every pair counts too */
+	for (int c = 0; c < 8; c++) {
+		cs[2 * c].symbol = "context_switch";
+		cs[2 * c + 1].symbol = "context_switch";
+	}
+	a = run(s, cs, 16, &p);
+	f = find(a, SLT_FIND_COLLISION, 0);
+	assert_non_null(f);
+	assert_true(f->score == 5600);
 	slt_analysis_free(a);
 	slt_access_profile_free(p);
 	/* the same counts without code locations: every pair counts */
