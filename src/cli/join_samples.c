@@ -20,6 +20,7 @@
 #include "cli/static_classes.h"
 #include "cli/cli.h"
 #include "join/join_int.h"
+#include "load/elf.h"
 #include "structlint/samples.h"
 #include "samples/perf_data.h"
 #include "structlint/weight.h"
@@ -128,6 +129,27 @@ static const char *no_samples_hint(const struct cli_analysis *c)
 	if (!c->file && is_perf_data(c->samples, c->sfmt))
 		return "for IP samples (cpu-clock, structlint record without memory events) give the binary as FILE: they are weighted by its static access sites; else record memory samples: perf c2c record, perf mem record";
 	return "record memory samples: perf c2c record, perf mem record, or perf record -d";
+}
+
+/* Is FILE a position-independent program (ET_DYN): its data addresses
+ * at run time are its link addresses plus a load bias only its mmaps
+ * tell? */
+static bool is_pie(const char *file)
+{
+	struct slt_elf *e;
+	struct slt_error ignored;
+	if (!file || slt_elf_open(file, &e, &ignored))
+		return false;
+	bool yes = slt_elf_type(e) == 3;   /* ET_DYN */
+	slt_elf_close(e);
+	return yes;
+}
+
+/* Text output of perf (perf script, perf mem report) carries no mmap
+ * events: addresses of a PIE program cannot be relocated from it. */
+static bool text_without_mmaps(const struct slt_samples_info *info)
+{
+	return info->format == SLT_SAMPLES_PERF_SCRIPT || info->format == SLT_SAMPLES_PERF_MEM;
 }
 
 /* Say on stderr what the weighting did. */
@@ -272,6 +294,17 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 					   "name members of the struct (see the warnings above)",
 					   "none of the %" PRIu64 " samples fell on %s: they name members it does not have",
 					   p->samples, l->structs[i].name);
+		else if (p->matched == 0 && text_without_mmaps(&info) && is_pie(c->file))
+			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
+					   "give the perf.data itself with FILE (its MMAP2 events relocate them), or the "
+					   "run-time address: --base ADDR = the symbol's link address + the program's load "
+					   "address (its mmap at offset 0 in 'perf script --show-mmap-events', lines "
+					   "structlint does not read)",
+					   "none of the %" PRIu64 " samples fell on %s (%s): %s is position-independent "
+					   "(PIE) and %s text carries no MMAP events, so its run-time addresses cannot be "
+					   "relocated to link addresses (--base SYMBOL gives the link address)",
+					   p->samples, l->structs[i].name, p->base_note, c->file,
+					   info.format == SLT_SAMPLES_PERF_SCRIPT ? "perf script" : "perf mem report");
 		else if (p->matched == 0)
 			rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
 					   "check the instance base: --base ADDR|SYMBOL or --line ADDR=N",

@@ -318,6 +318,39 @@ def case_base_symbol():
     assert run('report', exe, 'hot', '--samples', path, '--base', 'hot').stderr == ''
 
 
+def case_pie_script_text():
+    # perf script text of a PIE program: run-time data addresses, no MMAP
+    # events in the text, --base SYMBOL gives the link address: the error
+    # says why nothing fell on the struct and what to give instead.
+    exe = os.path.join(TMP, 'hot_pie')
+    main = os.path.join(TMP, 'hot_pie.c')
+    with open(main, 'w') as f:
+        f.write('#include "%s"\nstruct hot g_hot;\nint main(void) { return 0; }\n' %
+                os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c'))
+    subprocess.run([CC, '-g', '-fPIE', '-pie', '-o', exe, main], check=True)
+    nm = subprocess.run(['nm', exe], capture_output=True, text=True, check=True).stdout
+    link = int(next(l.split()[0] for l in nm.splitlines() if l.endswith(' g_hot')), 16)
+    run_at = 0x55d0c2a5a000 + link
+    # the Debian perf 6.1 script of fixtures/samples/c2c/perf6.1-local,
+    # its data addresses (g_hot at 0x404080 there) moved to run_at
+    src = os.path.join(ROOT, 'fixtures', 'samples', 'c2c', 'perf6.1-local', 'perf_script.txt')
+    out = []
+    for line in open(src).read().splitlines()[1:]:
+        m = re.search(r' (4040[0-9a-f]{2}) ', line)
+        a = '%x' % (int(m.group(1), 16) - 0x404080 + run_at)
+        out.append(line[:m.start(1) - (len(a) - 6)] + a + line[m.end(1):])
+    path = os.path.join(TMP, 'pie_script.txt')
+    with open(path, 'w') as f:
+        f.write('\n'.join(out) + '\n')
+    p = run('report', exe, 'hot', '--samples', path, '--base', 'g_hot', rc=2)
+    assert 'none of the 12 samples fell on hot' in p.stderr, p.stderr
+    assert 'position-independent (PIE) and perf script text carries no MMAP events' in p.stderr, p.stderr
+    assert 'give the perf.data itself' in p.stderr and '--show-mmap-events' in p.stderr, p.stderr
+    # the run-time address it says to give places every sample
+    d, _ = findings(exe, 'hot', '--samples', path, '--base', hex(run_at))
+    assert sum(m['loads'] + m['stores'] for m in d['members']) == 12, d['members']
+
+
 def case_nothing_matched():
     # Samples that never touch the struct are an input error (exit 2), so a
     # --fail-on-findings gate cannot pass on a wrong base or a wrong file.
