@@ -386,11 +386,38 @@ static void line_classes(struct fd_ctx *x, uint64_t L, size_t *buf)
 	parts_release(&lp);
 }
 
+/* The members a classes file gives as written (hot-write, mixed,
+ * true-shared) on line L, into w (room for every member): their number. */
+static size_t given_writers(const struct slt_analysis *a, uint64_t L, size_t *w)
+{
+	const struct slt_struct *s = a->layout;
+	unsigned cl = a->cacheline_size;
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_members; i++) {
+		const struct slt_member *m = &s->members[i];
+		if (!leaf(m) || !a->classes[i].given || !writes(a->classes[i].cls))
+			continue;
+		if ((a->line_origin + m->offset) / cl <= L &&
+		    L <= (a->line_origin + m->offset + m->size - 1) / cl)
+			w[n++] = i;
+	}
+	return n;
+}
+
 /* A profile without a single store: each line whose loads hit modified
- * lines (HITM) is written by someone the profile cannot show. */
+ * lines (HITM) is written by someone the profile cannot show, unless the
+ * classes file given with it names the line's writers: then the HITM
+ * loads of the other members are their collision (the writer is known,
+ * moving the loaded members away helps). */
 static void lines_unseen(struct fd_ctx *x, size_t *buf)
 {
 	const struct slt_access_profile *p = x->a->profile;
+	size_t nm = x->a->layout->n_members;
+	size_t *w = malloc((2 * nm + 1) * sizeof(*w));
+	if (!w) {
+		x->rc = SLT_ENOMEM;
+		return;
+	}
 	for (size_t c0 = 0; c0 < p->n_cells && !x->rc;) {
 		size_t c1 = c0;
 		uint64_t hitm = 0;
@@ -407,13 +434,32 @@ static void lines_unseen(struct fd_ctx *x, size_t *buf)
 						ls.m[n++] = ls.m[k];
 						break;
 					}
-			struct slt_finding *f = slt_fd_add(x, SLT_FIND_UNSEEN_WRITER, p->cells[c0].line,
-						    (double)hitm, ls.m, n, 0);
-			if (f)
-				f->layout_fixable = false;
+			size_t nw = given_writers(x->a, p->cells[c0].line, w), nw_all = nw;
+			double hitm_other = 0;
+			for (size_t k = 0; nw && k < n; k++) {
+				bool writer = false;
+				for (size_t q = 0; q < nw && !writer; q++)
+					writer = w[q] == ls.m[k];
+				if (writer)
+					continue;
+				w[nw_all++] = ls.m[k];
+				for (size_t c = c0; c < c1; c++)
+					if (p->cells[c].member == ls.m[k])
+						hitm_other += (double)p->cells[c].hitm;
+			}
+			if (hitm_other > 0) {
+				slt_fd_add(x, SLT_FIND_COLLISION, p->cells[c0].line, hitm_other,
+					   w, nw_all, nw);
+			} else {
+				struct slt_finding *f = slt_fd_add(x, SLT_FIND_UNSEEN_WRITER,
+								   p->cells[c0].line, (double)hitm, ls.m, n, 0);
+				if (f)
+					f->layout_fixable = false;
+			}
 		}
 		c0 = c1;
 	}
+	free(w);
 }
 
 int slt_fd_cmp_u64(const void *p1, const void *p2)

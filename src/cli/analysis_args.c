@@ -498,17 +498,29 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 			rc = cli_join_samples(c, c->layout, c->profiles, false, err);
 	}
 	/* once: a profile without stores cannot show a writer */
-	bool any = false, stores = false;
+	bool any = false, stores = false, hitm = false;
 	for (size_t i = 0; !rc && c->samples && i < c->layout->n_structs; i++) {
 		const struct slt_access_profile *p = c->profiles[i];
 		any |= p->matched > 0;
 		stores |= p->input_stores > 0;
-		for (size_t k = 0; k < p->n_cells && !stores; k++)
-			stores = p->cells[k].stores > 0;
+		for (size_t k = 0; k < p->n_cells; k++) {
+			stores |= p->cells[k].stores > 0;
+			hitm |= p->cells[k].hitm > 0;
+		}
 	}
 	if (any && !stores)
 		fprintf(stderr, "structlint: warning: %s: the profile holds no store, only loads (its events record loads only, or cannot tell loads from stores, e.g. page faults): writes cannot be seen; loads that hit a modified line (HITM) are taken as evidence of an unseen writer (record stores too: perf c2c record, perf mem record -t load,store)\n",
 			c->samples);
+	/* A gate (--fail-on-findings, check) that can see no write has no
+	 * evidence either way: an input error, never a pass.  HITM loads
+	 * are that evidence (unseen-writer findings), and a classes file
+	 * names the writers. */
+	if (!rc && c->fail && any && !stores && !hitm && !c->classes)
+		rc = slt_error_set(err, SLT_EUSAGE, c->samples, -1,
+				   "record stores too (perf c2c record, perf mem record -t load,store), "
+				   "or give --classes FILE naming the hot-write members",
+				   "the profile holds no store and no load that hit a modified line (HITM): "
+				   "the gate cannot see writes, so it cannot pass");
 	return rc;
 }
 

@@ -380,6 +380,7 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 		c.classes = NULL;
 		c.profiles = NULL;
 		c.jopts.hints = c.hints;
+		c.fail = true;   /* a gate: samples that cannot show writes are refused */
 		rc = cli_analysis_load(&c, ops, n_ops, err);
 		for (size_t i = 0; !rc && c.profiles && i < c.layout->n_structs; i++)
 			if (c.profiles[i] && !strncmp(c.profiles[i]->base_note, SLT_IPW_BASIS,

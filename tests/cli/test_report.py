@@ -447,6 +447,45 @@ def case_no_store_warning():
     assert 'the profile holds no store' in p.stdout, p.stdout
 
 
+def case_no_writes_gate():
+    # A profile with neither a store nor a HITM load cannot show a write: a
+    # gate refuses it (exit 2) instead of passing; with HITM loads and a
+    # classes file, the classes' hot-write members are the line's writers.
+    o = os.path.join(TMP, 'c2c_hot_gate.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')],
+                   check=True)
+
+    def prof(name, hitm):
+        path = os.path.join(TMP, name)
+        with open(path, 'w') as f:
+            json.dump({'schema': 'structlint.profile/v1', 'structs': [{'type': 'hot', 'members': [
+                {'member': 'c', 'rows': [{'cpu': 1, 'loads': 100, 'hitm_local': hitm}]},
+                {'member': 'd', 'rows': [{'cpu': 2, 'loads': 100, 'hitm_local': hitm}]}]}]}, f)
+        return path
+    loads = prof('gate_loads.json', 0)
+    classes = os.path.join(TMP, 'gate_hot.classes')
+    with open(classes, 'w') as f:
+        f.write('hot.a hot-write\nhot.b hot-write\nhot.c read-mostly\nhot.d read-mostly\n')
+    rules = os.path.join(TMP, 'gate_hot.rules')
+    with open(rules, 'w') as f:
+        f.write('[struct hot]\nno-hot-write-near = c\n')
+    run('report', o, 'hot', '--samples', loads)    # no gate: says so, exit 0
+    for args in (['report', o, 'hot', '--fail-on-findings'], ['suggest', o, 'hot', '--fail-on-findings'],
+                 ['check', o, '--rules', rules]):
+        p = run(*args, '--samples', loads, rc=2)
+        assert 'the gate cannot see writes, so it cannot pass' in p.stderr, (args, p.stderr)
+        assert p.stderr.rstrip().split('\n')[-1].startswith('structlint: %s:' % loads), p.stderr
+    # the classes name the writers: the gate runs (check fails on them)
+    run('check', o, '--rules', rules, '--samples', loads, '--classes', classes, rc=1)
+    hitm = prof('gate_hitm.json', 25)
+    _, fs = findings(o, 'hot', '--samples', hitm)
+    assert fs == [('unseen-writer', 0)], fs
+    d, fs = findings(o, 'hot', '--samples', hitm, '--classes', classes)
+    assert fs == [('collision', 0)], fs
+    f = d['findings'][0]
+    assert f['score'] == 50 and f['layout_fixable'], f
+
+
 def case_other_types():
     # Typed samples that all name other types: the error names the types
     # (top 3 by samples) and says none is NAME, not "check the base".
