@@ -62,6 +62,8 @@ struct cmp {
 	char **cpath;                     /* current member paths */
 	bool *newshare;                   /* per current member: in a new
 					     written/read-mostly sharing */
+	bool *newwriters;                 /* per current member: in a new
+					     sharing of different writers */
 	unsigned char *line_new;          /* per current cacheline: holds a
 					     new sharing */
 };
@@ -348,7 +350,9 @@ static int check_baseline_members(struct cmp *c)
 				 lines_str(l1, sizeof(l1), bf, bl), m->offset,
 				 lines_str(l2, sizeof(l2), cf, clast),
 				 !hot ? "" : c->newshare[i] ? "; it takes part in a new sharing "
-				 "(baseline-hot-shares-read-mostly)" : "; no new sharing with it");
+				 "(baseline-hot-shares-read-mostly)" : c->newwriters[i] ?
+				 "; it takes part in a new write-write sharing "
+				 "(baseline-writers-share-line)" : "; no new sharing with it");
 		else if (m->offset != bm->offset)
 			rc = add(c, "baseline-member-moved", SLT_SEV_NOTE, c->cpath[i], m->offset,
 				 "%s moved from offset %" PRIu64 " to %" PRIu64 ", still on %s",
@@ -564,6 +568,24 @@ static bool writers_pair(const struct cmp *c, size_t h, size_t m)
 	       takes_part(&cs->members[m], c->cpath[m]) && !nested(cs, h, m);
 }
 
+/* Mark the members of each pair of different writers that shares a line
+ * now and did not in the baseline (newwriters), for the moved-line text
+ * (check_writers() reports the lines). */
+static void find_new_writers(struct cmp *c)
+{
+	const struct slt_struct *cs = c->cs;
+	for (size_t h = 0; h < cs->n_members; h++)
+		for (size_t m = 0; m < cs->n_members; m++) {
+			uint64_t hf, hl, mf, ml;
+			if (!writers_pair(c, h, m))
+				continue;
+			cur_lines(c, h, &hf, &hl);
+			cur_lines(c, m, &mf, &ml);
+			if (overlap(hf, hl, mf, ml) && new_pair(c, h, m))
+				c->newwriters[h] = c->newwriters[m] = true;
+		}
+}
+
 /* One error per cacheline where members of different writers now share a
  * line they did not share in the baseline, naming every labelled written
  * member on it. */
@@ -629,13 +651,16 @@ static int compare_struct(struct cmp *c)
 	c->cwr = calloc(nc, sizeof(*c->cwr));
 	c->cpath = calloc(nc, sizeof(*c->cpath));
 	c->newshare = calloc(nc, sizeof(*c->newshare));
+	c->newwriters = calloc(nc, sizeof(*c->newwriters));
 	c->line_new = calloc(slt_cachelines(cs->size, c->cl) + 1, 1);
-	int rc = c->b2c && c->c2b && c->renamed && c->ccls && c->cwr && c->cpath && c->newshare &&
+	int rc = c->b2c && c->c2b && c->renamed && c->ccls && c->cwr && c->cpath && c->newshare && c->newwriters &&
 		 c->line_new ? 0 : SLT_ENOMEM;
 	if (!rc)
 		rc = match_members(c);
-	if (!rc)
+	if (!rc) {
 		find_new_sharing(c);
+		find_new_writers(c);
+	}
 	if (!rc)
 		rc = check_classes_known(c);
 	if (!rc)
@@ -659,6 +684,7 @@ static int compare_struct(struct cmp *c)
 	free(c->cwr);
 	free(c->cpath);
 	free(c->newshare);
+	free(c->newwriters);
 	free(c->line_new);
 	return rc;
 }

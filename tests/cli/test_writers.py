@@ -159,6 +159,11 @@ def case_baseline():
             'tx_bytes (hot-write:tx, offset 40, was on cacheline 2), '
             'tx_drops (hot-write:tx, offset 48, was on cacheline 2) (write-write false sharing)',
             'baseline-writers-share-line')], p.stdout
+        # each moved counter's warning agrees with that error
+        moved = [l for l in p.stdout.split('\n') if 'baseline-member-moved-line' in l]
+        assert len(moved) == 6 and all(
+            'it takes part in a new write-write sharing (baseline-writers-share-line)' in l
+            for l in moved), moved
     # --classes giving one writer wins over the baseline's labels
     p = run('check', obj(1), '--baseline', b, '--classes', SAME)
     assert 'baseline-writers-share-line' not in p.stdout, p.stdout
