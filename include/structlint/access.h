@@ -158,7 +158,9 @@ enum slt_access_reason {
 			       type, void or a function ("lost type") */
 	SLT_AR_NO_TYPE,     /* pointee only declared, or its DWARF unreadable */
 	SLT_AR_BAD_OFFSET,  /* offset outside the pointee (container_of,
-			       negative displacement) */
+			       negative displacement) and no unique
+			       container among the structs the pointer
+			       variables in scope point to (container.c) */
 	SLT_AR_STACK,       /* "stack": a stack frame operand with no type
 			       (perf's "(stack operation)"): a spill or
 			       reload of an untyped value, an outgoing

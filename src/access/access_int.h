@@ -38,6 +38,9 @@ enum avar_how {
 	AV_OBJ,          /* a variable of another type than a pointer (a
 			    struct, an array, a scalar) lives at a stack
 			    slot, as AV_SLOT */
+	AV_SCOPE,        /* a pointer to a struct/union declared in the
+			    scope [lo, hi), located or not (reg AREG_NONE):
+			    a container a container_of may reach */
 };
 
 /* One (variable, PC range) location record of a function. */
@@ -159,6 +162,10 @@ void slt_acc_globals_free(struct aglobals *g);
  * SLT_AR_BAD_OFFSET. */
 int slt_acc_object_at(struct dw *d, const struct slt_type *t, uint64_t o,
 		      const struct slt_type **st, int64_t *off, uint64_t *elem);
+
+/* Same type: one node, or two definitions of one named struct/union of
+ * one size (each CU has its own copy). */
+bool slt_acc_same_type(const struct slt_type *a, const struct slt_type *b);
 
 /* The node of the member of st holding [off, off+width): the innermost
  * member type (structs are entered, arrays are indexed), NULL when none. */

@@ -369,6 +369,23 @@ static bool loclist_checked(struct ascope_ctx *c, Dwarf_Attribute a)
 	return slt_dw_loclist_ok(d->loclists, d->loclists_n, off, c->addr_size);
 }
 
+/* A pointer to a struct/union (t, stripped; type: its DIE) declared in
+ * scope, located or not: AV_SCOPE records over the scope's ranges (the
+ * containers a container_of may reach, container.c). */
+static int scope_var(struct fctx *x, const struct slt_type *t, uint64_t type,
+		     const struct vec *scope)
+{
+	const struct slt_type *p = t->ref ? slt_dw_strip(t->ref) : NULL;
+	if (!p || !(p->kind == SLT_T_STRUCT || p->kind == SLT_T_UNION ||
+		    (p->kind == SLT_T_FWD && p->fwd_kind != SLT_T_ENUM)))
+		return 0;
+	const struct range *sr = scope->v;
+	int rc = 0;
+	for (size_t k = 0; k < scope->n && !rc; k++)
+		rc = add_var(x, sr[k].lo, sr[k].hi, AREG_NONE, AV_SCOPE, 0, type);
+	return rc;
+}
+
 /* Record the location of the variable/parameter die (scope: the PC ranges
  * of its enclosing scope, for plain location expressions). */
 static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
@@ -388,9 +405,10 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 	bool ptr = t && t->kind == SLT_T_PTR;
 	if (!t || (!ptr && (t->kind == SLT_T_FUNC || !t->size)))
 		return 0;
+	int rc = ptr ? scope_var(x, t, type, scope) : 0;
 	Dwarf_Attribute a;
-	if (!get_attr(d, die, DW_AT_location, &a))
-		return 0;
+	if (rc || !get_attr(d, die, DW_AT_location, &a))
+		return rc;
 	if (!loclist_checked(x->c, a)) {
 		dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
 		return 0;
@@ -398,7 +416,6 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 	Dwarf_Loc_Head_c head = NULL;
 	Dwarf_Unsigned count = 0;
 	Dwarf_Error e = NULL;
-	int rc = 0;
 	if (dwarf_get_loclist_c(a, &head, &count, &e) != DW_DLV_OK) {
 		drop_err(d, &e);
 		dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
@@ -613,16 +630,6 @@ int slt_acc_pointee(struct dw *d, uint64_t type_die, const struct slt_type **out
 	return slt_acc_pointee_t(d, t, out);
 }
 
-/* Same type: one node, or two definitions of one named struct/union of one
- * size (each CU has its own copy). */
-static bool same_type(const struct slt_type *a, const struct slt_type *b)
-{
-	if (a == b)
-		return true;
-	return a->kind == b->kind && a->size == b->size && a->name &&
-	       b->name && a->name[0] && !strcmp(a->name, b->name);
-}
-
 /* The member of struct/union t (not a bitfield) whose bytes hold offset
  * off.  In a union several do: the one that starts at off and is width
  * bytes wide (width != 0), or of type inner (inner != NULL), else the first. */
@@ -640,7 +647,7 @@ static const struct slt_tmember *member_at(const struct slt_type *t, uint64_t of
 		if (off < mo || off - mo >= ms)
 			continue;
 		if (!best || (off == mo && (width ? ms == width
-						  : inner && same_type(mt, inner))))
+						  : inner && slt_acc_same_type(mt, inner))))
 			best = m;
 	}
 	return best;
@@ -713,10 +720,10 @@ bool slt_acc_path_visit(struct dw *d, const struct slt_type *st, uint64_t off,
 		}
 		if (t->kind != SLT_T_STRUCT && t->kind != SLT_T_UNION)
 			return false;
-		if (inner && depth && off == 0 && same_type(t, inner))
+		if (inner && depth && off == 0 && slt_acc_same_type(t, inner))
 			return true;
 		if (visit && depth && !(t->flags & SLT_TF_SHALLOW) &&
-		    !same_type(t, st))
+		    !slt_acc_same_type(t, st))
 			visit(ctx, t);
 		if (t->flags & SLT_TF_SHALLOW) {
 			t = slt_dw_tr(d, t->origin, true);

@@ -140,7 +140,8 @@ static void pend_take(struct tctx *t, uint64_t pc)
  * for what reg points to (!for_access: AV_IN_REG records only, disp 0).
  * Returns 0 with st and off, or the reason nothing fits. */
 static int dwarf_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
-		     bool for_access, const struct slt_type **st, int64_t *off)
+		     bool for_access, const struct slt_type **st, int64_t *off,
+		     struct resolved *bad)
 {
 	const struct afunc *f = t->f;
 	int reason = SLT_AR_NO_VAR;
@@ -162,6 +163,8 @@ static int dwarf_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 		int64_t o = disp - (v->how == AV_REG_PLUS ? v->off : 0);
 		if (o < 0 || (uint64_t)o >= p->size) {
 			reason = SLT_AR_BAD_OFFSET;
+			if (bad && (!bad->st || p->size > bad->st->size))
+				*bad = (struct resolved){.st = p, .off = o};
 			continue;
 		}
 		if (!*st || p->size > (*st)->size) {
@@ -219,7 +222,7 @@ struct rstate  acc_reg_state(struct tctx *t, int reg, uint64_t pc)
 	if (reg < 0)
 		return (struct rstate){0};
 	const struct rstate *cur = &t->cur.r[reg];
-	if (!dwarf_reg(t, reg, pc, 0, false, &st, &off) &&
+	if (!dwarf_reg(t, reg, pc, 0, false, &st, &off, NULL) &&
 	    !outer_holds(t, cur, 0, st, 0))
 		return (struct rstate){.kind = RK_PTR, .st = st, .off = 0,
 				       .via = SLT_VIA_DWARF, .arg = cur->arg,
@@ -243,7 +246,7 @@ static void seed_dwarf(struct tctx *t, uint64_t pc)
 		const struct slt_type *st;
 		int64_t off;
 		struct rstate *r = &t->cur.r[v->reg];
-		if (!dwarf_reg(t, v->reg, pc, 0, false, &st, &off) &&
+		if (!dwarf_reg(t, v->reg, pc, 0, false, &st, &off, NULL) &&
 		    !outer_holds(t, r, 0, st, 0))
 			*r = (struct rstate){.kind = RK_PTR, .st = st,
 					     .via = SLT_VIA_DWARF,
@@ -279,28 +282,46 @@ static int seed_init(struct tctx *t)
 /* ---- attribution ----------------------------------------------------- */
 
 
+/* The access at disp(reg) at pc; container: an operand without an index
+ * register, whose offset outside the register's object may be a
+ * container_of. */
 static int resolve_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
-		       struct resolved *out)
+		       bool container, struct resolved *out)
 {
 	const struct slt_type *st;
 	int64_t off;
-	int reason = dwarf_reg(t, reg, pc, disp, true, &st, &off);
-	const struct rstate *r = &t->cur.r[reg];
+	struct resolved bad = {0};
+	int reason = dwarf_reg(t, reg, pc, disp, true, &st, &off, &bad);
+	struct rstate *r = &t->cur.r[reg];
 	if (!reason && !outer_holds(t, r, disp, st, off)) {
 		*out = (struct resolved){.st = st, .off = off, .via = SLT_VIA_DWARF};
 		return 0;
 	}
 	if (r->kind == RK_STACK)
 		return SLT_AR_STACK;
-	if (r->kind != RK_PTR)
+	if (r->kind == RK_PTR) {
+		int64_t o = r->off + disp;
+		int64_t size = (int64_t)r->st->size;
+		if (r->arith && size > 0)
+			o = ((o % size) + size) % size;
+		if (o >= 0 && o < size) {
+			*out = (struct resolved){.st = r->st, .off = o,
+						 .via = SLT_VIA_TRACKED};
+			return 0;
+		}
+		if (!r->arith)
+			bad = (struct resolved){.st = r->st, .off = o};
+		reason = SLT_AR_BAD_OFFSET;
+	}
+	/* outside the object: a container_of (container.c) */
+	int64_t k;
+	if (!container || reason != SLT_AR_BAD_OFFSET || !bad.st ||
+	    acc_container(t, bad.st, bad.off, pc, out, &k))
 		return reason;
-	int64_t o = r->off + disp;
-	int64_t size = (int64_t)r->st->size;
-	if (r->arith && size > 0)
-		o = ((o % size) + size) % size;
-	if (o < 0 || o >= size)
-		return SLT_AR_BAD_OFFSET;
-	*out = (struct resolved){.st = r->st, .off = o, .via = SLT_VIA_TRACKED};
+	/* the register points into the container from now on */
+	*r = (struct rstate){.kind = RK_PTR, .st = out->st,
+			     .off = out->off - disp, .via = SLT_VIA_TRACKED,
+			     .arg = r->arg, .aoff = r->aoff};
 	return 0;
 }
 
@@ -365,13 +386,13 @@ static int resolve_base(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 		return resolve_fixed(t, in, m, false, SLT_AR_GLOBAL, out);
 	if (base == AREG_RSP)
 		return acc_stack_resolve(t, in, op, base, out);
-	int r = resolve_reg(t, base, pc, m->disp, out);
+	int r = resolve_reg(t, base, pc, m->disp, index == AREG_NONE, out);
 	if (r == SLT_AR_STACK)
 		return acc_stack_resolve(t, in, op, base, out);
 	if (!r && index != AREG_NONE)
 		r = indexed(t, out, (unsigned)m->scale);
 	if (r && r != SLT_AR_STACK && index != AREG_NONE && m->scale == 1 &&
-	    !resolve_reg(t, index, pc, m->disp, out) && !indexed(t, out, 1))
+	    !resolve_reg(t, index, pc, m->disp, false, out) && !indexed(t, out, 1))
 		return 0;
 	return r;
 }

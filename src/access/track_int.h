@@ -114,6 +114,14 @@ bool acc_slot_var_key(const struct tctx *t, const struct avar *v, int64_t *key);
 int acc_stack_resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 		      int base, struct resolved *out);
 
+/* container.c: the access at o bytes from the start of an object of type
+ * inner (o outside it) held in a bigger object: the unique struct S among
+ * the pointees of the pointer variables in scope at pc with inner at an
+ * offset k such that 0 <= k + o < sizeof(S): 0, *out (S at k + o) and
+ * *at = k; else SLT_AR_BAD_OFFSET. */
+int acc_container(struct tctx *t, const struct slt_type *inner, int64_t o,
+		  uint64_t pc, struct resolved *out, int64_t *at);
+
 /* effects.c: apply instruction in to t's state (have_mem: it has a
  * counted memory operand, resolved to res unless mem_reason). */
 int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
