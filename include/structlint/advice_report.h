@@ -35,6 +35,11 @@ struct slt_advice_report_opts {
 	 * samples x static sites (...)" (structlint/weight.h); text: a first
 	 * comment line, JSON: "basis".  NULL: measured, nothing shown. */
 	const char *basis;
+	/* Added after v1 (additive): parallel to advice->proposals: the
+	 * proposal's layout analysed again (the analysis behind
+	 * findings_after; NULL entries, or NULL: none); the maps mark its
+	 * findings on the proposal's lines. */
+	const struct slt_analysis *const *analysis_after;
 };
 
 /* True when after lands in a larger kmalloc size class (or page

@@ -8,8 +8,9 @@
  *
  * What is drawn (src/report/heatmap.h): one row per cache line of the
  * instance (lines counted as the analysis counts them, from the line
- * holding the instance's start), each byte owned by the deepest member
- * holding it; its class gives the colour and letter (W hot-write,
+ * holding the instance's start), each byte owned by the member the
+ * findings name for it (the outermost named one; with -E the deepest);
+ * its class gives the colour and letter (W hot-write,
  * R read-mostly, M mixed, T true-shared, c cold, ? no class, '.' hole or
  * padding).  A proposal's members take the class of the analysed member
  * with the same path.  Units: bytes, lines of the analysis' line size,
@@ -31,14 +32,15 @@ extern "C" {
 
 /*
  * The terminal map of a: a header line, one row per cache line ("LINE
- * OFFSET|cells|" then the line's heat 0..5 with a profile and "!N" for
- * each finding N on it), the names of the members under their cells where
- * they fit (the others after the row, "+a,b"; side by side, wrapped onto
- * further rows), the two or more lines between the first and the last of
- * a run that one member fills with no finding on them as one row, the
- * legend and the findings by number.  One cell is one byte when the row fits
- * opts->width (0: 80) columns, else 8 bytes (or more: the smallest power
- * of two that fits), showing its most written member.  opts->color: ANSI
+ * OFFSET|cells|" then the line's heat 0..5 with a profile and " !N" for
+ * each finding N on it), the names of the members under the first cell
+ * that shows them where they fit, else a '^' there and the name after the
+ * row ("+a,b", wrapped onto further rows), the two or more lines between
+ * the first and the last of a run that one member fills with no finding
+ * on them as one row, the legend and the findings by number.  No line is
+ * wider than opts->width (0: 80) columns: one cell is the smallest of 1,
+ * 2, 4 and 8 bytes with which the row fits, showing its most written
+ * member; text lines wrap.  opts->color: ANSI
  * background colours by class (bright when the member's heat is at least
  * 0.5), the letters kept.  Returns 0, SLT_EUSAGE (too large to draw),
  * SLT_ENOMEM or SLT_EIO.
@@ -48,10 +50,12 @@ int slt_report_analysis_map(FILE *out, const struct slt_analysis *a,
 			    struct slt_error *err);
 
 /* Each proposal of advice as the original's map beside the proposal's
- * (before | after, line by line), after a header with its numbers (kind,
- * bytes, cachelines, score, findings left) and the moved members; one
- * comment with advice->note when there is no proposal.  Cells are fitted
- * to the width for two maps side by side.  Returns as above. */
+ * (before | after, line by line; one above the other when two do not
+ * fit), after a header with its numbers (kind, bytes, cachelines, score,
+ * findings left) and the moved members, with ropts->analysis_after the
+ * findings left marked on the proposal's map and listed (numbered as the
+ * original's when the same); one comment with advice->note when there is
+ * no proposal.  Returns as above. */
 int slt_report_advice_map(FILE *out, const struct slt_advice *advice,
 			  const struct slt_report_opts *opts,
 			  const struct slt_advice_report_opts *ropts,
@@ -63,16 +67,22 @@ int slt_report_advice_map(FILE *out, const struct slt_advice *advice,
  * and on paper.  Write slt_report_html_begin() once, then one
  * slt_report_html_struct() per analysed definition (index: its position,
  * for the anchors), then slt_report_html_end().  source: the input file
- * named in the page (NULL: the running kernel).  Per definition: a table
- * of the numbers (size, cache lines, findings, score and its basis, and
+ * named in the page (NULL: the running kernel); names: the definitions'
+ * names for the page's title ("mem_cgroup_per_node", "a, b"; NULL:
+ * none).  Per definition: a table
+ * of the numbers (size, cache lines, findings, the false-sharing score
+ * as the proposals count it (slt_hm_score(): the collision and
+ * write-write findings' F(L), not the straddle and adjacent-line points)
+ * and its basis, the classes' source, and
  * with advice each proposal's bytes, lines, score, cost, kmalloc class,
  * SLUB order and objects per slab before -> after), the map as SVG
  * (hover a member for its class and counts; a finding's marker links to
  * the finding, the finding to its line), the findings, and each proposal's
- * map beside the original's.  Every name from the input is escaped.
+ * map beside the original's (with ropts->analysis_after, the findings left
+ * marked on it and listed, numbered as the original's when the same).  Every name from the input is escaped.
  * Return 0 or SLT_EIO (SLT_EUSAGE, SLT_ENOMEM from the struct part).
  */
-int slt_report_html_begin(FILE *out, const char *source,
+int slt_report_html_begin(FILE *out, const char *source, const char *names,
 			  struct slt_error *err);
 int slt_report_html_struct(FILE *out, size_t index,
 			   const struct slt_analysis *a,

@@ -274,9 +274,12 @@ static void sugg_finish(struct sugg *s, const struct cli_analysis *c)
 
 /* Findings left in each proposal, by analysing its layout again with the
  * same classes: possible when the classes file is the only input (a
- * profile is joined against the original offsets).  -1: not checked. */
+ * profile is joined against the original offsets).  left[i] -1: not
+ * checked; after[i] the analysis (the maps mark its findings) and g[i]
+ * its classes, freed by the caller. */
 static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
-		   unsigned sep, ssize_t *left, struct slt_error *err)
+		   unsigned sep, ssize_t *left, struct slt_analysis **after,
+		   enum slt_class **g, struct slt_error *err)
 {
 	for (size_t i = 0; i < adv->n_proposals; i++) {
 		left[i] = -1;
@@ -284,22 +287,18 @@ static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
 			continue;
 		const struct slt_struct *s = &adv->proposals[i].layout;
 		struct slt_analysis_opts ao = c->aopts;
-		struct slt_analysis *a = NULL;
 		/* a separation of a line pair is checked as --adjacent does */
 		if (sep >= 2 * c->ropts.cacheline_size)
 			ao.adjacent = true;
-		enum slt_class *g = cli_given_classes(c->classes, s);
-		if (!g)
+		g[i] = cli_given_classes(c->classes, s);
+		if (!g[i])
 			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-		ao.given = g;
-		ao.given_label = cli_given_labels(g, s);
-		int rc = slt_analyze(s, NULL, &ao, &a, err);
-		if (!rc)
-			left[i] = (ssize_t)a->n_findings;
-		slt_analysis_free(a);
-		free(g);
+		ao.given = g[i];
+		ao.given_label = cli_given_labels(g[i], s);
+		int rc = slt_analyze(s, NULL, &ao, &after[i], err);
 		if (rc)
 			return rc;
+		left[i] = (ssize_t)after[i]->n_findings;
 	}
 	return 0;
 }
@@ -341,10 +340,12 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 		return rc;
 	ssize_t *left = calloc(adv->n_proposals + 1, sizeof(*left));
 	char **diffs = calloc(adv->n_proposals + 1, sizeof(*diffs));
-	if (!left || !diffs)
+	struct slt_analysis **after = calloc(adv->n_proposals + 1, sizeof(*after));
+	enum slt_class **g = calloc(adv->n_proposals + 1, sizeof(*g));
+	if (!left || !diffs || !after || !g)
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc)
-		rc = recheck(c, adv, s->o.separation, left, err);
+		rc = recheck(c, adv, s->o.separation, left, after, g, err);
 	for (size_t i = 0; !rc && s->source_root && i < adv->n_proposals; i++)
 		rc = slt_advice_diff(&adv->proposals[i], a->layout, s->source_root,
 				     &diffs[i], err);
@@ -353,6 +354,7 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 		.separation = s->o.separation ? s->o.separation : c->ropts.cacheline_size,
 		.diffs = (const char *const *)diffs,
 		.findings_after = left,
+		.analysis_after = (const struct slt_analysis *const *)after,
 		.basis = a->profile && !strncmp(a->profile->base_note, SLT_IPW_BASIS,
 						 strlen(SLT_IPW_BASIS)) ? a->profile->base_note : NULL,
 	};
@@ -366,9 +368,15 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 		rc = slt_report_advice_json(stdout, adv, &c->ropts, &r, err);
 	else
 		rc = slt_report_advice_text(stdout, adv, &c->ropts, &r, err);
-	for (size_t i = 0; diffs && i < adv->n_proposals; i++)
-		free(diffs[i]);
+	for (size_t i = 0; i < adv->n_proposals; i++) {
+		free(diffs ? diffs[i] : NULL);
+		if (after)
+			slt_analysis_free(after[i]);
+		free(g ? g[i] : NULL);
+	}
 	free(diffs);
+	free(after);
+	free(g);
 	free(left);
 	slt_advice_free(adv);
 	return rc;

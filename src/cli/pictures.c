@@ -52,7 +52,18 @@ int cli_html_open(const struct cli_analysis *c, FILE **out, struct slt_error *er
 				     "give --html a path in a writable directory",
 				     "cannot create the HTML page");
 	*out = f;
-	int rc = slt_report_html_begin(f, c->file, err);
+	/* the definitions' names for the title, each once */
+	char names[256] = "";
+	for (size_t i = 0; c->layout && i < c->layout->n_structs; i++) {
+		const char *n = c->layout->structs[i].name;
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(c->layout->structs[k].name, n);
+		size_t u = strlen(names);
+		if (!seen && u + 1 < sizeof(names))
+			snprintf(names + u, sizeof(names) - u, "%s%s", u ? ", " : "", n);
+	}
+	int rc = slt_report_html_begin(f, c->file, names, err);
 	if (rc)
 		return cli_html_close(c, f, rc, err);
 	return 0;

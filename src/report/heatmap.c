@@ -99,7 +99,7 @@ int slt_hm_build(struct slt_hm *m, const struct slt_analysis *a,
 	m->s = s;
 	m->cl = a->cacheline_size ? a->cacheline_size : SLT_CACHELINE_DEFAULT;
 	m->origin = a->line_origin % m->cl;
-	m->findings = s == a->layout;
+	m->fa = s == a->layout ? a : NULL;
 	if (s->size > HM_MAX_BYTES)
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
 				     "use the text or JSON report for it",
@@ -118,8 +118,14 @@ int slt_hm_build(struct slt_hm *m, const struct slt_analysis *a,
 		m->owner[b] = b < m->origin || b >= end ? HM_OUTSIDE : HM_HOLE;
 	/* pre-order: a deeper member overrides its parent, an equal depth
 	 * keeps the first */
+	bool folded = !a->layout->expanded;
 	for (size_t i = 0; i < s->n_members; i++) {
 		const struct slt_member *mb = &s->members[i];
+		/* folded: only the members the findings name (units; an
+		 * anonymous struct or union is transparent) */
+		if (folded && (slt_member_unit(s, i) != i ||
+			       (!mb->name[0] && mb->n_children)))
+			continue;
 		uint64_t lo = mb->offset, hi = mb->offset + mb->size;
 		if (hi > s->size)
 			hi = s->size;
@@ -132,12 +138,54 @@ int slt_hm_build(struct slt_hm *m, const struct slt_analysis *a,
 	return 0;
 }
 
+/* Finding f of analysis x and finding g of y name the same members (by
+ * path) with the same kind. */
+static bool same_finding(const struct slt_analysis *x, const struct slt_finding *f,
+			 const struct slt_analysis *y, const struct slt_finding *g)
+{
+	if (f->kind != g->kind || f->n_members != g->n_members)
+		return false;
+	for (size_t i = 0; i < f->n_members; i++) {
+		char p[512], q[512];
+		bool found = false;
+		slt_member_path(x->layout, f->members[i], p, sizeof(p));
+		for (size_t j = 0; j < g->n_members && !found; j++)
+			found = !strcmp(p, slt_member_path(y->layout, g->members[j], q, sizeof(q)));
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+int slt_hm_set_findings(struct slt_hm *m, const struct slt_analysis *fa,
+			size_t *next)
+{
+	free(m->fnum);
+	m->fnum = NULL;
+	m->fa = fa;
+	if (!fa || !fa->n_findings)
+		return 0;
+	m->fnum = calloc(fa->n_findings, sizeof(*m->fnum));
+	if (!m->fnum)
+		return SLT_ENOMEM;
+	for (size_t i = 0; i < fa->n_findings; i++) {
+		for (size_t j = 0; j < m->a->n_findings && !m->fnum[i]; j++)
+			if (same_finding(fa, &fa->findings[i], m->a, &m->a->findings[j]))
+				m->fnum[i] = j + 1;
+		if (!m->fnum[i])
+			m->fnum[i] = ++*next;
+	}
+	return 0;
+}
+
 void slt_hm_free(struct slt_hm *m)
 {
 	free(m->owner);
 	free(m->orig);
+	free(m->fnum);
 	m->owner = NULL;
 	m->orig = NULL;
+	m->fnum = NULL;
 }
 
 const struct slt_member_class *slt_hm_mclass(const struct slt_hm *m, long i)
@@ -213,8 +261,8 @@ long slt_hm_whole_line(const struct slt_hm *m, uint64_t k)
 	for (unsigned b = 1; b < m->cl; b++)
 		if (slt_hm_owner(m, k, b) != o)
 			return HM_OUTSIDE;
-	for (size_t i = 0; m->findings && i < m->a->n_findings; i++)
-		if (slt_hm_finding_on(&m->a->findings[i], k))
+	for (size_t i = 0; m->fa && i < m->fa->n_findings; i++)
+		if (slt_hm_finding_on(&m->fa->findings[i], k))
 			return HM_OUTSIDE;
 	return o;
 }
@@ -259,4 +307,24 @@ const char *slt_hm_name(const struct slt_hm *m, long i)
 {
 	const char *n = i >= 0 ? m->s->members[i].name : NULL;
 	return n && n[0] ? n : "(anonymous)";
+}
+
+const char *slt_hm_given_source(const struct slt_hm *m)
+{
+	for (size_t i = 0; i < m->a->layout->n_members; i++)
+		if (m->a->classes[i].given)
+			return m->given_word ? m->given_word : "given";
+	return NULL;
+}
+
+double slt_hm_score(const struct slt_analysis *a, const struct slt_advice *adv)
+{
+	if (adv && adv->n_proposals)
+		return adv->proposals[0].score_before;
+	double score = 0;
+	for (size_t i = 0; i < a->n_findings; i++)
+		if (a->findings[i].kind == SLT_FIND_COLLISION ||
+		    a->findings[i].kind == SLT_FIND_WRITE_WRITE)
+			score += a->findings[i].score;
+	return score;
 }

@@ -5,18 +5,24 @@
  * computed once from the analysis (and a proposal of the advisor) that the
  * text and JSON writers print; nothing here analyses anything again.
  *
- *   - every byte of the instance's lines gets an owner: the deepest member
- *     holding it (the first in pre-order among equals: a union's first
- *     member, a bitfield run's first bitfield), HM_HOLE for holes and tail
- *     padding, HM_OUTSIDE before the instance's start (line_origin) and
- *     after its end on the last line;
+ *   - every byte of the instance's lines gets an owner: the member the
+ *     findings name for it (slt_member_unit(): the outermost named member
+ *     holding it, anonymous levels transparent, so `pos` of
+ *     `struct { int x, y; } pos`) when the layout is shown folded, the
+ *     deepest member holding it when it is expanded (-E); the first in
+ *     pre-order among equals (a union's first member, a bitfield run's
+ *     first bitfield); HM_HOLE for holes and tail padding, HM_OUTSIDE
+ *     before the instance's start (line_origin) and after its end on the
+ *     last line;
  *   - the owner's class, heat and counts come from the analysis: directly
  *     for the analysed layout, through the member of the original layout
  *     with the same path and size for a proposal (anonymous levels left
  *     out of paths, so a member the advisor wraps in an anonymous struct
  *     keeps its class; inserted `_padN_` members and wrappers have none
  *     and draw as padding);
- *   - each line lists the findings on it (a finding's line and line2).
+ *   - each line lists the findings on it (a finding's line and line2):
+ *     the analysis' for its own layout, for a proposal those the caller
+ *     gives (the proposal's layout analysed again, slt_hm_set_findings()).
  * Lines are the analysis' instance lines: line k holds the instance bytes
  * [k * cl - origin, (k + 1) * cl - origin).
  */
@@ -52,8 +58,11 @@ struct slt_hm {
 	long *orig;                    /* per member of s: the index of the
 					  analysed member it is (itself for
 					  a->layout), -1 when none */
-	bool findings;                 /* markers drawn (the analysed
-					  layout only) */
+	const struct slt_analysis *fa; /* whose findings are marked: a for
+					  a->layout, NULL (none) for a
+					  proposal unless set */
+	size_t *fnum;                  /* per finding of fa: the number it
+					  is shown as (NULL: its rank) */
 	const char *given_word;        /* how given classes are labelled
 					  (slt_report_opts.given_word; NULL:
 					  "given") */
@@ -64,6 +73,25 @@ struct slt_hm {
 int slt_hm_build(struct slt_hm *m, const struct slt_analysis *a,
 		 const struct slt_struct *s, struct slt_error *err);
 void slt_hm_free(struct slt_hm *m);
+
+/* Mark the findings of fa (s analysed again; NULL: none) on m, numbered as
+ * the finding of m->a with the same kind and members (by path) when there
+ * is one, else from next on (*next is advanced).  Returns 0 or
+ * SLT_ENOMEM. */
+int slt_hm_set_findings(struct slt_hm *m, const struct slt_analysis *fa,
+			size_t *next);
+
+/* The number finding i of m->fa is shown as. */
+static inline size_t slt_hm_fnum(const struct slt_hm *m, size_t i)
+{
+	return m->fnum ? m->fnum[i] : i + 1;
+}
+
+/* "union" or "struct" (C++ classes are loaded as structs). */
+static inline const char *slt_hm_keyword(const struct slt_struct *s)
+{
+	return s->kind == SLT_KIND_UNION ? "union" : "struct";
+}
 
 /* Owner of byte b (0 .. cl-1) of line k. */
 static inline long slt_hm_owner(const struct slt_hm *m, uint64_t k, unsigned b)
@@ -114,6 +142,19 @@ static inline int slt_hm_digits(uint64_t v)
  * R read-mostly, M mixed, T true-shared, c cold, ? no class, '.' hole or
  * padding, ' ' outside the instance. */
 char slt_hm_letter(const struct slt_hm *m, long owner);
+
+/* How the classes were given when some were (the report's given_word:
+ * "given", "static", "static+given"); NULL when all are measured. */
+const char *slt_hm_given_source(const struct slt_hm *m);
+
+/* The false-sharing score of the analysed layout: with a proposal, its
+ * score_before (the advisor's, which the text and JSON writers print as
+ * "score before -> after"); else the scores of the collision and
+ * write-write findings summed.  Straddle, adjacent-line, true-sharing and
+ * unseen-writer findings are not counted either way.  (On the classes
+ * basis without a separation the two are equal; on a profile's basis the
+ * advisor shares a member's accesses out over its lines.) */
+double slt_hm_score(const struct slt_analysis *a, const struct slt_advice *adv);
 
 /* The display name of member i ("(anonymous)" for none). */
 const char *slt_hm_name(const struct slt_hm *m, long i);

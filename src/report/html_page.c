@@ -31,7 +31,6 @@ static const char css[] =
 "th,td{border:1px solid #ccc;padding:.15em .55em;text-align:right;vertical-align:top}\n"
 "th{background:#f3f3f3;text-align:left}td.l{text-align:left}\n"
 "svg.map{display:block;width:100%;max-width:660px;height:auto}\n"
-"@media screen and (max-width:600px){svg.map{min-width:520px}}\n"
 ".mapbox{overflow-x:auto;max-width:100%}\n"
 "svg text{font:9px ui-monospace,monospace;fill:#222}\n"
 "svg .lab,svg .off{text-anchor:end;fill:#555}svg .ru{fill:#777}\n"
@@ -42,6 +41,7 @@ static const char css[] =
 ".c-cold{fill:#b9b9b9}.c-none{fill:#e4e4e4}.c-hole{fill:#fff;stroke:#bbb;"
 "stroke-dasharray:2 2}.c-out{fill:none}.heat{fill:#c62828}\n"
 "svg .bg{fill:transparent}svg .ln:target .bg{fill:#fff59d}\n"
+"svg .ln rect.m{stroke:#fff;stroke-width:1.2}\n"
 "svg .ln rect:hover{stroke:#000;stroke-width:1.5}\n"
 ".key{display:flex;flex-wrap:wrap;gap:.3em 1em;padding:0;list-style:none;margin:.4em 0}\n"
 ".key span{display:inline-block;width:1.1em;height:1.1em;vertical-align:-.2em;"
@@ -57,14 +57,19 @@ static const char css[] =
 "@media print{body{max-width:none;font-size:11pt}a{color:inherit;"
 "text-decoration:none}section,figure,table{break-inside:avoid}"
 "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
-"svg.map{max-width:100%;min-width:0}.mapbox{overflow:visible}}\n";
+"svg.map{max-width:100%}.mapbox{overflow:visible}}\n";
 
-int slt_report_html_begin(FILE *out, const char *source, struct slt_error *err)
+int slt_report_html_begin(FILE *out, const char *source, const char *names,
+			  struct slt_error *err)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-	      "<link rel=\"icon\" href=\"data:,\"/>\n"
-	      "<title>structlint: cacheline map</title>\n<style>\n", out);
+	      "<link rel=\"icon\" href=\"data:,\"/>\n<title>", out);
+	if (names && names[0]) {
+		slt_html_esc(out, names);
+		fputs(": ", out);
+	}
+	fputs("cacheline map (structlint)</title>\n<style>\n", out);
 	fputs(css, out);
 	fputs("</style>\n</head>\n<body>\n<h1>structlint: cacheline map</h1>\n"
 	      "<p class=\"meta\">Input: <code>", out);
@@ -109,12 +114,9 @@ static void tr(FILE *out, const char *what, const char *fmt, ...)
 }
 
 static void numbers(FILE *out, const struct slt_analysis *a, const struct slt_hm *m,
-		    const struct slt_advice_report_opts *r)
+		    const struct slt_advice *adv, const struct slt_advice_report_opts *r)
 {
 	const struct slt_struct *s = a->layout;
-	double score = 0;
-	for (size_t i = 0; i < a->n_findings; i++)
-		score += a->findings[i].score;
 	fputs("<div class=\"scroll\"><table>\n", out);
 	tr(out, "size", "%" PRIu64 " bytes", s->size);
 	tr(out, "cache lines", "%" PRIu64 " of %u bytes", m->n_lines, m->cl);
@@ -123,7 +125,21 @@ static void numbers(FILE *out, const struct slt_analysis *a, const struct slt_hm
 	tr(out, "holes", "%" PRIu32 " (%" PRIu64 " bytes)", s->n_byte_holes, s->sum_byte_holes);
 	tr(out, "tail padding", "%" PRIu64 " bytes", s->padding);
 	tr(out, "findings", "%zu", a->n_findings);
-	tr(out, "score", "%g (basis: %s)", score, slt_score_basis_name(a->basis));
+	if (adv && adv->n_proposals) {
+		unsigned block = r && r->separation > m->cl ? r->separation : m->cl;
+		tr(out, "false-sharing score", "%g (basis: %s; as the proposals count it: "
+		   "the advisor's collision and write-write pairs per %u-byte %s; straddle "
+		   "and adjacent-line findings not counted)", slt_hm_score(a, adv),
+		   slt_score_basis_name(a->basis), block, block > m->cl ? "block" : "line");
+	} else {
+		tr(out, "false-sharing score", "%g (basis: %s; the collision and write-write "
+		   "findings' scores summed; straddle and adjacent-line findings not counted)",
+		   slt_hm_score(a, NULL), slt_score_basis_name(a->basis));
+	}
+	const char *src = slt_hm_given_source(m);
+	if (src)
+		tr(out, "classes", "given (%s)%s", src,
+		   a->profile && a->profile->members ? ", the others measured" : "");
 	struct slt_advice_opts so = { .nr_cpus = r ? r->nr_cpus : 0 };
 	struct slt_slab_cost c;
 	if (r && r->nr_cpus && !slt_slab_cost(s->size, s->alignment, &so, &c)) {
@@ -153,21 +169,21 @@ static void member_list(FILE *out, const struct slt_analysis *a,
 	}
 }
 
-static void findings(FILE *out, const struct slt_analysis *a, const char *sid)
+/* The findings of m->fa as a list: items FID-fN (N: slt_hm_fnum()),
+ * their lines linked to LID-lK. */
+static void findings(FILE *out, const struct slt_hm *m, const char *fid,
+		     const char *lid)
 {
-	fputs("<h3>Findings</h3>\n", out);
-	if (!a->n_findings) {
-		fputs("<p>No finding.</p>\n", out);
-		return;
-	}
+	const struct slt_analysis *a = m->fa;
 	fputs("<ol class=\"findings\">\n", out);
 	for (size_t i = 0; i < a->n_findings; i++) {
 		const struct slt_finding *f = &a->findings[i];
-		fprintf(out, "<li id=\"%s-f%zu\"><a href=\"#%s-l%" PRIu64 "\">line %" PRIu64 "</a>",
-			sid, i + 1, sid, f->line, f->line);
+		size_t num = slt_hm_fnum(m, i);
+		fprintf(out, "<li id=\"%s-f%zu\" value=\"%zu\"><a href=\"#%s-l%" PRIu64 "\">line %"
+			PRIu64 "</a>", fid, num, num, lid, f->line, f->line);
 		if (f->kind == SLT_FIND_STRADDLE || f->kind == SLT_FIND_ADJACENT)
 			fprintf(out, " and <a href=\"#%s-l%" PRIu64 "\">%" PRIu64 "</a>",
-				sid, f->line2, f->line2);
+				lid, f->line2, f->line2);
 		fprintf(out, ": <span class=\"kind\">%s</span>, score %g:",
 			slt_finding_kind_name(f->kind), f->score);
 		member_list(out, a, f);
@@ -188,7 +204,7 @@ static void proposals_table(FILE *out, const struct slt_advice *adv,
 			    const struct slt_advice_report_opts *r, const char *sid)
 {
 	fputs("<div class=\"scroll\"><table>\n<tr><th>proposal</th><th>bytes</th>"
-	      "<th>lines</th><th>score</th><th>cost</th><th>kmalloc</th>"
+	      "<th>lines</th><th>false-sharing score</th><th>cost</th><th>kmalloc</th>"
 	      "<th>SLUB order, objects/slab</th><th>moved</th><th>findings left</th></tr>\n", out);
 	for (size_t i = 0; i < adv->n_proposals; i++) {
 		const struct slt_proposal *p = &adv->proposals[i];
@@ -221,7 +237,7 @@ static void proposals_table(FILE *out, const struct slt_advice *adv,
 
 static int proposal(FILE *out, const struct slt_advice *adv, size_t i,
 		    const struct slt_hm *before, const char *sid,
-		    struct slt_error *err)
+		    const struct slt_advice_report_opts *r, struct slt_error *err)
 {
 	const struct slt_proposal *p = &adv->proposals[i];
 	const struct slt_struct *o = adv->analysis->layout;
@@ -230,6 +246,12 @@ static int proposal(FILE *out, const struct slt_advice *adv, size_t i,
 	if (rc)
 		return rc;
 	after.given_word = before->given_word;
+	const struct slt_analysis *left = r && r->analysis_after ? r->analysis_after[i] : NULL;
+	size_t next = adv->analysis->n_findings;
+	if (slt_hm_set_findings(&after, left, &next)) {
+		slt_hm_free(&after);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
 	fprintf(out, "<h3 id=\"%s-p%zu\">Proposal %zu: %s</h3>\n", sid, i + 1, i + 1,
 		slt_proposal_kind_name(p->kind));
 	if (p->summary && p->summary[0]) {
@@ -247,15 +269,23 @@ static int proposal(FILE *out, const struct slt_advice *adv, size_t i,
 		}
 		fputs("</p>\n", out);
 	}
-	char id[64], label[80];
+	char id[64], label[80], fid[64];
+	snprintf(fid, sizeof(fid), "%s-p%zu", sid, i + 1);
 	fputs("<div class=\"pair\">\n<figure class=\"mapbox\"><figcaption>before</figcaption>\n", out);
 	snprintf(id, sizeof(id), "%s-p%zub", sid, i + 1);
 	slt_html_svg(out, before, id, sid, "the original layout");
 	fputs("</figure>\n<figure class=\"mapbox\"><figcaption>after</figcaption>\n", out);
 	snprintf(id, sizeof(id), "%s-p%zua", sid, i + 1);
 	snprintf(label, sizeof(label), "proposal %zu", i + 1);
-	slt_html_svg(out, &after, id, NULL, label);
+	slt_html_svg(out, &after, id, fid, label);
 	fputs("</figure>\n</div>\n", out);
+	if (left) {
+		fprintf(out, "<p>Findings left after proposal %zu: %zu%s</p>\n", i + 1,
+			left->n_findings, left->n_findings ? " (numbered as before when the "
+			"same finding)" : "");
+		if (left->n_findings)
+			findings(out, &after, fid, id);
+	}
 	if (p->c_decl && p->c_decl[0]) {
 		fputs("<details><summary>C declaration</summary><pre><code>", out);
 		slt_html_esc(out, p->c_decl);
@@ -280,8 +310,7 @@ int slt_report_html_struct(FILE *out, size_t index,
 	char sid[32];
 	snprintf(sid, sizeof(sid), "s%zu", index);
 	const struct slt_struct *s = a->layout;
-	fprintf(out, "<section id=\"%s\">\n<h2>%s <code>", sid,
-		s->kind == SLT_KIND_UNION ? "union" : "struct");
+	fprintf(out, "<section id=\"%s\">\n<h2>%s <code>", sid, slt_hm_keyword(s));
 	slt_html_esc(out, s->name);
 	fputs("</code></h2>\n", out);
 	if (s->decl_file && s->decl_file[0]) {
@@ -294,11 +323,15 @@ int slt_report_html_struct(FILE *out, size_t index,
 		slt_html_esc(out, r->basis);
 		fputs("</p>\n", out);
 	}
-	numbers(out, a, &m, r);
+	numbers(out, a, &m, adv, r);
 	fputs("<figure class=\"mapbox\">\n", out);
 	slt_html_svg(out, &m, sid, sid, s->name);
 	fputs("</figure>\n", out);
-	findings(out, a, sid);
+	fputs("<h3>Findings</h3>\n", out);
+	if (a->n_findings)
+		findings(out, &m, sid, sid);
+	else
+		fputs("<p>No finding.</p>\n", out);
 	if (adv) {
 		fputs("<h3>Proposals</h3>\n", out);
 		if (!adv->n_proposals) {
@@ -312,7 +345,7 @@ int slt_report_html_struct(FILE *out, size_t index,
 			proposals_table(out, adv, r, sid);
 		}
 		for (size_t i = 0; !rc && i < adv->n_proposals; i++)
-			rc = proposal(out, adv, i, &m, sid, err);
+			rc = proposal(out, adv, i, &m, sid, r, err);
 	}
 	fputs("</section>\n", out);
 	slt_hm_free(&m);

@@ -71,11 +71,16 @@ static void title(FILE *out, const struct slt_hm *m, long o, uint64_t k,
 			  path : "(anonymous)");
 	fputs(" (", out);
 	slt_html_esc(out, mb->type);
-	fprintf(out, "): offset %" PRIu64 ", %" PRIu64 " byte%s", mb->offset,
-		mb->size, mb->size == 1 ? "" : "s");
+	if (mb->flags & SLT_MEMBER_BITFIELD)
+		fprintf(out, "): offset %" PRIu64 " bit %" PRIu32 ", %" PRIu32 " bit%s",
+			mb->offset, mb->bit_offset, mb->bit_size, mb->bit_size == 1 ? "" : "s");
+	else
+		fprintf(out, "): offset %" PRIu64 ", %" PRIu64 " byte%s", mb->offset,
+			mb->size, mb->size == 1 ? "" : "s");
 	const struct slt_member_class *c = slt_hm_mclass(m, o);
 	if (c) {
-		fprintf(out, "; %s", slt_class_name(c->cls));
+		/* as the legend names it */
+		fprintf(out, "; %s", c->cls == SLT_CLASS_NONE ? "no class" : slt_class_name(c->cls));
 		if (c->label) {
 			fputc(':', out);
 			slt_html_esc(out, c->label);
@@ -112,8 +117,10 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 			e++;
 		if (o != HM_OUTSIDE) {
 			double x = GUT + b * cw, w = (e - b) * cw;
-			fprintf(out, "<rect class=\"%s\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\"",
-				slt_html_class(m, o), x, y + 1, w, ROW - 2);
+			/* class m: a member, outlined so that neighbours of
+			 * one class stay apart */
+			fprintf(out, "<rect class=\"%s%s\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\"",
+				slt_html_class(m, o), o >= 0 ? " m" : "", x, y + 1, w, ROW - 2);
 			if (prof && o >= 0 && slt_hm_access(m, o))
 				fprintf(out, " fill-opacity=\"%.2f\"", 0.3 + 0.7 * slt_hm_heat(m, o));
 			fputc('>', out);
@@ -135,13 +142,14 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 			"<title>heat %d of 5</title></rect>", x, y + 4, 4 * h, ROW - 8, h);
 	}
 	x += 24;
-	for (size_t i = 0; fid && m->findings && i < m->a->n_findings; i++) {
-		if (!slt_hm_finding_on(&m->a->findings[i], k))
+	for (size_t i = 0; fid && m->fa && i < m->fa->n_findings; i++) {
+		if (!slt_hm_finding_on(&m->fa->findings[i], k))
 			continue;
+		size_t num = slt_hm_fnum(m, i);
 		fprintf(out, "<a href=\"#%s-f%zu\"><text class=\"mk\" x=\"%.0f\" y=\"%.0f\">!%zu"
-			"<title>finding %zu: %s</title></text></a>", fid, i + 1, x, y + 12,
-			i + 1, i + 1, slt_finding_kind_name(m->a->findings[i].kind));
-		x += 8 + 6 * slt_hm_digits(i + 1);
+			"<title>finding %zu: %s</title></text></a>", fid, num, x, y + 12,
+			num, num, slt_finding_kind_name(m->fa->findings[i].kind));
+		x += 8 + 6 * slt_hm_digits(num);
 	}
 	fputs("</g>\n", out);
 }

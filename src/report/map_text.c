@@ -3,10 +3,11 @@
  * The terminal cacheline map (structlint/map_report.h): report --map and
  * suggest --map.  Every row is built in memory first (struct row: bytes
  * with the colour escapes, and the visible width), so two maps can stand
- * side by side padded to a fixed width.
+ * side by side padded to a fixed width; no row is wider than the
+ * terminal (report opts width).
  *
- *   LINE OFFSET|WWWWWWWWRRRRRRRR........cccccccc| 5 !1      cells row
- *               iter    memcg                 +a,b          names row
+ *   LINE OFFSET|WWWWWWWWRRRRRRRR........cccccccc| 5 !1 !2   cells row
+ *               iter    ^  ^memcg             +a,b,c        names row
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -15,76 +16,11 @@
 
 #include "join/join_int.h"
 #include "report/heatmap.h"
+#include "report/map_row.h"
 #include "structlint/map_report.h"
 
 #define SEP " | "          /* between two maps */
-#define RESERVE 4          /* columns kept after a row for " !N" */
-
-struct row {
-	char *p;
-	size_t n, cap;
-	size_t vis;             /* visible columns */
-	bool oom;
-};
-
-static void r_raw(struct row *r, const char *s, size_t n)
-{
-	if (r->oom)
-		return;
-	if (r->n + n + 1 > r->cap) {
-		size_t cap = (r->n + n + 1) * 2;
-		char *p = realloc(r->p, cap);
-		if (!p) {
-			r->oom = true;
-			return;
-		}
-		r->p = p;
-		r->cap = cap;
-	}
-	memcpy(r->p + r->n, s, n);
-	r->n += n;
-	r->p[r->n] = 0;
-}
-
-/* An escape: no column. */
-static void r_esc(struct row *r, bool color, const char *e)
-{
-	if (color)
-		r_raw(r, e, strlen(e));
-}
-
-static void r_text(struct row *r, const char *s, size_t n)
-{
-	r_raw(r, s, n);
-	r->vis += n;
-}
-
-static void r_printf(struct row *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void r_printf(struct row *r, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		r_text(r, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
-static void r_pad(struct row *r, size_t to)
-{
-	while (r->vis < to && !r->oom)
-		r_text(r, " ", 1);
-}
-
-static void r_clear(struct row *r)
-{
-	r->n = r->vis = 0;
-	if (r->p)
-		r->p[0] = 0;
-}
+#define MAX_CELL 8         /* bytes per cell at most (of a 64-byte line) */
 
 /* One map's geometry. */
 struct panel {
@@ -94,9 +30,20 @@ struct panel {
 	unsigned cells;         /* cells per row */
 	int lw, ow;             /* digits of the line and offset columns */
 	size_t prefix;          /* columns before the first cell */
-	size_t width;           /* columns of the whole panel (side by side) */
+	size_t width;           /* columns of the whole panel */
 	bool heat;              /* a profile: heat column */
+	size_t marks;           /* columns of the widest " !N !M" */
 };
+
+/* The columns of the markers of line k: " !N" per finding on it. */
+static size_t marks_cols(const struct slt_hm *m, uint64_t k)
+{
+	size_t n = 0;
+	for (size_t i = 0; m->fa && i < m->fa->n_findings; i++)
+		if (slt_hm_finding_on(&m->fa->findings[i], k))
+			n += 2 + (size_t)slt_hm_digits(slt_hm_fnum(m, i));
+	return n;
+}
 
 static void panel_geometry(struct panel *p)
 {
@@ -106,38 +53,42 @@ static void panel_geometry(struct panel *p)
 	p->ow = slt_hm_digits(last);
 	p->prefix = (size_t)p->lw + 1 + (size_t)p->ow + 1;
 	p->heat = slt_hm_line_heat(m, 0) >= 0;
+	p->marks = 0;
+	for (uint64_t k = 0; k < m->n_lines; k++) {
+		size_t c = marks_cols(m, k);
+		p->marks = c > p->marks ? c : p->marks;
+	}
 }
 
-/* The columns a panel of cells cells needs, its reserve after it
- * included. */
+/* The columns of a cells row of a panel of cells cells. */
 static size_t panel_cols(const struct panel *p, unsigned cells)
 {
-	return p->prefix + cells + 1 + (p->heat ? 2 : 0) + RESERVE;
+	return p->prefix + cells + 1 + (p->heat ? 2 : 0) + p->marks;
 }
 
-/* Bytes per cell: 1 when n panels of one byte per cell fit width, else
- * the smallest power of two from 8 that fits (a whole line at most). */
-static void choose_cells(struct panel *ps, size_t n, unsigned width)
+/* Bytes per cell: the smallest power of two (1, 2, 4, 8) with which the n
+ * panels' cells rows fit width side by side; their widths share it out.
+ * False when not even 8 bytes per cell fit (then 8). */
+static bool choose_cells(struct panel *ps, size_t n, unsigned width)
 {
-	unsigned cl = ps[0].m.cl, b = 1;
-	for (;;) {
-		size_t cols = (n - 1) * strlen(SEP);
+	unsigned cl = ps[0].m.cl, b = 1, max = cl < MAX_CELL ? cl : MAX_CELL;
+	size_t cols;
+	for (;; b *= 2) {
+		cols = (n - 1) * strlen(SEP);
 		for (size_t i = 0; i < n; i++)
 			cols += panel_cols(&ps[i], cl / b);
-		if (cols <= width || b >= cl)
+		if (cols <= width || b >= max)
 			break;
-		b = b == 1 ? 8 : b * 2;
-		if (b > cl)
-			b = cl;
 	}
-	size_t share = n > 1 ? (width - (n - 1) * strlen(SEP)) / n : 0;
+	size_t extra = cols < width ? width - cols : 0;
 	for (size_t i = 0; i < n; i++) {
 		ps[i].cell = b;
 		ps[i].cells = cl / b;
-		ps[i].width = panel_cols(&ps[i], ps[i].cells);
-		if (share > ps[i].width)    /* side by side: the names get the rest */
-			ps[i].width = share;
+		ps[i].width = panel_cols(&ps[i], ps[i].cells) + extra / n;
+		if (n == 1 || cols > width)
+			ps[i].width = width / n;
 	}
+	return cols <= width;
 }
 
 static const char *cell_color(const struct slt_hm *m, long o)
@@ -178,89 +129,115 @@ static void cells_row(struct row *r, const struct panel *p, uint64_t k)
 	int h = slt_hm_line_heat(m, k);
 	if (h >= 0)
 		r_printf(r, " %d", h);
-	bool first = true;
-	for (size_t i = 0; m->findings && i < m->a->n_findings; i++) {
-		if (!slt_hm_finding_on(&m->a->findings[i], k))
+	bool any = false;
+	for (size_t i = 0; m->fa && i < m->fa->n_findings; i++) {
+		if (!slt_hm_finding_on(&m->fa->findings[i], k))
 			continue;
-		if (first)
+		if (!any)
 			r_esc(r, p->color, "\033[1;31m");
-		r_printf(r, first ? " !%zu" : ",%zu", i + 1);
-		first = false;
+		r_printf(r, " !%zu", slt_hm_fnum(m, i));
+		any = true;
 	}
-	if (!first)
+	if (any)
 		r_esc(r, p->color, "\033[0m");
+	r_cut(r, p->width);
 }
 
 #define NAME_ROWS 8
+#define MAX_RUNS 256
 
-/* Cut r (no escapes in it) to max columns, a '~' in the last. */
-static void r_cut(struct row *r, size_t max)
+/* The members on line k in byte order (at most MAX_RUNS), and the cell
+ * where each is first shown (p->cells when no cell shows it). */
+static size_t line_members(const struct panel *p, uint64_t k, long *mem,
+			   unsigned *first)
 {
-	if (max && r->vis > max && !r->oom) {
-		r->n = r->vis = max;
-		r->p[max - 1] = '~';
-		r->p[max] = 0;
+	const struct slt_hm *m = &p->m;
+	size_t n = 0;
+	for (unsigned b = 0; b < m->cl && n < MAX_RUNS; b++) {
+		long o = slt_hm_owner(m, k, b);
+		bool seen = o < 0;
+		for (size_t i = n; i-- > 0 && !seen;)
+			seen = mem[i] == o;
+		if (!seen) {
+			mem[n] = o;
+			first[n++] = p->cells;
+		}
 	}
+	for (unsigned c = 0; c < p->cells; c++) {
+		long o = slt_hm_cell(m, k, c * p->cell, p->cell);
+		for (size_t i = 0; i < n; i++)
+			if (mem[i] == o && first[i] == p->cells)
+				first[i] = c;
+	}
+	return n;
 }
 
-/* The names rows of line k: each member's name at its first cell on the
- * line when it fits before the next member's, the others after the cells
- * as "+a,b".  max: the panel's columns (0: no limit); the names that do
- * not fit wrap onto further rows (at most NAME_ROWS in all).  Returns the
- * rows used. */
-static size_t names_rows(struct row *r, const struct panel *p, uint64_t k, size_t max)
+/* The names rows of line k: each member's name under the first cell that
+ * shows it when it fits before the next member's first cell, else a '^'
+ * there (a boundary: same-class neighbours stay apart) and its name after
+ * the cells as "+a,b" (a member no cell shows: only there); the names that
+ * do not fit the panel's width wrap onto further rows (at most NAME_ROWS
+ * in all).  Returns the rows used. */
+static size_t names_rows(struct row *r, const struct panel *p, uint64_t k)
 {
 	const struct slt_hm *m = &p->m;
 	if (k >= m->n_lines)
 		return 0;
-	long runs[256];
-	unsigned at[256];
-	size_t n = 0;
-	for (unsigned b = 0; b < m->cl && n < 256; b++) {
-		long o = slt_hm_owner(m, k, b);
-		if (o < 0 || (b && slt_hm_owner(m, k, b - 1) == o))
-			continue;
-		bool seen = false;
-		for (size_t i = 0; i < n && !seen; i++)
-			seen = runs[i] == o;
-		if (!seen) {
-			runs[n] = o;
-			at[n++] = b;
-		}
-	}
-	size_t rows = 1, over = 0, tail = p->prefix + p->cells + 2;
+	long mem[MAX_RUNS];
+	unsigned first[MAX_RUNS];
+	bool placed[MAX_RUNS] = { false };
+	size_t n = line_members(p, k, mem, first);
 	size_t cursor = 0;      /* first free cell column */
-	bool placed[256] = { false };
-	for (size_t i = 0; i < n; i++) {
-		const char *name = m->s->members[runs[i]].name;
-		size_t len = strlen(name), col = at[i] / p->cell;
-		size_t end = i + 1 < n ? at[i + 1] / p->cell : p->cells + 1;
-		if (len && col >= cursor && col + len < end) {
-			r_pad(&r[0], p->prefix + col);
+	for (unsigned c = 0; c < p->cells; c++) {
+		size_t i = 0;
+		while (i < n && first[i] != c)
+			i++;
+		if (i == n || c < cursor)
+			continue;
+		/* the next cell that starts another member */
+		unsigned end = c + 1;
+		while (end < p->cells && slt_hm_cell(m, k, end * p->cell, p->cell) ==
+						 slt_hm_cell(m, k, c * p->cell, p->cell))
+			end++;
+		if (end == p->cells)
+			end++;          /* the last: up to under the bar */
+		const char *name = m->s->members[mem[i]].name;
+		size_t len = strlen(name);
+		r_pad(&r[0], p->prefix + c);
+		if (len && c + len < end) {
 			r_text(&r[0], name, len);
-			cursor = col + len + 1;
+			cursor = c + len + 1;
 			placed[i] = true;
+		} else {
+			r_text(&r[0], "^", 1);
+			cursor = c + 1;
 		}
 	}
+	size_t rows = 1, tail = p->prefix + p->cells + 2;
+	bool more = false;      /* the row has a "+" item */
 	for (size_t i = 0; i < n; i++) {
-		const char *name = m->s->members[runs[i]].name;
-		size_t len = strlen(name);
-		if (placed[i] || !len)
+		const char *name = slt_hm_name(m, mem[i]);
+		if (placed[i] || !m->s->members[mem[i]].name[0])
 			continue;
+		size_t len = strlen(name);
 		struct row *t = &r[rows - 1];
-		size_t base = rows > 1 ? p->prefix : tail;
-		size_t start = t->vis > base ? t->vis : base;
-		/* wrap onto a fresh row when that gives it more room */
-		if (max && start + 1 + len > max && rows < NAME_ROWS && (over || rows == 1)) {
+		size_t at = rows > 1 ? p->prefix : tail;
+		if (t->vis + !more > at)
+			at = t->vis + !more;
+		/* onto a fresh row when the name does not fit this one */
+		if ((more || rows == 1) && at + 1 + len > p->width && rows < NAME_ROWS &&
+		    at > p->prefix) {
 			t = &r[rows++];
-			over = 0;
+			more = false;
+			at = p->prefix;
 		}
-		r_pad(t, rows > 1 ? p->prefix : tail);
-		r_text(t, over++ ? "," : "+", 1);
+		r_pad(t, at);
+		r_text(t, more ? "," : "+", 1);
 		r_text(t, name, len);
+		more = true;
 	}
 	for (size_t i = 0; i < rows; i++)
-		r_cut(&r[i], max);
+		r_cut(&r[i], p->width);
 	return r[0].vis ? rows : 0;
 }
 
@@ -335,7 +312,7 @@ static int draw(FILE *out, struct panel *ps, size_t n)
 					r_printf(&rs[i], ": lines %" PRIu64 "-%" PRIu64 ": ", k, j);
 					r_text(&rs[i], ps[i].m.s->members[w].name,
 					       strlen(ps[i].m.s->members[w].name));
-					r_cut(&rs[i], n > 1 ? ps[i].width : 0);
+					r_cut(&rs[i], ps[i].width);
 				}
 			}
 			rc = flush(out, rs, n, ps);
@@ -347,7 +324,7 @@ static int draw(FILE *out, struct panel *ps, size_t n)
 		rc = flush(out, rs, n, ps);
 		size_t rows = 0;
 		for (size_t i = 0; i < n; i++) {
-			size_t u = names_rows(nr[i], &ps[i], k, n > 1 ? ps[i].width : 0);
+			size_t u = names_rows(nr[i], &ps[i], k);
 			rows = u > rows ? u : rows;
 		}
 		for (size_t x = 0; !rc && x < rows; x++) {
@@ -368,48 +345,67 @@ static int draw(FILE *out, struct panel *ps, size_t n)
 	return rc;
 }
 
-static void legend(FILE *out, const struct panel *p)
+static void legend(FILE *out, const struct panel *p, unsigned width)
 {
-	static const struct { char ch; const char *what; } keys[] = {
-		{ 'W', "hot-write" }, { 'R', "read-mostly" }, { 'M', "mixed" },
-		{ 'T', "true-shared" }, { 'c', "cold" }, { '?', "no class" },
-		{ '.', "hole/padding" },
+	static const struct { const char *ch, *what, *esc; } keys[] = {
+		{ "W", "hot-write", "\033[97;41m" }, { "R", "read-mostly", "\033[97;44m" },
+		{ "M", "mixed", "\033[30;43m" }, { "T", "true-shared", "\033[97;45m" },
+		{ "c", "cold", "\033[37;100m" }, { "?", "no class", "\033[30;47m" },
+		{ ".", "hole/padding", "\033[0;2m" },
 	};
-	static const char *esc[] = {
-		"\033[97;41m", "\033[97;44m", "\033[30;43m", "\033[97;45m",
-		"\033[37;100m", "\033[30;47m", "\033[0;2m",
-	};
-	fputs("legend:", out);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		fprintf(out, "%s%s%c%s %s", i ? "  " : " ", p->color ? esc[i] : "", keys[i].ch,
-			p->color ? "\033[0m" : "", keys[i].what);
-	fprintf(out, "\n        1 cell = %u byte%s", p->cell, p->cell == 1 ? "" : "s");
-	if (p->cell > 1)
-		fputs(" (its most written member)", out);
+	struct wrap w;
+	w_start(&w, out, width, 8);
+	w_printf(&w, "legend:");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		/* the letter coloured, the word not: one item for the wrap */
+		size_t n = strlen(keys[i].what);
+		w_place(&w, 2 + n, i ? "  " : " ");
+		w_word(&w, p->color ? keys[i].esc : NULL, keys[i].ch, 1,
+		       p->color ? "\033[0m" : NULL, "");
+		w_word(&w, NULL, keys[i].what, n, NULL, " ");
+	}
+	const char *src = slt_hm_given_source(&p->m);
+	if (src)
+		w_printf(&w, " (classes %s)", src);
+	w_end(&w);
+	w_start(&w, out, width, 8);
+	w_indent(&w);
+	char cell[64];
+	const char *items[4];
+	size_t n = 0;
+	snprintf(cell, sizeof(cell), "1 cell = %u byte%s%s", p->cell, p->cell == 1 ? "" : "s",
+		 p->cell > 1 ? " (its most written member)" : "");
+	items[n++] = cell;
+	items[n++] = "^: a member's first cell, its name after the row (+a,b)";
 	if (p->heat)
-		fputs("; heat 0-5 after the line (5: the busiest member)", out);
-	if (p->m.findings && p->m.a->n_findings)
-		fputs("; !N: finding N", out);
-	fputc('\n', out);
+		items[n++] = "heat 0-5 after the line (5: the busiest member)";
+	if (p->m.fa && p->m.fa->n_findings)
+		items[n++] = "!N: finding N";
+	for (size_t i = 0; i < n; i++)
+		w_printf(&w, " %s%s", items[i], i + 1 < n ? ";" : "");
+	w_end(&w);
 }
 
-static void findings_key(FILE *out, const struct slt_analysis *a)
+/* The findings of m->fa by their numbers, each wrapped at width. */
+static void findings_key(FILE *out, const struct slt_hm *m, unsigned width)
 {
-	const struct slt_struct *s = a->layout;
-	for (size_t i = 0; i < a->n_findings; i++) {
+	const struct slt_analysis *a = m->fa;
+	for (size_t i = 0; a && i < a->n_findings; i++) {
 		const struct slt_finding *f = &a->findings[i];
-		fprintf(out, "!%zu line %" PRIu64, i + 1, f->line);
+		struct wrap w;
+		w_start(&w, out, width, 4);
+		w_printf(&w, "!%zu line %" PRIu64, slt_hm_fnum(m, i), f->line);
 		if (f->kind == SLT_FIND_STRADDLE || f->kind == SLT_FIND_ADJACENT)
-			fprintf(out, "-%" PRIu64, f->line2);
-		fprintf(out, " %s, score %g:", slt_finding_kind_name(f->kind), f->score);
+			w_printf(&w, "-%" PRIu64, f->line2);
+		w_printf(&w, " %s, score %g:", slt_finding_kind_name(f->kind), f->score);
 		for (size_t k = 0; k < f->n_members; k++) {
 			char path[512];
 			size_t mi = f->members[k];
-			fprintf(out, "%s %s (%s)", k ? "," : "",
-				slt_member_path(s, mi, path, sizeof(path)),
-				slt_class_name(a->classes[mi].cls));
+			w_printf(&w, "%s %s (%s)", k ? "," : "",
+				 slt_member_path(a->layout, mi, path, sizeof(path)),
+				 slt_class_name(a->classes[mi].cls));
 		}
-		fputc('\n', out);
+		w_end(&w);
 	}
 }
 
@@ -420,8 +416,10 @@ static int panel_init(struct panel *p, const struct slt_analysis *a,
 	memset(p, 0, sizeof(*p));
 	p->color = o && o->color;
 	int rc = slt_hm_build(&p->m, a, s, err);
-	if (!rc)
+	if (!rc) {
+		p->m.given_word = o ? o->given_word : NULL;
 		panel_geometry(p);
+	}
 	return rc;
 }
 
@@ -444,24 +442,72 @@ int slt_report_analysis_map(FILE *out, const struct slt_analysis *a,
 			    struct slt_error *err)
 {
 	struct panel p;
+	unsigned width = width_of(opts);
 	int rc = panel_init(&p, a, a->layout, opts, err);
 	if (rc)
 		return rc;
-	choose_cells(&p, 1, width_of(opts));
-	fprintf(out, "struct %s: %" PRIu64 " bytes, %" PRIu64 " cache line%s of %u bytes",
-		a->layout->name, a->layout->size, p.m.n_lines,
-		p.m.n_lines == 1 ? "" : "s", p.m.cl);
+	choose_cells(&p, 1, width);
+	struct wrap w;
+	w_start(&w, out, width, 4);
+	w_printf(&w, "%s %s: %" PRIu64 " bytes, %" PRIu64 " cache line%s of %u bytes",
+		 slt_hm_keyword(a->layout), a->layout->name, a->layout->size, p.m.n_lines,
+		 p.m.n_lines == 1 ? "" : "s", p.m.cl);
 	if (p.m.origin)
-		fprintf(out, " (starting %" PRIu32 " bytes into line 0)", p.m.origin);
-	fprintf(out, ", %zu finding%s (score basis: %s)\n", a->n_findings,
-		a->n_findings == 1 ? "" : "s", slt_score_basis_name(a->basis));
+		w_printf(&w, " (starting %" PRIu32 " bytes into line 0)", p.m.origin);
+	w_printf(&w, ", %zu finding%s (score basis: %s)", a->n_findings,
+		 a->n_findings == 1 ? "" : "s", slt_score_basis_name(a->basis));
+	w_end(&w);
 	rc = draw(out, &p, 1);
 	if (!rc) {
-		legend(out, &p);
-		findings_key(out, a);
+		legend(out, &p, width);
+		findings_key(out, &p.m, width);
 	}
 	slt_hm_free(&p.m);
 	return finish(out, rc, err);
+}
+
+/* A titled map alone (a proposal's pair when two do not fit side by
+ * side). */
+static int titled(FILE *out, struct panel *p, const char *title)
+{
+	struct row t = { 0 };
+	r_pad(&t, p->prefix);
+	r_text(&t, title, strlen(title));
+	r_cut(&t, p->width);
+	int rc = flush(out, &t, 1, p);
+	free(t.p);
+	return rc ? rc : draw(out, p, 1);
+}
+
+static int pair(FILE *out, struct panel *ps, unsigned width)
+{
+	/* one geometry for both: the wider numbers */
+	for (int k = 0; k < 2; k++) {
+		ps[k].lw = ps[0].lw > ps[1].lw ? ps[0].lw : ps[1].lw;
+		ps[k].ow = ps[0].ow > ps[1].ow ? ps[0].ow : ps[1].ow;
+		ps[k].prefix = (size_t)ps[k].lw + 1 + (size_t)ps[k].ow + 1;
+	}
+	if (!choose_cells(ps, 2, width)) {
+		/* one above the other, with one cell size */
+		choose_cells(&ps[0], 1, width);
+		choose_cells(&ps[1], 1, width);
+		unsigned cell = ps[0].cell > ps[1].cell ? ps[0].cell : ps[1].cell;
+		for (int k = 0; k < 2; k++) {
+			ps[k].cell = cell;
+			ps[k].cells = ps[k].m.cl / cell;
+		}
+		int rc = titled(out, &ps[0], "before");
+		return rc ? rc : titled(out, &ps[1], "after");
+	}
+	struct row t[2] = { { 0 }, { 0 } };
+	r_pad(&t[0], ps[0].prefix);
+	r_text(&t[0], "before", 6);
+	r_pad(&t[1], ps[1].prefix);
+	r_text(&t[1], "after", 5);
+	int rc = flush(out, t, 2, ps);
+	free(t[0].p);
+	free(t[1].p);
+	return rc ? rc : draw(out, ps, 2);
 }
 
 static int proposal_map(FILE *out, const struct slt_advice *adv, size_t i,
@@ -471,51 +517,50 @@ static int proposal_map(FILE *out, const struct slt_advice *adv, size_t i,
 {
 	const struct slt_analysis *a = adv->analysis;
 	const struct slt_proposal *pr = &adv->proposals[i];
-	fprintf(out, "proposal %zu of %zu: %s: %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64
-		"), %" PRIu64 " -> %" PRIu64 " cachelines, score %g -> %g",
-		i + 1, adv->n_proposals, slt_proposal_kind_name(pr->kind),
-		pr->size_before, pr->size_after, pr->bytes_added, pr->lines_before,
-		pr->lines_after, pr->score_before, pr->score_after);
+	unsigned width = width_of(opts);
+	struct wrap w;
+	w_start(&w, out, width, 4);
+	w_printf(&w, "proposal %zu of %zu: %s: %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64
+		 "), %" PRIu64 " -> %" PRIu64 " cachelines, score %g -> %g",
+		 i + 1, adv->n_proposals, slt_proposal_kind_name(pr->kind),
+		 pr->size_before, pr->size_after, pr->bytes_added, pr->lines_before,
+		 pr->lines_after, pr->score_before, pr->score_after);
 	if (r && r->findings_after && r->findings_after[i] >= 0)
-		fprintf(out, ", %zd finding%s left", r->findings_after[i],
-			r->findings_after[i] == 1 ? "" : "s");
-	fputc('\n', out);
+		w_printf(&w, ", %zd finding%s left", r->findings_after[i],
+			 r->findings_after[i] == 1 ? "" : "s");
+	w_end(&w);
 	if (pr->n_moved) {
-		fputs("moved:", out);
+		w_start(&w, out, width, 4);
+		w_printf(&w, "moved:");
 		for (size_t k = 0; k < pr->n_moved; k++)
-			fprintf(out, "%s %s", k ? "," : "",
-				a->layout->members[pr->moved[k]].name[0] ?
-				a->layout->members[pr->moved[k]].name : "(anonymous)");
-		fputc('\n', out);
+			w_printf(&w, "%s %s", k ? "," : "",
+				 a->layout->members[pr->moved[k]].name[0] ?
+				 a->layout->members[pr->moved[k]].name : "(anonymous)");
+		w_end(&w);
 	}
 	struct panel ps[2];
 	int rc = panel_init(&ps[0], a, a->layout, opts, err);
 	if (rc)
 		return rc;
 	rc = panel_init(&ps[1], a, &pr->layout, opts, err);
-	if (rc) {
-		slt_hm_free(&ps[0].m);
-		return rc;
+	const struct slt_analysis *left = r && r->analysis_after ? r->analysis_after[i] : NULL;
+	size_t next = a->n_findings;
+	if (!rc && slt_hm_set_findings(&ps[1].m, left, &next))
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	if (!rc) {
+		panel_geometry(&ps[1]);
+		rc = pair(out, ps, width);
 	}
-	/* one geometry for both: the wider numbers */
-	for (int k = 0; k < 2; k++) {
-		ps[k].lw = ps[0].lw > ps[1].lw ? ps[0].lw : ps[1].lw;
-		ps[k].ow = ps[0].ow > ps[1].ow ? ps[0].ow : ps[1].ow;
-		ps[k].prefix = (size_t)ps[k].lw + 1 + (size_t)ps[k].ow + 1;
+	if (!rc) {
+		legend(out, &ps[0], width);
+		if (left && left->n_findings) {
+			w_start(&w, out, width, 4);
+			w_printf(&w, "left after proposal %zu (numbered as before when the "
+				 "same finding):", i + 1);
+			w_end(&w);
+			findings_key(out, &ps[1].m, width);
+		}
 	}
-	choose_cells(ps, 2, width_of(opts));
-	struct row t[2] = { { 0 }, { 0 } };
-	r_pad(&t[0], ps[0].prefix);
-	r_text(&t[0], "before", 6);
-	r_pad(&t[1], ps[1].prefix);
-	r_text(&t[1], "after", 5);
-	rc = flush(out, t, 2, ps);
-	free(t[0].p);
-	free(t[1].p);
-	if (!rc)
-		rc = draw(out, ps, 2);
-	if (!rc)
-		legend(out, &ps[0]);
 	slt_hm_free(&ps[0].m);
 	slt_hm_free(&ps[1].m);
 	return rc;
@@ -527,20 +572,32 @@ int slt_report_advice_map(FILE *out, const struct slt_advice *advice,
 			  struct slt_error *err)
 {
 	const struct slt_analysis *a = advice->analysis;
-	if (ropts && ropts->basis)
-		fprintf(out, "member accesses %s\n", ropts->basis);
-	fprintf(out, "struct %s: %zu proposal%s\n", a->layout->name,
-		advice->n_proposals, advice->n_proposals == 1 ? "" : "s");
-	if (!advice->n_proposals)
-		fprintf(out, "no proposal%s%s\n", advice->note && advice->note[0] ? ": " : "",
-			advice->note ? advice->note : "");
+	unsigned width = width_of(opts);
+	struct wrap w;
+	if (ropts && ropts->basis) {
+		w_start(&w, out, width, 4);
+		w_printf(&w, "member accesses %s", ropts->basis);
+		w_end(&w);
+	}
+	w_start(&w, out, width, 4);
+	w_printf(&w, "%s %s: %zu proposal%s", slt_hm_keyword(a->layout), a->layout->name,
+		 advice->n_proposals, advice->n_proposals == 1 ? "" : "s");
+	w_end(&w);
+	if (!advice->n_proposals) {
+		w_start(&w, out, width, 4);
+		w_printf(&w, "no proposal%s%s", advice->note && advice->note[0] ? ": " : "",
+			 advice->note ? advice->note : "");
+		w_end(&w);
+	}
 	int rc = 0;
 	for (size_t i = 0; !rc && i < advice->n_proposals; i++) {
 		if (i)
 			fputc('\n', out);
 		rc = proposal_map(out, advice, i, opts, ropts, err);
 	}
-	if (!rc && advice->n_proposals)
-		findings_key(out, a);
+	if (!rc && advice->n_proposals) {
+		struct slt_hm m = { .a = a, .fa = a };
+		findings_key(out, &m, width);
+	}
 	return finish(out, rc, err);
 }

@@ -111,13 +111,17 @@ def case_map_color():
 
 
 def case_map_narrow():
-    # 40 columns: 8 bytes per cell, the cell shows its most written member
+    # 40 columns: 4 bytes per cell (the smallest of 1, 2, 4, 8 that fits),
+    # the cell shows its most written member; 24 columns: 8 bytes
     t = run('report', *memcg('--map'), columns=40)
     golden('memcg61.40.txt', t)
-    assert '1 cell = 8 bytes' in t
+    assert '1 cell = 4 bytes' in t
     row39 = [l for l in t.split('\n') if l.startswith('39 ')][0]
-    # 2496: iter (W), shrinker_info (R), tree_node.. (c), memcg (R)
-    assert row39.split('|')[1] == 'WRcccccR', row39
+    # 2496: iter (W), shrinker_info (R), tree_node.. (c), hole, memcg (R)
+    assert row39.split('|')[1] == 'WWRRccccccccc.RR', row39
+    t = run('report', *memcg('--map'), columns=24)
+    row39 = [l for l in t.split('\n') if l.startswith('39 ')][0]
+    assert re.search(r'1 cell = 8\s+bytes', t) and row39.split('|')[1] == 'WRcccccR', row39
 
 
 def tty_run(args, columns, **extra):
@@ -370,6 +374,206 @@ def case_html_check_detects():
     except AssertionError:
         return
     raise AssertionError('check_page passed a page with a script')
+
+
+# --- the new-user trial's defects (map_units.c) -------------------------
+
+LETTER = {'hot-write': 'W', 'read-mostly': 'R', 'mixed': 'M', 'true-shared': 'T',
+          'cold': 'c', 'none': '?'}
+
+
+def units():
+    """(object, classes file) of fixtures/report/map_units.c."""
+    out = os.path.join(TMP, 'map_units.o')
+    if not os.path.exists(out):
+        subprocess.run([CC, '-g', '-c', '-o', out,
+                        os.path.join(ROOT, 'fixtures', 'report', 'map_units.c')], check=True)
+    return out, os.path.join(CLASSES, 'map_units.classes')
+
+
+ROW = re.compile(r'\s*(\d+) +\d+\|([^|]*)\|')
+
+
+def rows_of(text):
+    """{line: (cells row, [names rows])} of a one-panel map."""
+    out, cur = {}, None
+    for l in text.split('\n'):
+        m = ROW.match(l)
+        if m:
+            cur = int(m.group(1))
+            out[cur] = (l, [])
+        elif cur is not None and l.startswith(' ') and not l.lstrip().startswith(':'):
+            out[cur][1].append(l)
+        else:
+            cur = None
+    return out
+
+
+def placed_names(cells, names):
+    """(column, word) of each name or '^' written under the cells (before
+    the '+' list)."""
+    bar = cells.index('|') + 1
+    end = cells.index('|', bar)
+    out = []
+    for m in re.finditer(r'[^ ]+', names):
+        if m.start() >= end or m.group().startswith('+'):
+            break
+        assert m.start() >= bar, (cells, names)
+        w, at = m.group(), m.start()
+        while w.startswith('^'):        # boundary marks, one per cell
+            out.append((at, '^'))
+            w, at = w[1:], at + 1
+        if w:
+            out.append((at, w))
+    return out
+
+
+def case_map_units():
+    # without -E the map names and colours the member the findings name
+    # (pos, un: anonymous struct/union types), with -E the inner members
+    o, cls = units()
+    t = run('report', o, 'pt', '--classes', cls, '--map')
+    rows = rows_of(t)
+    cells, names = rows[0]
+    words = [w for _, w in placed_names(cells, names[0])]
+    assert words[:4] == ['counter', 'pos', 'un', 'rd'], t
+    assert 'x' not in words and 'a' not in words, t
+    assert re.search(r'pos\s+\(read-mostly\)', t) and re.search(r'un\s+\(read-mostly\)', t), t
+    e = run('report', o, 'pt', '--classes', cls, '--map', '-E')
+    ew = [w for _, w in placed_names(*[(c, n[0]) for c, n in [rows_of(e)[0]]][0])]
+    assert ew[:5] == ['counter', 'x', 'y', 'a', 'rd'], e
+    # the union is called a union (map header, suggest's map, the page)
+    u = run('report', o, 'U', '--classes', cls, '--map')
+    assert u.startswith('union U: 24 bytes'), u
+    page_path = os.path.join(TMP, 'units.html')
+    run('report', o, 'pt', '--classes', cls, '--html', page_path)
+    page = open(page_path).read()
+    check_page(page)
+    assert '<title>pt: cacheline map' in page, page[:400]
+    assert '>pos</text>' in page and '>x</text>' not in page, page
+    # hover: the bitfield's bits; "no class" as the legend says (not "none")
+    assert 'f1 (unsigned int): offset 56 bit 0, 3 bits; hot-write' in page, page
+    assert 'pad (char[24]): offset 32, 24 bytes; no class' in page, page
+    assert '; none' not in page
+
+
+def case_map_width():
+    # no line wider than COLUMNS; the cell the smallest of 1, 2, 4, 8 bytes
+    # whose row fits; names under a cell that shows their member
+    o, cls = units()
+    prof = per_cpu_profile()
+    inputs = [memcg(), [obj(), 'mem_cgroup_per_node', '--samples', prof, '--base', hex(BASE)],
+              [o, 'mid', '--classes', cls], [o, 'pt', '--classes', cls]]
+    for cols in (20, 24, 30, 40, 50, 60, 70, 75, 76, 80, 100):
+        for args in inputs:
+            d = json.loads(run('report', '--json', *args))
+            letter = {m['name']: LETTER[m['class']] for m in d['members'] if m['depth'] == 0}
+            for cmd in ('report', 'suggest'):
+                t = run(cmd, *args, '--map', '--color=always', columns=cols)
+                for l in ESC.sub('', t).split('\n'):
+                    assert len(l) <= cols, (cmd, args[1], cols, l)
+            t = run('report', *args, '--map', columns=cols)
+            cell = int(re.search(r'1\s+cell\s+=\s+(\d+)\s+byte', t).group(1))
+            rows = rows_of(t)
+            prefix = max(len(c.split('|')[0]) for c, _ in rows.values()) + 1
+            marks = max(len(c.split('|', 2)[2]) for c, _ in rows.values())
+            want = next((b for b in (1, 2, 4, 8) if prefix + 64 // b + 1 + marks <= cols), 8)
+            assert cell == want, (args[1], cols, cell, want, t)
+            for k, (cells, names) in rows.items():
+                if not names:
+                    continue
+                for col, word in placed_names(cells, names[0]):
+                    if word != '^':
+                        assert cells[col] == letter[word], (args[1], cols, k, word, cells, names)
+    # the member that starts inside the first 8-byte cell (rb, after hot):
+    # its name under its own first cell, not under hot's
+    t = run('report', o, 'mid', '--classes', cls, '--map', columns=20)
+    cells, names = rows_of(t)[0]
+    assert re.search(r'1 cell = 8\s+bytes', t) and cells.split('|')[1].startswith('WRRR'), t
+    assert dict((w, c) for c, w in placed_names(cells, names[0]))['rb'] == cells.index('|') + 2, t
+
+
+def case_map_after_findings():
+    # suggest --map and --html mark the findings left after a proposal on
+    # its map, numbered as the original's when the same finding
+    adv = json.loads(run('suggest', *memcg('--adjacent', '--json')))
+    t = run('suggest', *memcg('--adjacent', '--map'), columns=200)
+    # the original's findings by number close the output, as report's
+    rep = run('report', *memcg('--adjacent', '--map'), columns=200)
+    key = rep[rep.index('\n!1 line') + 1:]
+    assert t.endswith(key), (t[-2000:], key)
+    t = t[:-len(key)]
+    blocks = t.split('\nproposal ')[1:]
+    assert len(blocks) == len(adv['proposals']), t
+    left_total = 0
+    for p, block in zip(adv['proposals'], blocks):
+        after = set()
+        for l in block.split('\n'):
+            if ' | ' in l and ROW.match(l.split(' | ', 1)[1]):
+                after |= set(re.findall(r'!(\d+)', l.split(' | ', 1)[1]))
+        key = set(re.findall(r'^!(\d+) line', block.split('left after proposal')[1], re.M)) \
+            if 'left after proposal' in block else set()
+        assert after == key and len(key) == p['findings_after'], (p['findings_after'], after, key, block)
+        left_total += p['findings_after']
+    assert left_total > 0, t
+    page_path = os.path.join(TMP, 'after.html')
+    run('suggest', *memcg('--adjacent', '--html', page_path))
+    page = open(page_path).read()
+    pg = check_page(page)
+    for i, p in enumerate(adv['proposals'], 1):
+        items = [x for x in pg.ids if re.fullmatch(r's0-p%d-f\d+' % i, x)]
+        assert len(items) == p['findings_after'], (i, items)
+        for x in items:
+            assert '#' + x in pg.hrefs, x
+
+
+def case_html_score():
+    # one score on the page: the table's is the proposals' "before" (text
+    # and JSON), labelled; a report page sums the collision and write-write
+    # findings (not the straddle and adjacent-line points)
+    for extra in ([], ['--adjacent']):
+        adv = json.loads(run('suggest', *memcg(*extra, '--json')))
+        page_path = os.path.join(TMP, 'score.html')
+        run('suggest', *memcg(*extra, '--html', page_path))
+        page = open(page_path).read()
+        m = re.search(r'<th>false-sharing score</th><td>([0-9.]+) \(', page)
+        assert m and float(m.group(1)) == adv['proposals'][0]['score_before'], (m and m.group(0))
+        assert 'as the proposals count it' in page
+        rep = json.loads(run('report', *memcg(*extra, '--json')))
+        run('report', *memcg(*extra, '--html', page_path))
+        page = open(page_path).read()
+        m = re.search(r'<th>false-sharing score</th><td>([0-9.]+) \(', page)
+        want = sum(f['score'] for f in rep['findings'] if f['kind'] in ('collision', 'write-write'))
+        assert m and float(m.group(1)) == want, (m and m.group(0), want)
+
+
+def case_map_marks():
+    # markers "!1 !2" (as the man page and the page write them); a '^'
+    # between same-class neighbours whose names do not fit; the legend
+    # says where given classes came from
+    t = run('report', *memcg('--adjacent', '--map'), columns=100)
+    assert re.search(r'\| !1 !2$', t, re.M) and re.search(r'\| !3 !4$', t, re.M), t
+    o, cls = units()
+    t = run('report', o, 'twins', '--classes', cls, '--map', columns=80)
+    cells, names = rows_of(t)[0]
+    got = placed_names(cells, names[0])
+    bar = cells.index('|') + 1
+    assert got[:2] == [(bar, '^'), (bar + 4, '^')], (cells, names)
+    assert '+alpha_counter,beta_counter' in ' '.join(names), names
+    assert '(classes given)' in t, t
+    import test_access
+    try:
+        exe = test_access.build('gcc', 5, 'O2')
+        t = run('report', exe, 'stats', '--map', columns=80)
+        assert '(classes static)' in t, t
+    finally:
+        shutil.rmtree(test_access.TMP, ignore_errors=True)
+    page_path = os.path.join(TMP, 'marks.html')
+    run('report', *memcg('--html', page_path))
+    page = open(page_path).read()
+    assert 'min-width:520px' not in page and 'viewBox=' in page
+    assert 'svg.map{display:block;width:100%' in page
+    assert 'given (given)' in page or '<th>classes</th>' in page
 
 
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
