@@ -102,6 +102,7 @@
 #include "structlint/analysis.h"
 #include "structlint/classes.h"
 #include "structlint/error.h"
+#include "structlint/kstats.h"
 #include "structlint/layout.h"
 
 #ifdef __cplusplus
@@ -403,6 +404,9 @@ enum slt_engine_flush {
 const char *slt_engine_flush_name(enum slt_engine_flush f);
 enum slt_engine_flush slt_engine_flush_parse(const char *name);
 
+/* Kernel stats modes (slt_engine_opts.stats_mode, .counters):
+ * structlint/kstats.h. */
+
 struct slt_engine_opts {
 	unsigned threads;        /* updater threads; 0 = online CPUs */
 	double seconds;          /* wall time per run, > 0 */
@@ -427,6 +431,20 @@ struct slt_engine_opts {
 				    updates are a fair sample and never line
 				    up with the batch threshold or a replay
 				    schedule's cycle */
+	enum slt_stats_mode stats_mode; /* the kernel's flush trigger (0 =
+				    SLT_STATS_5_15) */
+	struct slt_engine_counters counters; /* counters per flush visit
+				    (zeros: the mode's defaults) */
+	unsigned read_every;     /* 6.1 and mainline: an updater calls the
+				    reader-side mem_cgroup_flush_stats()
+				    every Nth update (0 = batch): a model of
+				    reclaim and refault readers, not a
+				    measured rate */
+	unsigned period_ms;      /* the periodic flush worker (FLUSH_TIME,
+				    2 s; 0 = 2000) */
+	const char *stats_mode_why; /* where stats_mode came from, for the
+				    reports ("the FILE's linux_banner: Linux
+				    6.1.0-57-cloud-amd64"); borrowed, NULL */
 	uint64_t max_updates;    /* per updater thread: stop after this many
 				    updates even before `seconds` (0 = no
 				    limit; tests use it for exact counts).
@@ -446,9 +464,15 @@ struct slt_engine_opts {
 #define SLT_ENGINE_SECONDS_MAX 3600.0
 
 /* Defaults: threads 0, seconds 1.0, depth 3, fanout 2, batch 64, flush
- * list, write_every 4, cacheline 0, seed 1, pin true, count_accesses
+ * 0 (the stats mode's), stats_mode 5.15-rc1, counters 0 (the mode's),
+ * read_every 0 (= batch), period_ms 0 (2000), write_every 4, cacheline 0, seed 1, pin true, count_accesses
  * true, latency_every 64, max_updates 0. */
 void slt_engine_opts_default(struct slt_engine_opts *o);
+
+/* The flush mode a run with o uses: o->flush, or when 0 the stats mode's
+ * (pop for 5.15 and 6.1, list for mainline: engine.h "Kernel stats
+ * modes"). */
+enum slt_engine_flush slt_engine_flush_of(const struct slt_engine_opts *o);
 
 /* Lock hold-time histogram buckets, in microseconds, the ones kernel
  * engineers use for these locks: [0,1) [1,5) [5,10) [10,15) [15,20)
@@ -566,6 +590,16 @@ struct slt_engine_result {
 				    wake-ups <= crossings and flushes <=
 				    wake-ups + 1 (the final flush) */
 	uint64_t flushed_groups; /* groups aggregated over all flushes */
+	/* Kernel stats mode (STATS): the mode and counters used, the flushes
+	 * by who asked, readers' checks, trylocks of stats_flush_lock that
+	 * found a flush running (5.15, 6.1), counters visited by flushes
+	 * (flushed (group, CPU) pairs x counters), and whether the locks
+	 * spun (threads <= CPUs) or slept (more threads than CPUs). */
+	enum slt_stats_mode stats_mode;
+	struct slt_engine_counters counters;
+	uint64_t worker_flushes, reader_flushes, periodic_flushes;
+	uint64_t reader_checks, flush_busy, counters_visited;
+	bool spin_locks;
 	/* The tree (STATS mode): n_groups groups in breadth-first order,
 	 * group 0 the root.  parent[g] (-1 for the root); added[g] = the sum
 	 * of the values updaters added to g itself (thread-local tallies);

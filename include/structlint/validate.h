@@ -192,6 +192,8 @@ struct slt_validate_side {
 	 * flush counts summed (zero in REPLAY mode) */
 	struct slt_engine_hist flush_lock, percpu_lock;
 	uint64_t flushes, flush_wakeups, batch_crossings;
+	uint64_t reader_flushes;  /* of the flushes, by readers (6.1,
+				     mainline modes) */
 	double seconds;          /* measured run time summed over the runs */
 	/* co-scheduling: per run the fraction of its time >= 2 updaters ran
 	 * at once ([rounds], run order), their median and minimum, and the
@@ -221,6 +223,10 @@ struct slt_validate_result {
 	double min_overlap;      /* the floor applied (0: none, e.g. one
 				    updater thread) */
 	unsigned allowed_cpus, distinct_cpus; /* of the last run */
+	/* STATS mode, of the last run (engine.h "Kernel stats modes") */
+	enum slt_stats_mode stats_mode;
+	struct slt_engine_counters counters;
+	bool spin_locks;
 };
 
 /*
@@ -303,6 +309,17 @@ struct slt_program_result {
 	struct slt_ratio_ci wall_ci, cpu_ci;
 	enum slt_verdict verdict; /* from wall_ci; NONE under
 				     SLT_VERDICT_MIN_RUNS rounds */
+	/* Co-scheduling, from the CPU time (per-thread times are not
+	 * measured: the command's threads are not the validator's): per
+	 * side the median over the runs of CPU s / wall s (the mean number
+	 * of CPUs busy), and of the lower bound it gives on the share of
+	 * the wall time during which >= 2 threads ran at once: CPU time past
+	 * one CPU's worth needs threads running together, at most `cpus` at
+	 * a time, so that share is >= (cpu / wall - 1) / (cpus - 1), in
+	 * [0, 1] (0 with one CPU). */
+	double cpu_per_wall_a, cpu_per_wall_b;
+	double overlap_min_a, overlap_min_b;
+	unsigned cpus;           /* CPUs the command may run on */
 };
 
 /* What the writers print about the two sides (borrowed strings). */

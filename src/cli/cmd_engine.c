@@ -62,11 +62,19 @@ static const char usage_tail[] =
 "      --batch 32|64|128      updates per CPU between flusher wake-ups\n"
 "                             (MEMCG_CHARGE_BATCH; default 64)\n"
 "      --flush list|pop       list: detach the updated list under the per-CPU\n"
-"                             lock (6.8+); pop: aggregate under it (default list)\n"
+"                             lock (6.8+); pop: aggregate under it (default:\n"
+"                             the stats mode's, pop before mainline)\n"
 "      --depth D              tree levels (default 3)\n"
 "      --fanout F             children per group (default 2)\n"
 "      --write-every N        hot-written members stored every Nth update\n"
 "                             (default 4)\n"
+"      --stats-mode auto|5.15|6.1|mainline\n"
+"                             the kernel's flush trigger: 5.15-rc1's queued\n"
+"                             flush every batch updates, 6.1's global\n"
+"                             threshold with readers flushing past batch x\n"
+"                             CPUs, mainline's per-group counts (6.8+); all\n"
+"                             with the 2 s periodic flush (default auto: the\n"
+"                             version FILE says, else 5.15-rc1)\n"
 "both:\n"
 "      --seed N               PRNG seed (default 1)\n"
 "      --no-pin               do not pin updater threads to CPUs\n"
@@ -249,6 +257,8 @@ int cmd_engine(int argc, char **argv)
 	if (!rc && spec->mode == SLT_ENGINE_REPLAY &&
 	    (rc = cli_engine_stats_only(e.run.stats_given, spec->struct_name)))
 		goto out;
+	if (!rc && spec->mode == SLT_ENGINE_STATS)
+		rc = cli_engine_stats_mode(&e.run, c.file, &c.lopts, &err);
 	if (!rc && (rc = slt_engine_bind(spec, &c.layout->structs[0], c.ropts.cacheline_size, &b, &err)))
 		cli_engine_err_file(&err, c.file ? c.file : SLT_KERNEL_BTF_PATH);
 	if (!rc)

@@ -76,7 +76,12 @@ static const char usage_tail[] =
 "      --batch 32|64|128      updates per CPU between flusher wake-ups\n"
 "                             (default 64; this and the next three: stats\n"
 "                             engine only, refused in replay mode)\n"
-"      --flush list|pop       flush mode (default list)\n"
+"      --flush list|pop       flush mode (default: the stats mode's)\n"
+"      --stats-mode auto|5.15|6.1|mainline\n"
+"                             the kernel's flush trigger (structlint(1),\n"
+"                             ENGINE; default auto: the kernel version A's\n"
+"                             FILE says, else 5.15-rc1); B runs the same\n"
+"                             mode\n"
 "      --depth D, --fanout F  the stats tree (default 3 x 2)\n"
 "      --write-every N        hot-written members stored every Nth update\n"
 "                             (default 4)\n"
@@ -339,6 +344,8 @@ static int bind_both(const struct cli_analysis *c, struct val *v,
 		if (!rc && (rc = cli_engine_stats_only(v->run.stats_given, sa->name)))
 			return rc;
 	}
+	if (!rc && s->spec_a->mode == SLT_ENGINE_STATS)   /* A's FILE says the kernel */
+		rc = cli_engine_stats_mode(&v->run, c->file, &c->lopts, err);
 	if (!rc)
 		rc = cli_engine_pattern(&v->run, c, sa, s->spec_a, s->spec_b, &s->pattern, err);
 	if (!rc)

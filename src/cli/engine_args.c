@@ -45,8 +45,61 @@ int cli_engine_option(struct cli_engine_args *e, struct cli_analysis *c, int opt
 	case CLI_ENG_OPT_NO_PIN: o->pin = false; return 0;
 	case CLI_ENG_OPT_REPLAY: e->replay = true; return 0;
 	case CLI_ENG_OPT_SYNTHETIC: e->synthetic = true; return 0;
+	case CLI_ENG_OPT_STATS_MODE:
+		e->stats_given |= CLI_ENG_STATS_MODE;
+		if (!strcmp(arg, "auto")) {
+			o->stats_mode = 0;
+			e->stats_given &= ~(unsigned)CLI_ENG_STATS_MODE;
+			return 0;
+		}
+		if (!(o->stats_mode = slt_stats_mode_parse(arg)))
+			return cli_usage_error("--stats-mode '%s': want auto, 5.15 (5.15-rc1), 6.1 or mainline", arg);
+		return 0;
 	}
 	return 1;
+}
+
+int cli_engine_stats_mode(struct cli_engine_args *e, const char *file,
+			  const struct slt_load_opts *lo, struct slt_error *err)
+{
+	struct slt_engine_opts *o = e->o;
+	const char *shown = file ? file : SLT_KERNEL_BTF_PATH;
+	if (e->stats_given & CLI_ENG_STATS_MODE) {
+		snprintf(e->mode_why, sizeof(e->mode_why), "--stats-mode");
+	} else {
+		struct slt_kernel_version kv;
+		struct slt_error e2;
+		slt_error_clear(&e2);
+		int rc = slt_kernel_version_read(file, &kv, &e2);
+		if (rc == SLT_ENOTFOUND) {
+			o->stats_mode = SLT_STATS_5_15;
+			snprintf(e->mode_why, sizeof(e->mode_why),
+				 "default: %s names no kernel version; give --stats-mode", shown);
+		} else if (rc == SLT_ENOTELF) {   /* raw BTF: no banner */
+			o->stats_mode = SLT_STATS_5_15;
+			snprintf(e->mode_why, sizeof(e->mode_why),
+				 "default: %s is not ELF; give --stats-mode", shown);
+		} else if (rc) {
+			*err = e2;
+			return rc;
+		} else if (!(o->stats_mode = slt_stats_mode_for_version(kv.major, kv.minor, kv.rc))) {
+			return slt_error_set(err, SLT_EUSAGE, shown, -1,
+					     "give --stats-mode 5.15|6.1|mainline to run a later kernel's scheme",
+					     "Linux %s (%s) predates the memcg stats flush (5.15-rc1)",
+					     kv.release, kv.source);
+		} else {
+			snprintf(e->mode_why, sizeof(e->mode_why), "%s: Linux %s", kv.source, kv.release);
+		}
+	}
+	o->stats_mode_why = e->mode_why;
+	struct slt_engine_counters c;
+	struct slt_error e3;
+	slt_error_clear(&e3);
+	if (!slt_engine_counters_read(file, lo, &c, &e3))
+		o->counters = c;
+	else
+		slt_engine_counters_default(o->stats_mode, &o->counters);
+	return 0;
 }
 
 static bool has_hot_write(const struct slt_engine_spec *spec)

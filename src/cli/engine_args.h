@@ -63,7 +63,7 @@ static inline bool cli_engine_has_builtin(const char *name)
 /* The stats engine's own options (they mean nothing to a replay). */
 enum {
 	CLI_ENG_BATCH = 1u << 0, CLI_ENG_FLUSH = 1u << 1, CLI_ENG_DEPTH = 1u << 2,
-	CLI_ENG_FANOUT = 1u << 3, CLI_ENG_WRITE_EVERY = 1u << 4,
+	CLI_ENG_FANOUT = 1u << 3, CLI_ENG_WRITE_EVERY = 1u << 4, CLI_ENG_STATS_MODE = 1u << 5,
 };
 
 /* A usage error (exit 2, printed) naming the stats-only options given
@@ -72,10 +72,10 @@ enum {
 static inline int cli_engine_stats_only(unsigned mask, const char *name)
 {
 	static const char *const opt[] = { "--batch", "--flush", "--depth", "--fanout",
-					   "--write-every" };
+					   "--write-every", "--stats-mode" };
 	char list[96] = "";
 	size_t n = 0, len = 0;
-	for (unsigned i = 0; i < 5; i++)
+	for (unsigned i = 0; i < 6; i++)
 		if (mask & (1u << i)) {
 			int w = snprintf(list + len, sizeof(list) - len, "%s%s", n ? ", " : "", opt[i]);
 			if (w > 0 && (size_t)w < sizeof(list) - len)
@@ -95,7 +95,7 @@ enum {
 	CLI_ENG_OPT_PROFILE = CLI_OPT_OWN + 80, CLI_ENG_OPT_THREADS, CLI_ENG_OPT_SECONDS,
 	CLI_ENG_OPT_BATCH, CLI_ENG_OPT_FLUSH, CLI_ENG_OPT_DEPTH, CLI_ENG_OPT_FANOUT,
 	CLI_ENG_OPT_WRITE_EVERY, CLI_ENG_OPT_SEED, CLI_ENG_OPT_NO_PIN, CLI_ENG_OPT_REPLAY,
-	CLI_ENG_OPT_SYNTHETIC,
+	CLI_ENG_OPT_SYNTHETIC, CLI_ENG_OPT_STATS_MODE,
 };
 
 /* Their entries of a command's struct option array. */
@@ -111,7 +111,8 @@ enum {
 	{ "seed", required_argument, NULL, CLI_ENG_OPT_SEED }, \
 	{ "no-pin", no_argument, NULL, CLI_ENG_OPT_NO_PIN }, \
 	{ "replay", no_argument, NULL, CLI_ENG_OPT_REPLAY }, \
-	{ "synthetic", no_argument, NULL, CLI_ENG_OPT_SYNTHETIC }
+	{ "synthetic", no_argument, NULL, CLI_ENG_OPT_SYNTHETIC }, \
+	{ "stats-mode", required_argument, NULL, CLI_ENG_OPT_STATS_MODE }
 
 /* What the run options set. */
 struct cli_engine_args {
@@ -123,6 +124,7 @@ struct cli_engine_args {
 				      pattern must come from a profile unless
 				      --synthetic */
 	unsigned stats_given;      /* CLI_ENG_* stats-only options given */
+	char mode_why[160];        /* where the stats mode came from */
 };
 
 struct cli_analysis;
@@ -149,6 +151,17 @@ int cli_engine_pattern(struct cli_engine_args *e, const struct cli_analysis *c,
 /* "measured: ..." or "synthetic: ..." of a run (buf, size bytes). */
 void cli_engine_pattern_text(char *buf, size_t size, const struct slt_engine_spec *spec,
 			     const struct slt_engine_pattern *p, const char *file);
+
+/* The kernel stats mode and counters of a stats run on FILE (NULL: the
+ * running kernel's BTF), into e->o: --stats-mode when given, else the
+ * mode of the kernel version the FILE says (slt_kernel_version_read()),
+ * else 5.15-rc1 with a note; the counters from the FILE's DWARF when it
+ * has them (slt_engine_counters_read()), else the mode's defaults.
+ * Returns 0 or SLT_E* (a corrupt FILE; a FILE of a kernel before
+ * 5.15-rc1, which has no memcg stats flush, is a usage error naming
+ * --stats-mode).  In cli/engine_args.c. */
+int cli_engine_stats_mode(struct cli_engine_args *e, const char *file,
+			  const struct slt_load_opts *lo, struct slt_error *err);
 
 /* Put file in front of an error that names no file (role binding errors
  * are about the layout FILE). */

@@ -11,10 +11,13 @@
  * output sent to standard error (so --json stays clean).  Each run's wall
  * time is CLOCK_MONOTONIC around fork .. wait4, its CPU time the child's
  * user + system time from wait4's rusage (the command and everything it
- * waited for).
+ * waited for).  Co-scheduling is bounded from those two
+ * (slt_program_result: CPU / wall and the least share of the wall time
+ * with >= 2 threads running); per-thread times are not measured.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +112,29 @@ static int speed_ci(const double *ta, const double *tb, unsigned n, double level
 	return rc;
 }
 
+/* Median CPU / wall and the median lower bound on the overlap of one
+ * side's runs (validate.h slt_program_result). */
+static int co_sched(const double *wall, const double *cpu, unsigned n, unsigned cpus,
+		    double *par, double *lb, struct slt_error *err)
+{
+	double *p = malloc((n + 1) * sizeof(*p)), *l = malloc((n + 1) * sizeof(*l));
+	if (!p || !l) {
+		free(p);
+		free(l);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	for (unsigned i = 0; i < n; i++) {
+		p[i] = wall[i] > 1e-9 ? cpu[i] / wall[i] : 0.0;
+		double x = cpus > 1 ? (p[i] - 1.0) / (double)(cpus - 1) : 0.0;
+		l[i] = x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+	}
+	*par = slt_stats_median(p, n);
+	*lb = slt_stats_median(l, n);
+	free(p);
+	free(l);
+	return 0;
+}
+
 int cli_program_run(const struct cli_program_opts *o, const char *diff,
 		    struct slt_program_result *r, struct slt_error *err)
 {
@@ -179,6 +205,12 @@ int cli_program_run(const struct cli_program_opts *o, const char *diff,
 			rc = speed_ci(r->cpu_a, r->cpu_b, n, o->level, &r->cpu_ci, err);
 		if (!rc)
 			r->verdict = n < SLT_VERDICT_MIN_RUNS ? SLT_VERDICT_NONE : slt_verdict_of(&r->wall_ci);
+		cpu_set_t set;
+		r->cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
+		if (!rc)
+			rc = co_sched(r->wall_a, r->cpu_a, n, r->cpus, &r->cpu_per_wall_a, &r->overlap_min_a, err);
+		if (!rc)
+			rc = co_sched(r->wall_b, r->cpu_b, n, r->cpus, &r->cpu_per_wall_b, &r->overlap_min_b, err);
 	}
 out:;
 	char *env[] = { e_t, NULL };

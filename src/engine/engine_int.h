@@ -25,25 +25,70 @@
 #define ENG_OFF (-2)  /* not on this CPU's updated tree */
 #define ENG_END (-1)  /* on the tree, last sibling (or the root) */
 
-/* Per CPU, per group: the counter delta (cf. lruvec_stats_percpu.state
- * and state_prev) and the updated-tree links (cf. cgroup_rstat_cpu's
- * updated_children / updated_next). */
+/* Per CPU, per group: the updated-tree links (cf. cgroup_rstat_cpu's
+ * updated_children / updated_next).  The group's counters on that CPU
+ * live beside them in the CPU's chunk (eng_ctr_of()). */
 struct eng_pcpu {
-	_Atomic int64_t state;     /* sum of values added on this CPU; one
-				      writer (the CPU), read by the flusher */
-	int64_t prev;              /* state at the last flush (flusher) */
 	_Atomic int32_t next;      /* sibling on the parent's updated list,
 				      ENG_END, or ENG_OFF */
 	int32_t children;          /* first updated child, ENG_END if none */
 };
+
+/* A lock the kernel holds with preemption (the per-CPU one: interrupts
+ * too) off: a spinlock when every updater has a CPU of its own (the
+ * holder then keeps running while others spin, as in the kernel), else a
+ * sleeping mutex (a spinner would burn the time slice of a holder
+ * waiting for its CPU: no kernel behaviour either way). */
+struct eng_lock {
+	_Atomic int v;
+	bool spin;
+	pthread_mutex_t m;
+};
+
+static inline void eng_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+static inline bool eng_trylock(struct eng_lock *l)
+{
+	if (!l->spin)
+		return pthread_mutex_trylock(&l->m) == 0;
+	return !atomic_load_explicit(&l->v, memory_order_relaxed) &&
+	       !atomic_exchange_explicit(&l->v, 1, memory_order_acquire);
+}
+
+static inline void eng_lock(struct eng_lock *l)
+{
+	if (!l->spin) {
+		pthread_mutex_lock(&l->m);
+		return;
+	}
+	while (atomic_exchange_explicit(&l->v, 1, memory_order_acquire))
+		while (atomic_load_explicit(&l->v, memory_order_relaxed))
+			eng_cpu_relax();
+}
+
+static inline void eng_unlock(struct eng_lock *l)
+{
+	if (l->spin)
+		atomic_store_explicit(&l->v, 0, memory_order_release);
+	else
+		pthread_mutex_unlock(&l->m);
+}
+
+void eng_lock_init(struct eng_lock *l, bool spin);
+void eng_lock_destroy(struct eng_lock *l);
 
 struct eng_group {
 	int32_t idx, parent;       /* parent -1 for the root */
 	uint32_t depth;
 	uint8_t *obj;              /* the object: s->size bytes at the
 				      layout's offsets, cacheline-aligned */
-	int64_t total;             /* after flushes (flusher only) */
-	int64_t pending;           /* from flushed children (flusher) */
 };
 
 /* The tree and its per-CPU memory. */
@@ -54,7 +99,16 @@ struct eng_tree {
 	unsigned n_cpus;
 	uint8_t *pcpu_base;        /* n_cpus chunks of pcpu_stride bytes */
 	size_t pcpu_stride;        /* bytes between CPUs' chunks */
-	pthread_mutex_t *cpu_lock; /* [n_cpus] per-CPU locks */
+	struct eng_lock *cpu_lock; /* [n_cpus] per-CPU locks
+				      (cgroup_rstat_cpu_lock) */
+	/* counters (engine.h slt_engine_counters): per (group, CPU) n_ctr
+	 * current values then n_ctr _prev copies at ctr_off bytes into the
+	 * CPU's chunk, memcg state [0, node_at), events, node state
+	 * [node_at, n_ctr); per group n_ctr totals and pending deltas from
+	 * flushed children (memcg_vmstats state / state_pending) */
+	size_t n_ctr, node_at, n_node, n_memcg;
+	size_t ctr_off;
+	int64_t *gtotal, *gpending; /* [n_groups * n_ctr], flusher only */
 	uint8_t *obj_mem;          /* all objects */
 	size_t obj_stride;         /* bytes, multiple of the cacheline */
 };
@@ -73,6 +127,9 @@ struct eng_thread {
 	size_t n_lat;
 	uint64_t lat_seen;
 	uint64_t flushes, flushed_groups, wakeups, crossings;
+	uint64_t worker_flushes, reader_flushes, periodic_flushes;
+	uint64_t reader_checks, flush_busy, counters_visited;
+	int32_t *scratch;          /* [n_groups]: a flush's popped groups */
 	uint64_t lat_rng;          /* PRNG of the latency sampling gaps */
 	uint64_t lat_wait;         /* updates to the next timed one (>= 1) */
 	uint64_t lat_batch;        /* timed updates that crossed a batch */
@@ -110,7 +167,12 @@ struct eng_run {
 	struct eng_thread *th;         /* [n_cpus + 1]: updaters, flusher */
 	_Atomic unsigned ready;         /* threads at the start barrier */
 	_Atomic int go;                 /* the barrier opens */
-	pthread_mutex_t flush_lock;    /* the global flush lock */
+	struct eng_lock flush_lock;    /* the global flush lock
+					  (cgroup_rstat_lock) */
+	struct eng_lock stats_lock;    /* 5.15, 6.1: stats_flush_lock,
+					  only ever trylocked */
+	struct slt_stats_trigger trig; /* the mode's flush trigger */
+	bool spin;                     /* locks spin (engine.h) */
 	sem_t wake;
 	_Atomic int flush_requested;
 	_Atomic int stop;
@@ -128,6 +190,11 @@ static inline struct eng_pcpu *eng_pcpu_at(const struct eng_tree *t,
 	return (struct eng_pcpu *)((uint8_t *)cpu0 + (size_t)cpu * t->pcpu_stride);
 }
 struct eng_pcpu *eng_pcpu_of(const struct eng_tree *t, size_t g, unsigned cpu);
+/* Group g's counters on CPU 0 (the per-CPU pointer role's value; CPU c's
+ * are at + c * pcpu_stride bytes). */
+int64_t *eng_ctr_of(const struct eng_tree *t, size_t g, unsigned cpu);
+/* g's total after flushes: the sum of its node counters' totals. */
+int64_t eng_group_total(const struct eng_tree *t, size_t g);
 /* Put g and its ancestors on cpu's updated tree (cgroup_rstat_updated). */
 void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 		   unsigned cpu);
@@ -143,8 +210,16 @@ void *eng_role_ptr(struct eng_thread *th, const uint8_t *obj, int32_t role);
 
 /* update.c: one update by thread th on a leaf it picks */
 void eng_update(struct eng_run *r, struct eng_thread *th, uint64_t n);
-/* flush.c: one flush by th (the flusher, or the main thread at the end) */
-void eng_flush(struct eng_run *r, struct eng_thread *th, int32_t *scratch);
+/* flush.c: why a flush runs */
+enum eng_flush_why {
+	ENG_FLUSH_WORKER,   /* 5.15-rc1's queued flush work */
+	ENG_FLUSH_READER,   /* a reader's mem_cgroup_flush_stats() */
+	ENG_FLUSH_PERIODIC, /* flush_memcg_stats_dwork(), every 2 s */
+	ENG_FLUSH_FINAL,    /* the engine's own, after the threads stop */
+};
+/* The memcg flush of the run's mode by th (engine.h "Kernel stats
+ * modes"); false when a trylock found another flush running. */
+bool eng_flush(struct eng_run *r, struct eng_thread *th, enum eng_flush_why why);
 /* replay.c: the threads' schedules (replay: every role; stats with a
  * measured pattern: the hot-write roles) */
 int eng_replay_init(struct eng_run *r, struct slt_error *err);

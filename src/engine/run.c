@@ -19,7 +19,8 @@ void slt_engine_opts_default(struct slt_engine_opts *o)
 {
 	*o = (struct slt_engine_opts){
 		.threads = 0, .seconds = 1.0, .depth = 3, .fanout = 2,
-		.batch = 64, .flush = SLT_FLUSH_LIST, .write_every = 4,
+		.batch = 64, .flush = 0, .write_every = 4,
+		.stats_mode = SLT_STATS_5_15, .read_every = 0, .period_ms = 0,
 		.cacheline_size = 0, .seed = 1, .pin = true,
 		.count_accesses = true, .latency_every = 64, .max_updates = 0,
 	};
@@ -82,8 +83,24 @@ static int check_opts(const struct slt_engine_bound *b, struct slt_engine_opts *
 	if (o->batch != 32 && o->batch != 64 && o->batch != 128)
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "use 32, 64 or 128 (MEMCG_CHARGE_BATCH is 64)",
 				     "batch must be 32, 64 or 128 (got %u)", o->batch);
+	if (!o->stats_mode)
+		o->stats_mode = SLT_STATS_5_15;
+	if (!slt_stats_mode_parse(slt_stats_mode_name(o->stats_mode)))
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "use 5.15, 6.1 or mainline",
+				     "unknown stats mode %d", (int)o->stats_mode);
+	o->flush = slt_engine_flush_of(o);   /* 0: the mode's (engine.h) */
 	if (o->flush != SLT_FLUSH_LIST && o->flush != SLT_FLUSH_POP)
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "use list or pop", "unknown flush mode %d", (int)o->flush);
+	if (!o->counters.node_items || !o->counters.memcg_items)
+		slt_engine_counters_default(o->stats_mode, &o->counters);
+	if (o->counters.node_items > 4096 || o->counters.memcg_items > 4096 || o->counters.event_items > 4096)
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, NULL,
+				     "%u / %u / %u stat counters: more than 4096", o->counters.node_items,
+				     o->counters.memcg_items, o->counters.event_items);
+	if (!o->read_every)
+		o->read_every = o->batch;
+	if (!o->period_ms)
+		o->period_ms = 2000;
 	if (o->write_every < 1)
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1, h, "write_every must be >= 1");
 	if (o->latency_every < 1)
@@ -130,21 +147,38 @@ static void *updater(void *arg)
 	return NULL;
 }
 
+/* The flush worker: 5.15-rc1's queued flush work (woken by the updaters'
+ * batch crossings) and, in every mode, flush_memcg_stats_dwork(), which
+ * flushes every period_ms (FLUSH_TIME, 2 s) whatever the counts. */
+static void add_ms(struct timespec *ts, unsigned ms)
+{
+	uint64_t ns = (uint64_t)ts->tv_nsec + (uint64_t)ms * 1000000u;
+	ts->tv_sec += (time_t)(ns / 1000000000u);
+	ts->tv_nsec = (long)(ns % 1000000000u);
+}
+
 static void *flusher(void *arg)
 {
 	struct eng_thread *th = arg;
 	struct eng_run *r = th->run;
-	int32_t *scratch = malloc(r->tree.n_groups * sizeof(*scratch));
 	start_barrier(r);
+	struct timespec next;
+	clock_gettime(CLOCK_REALTIME, &next);
+	add_ms(&next, r->o.period_ms);
 	for (;;) {
-		while (sem_wait(&r->wake) && errno == EINTR)
-			;
-		if (atomic_load(&r->stop) || !scratch)
+		int w = sem_timedwait(&r->wake, &next);
+		if (w && errno == EINTR)
+			continue;
+		if (atomic_load(&r->stop) || !th->scratch)
 			break;
+		if (w) {   /* ETIMEDOUT: flush_memcg_stats_dwork() */
+			eng_flush(r, th, ENG_FLUSH_PERIODIC);
+			add_ms(&next, r->o.period_ms);
+			continue;
+		}
 		atomic_store(&r->flush_requested, 0);
-		eng_flush(r, th, scratch);
+		eng_flush(r, th, ENG_FLUSH_WORKER);
 	}
-	free(scratch);
 	return NULL;
 }
 
@@ -156,6 +190,7 @@ static void free_threads(struct eng_run *r, unsigned n)
 		free(r->th[i].lat);
 		free(r->th[i].sched);
 		free(r->th[i].iv);
+		free(r->th[i].scratch);
 	}
 	free(r->th);
 }
@@ -215,6 +250,12 @@ static int fill_result(struct eng_run *r, uint64_t t0, uint64_t t1,
 		slt_engine_hist_merge(&res->flush_lock, &th->flush_hist);
 		res->flushes += th->flushes;
 		res->flushed_groups += th->flushed_groups;
+		res->worker_flushes += th->worker_flushes;
+		res->reader_flushes += th->reader_flushes;
+		res->periodic_flushes += th->periodic_flushes;
+		res->reader_checks += th->reader_checks;
+		res->flush_busy += th->flush_busy;
+		res->counters_visited += th->counters_visited;
 		res->flush_wakeups += th->wakeups;
 		res->batch_crossings += th->crossings;
 		res->lat_batch_samples += th->lat_batch;
@@ -223,6 +264,10 @@ static int fill_result(struct eng_run *r, uint64_t t0, uint64_t t1,
 			       b->n_roles * sizeof(*res->access));
 	}
 	res->ops_per_s = (double)res->ops / secs;
+	res->stats_mode = stats ? r->o.stats_mode : 0;
+	if (stats)
+		res->counters = r->o.counters;
+	res->spin_locks = stats && r->spin;
 	if (eng_cosched_overlap(r, T, t0, t1, &res->overlap, &res->overlap_all)) {
 		free(lat);
 		slt_engine_result_free(res);
@@ -241,7 +286,7 @@ static int fill_result(struct eng_run *r, uint64_t t0, uint64_t t1,
 	res->n_groups = ng;
 	for (size_t g = 0; g < ng; g++) {
 		res->parent[g] = r->tree.groups[g].parent;
-		res->total[g] = r->tree.groups[g].total;
+		res->total[g] = eng_group_total(&r->tree, g);
 	}
 	res->n_roles = r->o.count_accesses ? b->n_roles : 0;
 	res->n_access_threads = r->o.count_accesses ? NT : 0;
@@ -290,10 +335,25 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		if (b->roles[k].role == SLT_ROLE_PERCPU_PTR && r->role_pcpu < 0)
 			r->role_pcpu = (int32_t)k;
 	}
+	/* spinning locks while every updater has a CPU (engine.h) */
+	r->spin = T <= n_cpus;
 	if ((rc = eng_tree_init(r, err))) {
 		free(r->writer);
 		free(r);
 		return rc;
+	}
+	if (stats) {
+		int32_t *parent = malloc(r->tree.n_groups * sizeof(*parent));
+		if (!parent)
+			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		for (size_t g = 0; !rc && g < r->tree.n_groups; g++)
+			parent[g] = r->tree.groups[g].parent;
+		if (!rc)
+			rc = slt_stats_trigger_init(&r->trig, r->o.stats_mode, T, r->o.batch, parent,
+						    r->tree.n_groups, err);
+		free(parent);
+		if (rc)
+			goto out_tree;
 	}
 	size_t tsz = (sizeof(struct eng_thread) + 127) / 128 * 128;
 	if (!(r->th = aligned_alloc(128, tsz * NT))) {
@@ -314,14 +374,16 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		if ((r->o.count_accesses && !(th->acc = calloc(b->n_roles + 1, sizeof(*th->acc)))) ||
 		    !(th->added = calloc(r->tree.n_groups, sizeof(*th->added))) ||
 		    (i < T && !(th->lat = malloc(ENG_LAT_RESERVOIR * sizeof(*th->lat)))) ||
-		    (i < T && eng_cosched_alloc(th))) {
+		    (i < T && eng_cosched_alloc(th)) ||
+		    (stats && !(th->scratch = malloc(r->tree.n_groups * sizeof(*th->scratch))))) {
 			rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 			goto out_threads;
 		}
 	}
 	if ((!stats || b->pattern) && (rc = eng_replay_init(r, err)))
 		goto out_threads;
-	pthread_mutex_init(&r->flush_lock, NULL);
+	eng_lock_init(&r->flush_lock, r->spin);
+	eng_lock_init(&r->stats_lock, r->spin);
 	sem_init(&r->wake, 0, 0);
 	pthread_t *tid = calloc(NT, sizeof(*tid));
 	unsigned started = 0;
@@ -371,23 +433,19 @@ int slt_engine_run(const struct slt_engine_bound *b,
 			sem_post(&r->wake);
 		for (unsigned i = 0; i < NT; i++)
 			pthread_join(tid[i], NULL);
-		if (stats) {
-			int32_t *scratch = malloc(r->tree.n_groups * sizeof(*scratch));
-			if (!scratch)
-				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-			else
-				eng_flush(r, &r->th[T], scratch);  /* the final flush */
-			free(scratch);
-		}
+		if (stats)
+			eng_flush(r, &r->th[T], ENG_FLUSH_FINAL);
 		if (!rc)
 			rc = fill_result(r, t0, t1, n_cpus, out, err);
 	}
 	free(tid);
 	sem_destroy(&r->wake);
-	pthread_mutex_destroy(&r->flush_lock);
+	eng_lock_destroy(&r->flush_lock);
+	eng_lock_destroy(&r->stats_lock);
 out_threads:
 	free_threads(r, NT);
 out_tree:
+	slt_stats_trigger_free(&r->trig);
 	eng_tree_free(&r->tree);
 	free(r->writer);
 	free(r);

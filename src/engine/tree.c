@@ -22,15 +22,47 @@ struct eng_pcpu *eng_pcpu_of(const struct eng_tree *t, size_t g, unsigned cpu)
 	return eng_pcpu_at(t, t->pcpu_base + g * sizeof(struct eng_pcpu), cpu);
 }
 
+int64_t *eng_ctr_of(const struct eng_tree *t, size_t g, unsigned cpu)
+{
+	return (int64_t *)(t->pcpu_base + (size_t)cpu * t->pcpu_stride + t->ctr_off +
+			   g * 2 * t->n_ctr * sizeof(int64_t));
+}
+
+int64_t eng_group_total(const struct eng_tree *t, size_t g)
+{
+	int64_t sum = 0;
+	for (size_t i = t->node_at; i < t->n_ctr; i++)
+		sum += t->gtotal[g * t->n_ctr + i];
+	return sum;
+}
+
+void eng_lock_init(struct eng_lock *l, bool spin)
+{
+	atomic_init(&l->v, 0);
+	l->spin = spin;
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(&l->m, &ma);
+	pthread_mutexattr_destroy(&ma);
+}
+
+void eng_lock_destroy(struct eng_lock *l)
+{
+	pthread_mutex_destroy(&l->m);
+}
+
 void eng_tree_free(struct eng_tree *t)
 {
 	if (t->cpu_lock)
 		for (unsigned c = 0; c < t->n_cpus; c++)
-			pthread_mutex_destroy(&t->cpu_lock[c]);
+			eng_lock_destroy(&t->cpu_lock[c]);
 	free(t->cpu_lock);
 	free(t->groups);
 	free(t->pcpu_base);
 	free(t->obj_mem);
+	free(t->gtotal);
+	free(t->gpending);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -54,29 +86,40 @@ int eng_tree_init(struct eng_run *r, struct slt_error *err)
 	t->n_groups = n;
 	t->first_leaf = n - level;
 	t->n_cpus = o->threads;
-	t->pcpu_stride = round_up(n * sizeof(struct eng_pcpu), 4096);
+	const struct slt_engine_counters *kc = &o->counters;
+	t->n_memcg = kc->memcg_items;
+	t->n_node = kc->node_items;
+	t->node_at = (size_t)kc->memcg_items + kc->event_items;
+	t->n_ctr = t->node_at + kc->node_items;
+	t->ctr_off = round_up(n * sizeof(struct eng_pcpu), 64);
+	size_t ctr_bytes = n * 2 * t->n_ctr * sizeof(int64_t);
+	t->pcpu_stride = round_up(t->ctr_off + ctr_bytes, 4096);
+	if ((double)t->pcpu_stride * t->n_cpus > (double)(1u << 30))
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "use a smaller --depth/--fanout or fewer threads",
+				     "%zu groups x %zu counters x %u CPUs need more than 1 GiB of per-CPU counters",
+				     n, t->n_ctr, t->n_cpus);
 	t->obj_stride = round_up(r->b->object_size ? r->b->object_size : 1, cl);
 	t->groups = calloc(n, sizeof(*t->groups));
 	t->cpu_lock = calloc(t->n_cpus, sizeof(*t->cpu_lock));
 	t->pcpu_base = aligned_alloc(4096, t->pcpu_stride * t->n_cpus);
 	t->obj_mem = aligned_alloc(cl, t->obj_stride * n);
-	if (!t->groups || !t->cpu_lock || !t->pcpu_base || !t->obj_mem) {
+	t->gtotal = calloc(n * t->n_ctr + 1, sizeof(*t->gtotal));
+	t->gpending = calloc(n * t->n_ctr + 1, sizeof(*t->gpending));
+	if (!t->groups || !t->cpu_lock || !t->pcpu_base || !t->obj_mem || !t->gtotal || !t->gpending) {
 		free(t->groups);
 		free(t->cpu_lock);
 		free(t->pcpu_base);
 		free(t->obj_mem);
+		free(t->gtotal);
+		free(t->gpending);
 		memset(t, 0, sizeof(*t));
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, "use a smaller --depth/--fanout or fewer threads",
 				     "out of memory for %zu groups of %zu bytes", n, t->obj_stride);
 	}
 	memset(t->pcpu_base, 0, t->pcpu_stride * t->n_cpus);
 	memset(t->obj_mem, 0, t->obj_stride * n);
-	pthread_mutexattr_t ma;
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
 	for (unsigned c = 0; c < t->n_cpus; c++)
-		pthread_mutex_init(&t->cpu_lock[c], &ma);
-	pthread_mutexattr_destroy(&ma);
+		eng_lock_init(&t->cpu_lock[c], r->spin);
 	for (size_t g = 0; g < n; g++) {
 		struct eng_group *gr = &t->groups[g];
 		gr->idx = (int32_t)g;
@@ -85,7 +128,6 @@ int eng_tree_init(struct eng_run *r, struct slt_error *err)
 		gr->obj = t->obj_mem + g * t->obj_stride;
 		for (unsigned c = 0; c < t->n_cpus; c++) {
 			struct eng_pcpu *p = eng_pcpu_of(t, g, c);
-			atomic_init(&p->state, 0);
 			atomic_init(&p->next, ENG_OFF);
 			p->children = ENG_END;
 		}
@@ -94,7 +136,7 @@ int eng_tree_init(struct eng_run *r, struct slt_error *err)
 			if (br->role == SLT_ROLE_BACK_PTR)
 				store_ptr(gr->obj, br, gr);
 			else if (br->role == SLT_ROLE_PERCPU_PTR)
-				store_ptr(gr->obj, br, eng_pcpu_of(t, g, 0));
+				store_ptr(gr->obj, br, eng_ctr_of(t, g, 0));
 		}
 	}
 	return 0;
@@ -106,11 +148,11 @@ void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 	struct eng_tree *t = &r->tree;
 	/* speculative already-on-tree test, as cgroup_rstat_updated(); the
 	 * seq_cst load pairs with the flusher's seq_cst reset (tree pop)
-	 * and the update's seq_cst add, so that either this update sees the
+	 * and the update's fence after its counter stores, so that either this update sees the
 	 * reset and marks again, or the flush sees the update's value */
 	if (atomic_load(&eng_pcpu_of(t, g, cpu)->next) != ENG_OFF)
 		return;
-	pthread_mutex_lock(&t->cpu_lock[cpu]);
+	eng_lock(&t->cpu_lock[cpu]);
 	uint64_t t1 = eng_now_ns();
 	for (int32_t c = (int32_t)g;;) {
 		struct eng_pcpu *pc = eng_pcpu_of(t, (size_t)c, cpu);
@@ -127,7 +169,7 @@ void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 		c = parent;
 	}
 	uint64_t t2 = eng_now_ns();
-	pthread_mutex_unlock(&t->cpu_lock[cpu]);
+	eng_unlock(&t->cpu_lock[cpu]);
 	eng_hold_add(&th->nivcsw, &th->cpu_hist, t2 - t1);
 }
 

@@ -9,8 +9,10 @@
  * write_every-th update (LRU list and zone-size updates; each hot-written
  * member has one writer thread, so the sharing measured is the false
  * sharing the layout causes, not writers contending for one member), and
- * every
- * `batch` updates wake the flusher (MEMCG_CHARGE_BATCH).
+ * memcg_rstat_updated(): the mode's flush trigger (kmode.c): 5.15-rc1
+ * wakes the flush worker every `batch` updates of a CPU; 6.1 and
+ * mainline count, and every read_every-th update reads the stats as
+ * reclaim and refault do, flushing itself when the kernel's would.
  *
  * Role accesses are relaxed atomics: plain loads and stores in the
  * machine code, one per cacheline the member touches, and no data race
@@ -114,20 +116,27 @@ void eng_update(struct eng_run *r, struct eng_thread *th, uint64_t n)
 	uint8_t *obj = t->groups[g].obj;
 	bool timed = eng_lat_due(th, r->o.latency_every);
 	uint64_t t0 = timed ? eng_now_ns() : 0;
-	bool crossing = n % r->o.batch == 0;
 
 	/* memcg = pn->memcg; the group is the one the object points at */
 	if (r->role_back >= 0) {
 		struct eng_group *gr = eng_role_ptr(th, obj, r->role_back);
 		g = (size_t)gr->idx;
 	}
-	struct eng_pcpu *cpu0 = eng_role_ptr(th, obj, r->role_pcpu);
+	int64_t *ctr = (int64_t *)((uint8_t *)eng_role_ptr(th, obj, r->role_pcpu) +
+				   (size_t)th->idx * t->pcpu_stride);
 	for (size_t k = 0; k < b->n_roles; k++)
 		if (b->roles[k].role == SLT_ROLE_READ)
 			eng_role_load(th, obj, k);
-	/* __this_cpu_add(pn->lruvec_stats_percpu->state[idx], val): one
-	 * writer per CPU; seq_cst pairs with the flusher (tree.c) */
-	atomic_fetch_add(&eng_pcpu_at(t, cpu0, th->idx)->state, val);
+	/* mod_memcg_lruvec_state(): this_cpu_add(memcg->vmstats_percpu->
+	 * state[i], val) and this_cpu_add(pn->lruvec_stats_percpu->state[i],
+	 * val) for a node stat item i; one writer per CPU (relaxed load and
+	 * store, as the kernel's per-CPU add), then a fence that pairs with
+	 * the flusher's (tree.c, flush.c) */
+	size_t item = (size_t)((rnd >> 40) % t->n_node);
+	int64_t *mc = &ctr[item % t->n_memcg], *nc = &ctr[t->node_at + item];
+	__atomic_store_n(mc, __atomic_load_n(mc, __ATOMIC_RELAXED) + val, __ATOMIC_RELAXED);
+	__atomic_store_n(nc, __atomic_load_n(nc, __ATOMIC_RELAXED) + val, __ATOMIC_RELAXED);
+	atomic_thread_fence(memory_order_seq_cst);
 	th->added[g] += val;
 	eng_tree_mark(r, th, g, th->idx);
 	if (n % r->o.write_every == 0) {
@@ -141,13 +150,23 @@ void eng_update(struct eng_run *r, struct eng_thread *th, uint64_t n)
 					eng_role_store(th, obj, k, (uint8_t)n);
 		}
 	}
+	/* memcg_rstat_updated(): one page per update (a 4 KiB page fault) */
+	bool crossing = slt_stats_trigger_updated(&r->trig, th->idx, g, 1);
 	if (crossing) {
 		th->crossings++;
-		/* a crossing while a flush is requested coalesces into it */
+		/* queue_work() of a pending work does nothing: a crossing
+		 * while a flush is requested coalesces into it */
 		if (!atomic_exchange_explicit(&r->flush_requested, 1, memory_order_relaxed)) {
 			th->wakeups++;
 			sem_post(&r->wake);
 		}
+	}
+	/* a reader on the update path (reclaim, refault):
+	 * mem_cgroup_flush_stats() */
+	if (r->o.stats_mode != SLT_STATS_5_15 && n % r->o.read_every == 0) {
+		th->reader_checks++;
+		if (slt_stats_trigger_reader(&r->trig))
+			eng_flush(r, th, ENG_FLUSH_READER);
 	}
 	if (timed) {
 		eng_lat_add(th, (double)(eng_now_ns() - t0));

@@ -79,6 +79,7 @@ static void take_run(struct slt_validate_side *side, struct side_runs *sr,
 	slt_engine_hist_merge(&side->percpu_lock, &e->percpu_lock);
 	side->flushes += e->flushes;
 	side->flush_wakeups += e->flush_wakeups;
+	side->reader_flushes += e->reader_flushes;
 	side->batch_crossings += e->batch_crossings;
 	side->seconds += e->seconds;
 	side->overlap[i] = e->overlap;
@@ -182,6 +183,9 @@ int slt_validate_run(const struct slt_engine_bound *a,
 			r->threads = e->threads;
 			r->allowed_cpus = e->allowed_cpus;
 			r->distinct_cpus = e->distinct_cpus;
+			r->stats_mode = e->stats_mode;
+			r->counters = e->counters;
+			r->spin_locks = e->spin_locks;
 			take_run(is_a ? &r->a : &r->b, is_a ? &sa : &sb, round, e);
 			if (progress)
 				progress(progress_arg, is_a ? 'A' : 'B', round, e->ops_per_s);

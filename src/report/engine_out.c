@@ -29,6 +29,13 @@
  *   "flushes": N, "batch_crossings": N, "flush_wakeups": N (crossings
  *                   that woke the flusher; the others coalesced),
  *   "flushed_groups": N,
+ *   "stats": (stats mode) { "mode": "5.15-rc1" | "6.1" | "mainline",
+ *                   "why": text or null, "counters": { "node_items",
+ *                   "memcg_items", "event_items", "from_file" },
+ *                   "locks": "spin" | "mutex", "read_every",
+ *                   "period_ms", "worker_flushes", "reader_flushes",
+ *                   "reader_checks", "periodic_flushes", "flush_busy",
+ *                   "counters_visited" } (added to v1),
  *   "flush_lock", "percpu_lock": { "holds": N (not preempted), "sum_ns",
  *                   "max_ns", "preempted": N, "preempted_sum_ns",
  *                   "preempted_max_ns",
@@ -44,6 +51,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "report/engine_mode.h"
 #include "report/json_out.h"
 #include "structlint/engine.h"
 
@@ -67,6 +75,39 @@ static void hist_text(FILE *f, const char *what, const struct slt_engine_hist *h
 			h->holds ? 100.0 * (double)h->count[i] / (double)h->holds : 0.0);
 }
 
+void slt_engine_mode_text(FILE *f, const char *indent, enum slt_stats_mode m,
+			  const struct slt_engine_counters *c, bool spin,
+			  const struct slt_engine_opts *o)
+{
+	const char *why = o ? o->stats_mode_why : NULL;
+	fprintf(f, "%sstats mode: %s%s%s%s; %u node + %u memcg + %u event counters per flushed (group, CPU) (%s)\n",
+		indent, slt_stats_mode_name(m), why ? " (" : "", why ? why : "", why ? ")" : "",
+		c->node_items, c->memcg_items, c->event_items,
+		c->from_file ? "from the FILE's lruvec_stats_percpu / memcg_vmstats_percpu" :
+		"defaults: the FILE has no lruvec_stats_percpu / memcg_vmstats_percpu");
+	fprintf(f, "%slocks: %s\n", indent, spin ?
+		"spinning (every updater has a CPU: preemption-free holds, as the kernel's IRQ-off spinlocks)" :
+		"sleeping mutexes (more updaters than CPUs: a spinner would wait out the holder's time slice)");
+}
+
+json_t *slt_engine_mode_json(enum slt_stats_mode m,
+			     const struct slt_engine_counters *c, bool spin,
+			     const struct slt_engine_opts *o, bool *bad)
+{
+	json_t *j = json_object();
+	slt_json_set(j, "mode", json_string(slt_stats_mode_name(m)), bad);
+	slt_json_set(j, "why", o && o->stats_mode_why ? json_string(o->stats_mode_why) : json_null(), bad);
+	slt_json_set(j, "counters", json_pack("{s:I,s:I,s:I,s:b}", "node_items", (json_int_t)c->node_items,
+					      "memcg_items", (json_int_t)c->memcg_items,
+					      "event_items", (json_int_t)c->event_items,
+					      "from_file", (int)c->from_file), bad);
+	slt_json_set(j, "locks", json_string(spin ? "spin" : "mutex"), bad);
+	slt_json_set(j, "read_every", m == SLT_STATS_5_15 || !o ? json_null() :
+		     U(o->read_every ? o->read_every : o->batch), bad);
+	slt_json_set(j, "period_ms", U(o && o->period_ms ? o->period_ms : 2000), bad);
+	return j;
+}
+
 int slt_engine_write_text(FILE *f, const struct slt_engine_result *r,
 			  const struct slt_engine_bound *b,
 			  const struct slt_engine_opts *o)
@@ -78,9 +119,11 @@ int slt_engine_write_text(FILE *f, const struct slt_engine_result *r,
 			stats ? "stats" : "replay", r->cacheline_size);
 	if (o && stats)
 		fprintf(f, "options: %u thread%s, batch %u, flush %s, tree depth %u fan-out %u (%zu group%s), hot writes every %u update%s\n",
-			r->threads, r->threads == 1 ? "" : "s", o->batch, slt_engine_flush_name(o->flush), o->depth, o->fanout,
+			r->threads, r->threads == 1 ? "" : "s", o->batch, slt_engine_flush_name(slt_engine_flush_of(o)), o->depth, o->fanout,
 			r->n_groups, r->n_groups == 1 ? "" : "s", o->write_every,
 			o->write_every == 1 ? "" : "s");
+	if (o && stats)
+		slt_engine_mode_text(f, "", r->stats_mode, &r->counters, r->spin_locks, o);
 	else if (o)
 		fprintf(f, "options: %u thread%s, replay on one shared object\n", r->threads,
 			r->threads == 1 ? "" : "s");
@@ -113,8 +156,11 @@ int slt_engine_write_text(FILE *f, const struct slt_engine_result *r,
 		r->lat_p99_ns, r->lat_p999_ns);
 	if (stats) {
 		fprintf(f, "  (%" PRIu64 " of the timed updates were batch crossings)\n", r->lat_batch_samples);
-		fprintf(f, "flushes: %" PRIu64 " (%" PRIu64 " batch crossings, %" PRIu64 " flusher wake-ups: crossings while a flush is pending coalesce; %" PRIu64 " groups aggregated)\n\n",
+		fprintf(f, "flushes: %" PRIu64 " (%" PRIu64 " batch crossings, %" PRIu64 " flusher wake-ups: crossings while a flush is pending coalesce; %" PRIu64 " groups aggregated)\n",
 			r->flushes, r->batch_crossings, r->flush_wakeups, r->flushed_groups);
+		fprintf(f, "  by: worker %" PRIu64 ", readers %" PRIu64 " (of %" PRIu64 " reader checks), periodic %" PRIu64 ", final 1; %" PRIu64 " trylock%s found a flush running; %" PRIu64 " counters visited\n\n",
+			r->worker_flushes, r->reader_flushes, r->reader_checks, r->periodic_flushes,
+			r->flush_busy, r->flush_busy == 1 ? "" : "s", r->counters_visited);
 		hist_text(f, "flush lock hold time", &r->flush_lock);
 		fputc('\n', f);
 		hist_text(f, "per-CPU lock hold time", &r->percpu_lock);
@@ -163,7 +209,7 @@ int slt_engine_write_json(FILE *f, const struct slt_engine_result *r,
 		slt_json_set(op, "depth", stats ? U(o->depth) : json_null(), &bad);
 		slt_json_set(op, "fanout", stats ? U(o->fanout) : json_null(), &bad);
 		slt_json_set(op, "batch", stats ? U(o->batch) : json_null(), &bad);
-		slt_json_set(op, "flush", stats ? json_string(slt_engine_flush_name(o->flush)) : json_null(), &bad);
+		slt_json_set(op, "flush", stats ? json_string(slt_engine_flush_name(slt_engine_flush_of(o))) : json_null(), &bad);
 		slt_json_set(op, "write_every", stats ? U(o->write_every) : json_null(), &bad);
 		slt_json_set(op, "seed", U(o->seed), &bad);
 		slt_json_set(op, "pin", json_boolean(o->pin), &bad);
@@ -207,6 +253,16 @@ int slt_engine_write_json(FILE *f, const struct slt_engine_result *r,
 	slt_json_set(d, "batch_crossings", U(r->batch_crossings), &bad);
 	slt_json_set(d, "flush_wakeups", U(r->flush_wakeups), &bad);
 	slt_json_set(d, "flushed_groups", U(r->flushed_groups), &bad);
+	if (stats) {
+		json_t *m = slt_engine_mode_json(r->stats_mode, &r->counters, r->spin_locks, o, &bad);
+		slt_json_set(m, "worker_flushes", U(r->worker_flushes), &bad);
+		slt_json_set(m, "reader_flushes", U(r->reader_flushes), &bad);
+		slt_json_set(m, "reader_checks", U(r->reader_checks), &bad);
+		slt_json_set(m, "periodic_flushes", U(r->periodic_flushes), &bad);
+		slt_json_set(m, "flush_busy", U(r->flush_busy), &bad);
+		slt_json_set(m, "counters_visited", U(r->counters_visited), &bad);
+		slt_json_set(d, "stats", m, &bad);
+	}
 	slt_json_set(d, "flush_lock", hist_json(&r->flush_lock, &bad), &bad);
 	slt_json_set(d, "percpu_lock", hist_json(&r->percpu_lock, &bad), &bad);
 	slt_json_set(d, "groups", U(r->n_groups), &bad);

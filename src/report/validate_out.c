@@ -12,6 +12,8 @@
  *            IP samples x static sites (...)"),
  *   "pattern": TEXT: "measured: N (offset, width, CPU) records ..." (from
  *            --samples) or "synthetic: ..." (classes only, --synthetic),
+ *   "stats": (stats mode) { "mode", "why", "counters", "locks",
+ *             "read_every", "period_ms" } as the engine JSON's (added to v1),
  *   "options": { "mode": "stats" | "replay", "rounds", "seconds" (per run),
  *       "warmup_seconds", "threads" (updater threads run), "batch",
  *       "flush": "list" | "pop", "depth", "fanout", "write_every" (these
@@ -51,7 +53,11 @@
  *       "cpu_s": { "a", "b": [ SECONDS ] (round order) }, "median_wall_s",
  *       "median_cpu_s", "build_s": { "a", "b" }, "wall_speed",
  *       "cpu_speed": { "ratio", "lo", "hi", "level" } (paired, of 1/time,
- *       B/A), "verdict" (from wall_speed) },
+ *       B/A), "verdict" (from wall_speed), "co_scheduling": {
+ *       "cpu_per_wall": { "a", "b" } (median CPU s / wall s),
+ *       "overlap_at_least": { "a", "b" } (median lower bound on the share
+ *       of the wall time with >= 2 threads running, from CPU time:
+ *       (cpu / wall - 1) / (cpus - 1)), "cpus" } (added to v1) },
  *   "roles": { "a" | "b": [ { "member", "role", "offset", "size" } ] },
  *   "roles_differ": null, or what differs between the two role maps
  *       other than offsets (the ratio then measures layout plus workload),
@@ -70,6 +76,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/engine_mode.h"
 #include "report/json_out.h"
 #include "structlint/validate.h"
 
@@ -134,14 +141,37 @@ static const char *no_verdict_reason(const struct slt_validate_result *r,
 	return buf;
 }
 
+/* One entry per (member, role): a measured pattern binds a member once
+ * per (offset, width, CPU) record; those print as the bytes they span
+ * and their number ("hits hot-write @0+8 x3"). */
 static void roles_text(FILE *f, char side, const struct slt_engine_bound *b)
 {
 	fprintf(f, "roles %c:", side);
-	for (size_t k = 0; k < b->n_roles; k++)
-		fprintf(f, "%s %s %s @%llu+%llu", k ? "," : "", b->roles[k].member,
-			slt_engine_role_name(b->roles[k].role),
-			(unsigned long long)b->roles[k].offset,
-			(unsigned long long)b->roles[k].size);
+	bool first = true;
+	for (size_t k = 0; k < b->n_roles; k++) {
+		const struct slt_engine_bound_role *rk = &b->roles[k];
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = b->roles[j].role == rk->role && !strcmp(b->roles[j].member, rk->member);
+		if (seen)
+			continue;
+		uint64_t lo = rk->offset, hi = rk->offset + rk->size;
+		size_t n = 0;
+		for (size_t j = k; j < b->n_roles; j++) {
+			const struct slt_engine_bound_role *rj = &b->roles[j];
+			if (rj->role != rk->role || strcmp(rj->member, rk->member))
+				continue;
+			n++;
+			lo = rj->offset < lo ? rj->offset : lo;
+			hi = rj->offset + rj->size > hi ? rj->offset + rj->size : hi;
+		}
+		fprintf(f, "%s %s %s @%llu+%llu", first ? "" : ",", rk->member,
+			slt_engine_role_name(rk->role), (unsigned long long)lo,
+			(unsigned long long)(hi - lo));
+		if (n > 1)
+			fprintf(f, " x%zu", n);
+		first = false;
+	}
 	fputc('\n', f);
 }
 
@@ -189,8 +219,11 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		r->rounds, r->rounds == 1 ? "" : "s", e->seconds, o->warmup_seconds);
 	if (r->mode == SLT_ENGINE_STATS)
 		fprintf(f, ", batch %u, flush %s, tree %u x %u", e->batch,
-			slt_engine_flush_name(e->flush), e->depth, e->fanout);
-	fprintf(f, "\n  base (A):     %s, %s (%llu byte%s)\n"
+			slt_engine_flush_name(slt_engine_flush_of(e)), e->depth, e->fanout);
+	fputc('\n', f);
+	if (r->mode == SLT_ENGINE_STATS)
+		slt_engine_mode_text(f, "  ", r->stats_mode, &r->counters, r->spin_locks, e);
+	fprintf(f, "  base (A):     %s, %s (%llu byte%s)\n"
 		"  with fix (B): %s, %s (%llu byte%s)\n\n",
 		l->a_file, l->a_what, (unsigned long long)l->a_size, l->a_size == 1 ? "" : "s",
 		l->b_file, l->b_what, (unsigned long long)l->b_size, l->b_size == 1 ? "" : "s");
@@ -284,6 +317,13 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		fprintf(f, "%-22s %16.4f %16.4f %16s   %-20s (not the verdict's)\n", "CPU s (median)",
 			pg->median_cpu_a, pg->median_cpu_b, cc, ci2);
 		fputs("(speed: geometric mean of the per-round ratios of 1/time, B/A; above 0% B runs faster)\n", f);
+		fprintf(f, "co-scheduling (from CPU s / wall s; per-thread times not measured): CPUs busy A %.2f, B %.2f; "
+			">= 2 threads ran at once at least %.0f%% / %.0f%% of the wall time (%u CPU%s allowed)\n",
+			pg->cpu_per_wall_a, pg->cpu_per_wall_b, 100.0 * pg->overlap_min_a, 100.0 * pg->overlap_min_b,
+			pg->cpus, pg->cpus == 1 ? "" : "s");
+		if (pg->cpu_per_wall_a < 1.05 && pg->cpu_per_wall_b < 1.05)
+			fputs("  the program used about one CPU at a time: its threads did not measurably run at once, "
+			      "and false sharing between them cannot show in these figures\n", f);
 		for (int side = 0; side < 2; side++) {
 			fprintf(f, "  %c wall s:", side ? 'B' : 'A');
 			for (unsigned i = 0; i < pg->rounds; i++)
@@ -414,7 +454,7 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	/* the stats engine's own options: null in replay mode */
 	bool stats = r->mode == SLT_ENGINE_STATS;
 	slt_json_set(op, "batch", stats ? U(e->batch) : json_null(), &bad);
-	slt_json_set(op, "flush", stats ? json_string(slt_engine_flush_name(e->flush)) : json_null(), &bad);
+	slt_json_set(op, "flush", stats ? json_string(slt_engine_flush_name(slt_engine_flush_of(e))) : json_null(), &bad);
 	slt_json_set(op, "depth", stats ? U(e->depth) : json_null(), &bad);
 	slt_json_set(op, "fanout", stats ? U(e->fanout) : json_null(), &bad);
 	slt_json_set(op, "write_every", stats ? U(e->write_every) : json_null(), &bad);
@@ -423,6 +463,9 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(op, "order", json_string("ABBA"), &bad);
 	slt_json_set(op, "paired", json_boolean(r->paired), &bad);
 	slt_json_set(root, "options", op, &bad);
+	if (stats)
+		slt_json_set(root, "stats", slt_engine_mode_json(r->stats_mode, &r->counters, r->spin_locks, e, &bad),
+			     &bad);
 
 	json_t *runs = json_object();
 	slt_json_set(runs, "a", runs_json(r->a.ops_per_s, r->rounds, &bad), &bad);
@@ -514,6 +557,11 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 					       "hi", num(c->hi), "level", num(c->level)), &bad);
 		}
 		slt_json_set(pj, "verdict", json_string(slt_verdict_name(pg->verdict)), &bad);
+		slt_json_set(pj, "co_scheduling",
+			     json_pack("{s:{s:o,s:o},s:{s:o,s:o},s:I}",
+				       "cpu_per_wall", "a", num(pg->cpu_per_wall_a), "b", num(pg->cpu_per_wall_b),
+				       "overlap_at_least", "a", num(pg->overlap_min_a), "b", num(pg->overlap_min_b),
+				       "cpus", (json_int_t)pg->cpus), &bad);
 		slt_json_set(root, "program", pj, &bad);
 	}
 	if (l->sensitivity) {

@@ -196,6 +196,26 @@ def case_e2e_profile():
     assert d['options']['mode'] == 'replay' and d['b']['what'].startswith('proposal 1 ('), d
     assert d['pattern'].startswith('measured: ') and '2 CPUs' in d['pattern'], d['pattern']
     check_numbers(d, 1)
+    # the text's roles lines name each (member, role) once, however many
+    # (offset, width, CPU) records the pattern bound to it: parent and
+    # percpu are loaded by two CPUs here
+    prof2 = os.path.join(TMP, 'two-cpus.json')
+    with open(prof2, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'tool': 'test', 'cacheline_size': 64,
+                   'structs': [{'type': 'bad_stats', 'members': [
+                       {'offset': 0, 'rows': [{'cpu': 0, 'size': 8, 'stores': 100}]},
+                       {'offset': 8, 'rows': [{'cpu': c, 'size': 8, 'loads': 100} for c in (0, 1)]},
+                       {'offset': 16, 'rows': [{'cpu': 1, 'size': 8, 'stores': 100}]},
+                       {'offset': 24, 'rows': [{'cpu': c, 'size': 8, 'loads': 100} for c in (0, 1)]}]}]}, f)
+    d = validate_json(o, 'bad_stats', '--profile', prof2, *SHORT)
+    t = run('validate', o, 'bad_stats', '--profile', prof2, *SHORT).stdout
+    for side in 'AB':
+        line = [l for l in t.split('\n') if l.startswith('roles %s:' % side)]
+        assert len(line) == 1, t
+        ents = [' '.join(e.split()[:2]) for e in line[0].split(':', 1)[1].split(',')]
+        assert len(ents) == len(set(ents)) and ents, line
+        assert len(d['roles'][side.lower()]) == 6 and len(ents) == 4, (d['roles'], ents)
+        assert ' parent read @' in line[0] and 'x2' in line[0], line
 
 
 def case_text():
@@ -274,7 +294,8 @@ def case_builtin_against():
                       seed(True) + ':mem_cgroup_per_node', *SHORT)
     check_numbers(d, 1)
     assert d['options']['mode'] == 'stats' and d['options']['batch'] == 64, d['options']
-    assert d['options']['flush'] == 'list', d['options']
+    assert d['options']['flush'] == 'pop', d['options']   # no version: 5.15-rc1's
+    assert d['stats']['mode'] == '5.15-rc1' and 'no kernel version' in d['stats']['why'], d['stats']
     assert d['a']['size'] == 2560 and d['b']['size'] == 1920, (d['a'], d['b'])
     assert d['b'] == {'file': seed(True), 'what': 'struct mem_cgroup_per_node as loaded',
                       'size': 1920}, d['b']
@@ -432,10 +453,22 @@ def case_program():
     assert abs(ws['ratio'] - math.exp(statistics.mean(logs))) < 1e-9 * ws['ratio'], ws
     want = 'faster' if ws['lo'] > 1 else 'slower' if ws['hi'] < 1 else 'no measurable change'
     assert pg['verdict'] == want, (pg['verdict'], ws)
+    # co-scheduling from the same runs: CPU s / wall s and the least share
+    # of the wall time with >= 2 threads running, (cpu/wall - 1)/(cpus - 1)
+    cs = pg['co_scheduling']
+    ncpu = len(os.sched_getaffinity(0))
+    assert cs['cpus'] == ncpu, (cs, ncpu)
+    for side in 'ab':
+        par = [c / w for c, w in zip(pg['cpu_s'][side], pg['wall_s'][side])]
+        lb = [min(1.0, max(0.0, (x - 1) / (ncpu - 1))) if ncpu > 1 else 0.0 for x in par]
+        assert abs(cs['cpu_per_wall'][side] - statistics.median(par)) < 1e-9, (cs, par)
+        assert abs(cs['overlap_at_least'][side] - statistics.median(lb)) < 1e-9, (cs, lb)
     t = subprocess.run([a for a in args if a != '--json'], capture_output=True, text=True,
                        env=env).stdout
     assert any(l.startswith('program (your command, 3 rounds ABBA') for l in t.split('\n')), t
     assert any(l.startswith('wall s (median)') for l in t.split('\n')), t
+    assert any(l.startswith('co-scheduling (from CPU s / wall s; per-thread times not measured)')
+               for l in t.split('\n')), t
     # the three go together; a build that fails is named
     p = run('validate', obj, 'bad_stats', '--classes', classes(), '--run', 'true', rc=2)
     assert '--source-root' in p.stderr, p.stderr

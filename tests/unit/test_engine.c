@@ -719,7 +719,7 @@ static void test_bad_opts(void **state)
 	assert_non_null(strstr(err.message, "batch"));
 	o = exact_opts(2000, 64, SLT_FLUSH_LIST, 1);
 	assert_int_equal(slt_engine_run(b, &o, &r, &err), SLT_EUSAGE);
-	o = exact_opts(2, 64, 0, 1);
+	o = exact_opts(2, 64, (enum slt_engine_flush)7, 1);   /* 0 is the mode's */
 	assert_int_equal(slt_engine_run(b, &o, &r, &err), SLT_EUSAGE);
 	o = exact_opts(2, 64, SLT_FLUSH_LIST, 1);
 	o.depth = 8;
