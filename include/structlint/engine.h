@@ -39,8 +39,11 @@
  * touches, LRU-style; each hot-write role has ONE writer thread, chosen
  * as below, so the sharing measured is the false sharing the layout
  * causes, as in REPLAY), and
- * every opts.batch updates (MEMCG_CHARGE_BATCH,
- * 64 in the kernel) wake the asynchronous flusher thread.  The flush
+ * asks for a flush as the kernel version's memcg_rstat_updated() does
+ * (opts.stats_mode, structlint/kstats.h: 5.15-rc1 wakes the flusher
+ * thread every opts.batch = MEMCG_CHARGE_BATCH updates of a CPU; 6.1 and
+ * mainline count pages and the updaters, as readers, flush once the
+ * kernel's threshold is passed; all three flush every 2 s).  The flush
  * (cgroup_rstat_flush()) takes the global flush lock, then per CPU the
  * per-CPU lock: SLT_FLUSH_POP aggregates while holding it (older kernels),
  * SLT_FLUSH_LIST detaches the list under it and aggregates after releasing
@@ -594,7 +597,7 @@ struct slt_engine_result {
 	 * by who asked, readers' checks, trylocks of stats_flush_lock that
 	 * found a flush running (5.15, 6.1), counters visited by flushes
 	 * (flushed (group, CPU) pairs x counters), and whether the locks
-	 * spun (threads <= CPUs) or slept (more threads than CPUs). */
+	 * spun (updaters, plus 5.15-rc1's flush worker, <= CPUs) or slept. */
 	enum slt_stats_mode stats_mode;
 	struct slt_engine_counters counters;
 	uint64_t worker_flushes, reader_flushes, periodic_flushes;

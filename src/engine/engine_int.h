@@ -35,9 +35,10 @@ struct eng_pcpu {
 };
 
 /* A lock the kernel holds with preemption (the per-CPU one: interrupts
- * too) off: a spinlock when every updater has a CPU of its own (the
- * holder then keeps running while others spin, as in the kernel), else a
- * sleeping mutex (a spinner would burn the time slice of a holder
+ * too) off: a spinlock when every thread that takes it often has a CPU
+ * of its own (the updaters; in 5.15-rc1 also the flush worker: run.c),
+ * so the holder keeps running while others spin, as in the kernel; else
+ * a sleeping mutex (a spinner would burn the time slice of a holder
  * waiting for its CPU: no kernel behaviour either way). */
 struct eng_lock {
 	_Atomic int v;

@@ -335,8 +335,12 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		if (b->roles[k].role == SLT_ROLE_PERCPU_PTR && r->role_pcpu < 0)
 			r->role_pcpu = (int32_t)k;
 	}
-	/* spinning locks while every updater has a CPU (engine.h) */
-	r->spin = T <= n_cpus;
+	/* spinning locks while every thread that takes them often has a CPU
+	 * of its own: the updaters, and in 5.15-rc1 the flush worker they
+	 * wake every batch (in 6.1 and mainline it runs every 2 s and the
+	 * updaters flush themselves); a spinner sharing a CPU with a
+	 * preempted holder would spin out its time slice (engine_int.h) */
+	r->spin = T + (r->o.stats_mode == SLT_STATS_5_15) <= n_cpus;
 	if ((rc = eng_tree_init(r, err))) {
 		free(r->writer);
 		free(r);

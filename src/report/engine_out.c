@@ -86,8 +86,8 @@ void slt_engine_mode_text(FILE *f, const char *indent, enum slt_stats_mode m,
 		c->from_file ? "from the FILE's lruvec_stats_percpu / memcg_vmstats_percpu" :
 		"defaults: the FILE has no lruvec_stats_percpu / memcg_vmstats_percpu");
 	fprintf(f, "%slocks: %s\n", indent, spin ?
-		"spinning (every updater has a CPU: preemption-free holds, as the kernel's IRQ-off spinlocks)" :
-		"sleeping mutexes (more updaters than CPUs: a spinner would wait out the holder's time slice)");
+		"spinning (every updater, and 5.15-rc1's flush worker, has a CPU: holds run on, as under the kernel's IRQ-off spinlocks)" :
+		"sleeping mutexes (more threads than CPUs: a spinner would wait out a preempted holder's time slice)");
 }
 
 json_t *slt_engine_mode_json(enum slt_stats_mode m,

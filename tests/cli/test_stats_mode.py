@@ -107,6 +107,23 @@ def case_option_over_file():
     assert 'locks: ' in p.stdout and 'by: worker 0, readers ' in p.stdout, p.stdout
 
 
+def case_locks():
+    """spinning locks while every thread that takes them often has a CPU:
+    the updaters, and in 5.15-rc1 also the flush worker they wake"""
+    ncpu = len(os.sched_getaffinity(0))
+
+    def locks(kver, threads):
+        p = run('engine', kernel(kver), 'mem_cgroup_per_node', '--synthetic', '--threads', threads,
+                '--updates', '2000', '--seconds', '600', '--json')
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout)['stats']['locks']
+    assert locks('6.1.0', ncpu) == 'spin'
+    assert locks('6.1.0', ncpu + 1) == 'mutex'
+    assert locks('5.15.0-rc1', ncpu) == 'mutex'
+    if ncpu > 1:
+        assert locks('5.15.0-rc1', ncpu - 1) == 'spin'
+
+
 def case_too_old():
     p = run('engine', kernel('5.10.0-30-amd64'), 'mem_cgroup_per_node', *EXACT)
     assert p.returncode == 2 and 'predates the memcg stats flush' in p.stderr, (p.returncode, p.stderr)
