@@ -136,6 +136,13 @@ struct slt_samples_info {
 	 * quote prefix ("> ", ">> ": a report pasted into a reply), 0 when
 	 * the input was not quoted.  Line numbers are the input's. */
 	uint64_t quoted_lines;
+	/* Added after quoted_lines (additive): a perf c2c report whose rows
+	 * name the accessing nodes but not their CPUs: 1 = node numbers (the
+	 * default "Node" column), 2 = per node a CPU count and percentages
+	 * (-N, "Node{cpus %hitms %stores}"); 0 otherwise (-NN's
+	 * "Node{cpu list}" gives the CPUs).  The caller should say that
+	 * perf c2c report -NN gives per-CPU data. */
+	unsigned c2c_node_info;
 };
 
 /*

@@ -222,6 +222,12 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 			"lines: columns recognised from the rows (%u percentage columns read as HITM "
 			"remote, local%s, then stores; a -d peer report's peer columns read as HITM)\n",
 			c->samples, info.c2c_inferred, info.c2c_inferred == 6 ? ", peer" : "");
+	if (!rc && first && info.c2c_node_info)
+		fprintf(stderr, "structlint: note: %s: the perf c2c report's node column gives %s, not "
+			"the CPUs: no per-CPU pairs (scored on the counts basis); perf c2c report -NN "
+			"prints each row's CPUs (Node{cpu list}: the per-cpu basis)\n", c->samples,
+			info.c2c_node_info == 2 ? "per node a CPU count and HITM/store percentages (-N)"
+						: "the nodes");
 	for (size_t i = 0; i < f.n; i++) {
 		if (rc) {
 			slt_join_free(joins[i]);

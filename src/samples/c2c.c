@@ -79,6 +79,8 @@ struct c2c {
 	/* Pareto blocks without the header lines (c2c_infer.c) */
 	struct slt_span pending;  /* a block header read before any header */
 	bool inferred;            /* the columns came from the rows */
+	bool rows_nodes, rows_node_cnt, rows_cpu_list; /* rows read with each
+				     kind of node column */
 	const char *infer_why;    /* why they could not, or NULL */
 	unsigned infer_line;      /* the row that failed */
 	uint64_t headless;        /* rows with neither header nor block */
@@ -356,6 +358,9 @@ static int parse_row(struct c2c *c, struct slt_span line, bool *stop)
 	for (size_t i = 0; i < c->n_rest; i++) {
 		enum col k = c->rest[i];
 		if (k == C_NODES || k == C_NODES_CNT || k == C_NODES_LIST) {
+			c->rows_nodes |= k == C_NODES;
+			c->rows_node_cnt |= k == C_NODES_CNT;
+			c->rows_cpu_list |= k == C_NODES_LIST;
 			parse_nodes(c, slt_span_trim(rest), k, &o);
 			rest.n = 0;
 			break;
@@ -738,6 +743,10 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 		 (unsigned long long)c.t_lpeer, (unsigned long long)c.t_rpeer,
 		 c.events[0] ? c.events : "?", c.sort[0] ? c.sort : "?",
 		 c.grouping[0] ? c.grouping : "?");
+	/* rows that name nodes but not CPUs: the caller says which report
+	 * option gives the CPUs */
+	if (!c.rows_cpu_list)
+		info->c2c_node_info = c.rows_node_cnt ? 2 : c.rows_nodes ? 1 : 0;
 	if (c.inferred) {
 		info->c2c_inferred = (unsigned)c.n_pct;
 		size_t l = strlen(info->detail);

@@ -263,6 +263,29 @@ def case_perf_mem_real():
     assert 'no per-address data' in p.stderr and 'perf mem report --stdio' in p.stderr, p.stderr
 
 
+def case_c2c_node_note():
+    # perf c2c report -N (Node{cpus %hitms %stores}) and the default Node
+    # column name nodes, not CPUs: counts basis, and a note naming -NN;
+    # -NN (Node{cpu list}) gives the per-cpu basis and no note.
+    exe = os.path.join(TMP, 'hot_node_exe')
+    main = os.path.join(TMP, 'hot_node_main.c')
+    with open(main, 'w') as f:
+        f.write('int main(void) { return 0; }\n')
+    subprocess.run([CC, '-g', '-no-pie', '-o', exe, main,
+                    os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')], check=True)
+    local = os.path.join(ROOT, 'fixtures', 'samples', 'c2c', 'perf6.1-local')
+    for name, note, basis in (('c2c_stdioN.txt', 'per node a CPU count', 'counts'),
+                              ('c2c_stdio.txt', 'gives the nodes', 'counts'),
+                              ('c2c_stdioNN.txt', None, 'per-cpu')):
+        p = run('report', exe, 'hot', '--samples', os.path.join(local, name))
+        assert ('score basis %s' % basis) in p.stdout, (name, p.stdout[-400:])
+        if note:
+            assert note in p.stderr and 'perf c2c report -NN prints each row\'s CPUs' in p.stderr, \
+                (name, p.stderr)
+        else:
+            assert p.stderr == '', (name, p.stderr)
+
+
 def case_base_symbol():
     # --base SYMBOL: the instance is the global `hot` of a linked program;
     # its address comes from the ELF symbol table, checked against nm.

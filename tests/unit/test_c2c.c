@@ -101,6 +101,14 @@ static void test_local_variants(void **state)
 	assert_int_equal(c.r[3].s.n_cpus, 1);
 	assert_int_equal(c.r[3].cpus[0], 3);
 	assert_int_equal(c.r[3].s.node, 1);
+	assert_int_equal(in.c2c_node_info, 0);     /* -NN gives the CPUs */
+	/* -N: per node a CPU count, not the CPUs: the caller names -NN */
+	assert_int_equal(read_fx(FX "perf6.1-local/c2c_stdioN.txt", 0, &c, &in, &e), 0);
+	assert_int_equal(in.c2c_node_info, 2);
+	assert_false(c.r[0].s.flags & SLT_SAMPLE_CPUS);
+	/* the default Node column: node numbers only */
+	assert_int_equal(read_fx(FX "perf6.1-local/c2c_stdio.txt", 0, &c, &in, &e), 0);
+	assert_int_equal(in.c2c_node_info, 1);
 	/* coalesced tid,pid: Pid 4242, Tid "4242:fs" */
 	assert_int_equal(read_fx(FX "perf6.1-local/c2c_stdioc_tid_pid_iaddr_N.txt", 0, &c, &in, &e), 0);
 	assert_int_equal(c.r[1].s.pid, 4242);
