@@ -168,6 +168,21 @@ struct slt_path_lines {
 /* Paths listed per proposal (slt_proposal.paths): the busiest ones. */
 #define SLT_PATHS_SHOWN 8
 
+/* Added after v1 (additive): a member a proposal moves out of the kernel
+ * cacheline group it is in (__cacheline_group_begin__NAME ..
+ * __cacheline_group_end__NAME) into another group.  Only with
+ * move_anchors (the markers move but every member stays in its group
+ * otherwise) and only a member whose class contradicts its group's: a
+ * written member of a read-mostly group into a written group, a
+ * read-mostly member of a written group into a read-mostly group. */
+struct slt_group_move {
+	size_t member;              /* index into the original layout's
+				       members (the unit's first) */
+	const char *from, *to;      /* the groups' NAMEs */
+	const char *cls;            /* the member's class: "written" or
+				       "read-mostly" (slt_group_class_name()) */
+};
+
 /* One proposal.  Owned by the struct slt_advice it is part of. */
 struct slt_proposal {
 	enum slt_proposal_kind kind;
@@ -222,6 +237,9 @@ struct slt_proposal {
 				       anonymous struct (its first member's
 				       when a unit of several); NULL
 				       otherwise */
+	struct slt_group_move *group_moves; /* members moved into another
+				       kernel group, in proposal order */
+	size_t n_group_moves;
 };
 
 struct slt_advice {

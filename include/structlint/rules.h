@@ -209,6 +209,12 @@ int slt_groups_find(const struct slt_struct *s, struct slt_cl_group **out,
 int slt_group_has(const struct slt_struct *s, const struct slt_cl_group *g,
 		  size_t i);
 
+/* Added (additive): which of the groups g[0..n) hold at least one of the
+ * members members[0..nm) (slt_group_has()): their indices, ascending, into
+ * out (room for n).  Returns how many. */
+size_t slt_groups_touched(const struct slt_struct *s, const struct slt_cl_group *g,
+			  size_t n, const size_t *members, size_t nm, size_t *out);
+
 /*
  * Classes implied by s's marker groups (added after v1): every member
  * inside a group whose name implies a class (slt_group_class_of) and whose

@@ -18,6 +18,7 @@
 #include "structlint/advice.h"
 #include "structlint/analysis.h"
 #include "structlint/layout.h"
+#include "structlint/rules.h"
 
 /* slt_adv_unit.flags */
 enum slt_adv_unit_flags {
@@ -35,6 +36,21 @@ enum slt_adv_unit_flags {
 				       pack them together */
 	SLT_ADV_MARKER = 1u << 4,   /* zero-size padding member or group
 				       marker */
+	SLT_ADV_FENCE = 1u << 5,    /* with SLT_ADV_ANCHORED: a kernel
+				       cacheline group's marker under
+				       move_anchors: it keeps its place in
+				       the order (a segment boundary, so
+				       every member stays inside the group
+				       it is in, as the kernel's
+				       CACHELINE_ASSERT_GROUP_MEMBER
+				       checks) but not its offset: it lands
+				       where C puts it */
+	SLT_ADV_ROAMS = 1u << 6,    /* may also sit in other segments than
+				       its own (slt_adv_seg_ok()): outside
+				       every kernel group it may go to any
+				       gap between groups; inside a group
+				       whose class its own contradicts, to a
+				       group of its class */
 };
 
 /* Role of a unit for the grouping heuristics (from its leaves' classes). */
@@ -110,6 +126,9 @@ struct slt_adv_unit {
 	size_t n_leaves;
 	struct slt_adv_span *spans;  /* classes basis: its leaves merged */
 	size_t n_spans;
+	int32_t kgroup;        /* index into slt_adv_units.groups of the
+				  kernel cacheline group it is in, or whose
+				  marker it is; -1: none */
 	uint32_t seg;          /* anchored units before it in the original:
 				  a unit stays between the same two anchors
 				  (an anchor is a group boundary; moving
@@ -141,7 +160,34 @@ struct slt_adv_units {
 	const size_t *opened;
 	size_t n_opened;
 	int32_t level;
+	/* The kernel's cacheline groups at the units' level
+	 * (__cacheline_group_begin__NAME .. __cacheline_group_end__NAME,
+	 * slt_groups_find()), in member order. */
+	struct slt_cl_group *groups;
+	size_t n_groups;
+	/* Per segment (0 .. anchored units): the kernel group it lies
+	 * inside (-1: none) and its block (non-fence anchors before it: a
+	 * roaming unit never crosses one). */
+	int32_t *seg_group;
+	uint32_t *seg_block;
+	size_t n_segs;
 };
+
+/* kgroups.c, for slt_adv_units_build(): us->groups and each unit's
+ * kgroup (with move_anchors the groups' markers become fences), then,
+ * once segments are numbered (n of them), us->seg_group, seg_block and
+ * the units that roam.  Return 0 or SLT_ENOMEM. */
+int slt_adv_kernel_groups(struct slt_adv_units *us, bool move_anchors);
+int slt_adv_segments(struct slt_adv_units *us, size_t n);
+
+/*
+ * Whether unit u may sit in segment seg (kgroups.c): its own, or for a
+ * SLT_ADV_ROAMS unit of the same block, a segment outside every kernel
+ * group when u is outside them all, or one inside a group of u's class
+ * when u's group has the other class (read-mostly vs written).
+ */
+bool slt_adv_seg_ok(const struct slt_adv_units *us,
+		    const struct slt_adv_unit *u, uint32_t seg);
 
 /* slt_adv_plan.pad values */
 enum {
@@ -204,6 +250,11 @@ bool slt_adv_place(const struct slt_adv_units *us,
 int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 		     const struct slt_adv_plan *p, struct slt_struct *out,
 		     size_t **moved, size_t *n_moved);
+
+/* pr->group_moves of plan p (kgroups.c): each unit placed in a segment
+ * of another kernel group than its own, from ar.  0 or SLT_ENOMEM. */
+int slt_adv_group_moves(struct slt_arena *ar, const struct slt_adv_units *us,
+			const struct slt_adv_plan *p, struct slt_proposal *pr);
 
 /*
  * Relocated and shifted top-level members of plan p placed at off (from

@@ -303,6 +303,18 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 		if (!sn)
 			return SLT_ENOMEM;
 	}
+	rc = slt_adv_group_moves(x->ar, &x->us, p, pr);
+	if (rc)
+		return rc;
+	const char *gn = "";
+	for (size_t i = 0; i < pr->n_group_moves; i++) {
+		const struct slt_group_move *g = &pr->group_moves[i];
+		gn = slt_arena_printf(x->ar, "%s; %s moves from kernel group %s into %s, "
+			"a %s group as its class", gn, orig->members[g->member].name,
+			g->from, g->to, g->cls);
+		if (!gn)
+			return SLT_ENOMEM;
+	}
 	const char *wn = "";
 	for (size_t i = 0; wraps && i < p->n; i++) {
 		if (p->pad[i] != SLT_ADV_PAD_WRAP)
@@ -316,13 +328,13 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	pr->summary = slt_arena_printf(x->ar,
 		"%s%s: %zu member%s relocated, %zu padding member%s, %zu member%s "
 		"shifted, %+lld bytes (%llu -> %llu), "
-		"%llu -> %llu cachelines, sharing estimate %.4g -> %.4g%s%s; search: %s",
+		"%llu -> %llu cachelines, sharing estimate %.4g -> %.4g%s%s%s; search: %s",
 		kind_name(k), wn, n_moved, n_moved == 1 ? "" : "s", pads, pads == 1 ? "" : "s",
 		n_shifted, n_shifted == 1 ? "" : "s",
 		(long long)pr->bytes_added, (unsigned long long)orig->size,
 		(unsigned long long)l.size, (unsigned long long)pr->lines_before,
 		(unsigned long long)pr->lines_after, pr->score_before,
-		pr->score_after, pl, sn, x->method ? x->method : "heuristic");
+		pr->score_after, pl, sn, gn, x->method ? x->method : "heuristic");
 	return pr->summary ? 0 : SLT_ENOMEM;
 }
 

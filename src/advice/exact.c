@@ -371,10 +371,12 @@ static int expand(struct dp *d, size_t xi)
 			return 0;
 		const struct slt_adv_unit *u = &us->u[d->last];
 		uint64_t o = align_up(x.cur, u->align);
-		if (u->flags & SLT_ADV_ANCHORED) {
+		if ((u->flags & SLT_ADV_ANCHORED) && !(u->flags & SLT_ADV_FENCE)) {
 			if (o > u->orig_offset || u->seg != seg + 1)
 				return 0;
 			o = u->orig_offset;
+		} else if ((u->flags & SLT_ADV_ANCHORED) && u->seg != seg + 1) {
+			return 0;
 		}
 		return step(d, &x, xi, SLT_ADV_EXACT_MAX, o, false);
 	}
@@ -386,12 +388,12 @@ static int expand(struct dp *d, size_t xi)
 		/* of interchangeable units, the lowest unplaced goes first */
 		if (d->twin[b] & ~x.set)
 			continue;
-		if (anch ? u->seg != seg + 1 : u->seg != seg)
+		if (anch ? u->seg != seg + 1 : !slt_adv_seg_ok(us, u, seg))
 			continue;
 		for (int pad = 0; pad <= (int)allow_pad && !rc; pad++) {
 			uint64_t c = pad ? align_up(x.cur, us->line) : x.cur;
 			uint64_t o = align_up(c, u->align);
-			if (anch) {
+			if (anch && !(u->flags & SLT_ADV_FENCE)) {
 				if (o > u->orig_offset)
 					continue;
 				o = u->orig_offset;

@@ -104,6 +104,9 @@ static bool seg_ok(const struct slt_adv_units *us, const size_t *order, size_t n
 		   size_t j)
 {
 	const struct slt_adv_unit *u = &us->u[order[j]];
+	/* a unit that may leave its segment: slt_adv_place() decides */
+	if (u->flags & SLT_ADV_ROAMS)
+		return true;
 	if (j ? us->u[order[j - 1]].seg != u->seg : u->seg != 0)
 		return false;
 	if (j + 1 < n) {

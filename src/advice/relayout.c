@@ -63,12 +63,16 @@ bool slt_adv_place(const struct slt_adv_units *us,
 		}
 		o = align_up(cur, u->align);
 		if (u->flags & SLT_ADV_ANCHORED) {
-			if (o > u->orig_offset || u->seg != seg + 1 ||
-			    p->pad[i] == SLT_ADV_PAD_WRAP)
+			if (u->seg != seg + 1 || p->pad[i] == SLT_ADV_PAD_WRAP)
 				return false;
-			o = u->orig_offset;
+			/* a fence lands where C puts it */
+			if (!(u->flags & SLT_ADV_FENCE)) {
+				if (o > u->orig_offset)
+					return false;
+				o = u->orig_offset;
+			}
 			seg++;
-		} else if (u->seg != seg && !(u->flags & SLT_ADV_LAST)) {
+		} else if (!(u->flags & SLT_ADV_LAST) && !slt_adv_seg_ok(us, u, seg)) {
 			return false;
 		}
 		if ((u->flags & SLT_ADV_LAST) && i + 1 != p->n)

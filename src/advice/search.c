@@ -239,7 +239,9 @@ static void greedy_order(const struct slt_adv_units *us, bool size_only,
 		if (a < us->n) {
 			sg++;
 			p->order[k++] = a;
-			if (cur < us->u[a].orig_offset + us->u[a].size)
+			if (us->u[a].flags & SLT_ADV_FENCE)
+				cur = align_up(cur, us->u[a].align) + us->u[a].size;
+			else if (cur < us->u[a].orig_offset + us->u[a].size)
 				cur = us->u[a].orig_offset + us->u[a].size;
 		}
 	}

@@ -12,6 +12,11 @@
  *     8 bytes (____cacheline_aligned and the like), zero-size
  *     padding members (CACHELINE_PADDING) and __cacheline_group_* markers,
  *     unless opts->move_anchors; and every --pin;
+ *   - with opts->move_anchors the markers of the kernel's cacheline groups
+ *     are fences (SLT_ADV_FENCE): they move, but keep their place in the
+ *     order, so each member stays inside the group it is in (the kernel's
+ *     CACHELINE_ASSERT_GROUP_MEMBER) and a member outside every group
+ *     stays outside;
  *   - a flexible array stays last;
  *   - a --keep-together list becomes one unit, its members in list order,
  *     each at the first multiple of its alignment after the previous one.
@@ -572,6 +577,8 @@ int slt_adv_units_build(const struct slt_analysis *a,
 				x->flags |= SLT_ADV_LAST;
 			x->flags &= ~SLT_ADV_ANCHORED;
 		}
+	if (!rc)
+		rc = slt_adv_kernel_groups(out, opts && opts->move_anchors);
 	for (size_t p = 0; opts && p < opts->n_pins && !rc; p++) {
 		size_t top;
 		if (find_top(out, opts->pins[p], &top)) {
@@ -605,6 +612,8 @@ int slt_adv_units_build(const struct slt_analysis *a,
 		if (!(out->u[u].flags & (SLT_ADV_ANCHORED | SLT_ADV_LAST)))
 			out->n_movable++;
 	}
+	if (!rc)
+		rc = slt_adv_segments(out, seg + 1);
 out:
 	free(tops);
 	if (rc) {

@@ -135,6 +135,19 @@ int slt_group_has(const struct slt_struct *s, const struct slt_cl_group *g, size
 	return k > (long)g->begin && k < (long)g->end;
 }
 
+size_t slt_groups_touched(const struct slt_struct *s, const struct slt_cl_group *g,
+			  size_t n, const size_t *members, size_t nm, size_t *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < nm; j++)
+			if (slt_group_has(s, &g[i], members[j])) {
+				out[k++] = i;
+				break;
+			}
+	return k;
+}
+
 int slt_groups_classes(const struct slt_struct *s, enum slt_class *cls)
 {
 	struct slt_cl_group *g;

@@ -34,6 +34,9 @@
  *             anonymous),
  *     "shifted": [ NAME ] (top-level members whose offset changed, order
  *             kept: shifted by padding or relocated neighbours),
+ *     "group_moves": [ {"member", "from", "to", "class"} ] (only when a
+ *             member moves from its kernel cacheline group into another
+ *             of its class, with --move-anchors),
  *     "isolated": NAME (kind "isolate" only: the member put alone in a
  *             line-aligned anonymous struct),
  *     "paths": [ { "path", "samples", "lines_before", "lines_after" } ]
@@ -159,6 +162,24 @@ static json_t *proposal_json(const struct slt_advice *adv, size_t i,
 		slt_json_push(sh, json_string(orig && m < orig->n_members ? orig->members[m].name : ""), bad);
 	}
 	slt_json_set(o, "shifted", sh, bad);
+	if (p->n_group_moves) {
+		json_t *gm = json_array();
+		for (size_t k = 0; gm && k < p->n_group_moves; k++) {
+			const struct slt_group_move *g = &p->group_moves[k];
+			json_t *e = json_object();
+			if (!e) {
+				*bad = true;
+				continue;
+			}
+			slt_json_set(e, "member", json_string(orig && g->member < orig->n_members ?
+						    orig->members[g->member].name : ""), bad);
+			slt_json_set(e, "from", json_string(g->from), bad);
+			slt_json_set(e, "to", json_string(g->to), bad);
+			slt_json_set(e, "class", json_string(g->cls), bad);
+			slt_json_push(gm, e, bad);
+		}
+		slt_json_set(o, "group_moves", gm, bad);
+	}
 	if (p->n_paths_all) {
 		json_t *pa = json_array();
 		for (size_t k = 0; pa && k < p->n_paths; k++) {

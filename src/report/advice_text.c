@@ -11,6 +11,8 @@
  *   /" "* moved: a, b, c *" "/ (relocated members; absent when none)
  *   /" "* shifted: N members (offsets changed by padding or relocated
  *      neighbours, order kept) *" "/ (absent when none)
+ *   /" "* kernel group: M moves from A into B (a written group, as its
+ *      class) *" "/ (one per member moved into another kernel group)
  *   /" "* lines each hot code path touches, before -> after (top N of M
  *      by samples): *" "/ and one line per path (profiles with code
  *      locations only)
@@ -99,6 +101,20 @@ static void moved_line(FILE *out, const struct slt_advice *adv,
 	fputs(" */\n", out);
 }
 
+/* The members moved into another kernel cacheline group. */
+static void group_lines(FILE *out, const struct slt_advice *adv,
+			const struct slt_proposal *p)
+{
+	const struct slt_struct *orig = adv->analysis ? adv->analysis->layout : NULL;
+
+	for (size_t i = 0; orig && i < p->n_group_moves; i++) {
+		const struct slt_group_move *g = &p->group_moves[i];
+		fprintf(out, "/* kernel group: %s moves from %s into %s (a %s group, "
+			"as its class) */\n", orig->members[g->member].name, g->from,
+			g->to, g->cls);
+	}
+}
+
 static void shifted_line(FILE *out, const struct slt_proposal *p)
 {
 	if (p->n_shifted)
@@ -141,6 +157,7 @@ static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 	slab_line(out, p, r);
 	moved_line(out, adv, p);
 	shifted_line(out, p);
+	group_lines(out, adv, p);
 	paths_lines(out, p);
 	if (p->summary && p->summary[0])
 		fprintf(out, "/* %s */\n", p->summary);

@@ -27,6 +27,7 @@
 #include "report/annotate.h"
 #include "structlint/analysis.h"
 #include "structlint/report.h"
+#include "structlint/rules.h"
 
 /* Members in the order the text writer prints their offset comments. */
 static size_t print_order(const struct slt_struct *s, size_t i, size_t end,
@@ -232,6 +233,12 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 	const struct slt_struct *s = a->layout;
 	const struct slt_access_profile *p = a->profile;
 	unsigned cl = a->cacheline_size;
+	/* the kernel's cacheline groups each finding's members are in (none
+	 * printed when memory runs out: the findings still are) */
+	struct slt_cl_group *groups = NULL;
+	size_t n_groups = 0, *touched = NULL;
+	if (a->n_findings && !slt_groups_find(s, &groups, &n_groups, NULL) && n_groups)
+		touched = calloc(n_groups, sizeof(*touched));
 	fprintf(f, "\n/* structlint: %zu finding%s for %s, score basis %s, %u-byte lines",
 		a->n_findings, a->n_findings == 1 ? "" : "s", s->name,
 		slt_score_basis_name(a->basis), cl);
@@ -263,8 +270,19 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 				    k < fd->n_writers ? "written:" :
 				    fd->kind == SLT_FIND_UNSEEN_WRITER ? "loaded:" : "collides:",
 				    given);
+		size_t nt = touched ? slt_groups_touched(s, groups, n_groups, fd->members,
+							 fd->n_members, touched) : 0;
+		for (size_t k = 0; k < nt; k++) {
+			const struct slt_cl_group *g = &groups[touched[k]];
+			fprintf(f, "%s%s (%s, bytes %" PRIu64 "..%" PRIu64 ")%s",
+				k ? ", " : "    kernel groups: ", g->name,
+				slt_group_class_name(g->cls), g->offset, g->end_offset,
+				k + 1 == nt ? "\n" : "");
+		}
 		fprintf(f, "    fix: %s\n", fd->advice);
 	}
+	free(groups);
+	free(touched);
 }
 
 int slt_report_layout_notes(FILE *out, const struct slt_struct *s,

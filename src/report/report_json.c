@@ -39,7 +39,11 @@
  * there is one), findings[].members[].unit (the path of the outermost
  * named member holding it: the unit pairs are counted between),
  * "no_stores": true (only when the profile holds accesses but no store:
- * writes cannot be seen; its HITM loads give "unseen-writer" findings).
+ * writes cannot be seen; its HITM loads give "unseen-writer" findings),
+ * findings[].kernel_groups: [ { "name", "class" ("read-mostly" |
+ * "written" | "unclassified"), "offset", "end_offset" } ] (the kernel's
+ * __cacheline_group_begin__NAME .. __cacheline_group_end__NAME groups
+ * that hold one of the finding's members; absent when none does).
  * Counts are JSON integers; addresses are strings "0x..." (kernel
  * addresses exceed JSON's safe integers).
  * Any change that drops or renames a key bumps the version.
@@ -52,6 +56,7 @@
 #include "analysis/analysis_int.h"
 #include "join/join_int.h"
 #include "report/json_out.h"
+#include "structlint/rules.h"
 #include "structlint/analysis.h"
 
 static const char *method_name(enum slt_base_method m)
@@ -142,9 +147,34 @@ static json_t *members_json(const struct slt_analysis *a, const char *given_word
 	return arr;
 }
 
+/* The kernel cacheline groups finding f's members are in, or NULL when
+ * none is. */
+static json_t *groups_json(const struct slt_struct *s, const struct slt_cl_group *g,
+			   size_t n, size_t *touched, const struct slt_finding *f, bool *bad)
+{
+	size_t nt = touched ? slt_groups_touched(s, g, n, f->members, f->n_members, touched) : 0;
+	json_t *arr = nt ? json_array() : NULL;
+	for (size_t k = 0; arr && k < nt; k++) {
+		const struct slt_cl_group *x = &g[touched[k]];
+		slt_json_push(arr, json_pack("{s:s,s:s,s:I,s:I}", "name", x->name,
+					     "class", slt_group_class_name(x->cls),
+					     "offset", (json_int_t)x->offset,
+					     "end_offset", (json_int_t)x->end_offset), bad);
+	}
+	if (nt && !arr)
+		*bad = true;
+	return arr;
+}
+
 static json_t *findings_json(const struct slt_analysis *a, bool *bad)
 {
 	const struct slt_struct *s = a->layout;
+	struct slt_cl_group *groups = NULL;
+	size_t n_groups = 0, *touched = NULL;
+	if (a->n_findings && slt_groups_find(s, &groups, &n_groups, NULL))
+		*bad = true;
+	if (n_groups && !(touched = calloc(n_groups, sizeof(*touched))))
+		*bad = true;
 	json_t *arr = json_array();
 	for (size_t i = 0; arr && i < a->n_findings; i++) {
 		const struct slt_finding *f = &a->findings[i];
@@ -176,8 +206,13 @@ static json_t *findings_json(const struct slt_analysis *a, bool *bad)
 			slt_json_set(o, "members", ms, bad);
 		else
 			json_decref(ms);
+		json_t *kg = groups_json(s, groups, n_groups, touched, f, bad);
+		if (o && kg)
+			slt_json_set(o, "kernel_groups", kg, bad);
 		slt_json_push(arr, o, bad);
 	}
+	free(groups);
+	free(touched);
 	return arr;
 }
 

@@ -28,6 +28,8 @@
 #     default mode (anchors stay), forced-aligned and zero-size members at
 #     their original offsets.  The table says which pahole results are
 #     legal.
+# 6.12 sock, tcp_sock, net_device with --move-anchors (issue 13): every
+#   member stays in its kernel cacheline group or its move is stated;
 # mm_struct (issue 13): an isolate proposal wraps mm_count in a line-aligned
 #   anonymous struct at no more lines than 6.12's wrapper takes;
 # and the first trial's items: cgroup's padding-only proposal pads between
@@ -171,6 +173,38 @@ real_case "6.1 mem_cgroup_per_node" mem_cgroup_per_node \
 	memcg,lruvec_stats_percpu,shrinker_info lruvec,lruvec_stats,lru_zone_size,iter
 real_case "6.1 cgroup" cgroup "$classes/cgroup.classes" \
 	rstat_cpu,rstat_css_list last_bstat,bstat
+
+# Kernel cacheline groups (issue 13 item 3), on 6.12: with --move-anchors
+# the markers move, but every proposal keeps each member inside the group
+# it is in (the kernel's CACHELINE_ASSERT_GROUP_MEMBER) or moves it into a
+# group of its class and says so (group_moves); classes: the static ones,
+# and for tcp_sock the kernel's own net_cachelines table.
+for spec in sock:static tcp_sock:static tcp_sock:$classes/tcp_sock-rst.rst net_device:static; do
+	name=${spec%%:*} cls=${spec#*:}
+	"$structlint" --json "$v612" "$name" >"$tmp/$name.lay.json" 2>/dev/null
+	"$structlint" suggest --json --max-proposals 20 --move-anchors "$v612" "$name" \
+		--classes "$cls" >"$tmp/$name.kg.json" 2>"$tmp/err"
+	out=$(python3 - "$tmp/$name.lay.json" "$tmp/$name.kg.json" "$root/tests/cli" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from test_advice_kernel import check_groups
+orig = json.load(open(sys.argv[1]))["structs"][0]
+d = json.load(open(sys.argv[2]))
+try:
+    for p in d["proposals"]:
+        check_groups(orig, p)
+except AssertionError as e:
+    print("FAIL", e); sys.exit()
+moves = sum(len(p.get("group_moves", [])) for p in d["proposals"])
+best = min(d["proposals"], key=lambda p: (p["score_after"], p["bytes_added"]), default=None)
+print("ok", len(d["proposals"]), moves, "%s,%s->%s,%+d" % (best["kind"], best["score_before"],
+      best["score_after"], best["bytes_added"]) if best else "none")
+PY
+)
+	read -r verdict np nm best <<<"$out"
+	[[ $verdict == ok ]] && ok "6.12 $name --move-anchors (classes ${cls##*/}): $np proposals keep every member in its kernel group ($nm group moves stated); best $best" \
+		|| bad "6.12 $name --move-anchors (classes ${cls##*/}): $out $(head -c 300 "$tmp/err")"
+done
 
 # The first trial's defects (issue 4), on 6.1: the padding-only proposal
 # for cgroup pads right between rstat_css_list and last_bstat (+64 or

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The advisor and report on structs with the kernel's cacheline groups
+(__cacheline_group_begin__NAME / __cacheline_group_end__NAME zero-length
+markers, include/linux/cache.h v6.8+), compiled at test time: with
+--move-anchors the markers move but every member stays inside the group it
+is in, as the kernel's CACHELINE_ASSERT_GROUP_MEMBER checks (compiled here
+against tests/cli/kcompat.h's copy of it), or moves into a group of its own
+class and the proposal says so; report lists the groups a finding touches.
+
+    test_advice_kernel.py --list          case names
+    test_advice_kernel.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC (compiler).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CC = os.environ.get('CC_GCC', 'gcc')
+KCOMPAT = os.path.join(ROOT, 'tests', 'cli', 'kcompat.h')
+TMP = None
+BEG, END = '__cacheline_group_begin__', '__cacheline_group_end__'
+
+# 6.12 sock in miniature: a written rx group, a read-mostly rx group with
+# one written member (rcv_drops: the class contradicts the group's),
+# members outside every group between and after them.
+KSOCK_C = r"""
+typedef unsigned char __u8;
+#define __cacheline_group_begin(G) __u8 __cacheline_group_begin__##G[0]
+#define __cacheline_group_end(G) __u8 __cacheline_group_end__##G[0]
+struct ksock {
+	long common[7];
+	__cacheline_group_begin(ksock_write_rx);
+	int drops;
+	int peek;
+	long backlog[2];
+	__cacheline_group_end(ksock_write_rx);
+	__cacheline_group_begin(ksock_read_rx);
+	long rx_dst;
+	long filter;
+	int rcvbuf;
+	int rcvlowat;
+	int rcv_drops;
+	__cacheline_group_end(ksock_read_rx);
+	long mid[3];
+	__cacheline_group_begin(ksock_read_tx);
+	long sndtimeo;
+	long route_caps;
+	__cacheline_group_end(ksock_read_tx);
+	long tail[6];
+} ksock_inst;
+"""
+KSOCK_CLASSES = """ksock.drops hot-write
+ksock.backlog hot-write
+ksock.rcv_drops hot-write
+ksock.rx_dst read-mostly
+ksock.filter read-mostly
+ksock.rcvbuf read-mostly
+ksock.rcvlowat read-mostly
+ksock.sndtimeo read-mostly
+ksock.route_caps read-mostly
+"""
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    return p
+
+
+def tmp():
+    global TMP
+    if TMP is None:
+        TMP = tempfile.mkdtemp(prefix='slt-advice-kernel-')
+    return TMP
+
+
+def fixture():
+    src = os.path.join(tmp(), 'ksock.c')
+    if not os.path.exists(src):
+        with open(src, 'w') as f:
+            f.write(KSOCK_C)
+        subprocess.run([CC, '-g', '-c', '-o', src[:-2] + '.o', src], check=True)
+        with open(os.path.join(TMP, 'ksock.classes'), 'w') as f:
+            f.write(KSOCK_CLASSES)
+    return src[:-2] + '.o', os.path.join(tmp(), 'ksock.classes')
+
+
+def groups(members):
+    """(depth, name) -> the kernel group it sits in (None: outside all),
+    from the markers in member order."""
+    open_, out = {}, {}
+    for m in members:
+        d, n = m['depth'], m['name']
+        if n.startswith(BEG):
+            open_[d] = n[len(BEG):]
+        elif n.startswith(END):
+            open_[d] = None
+        elif n:
+            out[(d, n)] = open_.get(d)
+    return out
+
+
+def group_class(name):
+    words = name.split('_')
+    return 'written' if 'write' in words or 'rw' in words else \
+        'read-mostly' if 'read' in words or 'ro' in words else 'unclassified'
+
+
+def check_groups(orig, p):
+    """Every member of p's layout in the group it is in in orig, or in
+    p['group_moves'] (from its group into one of the named class)."""
+    g0, g1 = groups(orig['members']), groups(p['layout']['members'])
+    moves = {x['member']: x for x in p.get('group_moves', [])}
+    for k, g in g0.items():
+        assert k in g1, (p['rank'], k)
+        if g1[k] == g:
+            continue
+        mv = moves.get(k[1])
+        assert mv and g and g1[k] and mv['from'] == g and mv['to'] == g1[k], \
+            ('member leaves its kernel group', p['rank'], p['kind'], k[1], g, g1[k], moves)
+        assert group_class(mv['to']) == mv['class'] != group_class(mv['from']), mv
+    return g0
+
+
+def compile_kernel_form(p, orig_groups, tag):
+    """The proposal's kernel-form declaration with the kernel's own
+    CACHELINE_ASSERT_GROUP_MEMBER for every member in the group the
+    original has it in (moved members: the group they move into)."""
+    moved = {x['member']: x['to'] for x in p.get('group_moves', [])}
+    asserts = ''.join('\tCACHELINE_ASSERT_GROUP_MEMBER(struct ksock, %s, %s);\n' %
+                      (moved.get(n, g), n)
+                      for (d, n), g in sorted(orig_groups.items()) if g and d == 0)
+    text = ('#include "%s"\n' % KCOMPAT + p['c_decl'] +
+            '\nstatic inline void check(void)\n{\n' + asserts + '}\n')
+    src = os.path.join(TMP, 'decl_%s.c' % tag)
+    with open(src, 'w') as f:
+        f.write(text)
+    r = subprocess.run([CC, '-std=gnu11', '-Wall', '-Wno-unused-function', '-Werror',
+                        '-c', '-o', src[:-2] + '.o', src], capture_output=True, text=True)
+    assert r.returncode == 0, (tag, r.stderr[-2000:], text[-3000:])
+    return asserts.count('\n')
+
+
+def case_groups_hold():
+    """--move-anchors moves markers, never a member out of its group
+    (before: the ungrouped tail went into ksock_read_rx); the ungrouped
+    tail may fill the gap between two groups, which removes the sharing
+    at +0 bytes; the written rcv_drops leaves the read-mostly group for
+    the written one, and the proposal says so."""
+    o, cls = fixture()
+    orig = json.loads(run('--json', o, 'ksock').stdout)['structs'][0]
+    d = json.loads(run('suggest', '--json', o, 'ksock', '--classes', cls, '--move-anchors',
+                       '--c-form', 'kernel', '--max-proposals', '20').stdout)
+    assert d['proposals'], d['note']
+    n_asserts = 0
+    for p in d['proposals']:
+        g0 = check_groups(orig, p)
+        n_asserts += compile_kernel_form(p, g0, '%d_%s' % (p['rank'], p['kind']))
+    assert n_asserts >= 30, n_asserts
+    free = [p for p in d['proposals'] if p['score_after'] == 0 and p['bytes_added'] == 0]
+    assert free, [(p['kind'], p['score_after'], p['bytes_added']) for p in d['proposals']]
+    moves = [m for p in d['proposals'] for m in p.get('group_moves', [])]
+    assert moves and all(m['member'] == 'rcv_drops' and m['from'] == 'ksock_read_rx' and
+                         m['to'] == 'ksock_write_rx' and m['class'] == 'written'
+                         for m in moves), moves
+    p = next(p for p in d['proposals'] if p.get('group_moves'))
+    assert 'rcv_drops moves from kernel group ksock_read_rx into ksock_write_rx' in p['summary'], \
+        p['summary']
+    t = run('suggest', o, 'ksock', '--classes', cls, '--move-anchors').stdout
+    assert '/* kernel group: rcv_drops moves from ksock_read_rx into ksock_write_rx ' \
+           '(a written group, as its class) */' in t, t
+    # without --move-anchors the markers keep their offsets
+    d = json.loads(run('suggest', '--json', o, 'ksock', '--classes', cls,
+                       '--max-proposals', '20').stdout)
+    at = {m['name']: m['offset'] for m in orig['members'] if m['name'].startswith('__')}
+    for p in d['proposals']:
+        check_groups(orig, p)
+        assert not p.get('group_moves'), p['group_moves']
+        for m in p['layout']['members']:
+            if m['name'] in at:
+                assert m['offset'] == at[m['name']], (p['kind'], m)
+
+
+def case_report_groups():
+    """report names the kernel groups each finding's members are in, text
+    and JSON."""
+    o, cls = fixture()
+    d = json.loads(run('report', '--json', o, 'ksock', '--classes', cls).stdout)
+    assert len(d['findings']) == 1, d['findings']
+    kg = d['findings'][0]['kernel_groups']
+    assert [(g['name'], g['class'], g['offset'], g['end_offset']) for g in kg] == \
+        [('ksock_write_rx', 'written', 56, 80), ('ksock_read_rx', 'read-mostly', 80, 108)], kg
+    t = run('report', o, 'ksock', '--classes', cls).stdout
+    assert '    kernel groups: ksock_write_rx (written, bytes 56..80), ' \
+           'ksock_read_rx (read-mostly, bytes 80..108)\n' in t, t
+    # a finding whose members are in no group has no such line or key
+    with open(os.path.join(TMP, 'out.classes'), 'w') as f:
+        f.write('ksock.tail hot-write\nksock.mid read-mostly\nksock.common read-mostly\n')
+    d = json.loads(run('report', '--json', o, 'ksock', '--classes',
+                       os.path.join(TMP, 'out.classes')).stdout)
+    assert d['findings'] and all('kernel_groups' not in f for f in d['findings']), d['findings']
+
+
+CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        sys.exit('usage: test_advice_kernel.py --list | CASE')
+    try:
+        CASES[sys.argv[1]]()
+    except AssertionError as e:
+        print('FAIL %s: %s' % (sys.argv[1], e), file=sys.stderr)
+        sys.exit(1)
+    print('ok', sys.argv[1])
