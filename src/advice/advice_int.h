@@ -51,6 +51,7 @@ enum slt_adv_unit_flags {
 				       gap between groups; inside a group
 				       whose class its own contradicts, to a
 				       group of its class */
+	SLT_ADV_KEPT = 1u << 7,     /* a --keep-together list's unit */
 };
 
 /* Role of a unit for the grouping heuristics (from its leaves' classes). */

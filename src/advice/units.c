@@ -466,6 +466,7 @@ static int keep_together(struct slt_adv_units *us, const char *const *names,
 				at = which[i];
 		}
 		if (!rc) {
+			m.flags |= SLT_ADV_KEPT;
 			m.size = cur;
 			m.name = us->u[which[0]].name;
 			m.orig_offset = us->u[at].orig_offset;

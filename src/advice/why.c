@@ -3,7 +3,8 @@
  * Why nothing is proposed (slt_advise()'s note, advice.h): the constraints
  * on the members of the struct's fixable findings that keep them where
  * they are, and the option that lifts each, tried: the advice is run again
- * with --move-first, --move-anchors and both, and the note says what each
+ * with --move-first, --move-anchors and both (and without --keep-together
+ * when a kept list holds a sharing member), and the note says what each
  * would then propose.  Constraints no option lifts (a member inside a union
  * or a named nested struct, which moves whole) are named too.
  */
@@ -73,9 +74,10 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 	const char **pinned = calloc(us->n + 1, sizeof(char *));
 	const char **anch = calloc(us->n + 1, sizeof(char *));
 	const char **whole = calloc(s->n_members + 1, sizeof(char *));
+	const char **kept = calloc(us->n + 1, sizeof(char *));
 	bool *seen = calloc(us->n + 1, 1);
 	bool *mseen = calloc(s->n_members + 1, 1);
-	size_t np = 0, na = 0, nw = 0;
+	size_t np = 0, na = 0, nw = 0, nk = 0;
 	bool first = false;
 	char *buf = NULL;
 	size_t len = 0;
@@ -83,7 +85,7 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 	FILE *f = NULL;
 
 	*rc = 0;
-	if (!pinned || !anch || !whole || !seen || !mseen)
+	if (!pinned || !anch || !whole || !kept || !seen || !mseen)
 		goto nomem;
 	for (size_t k = 0; k < a->n_findings; k++) {
 		const struct slt_finding *fd = &a->findings[k];
@@ -100,6 +102,26 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 			for (size_t q = 1; q < x->n_top; q++)
 				if (fd->members[j] >= x->top[q])
 					t = &s->members[x->top[q]];
+			if (!seen[u] && (x->flags & SLT_ADV_KEPT)) {
+				/* a --keep-together list: its members stay
+				 * adjacent, whatever shares their line */
+				FILE *g;
+				char *kb = NULL;
+				size_t kl = 0;
+				if (!(g = open_memstream(&kb, &kl)))
+					goto nomem;
+				for (size_t q = 0; q < x->n_top; q++)
+					fprintf(g, "%s%s", q ? "," : "", s->members[x->top[q]].name);
+				bool bad = ferror(g);
+				if (fclose(g) || bad || !kb) {
+					free(kb);
+					goto nomem;
+				}
+				kept[nk] = slt_arena_strndup(ar, kb, kl);
+				free(kb);
+				if (!kept[nk++])
+					goto nomem;
+			}
 			if (seen[u]) {
 				/* named once per unit */
 			} else if (x->flags & SLT_ADV_PINNED) {
@@ -143,12 +165,23 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 		fputs("; moving whole with what holds them: ", f);
 		name_list(f, whole, nw);
 	}
-	if (!np && !na && !nw)
+	if (nk) {
+		fputs("; kept adjacent (--keep-together): ", f);
+		name_list(f, kept, nk);
+	}
+	if (!np && !na && !nw && !nk)
 		fputs(": none of the sharing members is pinned or anchored, the "
 		      "layout is the best this model finds", f);
 	struct slt_advice_opts t = *o;
 	t.max_proposals = 1;
-	if (first) {
+	if (nk) {
+		t.keep_together = NULL;
+		t.n_keep_together = 0;
+		try_opts(f, a, &t, "leaving out --keep-together", rc);
+		t.keep_together = o->keep_together;
+		t.n_keep_together = o->n_keep_together;
+	}
+	if (!*rc && first) {
 		t.move_first = true;
 		try_opts(f, a, &t, "--move-first", rc);
 	}
@@ -177,6 +210,7 @@ out:
 	free(pinned);
 	free(anch);
 	free(whole);
+	free(kept);
 	free(seen);
 	free(mseen);
 	return *rc ? NULL : out;

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""suggest --keep-together with address samples (per-CPU score basis), on a
+struct compiled at test time: written hits and misses kept adjacent, their
+read-mostly neighbours cfg and mode on the writers' line.  The per-CPU
+score sees the readers' collision with the kept writers and the advisor
+moves the readers off their line; when what remains is sharing inside the
+kept list, the note says so and what leaving the list out gives.
+
+    test_advice_keep.py --list          case names
+    test_advice_keep.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC (compiler).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CC = os.environ.get('CC_GCC', 'gcc')
+BASE = 0x100000
+TMP = None
+
+STATS_C = r"""
+struct kstats {
+	unsigned long cfg;
+	unsigned long hits;
+	unsigned long mode;
+	unsigned long misses;
+	unsigned long cold[12];
+} kstats_inst;
+"""
+OFF = {'cfg': 0, 'hits': 8, 'mode': 16, 'misses': 24}
+
+
+def tmp():
+    global TMP
+    if TMP is None:
+        TMP = tempfile.mkdtemp(prefix='slt-advice-keep-')
+    return TMP
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    return p
+
+
+def fixture():
+    src = os.path.join(tmp(), 'kstats.c')
+    if not os.path.exists(src):
+        with open(src, 'w') as f:
+            f.write(STATS_C)
+        subprocess.run([CC, '-g', '-c', '-o', src[:-2] + '.o', src], check=True)
+    return src[:-2] + '.o'
+
+
+def profile(tag, rows):
+    """A structlint.profile/v1: {member: [(cpu, loads, stores, symbol)]}."""
+    samples = [{'addr': hex(BASE + OFF[m]), 'cpu': c, 'loads': ld, 'stores': st,
+                'symbol': sym, 'size': 8} for m, rr in rows.items() for c, ld, st, sym in rr]
+    path = os.path.join(tmp(), tag + '.json')
+    with open(path, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'samples': samples}, f)
+    return path
+
+
+def lines_of(p, names):
+    return {m['name']: (m['offset'] // 64, (m['offset'] + m['size'] - 1) // 64)
+            for m in p['layout']['members'] if m['name'] in names}
+
+
+def case_readers_moved():
+    """Every CPU stores hits and misses (mm_count's pattern), every CPU
+    loads cfg and mode in another function; and one writer CPU per
+    counter, readers on two others.  With --keep-together hits,misses the
+    best proposal puts cfg and mode on lines without hits and misses,
+    keeps the two adjacent, and leaves exactly the write-write sharing
+    inside the kept list (0 with one writer CPU for both).  Also when one
+    function on every CPU does it all."""
+    o = fixture()
+    pats = {
+        'all_cpus': {'hits': [(c, 0, 100, 'count') for c in range(8)],
+                     'misses': [(c, 0, 80, 'count') for c in range(8)],
+                     'cfg': [(c, 50, 0, 'lookup') for c in range(8)],
+                     'mode': [(c, 30, 0, 'lookup') for c in range(8)]},
+        'two_writers': {'hits': [(0, 0, 1000, 'count_hit')], 'misses': [(1, 0, 800, 'count_miss')],
+                        'cfg': [(2, 500, 0, 'lookup'), (3, 400, 0, 'lookup')],
+                        'mode': [(2, 300, 0, 'lookup'), (3, 300, 0, 'lookup')]},
+        # one function does everything on every CPU (no code addresses:
+        # not one stretch of code, so not accessed together)
+        'one_function': {'hits': [(c, 0, 100, 'count') for c in range(8)],
+                         'misses': [(c, 0, 80, 'count') for c in range(8)],
+                         'cfg': [(c, 50, 0, 'count') for c in range(8)],
+                         'mode': [(c, 30, 0, 'count') for c in range(8)]},
+        'one_writer': {'hits': [(0, 0, 1000, 'count')], 'misses': [(0, 0, 800, 'count')],
+                       'cfg': [(1, 500, 0, 'lookup'), (2, 400, 0, 'lookup')],
+                       'mode': [(1, 300, 0, 'lookup'), (2, 300, 0, 'lookup')]},
+    }
+    for tag, rows in pats.items():
+        p = profile(tag, rows)
+        r = json.loads(run('report', '--json', o, 'kstats', '--samples', p, '--base', hex(BASE)).stdout)
+        assert r['score_basis'] == 'per-cpu', r['score_basis']
+        coll = [f for f in r['findings'] if f['kind'] == 'collision']
+        assert coll and {'cfg', 'mode'} <= {m['path'] for m in coll[0]['members']}, (tag, r['findings'])
+        ww = sum(f['score'] for f in r['findings'] if f['kind'] == 'write-write' and
+                 {m['path'] for m in f['members']} == {'hits', 'misses'})
+        d = json.loads(run('suggest', '--json', o, 'kstats', '--samples', p, '--base', hex(BASE),
+                           '--keep-together', 'hits,misses', '--max-proposals', '20').stdout)
+        assert d['proposals'], (tag, d['note'])
+        best = d['proposals'][0]
+        ln = lines_of(best, OFF)
+        w = {ln['hits'][0], ln['hits'][1], ln['misses'][0], ln['misses'][1]}
+        assert not w & {ln['cfg'][0], ln['cfg'][1], ln['mode'][0], ln['mode'][1]}, (tag, ln)
+        names = [m['name'] for m in best['layout']['members']]
+        assert names.index('misses') == names.index('hits') + 1, (tag, names)
+        assert abs(best['score_after'] - ww) < 1e-6, (tag, best['score_after'], ww)
+        assert best['score_before'] > best['score_after'], best
+
+
+def case_kept_why():
+    """hits and misses written by two CPUs, nothing else accessed: the
+    only sharing is between the kept members; nothing is proposed, and the
+    note says the list keeps it and what leaving the list out gives."""
+    o = fixture()
+    p = profile('kept', {'hits': [(0, 0, 1000, 'count_hit')], 'misses': [(1, 0, 800, 'count_miss')]})
+    d = json.loads(run('suggest', '--json', o, 'kstats', '--samples', p, '--base', hex(BASE),
+                       '--keep-together', 'hits,misses').stdout)
+    assert not d['proposals'], d['proposals'][0]['summary']
+    n = d['note']
+    assert 'kept adjacent (--keep-together): hits,misses' in n, n
+    assert 'leaving out --keep-together lifts it: the best proposal then gives sharing' in n, n
+    assert 'the layout is the best this model finds' not in n, n
+
+
+CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        sys.exit('usage: test_advice_keep.py --list | CASE')
+    try:
+        CASES[sys.argv[1]]()
+    except AssertionError as e:
+        print('FAIL %s: %s' % (sys.argv[1], e), file=sys.stderr)
+        sys.exit(1)
+    print('ok', sys.argv[1])
