@@ -138,7 +138,7 @@ static void numbers(FILE *out, const struct slt_analysis *a, const struct slt_hm
 	}
 	const char *src = slt_hm_given_source(m);
 	if (src)
-		tr(out, "classes", "given (%s)%s", src,
+		tr(out, "classes", "%s%s", src,
 		   a->profile && a->profile->members ? ", the others measured" : "");
 	struct slt_advice_opts so = { .nr_cpus = r ? r->nr_cpus : 0 };
 	struct slt_slab_cost c;

@@ -16,13 +16,15 @@
 #   memcg61.html, memcg61-suggest.html      the pages
 #   memcg61.png, memcg61-suggest.png        screenshots, 1000 px wide
 #   memcg61-narrow.png                      the report at 420 px wide
+#   *-probe.html                            the pages with a width probe
 #   memcg61.pdf                             the report printed (print CSS)
 #   *.log                                   Chromium's log of each page
 # Checks: each page passes tests/cli/html_check.py (well-formed, nothing
 # external, links resolve); Chromium logs no console message for it (its
 # --enable-logging=stderr log: console messages, script errors and
 # resources that failed to load are "CONSOLE" lines); each screenshot is a
-# PNG of the window's size.  The console check is shown to work first: a
+# PNG of the window's size; at 420 px neither the page nor a map scrolls
+# sideways (the maps scale).  The console check is shown to work first: a
 # control page that calls console.error must be caught.
 # Exit 0 when every check holds, 1 otherwise, 2 when something is missing.
 set -u
@@ -121,6 +123,24 @@ for page in memcg61 memcg61-suggest; do
 			bad "$name: console: $msgs"
 		fi
 	done
+done
+
+# Narrow: the maps scale to the window, nothing scrolls sideways (a copy
+# of each page with a probe script that writes the widths into the DOM;
+# the page itself has no script).
+for page in memcg61 memcg61-suggest; do
+	probe=$out/$page-probe.html
+	sed 's|</body>|<script>document.body.insertAdjacentHTML("beforeend","<pre>WIDTHS "+[document.documentElement].concat([...document.querySelectorAll(".mapbox")]).map(e=>e.scrollWidth+"/"+e.clientWidth).join(" ")+"</pre>")</script></body>|' \
+		"$out/$page.html" >"$probe"
+	widths=$(timeout 180 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
+		--window-size=420,1400 --dump-dom "file://$probe" 2>/dev/null |
+		grep -o 'WIDTHS [0-9/ ]*' | tail -1)
+	wide=$(tr ' ' '\n' <<<"${widths#WIDTHS }" | awk -F/ 'NF == 2 && $1 > $2' | head -1)
+	if [[ -n $widths && -z $wide ]]; then
+		ok "$page at 420 px: no sideways scrolling (scroll/client widths: ${widths#WIDTHS })"
+	else
+		bad "$page at 420 px: scrolls sideways or not measured (${widths:-no probe output})"
+	fi
 done
 
 # Printed: the print stylesheet, to PDF (not inspected here beyond its
