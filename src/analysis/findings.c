@@ -17,6 +17,8 @@ static const char ADV_COLLISION[] =
 	"move the read-mostly members to a line of their own, or separate the written ones with CACHELINE_PADDING";
 static const char ADV_WRITE_WRITE[] =
 	"put members written by different CPUs on different lines (reorder or CACHELINE_PADDING), or make them per-CPU";
+static const char ADV_WRITE_WRITE_LABELS[] =
+	"put members of different writers (their hot-write labels: threads, roles or CPUs) on different lines (reorder or CACHELINE_PADDING), or give each writer its own copy";
 static const char ADV_TRUE[] =
 	"true sharing: the CPUs contend on this member itself and no layout change helps; use per-CPU data or batch the updates";
 static const char ADV_STRADDLE[] =
@@ -142,6 +144,10 @@ struct slt_finding *slt_fd_add(struct fd_ctx *x, enum slt_finding_kind k,
 		    k == SLT_FIND_TRUE_SHARING ? ADV_TRUE :
 		    k == SLT_FIND_STRADDLE ? ADV_STRADDLE :
 		    k == SLT_FIND_UNSEEN_WRITER ? ADV_UNSEEN : ADV_ADJACENT;
+	/* writers told apart by the classes' labels, not by CPUs */
+	for (size_t i = 0; k == SLT_FIND_WRITE_WRITE && i < n; i++)
+		if (a->classes[m[i]].label)
+			f->advice = ADV_WRITE_WRITE_LABELS;
 	return f;
 }
 

@@ -524,6 +524,18 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	return rc;
 }
 
+void cli_writer_labels(const struct slt_analysis *a, const char **lab, char (*cpu)[16])
+{
+	for (size_t m = 0; m < a->layout->n_members; m++) {
+		lab[m] = a->classes[m].label;
+		int32_t w = lab[m] ? -1 : slt_member_sole_writer(a, m);
+		if (w >= 0) {
+			snprintf(cpu[m], sizeof(cpu[m]), "cpu%" PRId32, w);
+			lab[m] = cpu[m];
+		}
+	}
+}
+
 int cli_analysis_run(const struct cli_analysis *c, size_t i,
 		     struct slt_analysis **out, enum slt_class **given,
 		     struct slt_error *err)

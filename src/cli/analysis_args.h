@@ -115,6 +115,12 @@ struct cli_analysis {
 	struct slt_access_profile **profiles; /* parallel to layout->structs */
 };
 
+/* The writer label of each member of a's struct into lab[0..n_members):
+ * its given label (hot-write:LABEL), else, measured, the CPU that alone
+ * stores to it ("cpuN", written into cpu[m]), else NULL.  check and
+ * baseline use the same labels. */
+void cli_writer_labels(const struct slt_analysis *a, const char **lab, char (*cpu)[16]);
+
 /* Defaults: cacheline 64, the classification defaults. */
 void cli_analysis_init(struct cli_analysis *c);
 

@@ -132,16 +132,20 @@ static int record_one(const struct args *a, const struct slt_classes *cl,
 		struct slt_analysis *an = NULL;
 		enum slt_class *g = NULL, *cls = NULL;
 		const char **wr = NULL;
+		char (*cpu)[16] = NULL;
 		const struct slt_struct *s = &c.layout->structs[i];
 		if (c.classes_path || c.samples) {
 			rc = cli_analysis_run(&c, i, &an, &g, err);
 			if (!rc && (!(cls = calloc(s->n_members + 1, sizeof(*cls))) ||
-				    !(wr = calloc(s->n_members + 1, sizeof(*wr)))))
+				    !(wr = calloc(s->n_members + 1, sizeof(*wr))) ||
+				    !(cpu = calloc(s->n_members + 1, sizeof(*cpu)))))
 				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-			for (size_t k = 0; !rc && k < s->n_members; k++) {
+			for (size_t k = 0; !rc && k < s->n_members; k++)
 				cls[k] = an->classes[k].cls;
-				wr[k] = an->classes[k].label;   /* as its class */
-			}
+			/* the writer labels check compares: given, else the
+			 * measured sole writer CPU (cpuN) */
+			if (!rc)
+				cli_writer_labels(an, wr, cpu);
 		}
 		/* members of a kernel cacheline group whose name implies a class
 		 * get it when no classes file gives one */
@@ -153,6 +157,7 @@ static int record_one(const struct args *a, const struct slt_classes *cl,
 			rc = slt_baseline_add_struct_writers(b, s, cls, wr, err);
 		free(cls);
 		free(wr);
+		free(cpu);
 		slt_analysis_free(an);
 		free(g);
 	}

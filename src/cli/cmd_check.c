@@ -396,17 +396,12 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 				    !(lab = calloc(a->layout->n_members + 1, sizeof(*lab))) ||
 				    !(cpu = calloc(a->layout->n_members + 1, sizeof(*cpu)))))
 				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-			for (size_t m = 0; !rc && m < a->layout->n_members; m++) {
+			for (size_t m = 0; !rc && m < a->layout->n_members; m++)
 				cls[m] = a->classes[m].cls;
-				lab[m] = a->classes[m].label;
-				/* measured: a member one CPU alone stores to is
-				 * that CPU's (writer label cpuN) */
-				int32_t w = lab[m] ? -1 : slt_member_sole_writer(a, m);
-				if (w >= 0) {
-					snprintf(cpu[m], sizeof(cpu[m]), "cpu%" PRId32, w);
-					lab[m] = cpu[m];
-				}
-			}
+			/* measured: a member one CPU alone stores to is that
+			 * CPU's (writer label cpuN) */
+			if (!rc)
+				cli_writer_labels(a, lab, cpu);
 			if (!rc)
 				rc = check_one(k, &c.layout->structs[i], cls, lab, r, err);
 			free(cls);

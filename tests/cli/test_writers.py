@@ -56,6 +56,9 @@ def case_report():
     assert 'finding 1: write-write, line 0 (bytes 0..55), score 9\n' in t, t
     assert '    written:    rx_packets  bytes 8..15  hot-write:rx (given)\n' in t, t
     assert '    written:    tx_drops  bytes 48..55  hot-write:tx (given)\n' in t, t
+    # labels (threads, roles) from a classes file: the fix speaks of writers
+    assert 'fix: put members of different writers (their hot-write labels' in t and \
+        'different CPUs' not in t, t
     # one writer: nothing collides
     t = run('report', obj(1), 'rxq_stats', '--classes', SAME).stdout
     assert '0 findings for rxq_stats' in t, t
@@ -208,6 +211,19 @@ def case_check_samples():
     p = subprocess.run([SL, 'check', obj(1), '--rules', rules, '--samples', nocpu],
                        capture_output=True, text=True, cwd=TMP)
     assert p.returncode == 0 and 'writers-share-line' not in p.stdout, (p.stdout, p.stderr)
+    # baseline --samples records the measured writers (cpuN) and check
+    # --baseline compares them: the regression fails on them alone
+    b = os.path.join(TMP, 'rxq_cpu.baseline.json')
+    with open(b, 'w') as f:
+        f.write(run('baseline', obj(0), 'rxq_stats', '--samples', two).stdout)
+    with open(b) as f:
+        wr = {m['path']: m.get('writer') for m in json.load(f)['structs'][0]['members']}
+    assert wr['rx_packets'] == 'cpu0' and wr['tx_drops'] == 'cpu1' and wr['owner'] is None, wr
+    p = run('check', obj(1), '--baseline', b, rc=1)
+    assert 'baseline-writers-share-line' in p.stdout and 'tx_packets (hot-write:cpu1' in p.stdout, p.stdout
+    # measured writers are told apart by CPU: the fix says CPUs
+    t = run('report', obj(1), 'rxq_stats', '--samples', two).stdout
+    assert 'fix: put members written by different CPUs on different lines' in t, t
 
 CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith('case_')}
 
