@@ -83,7 +83,9 @@
  * a pointer into the struct, so calls charge their summaries); a variable
  * of another type makes it "stack-local", as does a reload from a slot
  * whose tracked value has a type or an 8-byte spill of a typed register;
- * the rest is "stack", perf's "(stack operation)" pseudo type.
+ * the rest is "stack", perf's "(stack operation)" pseudo type.  After
+ * `and $-N,%rsp` (a realigned frame, pad unknown) depths count from the
+ * realigned %rsp and CFA-relative slots are not matched.
  *
  * Coverage (slt_access_func.reasons, slt_access_map.reasons,
  * slt_access_summary.reasons): the denominator n_mem is every explicit

@@ -403,6 +403,20 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 			return 0;
 		}
 		break;
+	case X86_INS_AND:
+		/* and $-N,%rsp: the frame realigned (gcc's dynamic realignment,
+		 * the DRAP register keeping the CFA): the pad is unknown, so
+		 * %rsp keeps its depth as the origin of the realigned frame,
+		 * which the frame pointer copied from it and its DW_OP_breg6
+		 * variables share; CFA-relative slots no longer match it
+		 * (stack.c) */
+		if (x->op_count == 2 && op[0].type == X86_OP_REG &&
+		    slt_acc_reg(op[0].reg) == AREG_RSP && op[1].type == X86_OP_IMM &&
+		    op[1].imm < 0 && s->r[AREG_RSP].kind == RK_STACK) {
+			t->realigned = true;
+			return 0;
+		}
+		break;
 	case X86_INS_MOVZX:
 	case X86_INS_MOVSX:
 	case X86_INS_MOVSXD:

@@ -37,8 +37,11 @@ int acc_stack_init(struct tctx *t)
 
 bool acc_slot_var_key(const struct tctx *t, const struct avar *v, int64_t *key)
 {
-	/* CFA = entry %rsp + 8 (the return address) */
+	/* CFA = entry %rsp + 8 (the return address); unknown in a realigned
+	 * frame */
 	if (v->reg == -2) {
+		if (t->realigned)
+			return false;
 		*key = v->off + 8;
 		return true;
 	}

@@ -66,6 +66,8 @@ struct tctx {
 	size_t *slotv;       /* f->vars indices of AV_SLOT/AV_OBJ records */
 	size_t n_slotv;
 	bool fall;   /* the previous instruction may fall through */
+	bool realigned; /* and $-N,%rsp seen: stack depths are relative to
+			   the realigned frame, not to the CFA */
 	uint32_t func_idx;
 };
 
