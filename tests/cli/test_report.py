@@ -263,16 +263,24 @@ def case_perf_mem_real():
     assert 'no per-address data' in p.stderr and 'perf mem report --stdio' in p.stderr, p.stderr
 
 
+def hot_exe():
+    """A linked non-PIE program holding the global `hot` of
+    fixtures/report/c2c_hot.c (built once)."""
+    exe = os.path.join(TMP, 'hot_exe')
+    if not os.path.exists(exe):
+        main = os.path.join(TMP, 'hot_main.c')
+        with open(main, 'w') as f:
+            f.write('int main(void) { return 0; }\n')
+        subprocess.run([CC, '-g', '-no-pie', '-o', exe, main,
+                        os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')], check=True)
+    return exe
+
+
 def case_c2c_node_note():
     # perf c2c report -N (Node{cpus %hitms %stores}) and the default Node
     # column name nodes, not CPUs: counts basis, and a note naming -NN;
     # -NN (Node{cpu list}) gives the per-cpu basis and no note.
-    exe = os.path.join(TMP, 'hot_node_exe')
-    main = os.path.join(TMP, 'hot_node_main.c')
-    with open(main, 'w') as f:
-        f.write('int main(void) { return 0; }\n')
-    subprocess.run([CC, '-g', '-no-pie', '-o', exe, main,
-                    os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')], check=True)
+    exe = hot_exe()
     local = os.path.join(ROOT, 'fixtures', 'samples', 'c2c', 'perf6.1-local')
     for name, note, basis in (('c2c_stdioN.txt', 'per node a CPU count', 'counts'),
                               ('c2c_stdio.txt', 'gives the nodes', 'counts'),
@@ -289,12 +297,7 @@ def case_c2c_node_note():
 def case_base_symbol():
     # --base SYMBOL: the instance is the global `hot` of a linked program;
     # its address comes from the ELF symbol table, checked against nm.
-    exe = os.path.join(TMP, 'hot_exe')
-    main = os.path.join(TMP, 'hot_main.c')
-    with open(main, 'w') as f:
-        f.write('int main(void) { return 0; }\n')
-    subprocess.run([CC, '-g', '-no-pie', '-o', exe, main,
-                    os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')], check=True)
+    exe = hot_exe()
     nm = subprocess.run(['nm', exe], capture_output=True, text=True, check=True).stdout
     addr = int(next(l.split()[0] for l in nm.splitlines() if l.endswith(' hot')), 16)
     samples = [{'addr': hex(addr + off), 'cpu': cpu, kind: 100}
