@@ -534,6 +534,10 @@ int slt_adv_check_proposal(const struct slt_struct *orig,
 			   struct slt_error *err);
 
 #define SLT_ADV_PAD_TYPE "struct cacheline_padding"
+/* The type string of the padding members a proposal inserts (relayout.c):
+ * safety.c knows them by this pointer, so that an original
+ * CACHELINE_PADDING member (same type name) is still checked as kept. */
+extern const char slt_adv_pad_type[];
 #define SLT_ADV_PAD_PREFIX "_pad"
 /* Type of the anonymous struct an ISOLATE proposal wraps a hot member in
  * (SLT_ADV_PAD_WRAP); safety.c and emit_c.c know it by this pointer. */

@@ -189,6 +189,7 @@ static char *pad_name(struct slt_arena *ar, const struct slt_struct *s,
 }
 
 const char slt_adv_wrap_type[] = "struct {...}";
+const char slt_adv_pad_type[] = SLT_ADV_PAD_TYPE;
 
 int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 		     const struct slt_adv_plan *p, struct slt_struct *out,
@@ -282,7 +283,7 @@ int slt_adv_relayout(struct slt_arena *ar, const struct slt_adv_units *us,
 			}
 			memset(pm, 0, sizeof(*pm));
 			pm->name = name;
-			pm->type = SLT_ADV_PAD_TYPE;
+			pm->type = slt_adv_pad_type;
 			pm->decl_head = SLT_ADV_PAD_TYPE;
 			pm->decl_tail = "";
 			pm->offset = po;

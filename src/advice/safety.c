@@ -81,10 +81,11 @@ const char *slt_adv_suspect(const struct slt_struct *s, struct slt_arena *ar)
 	return NULL;
 }
 
+/* A padding member the proposal inserted (an original CACHELINE_PADDING
+ * member has the same type name and must be kept). */
 static bool is_pad(const struct slt_member *m)
 {
-	return (m->flags & SLT_MEMBER_ZERO_SIZE) &&
-	       !strcmp(m->type, SLT_ADV_PAD_TYPE);
+	return (m->flags & SLT_MEMBER_ZERO_SIZE) && m->type == slt_adv_pad_type;
 }
 
 /* Members of s as comparable keys (name, type, size, depth; inserted

@@ -206,6 +206,47 @@ def case_report_groups():
     assert d['findings'] and all('kernel_groups' not in f for f in d['findings']), d['findings']
 
 
+PADDED_C = r"""
+struct cacheline_padding {
+	char x[0];
+} __attribute__((__aligned__(64)));
+#define CACHELINE_PADDING(name) struct cacheline_padding name
+struct kcounter {
+	long usage;
+	CACHELINE_PADDING(_pad1_);
+	long min;
+	long max;
+} kcounter_inst;
+"""
+
+
+def case_existing_padding():
+    """An original CACHELINE_PADDING member (6.1 page_counter's _pad1_) is
+    a member every proposal keeps, not one the advisor inserted: with
+    --size-only --move-anchors it moves and the struct shrinks (before:
+    'internal error: ... does not keep member _pad1_')."""
+    src = os.path.join(tmp(), 'kcounter.c')
+    with open(src, 'w') as f:
+        f.write(PADDED_C)
+    o = src[:-2] + '.o'
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    d = json.loads(run('suggest', '--json', o, 'kcounter', '--size-only', '--move-anchors',
+                       '--move-first').stdout)
+    assert len(d['proposals']) == 1, d['note']
+    p = d['proposals'][0]
+    assert (p['size_before'], p['size_after']) == (128, 64), (p['size_before'], p['size_after'])
+    assert [m['name'] for m in p['layout']['members']].count('_pad1_') == 1, p['layout']
+    # its declaration's static asserts hold (kernel form, kcompat.h)
+    d = json.loads(run('suggest', '--json', o, 'kcounter', '--size-only', '--move-anchors',
+                       '--move-first', '--c-form', 'kernel').stdout)
+    decl = os.path.join(tmp(), 'kcounter_decl.c')
+    with open(decl, 'w') as f:
+        f.write('#include "%s"\n' % KCOMPAT + d['proposals'][0]['c_decl'])
+    r = subprocess.run([CC, '-std=gnu11', '-Wall', '-Werror', '-c', '-o', decl[:-2] + '.o', decl],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':

@@ -496,7 +496,7 @@ static void test_safety(void **state)
 	struct slt_struct o = { .name = "s", .members = om, .n_members = 3,
 				.n_top_members = 3, .size = 272, .alignment = 8 };
 	struct slt_member pm[4] = { om[2], om[0], om[1], om[1] };
-	pm[2] = (struct slt_member){ .name = "_pad1_", .type = SLT_ADV_PAD_TYPE,
+	pm[2] = (struct slt_member){ .name = "_pad1_", .type = slt_adv_pad_type,
 				     .flags = SLT_MEMBER_ZERO_SIZE, .parent = -1 };
 	struct slt_struct p = o;
 	struct slt_error err;
@@ -504,6 +504,19 @@ static void test_safety(void **state)
 	p.n_members = 4;
 	slt_error_clear(&err);
 	assert_int_equal(slt_adv_check_proposal(&o, &p, "regroup", &err), 0);
+	/* an original CACHELINE_PADDING member is a member to keep, not one
+	 * the proposal inserted: the same type name, another string */
+	struct slt_member om2[4] = { om[0], om[1], om[2], pm[2] };
+	om2[3].type = "struct cacheline_padding";
+	o.members = om2;
+	o.n_members = 4;
+	assert_int_equal(slt_adv_check_proposal(&o, &p, "size", &err), SLT_EUNSUPPORTED);
+	pm[2].type = om2[3].type;
+	assert_int_equal(slt_adv_check_proposal(&o, &p, "size", &err), 0);
+	pm[2].type = slt_adv_pad_type;
+	o.members = om;
+	o.n_members = 3;
+	slt_error_clear(&err);
 	pm[3].type = "char[0]"; /* the member lost its bound */
 	pm[3].size = 0;
 	assert_int_equal(slt_adv_check_proposal(&o, &p, "regroup", &err),
