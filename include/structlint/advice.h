@@ -99,6 +99,14 @@ struct slt_advice_opts {
 				      it stays last (x86 task_struct's
 				      `thread` is sized at run time: "This
 				      must be the last member") */
+	unsigned base_align;       /* (added) bytes: the instance's base is
+				      only known to be a multiple of this (a
+				      power of two; 0 or the separation and
+				      up: line-aligned): every layout is
+				      priced at each start it may have
+				      within a separation block, the worst
+				      one counting, so a proposal's
+				      separation holds for every base */
 };
 
 /*

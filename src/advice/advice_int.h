@@ -172,6 +172,11 @@ struct slt_adv_units {
 	int32_t *seg_group;
 	uint32_t *seg_block;
 	size_t n_segs;
+	/* The instance's possible starts within a separation block (bytes;
+	 * slt_advice_opts.base_align): {0} for a line-aligned instance;
+	 * cost.c prices every layout at each, the worst counting. */
+	uint32_t *origins;
+	size_t n_origins;
 };
 
 /* kgroups.c, for slt_adv_units_build(): us->groups and each unit's

@@ -302,6 +302,41 @@ out:
 	return rc;
 }
 
+/* slt_adv_cost_eval() of an instance whose start within its separation
+ * block is any of us->origins: the layout priced at each start (offsets
+ * shifted by it), coherence and sharing blocks the worst start's,
+ * locality the mean over the starts. */
+static int origins_eval(const struct slt_adv_units *us, const size_t *order,
+			const uint64_t *off, size_t n, uint64_t size,
+			const struct slt_adv_weights *w, struct slt_adv_cost *out)
+{
+	const uint64_t lsz = us->line;
+	const uint64_t sep = us->separation > lsz ? us->separation : lsz;
+	uint64_t *sh = malloc((n ? n : 1) * sizeof(*sh));
+	double loc = 0;
+	int rc = sh ? 0 : SLT_ENOMEM;
+
+	for (size_t k = 0; k < us->n_origins && !rc; k++) {
+		double coh = 0, l = 0;
+		size_t shared = 0;
+		for (size_t i = 0; i < n; i++)
+			sh[i] = off[i] + us->origins[k];
+		rc = blocks_eval(us, order, sh, n, sep, true, sep == lsz, &coh, &l, &shared);
+		if (!rc && sep != lsz)
+			rc = blocks_eval(us, order, sh, n, lsz, false, true, &coh, &l, &shared);
+		if (coh > out->coherence)
+			out->coherence = coh;
+		if (shared > out->shared)
+			out->shared = shared;
+		loc += l;
+	}
+	free(sh);
+	out->locality = us->n_origins ? loc / (double)us->n_origins : 0;
+	out->total = w->coherence * out->coherence + w->locality * out->locality +
+		     w->line_price * (double)out->lines + w->byte_price * (double)size;
+	return rc;
+}
+
 int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
 		      const uint64_t *off, size_t n, uint64_t size,
 		      const struct slt_adv_weights *w, struct slt_adv_cost *out)
@@ -313,6 +348,8 @@ int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
 	memset(out, 0, sizeof(*out));
 	out->size = size;
 	out->lines = size ? (size + lsz - 1) / lsz : 0;
+	if (us->n_origins > 1)
+		return origins_eval(us, order, off, n, size, w, out);
 	rc = blocks_eval(us, order, off, n, sep, true, sep == lsz,
 			 &out->coherence, &out->locality, &out->shared);
 	if (!rc && sep != lsz)

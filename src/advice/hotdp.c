@@ -410,6 +410,10 @@ int slt_adv_search_hot(const struct slt_adv_units *us,
 		info->why = "a separation wider than the line is not modelled";
 		return SLT_EUSAGE;
 	}
+	if (us->n_origins > 1) {
+		info->why = "an instance base known only modulo --base-align is not modelled";
+		return SLT_EUSAGE;
+	}
 	d.max_steps = max_steps ? max_steps : DEF_STEPS;
 	/* the anchored prefix, the tail, hot and cold units */
 	while (d.n_pre < us->n && (us->u[d.n_pre].flags & SLT_ADV_ANCHORED))

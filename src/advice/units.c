@@ -509,6 +509,23 @@ int slt_adv_units_build(const struct slt_analysis *a,
 				     "cacheline size (%u) and at least it",
 				     out->separation, out->line);
 	out->ar = slt_arena_new();
+	if (out->ar) {
+		uint32_t ba = opts ? opts->base_align : 0;
+		if (ba && (ba & (ba - 1))) {
+			slt_arena_free(out->ar);
+			out->ar = NULL;
+			return slt_error_set(err, SLT_EUSAGE, NULL, -1, NULL,
+					     "base alignment %u bytes: want a power of two", ba);
+		}
+		if (!ba || ba >= out->separation)
+			ba = out->separation;
+		out->n_origins = out->separation / ba;
+		out->origins = slt_arena_calloc(out->ar, out->n_origins, sizeof(*out->origins));
+		for (size_t k = 0; out->origins && k < out->n_origins; k++)
+			out->origins[k] = (uint32_t)(k * ba);
+		if (!out->origins)
+			out->n_origins = 0;
+	}
 	tops = calloc(s->n_members ? s->n_members : 1, sizeof(*tops));
 	out->u = calloc(s->n_members ? s->n_members : 1, sizeof(*out->u));
 	if (!out->ar || !tops || !out->u) {

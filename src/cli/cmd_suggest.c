@@ -57,6 +57,12 @@ static const char usage_tail[] =
 "                             share an aligned N-byte block (default: the\n"
 "                             line size; two lines with --adjacent); a\n"
 "                             multiple of the line size, at least one line\n"
+"      --base-align N         the instance's base is only known to be a\n"
+"                             multiple of N (an embedded instance, a slab\n"
+"                             without SLAB_HWCACHE_ALIGN): every layout is\n"
+"                             priced at each start it may have in a line,\n"
+"                             the worst counting, so separation holds for\n"
+"                             every base (default: line-aligned)\n"
 "      --line-size N          cache line size in bytes (as --cacheline)\n"
 "      --size-only            only the smallest layout (pahole --reorganize's\n"
 "                             goal, never breaking alignment); needs no\n"
@@ -101,6 +107,7 @@ enum {
 	OPT_PIN = CLI_OPT_OWN, OPT_KEEP, OPT_MOVE_ANCHORS, OPT_FROZEN, OPT_SEP,
 	OPT_LINE_SIZE, OPT_SIZE_ONLY, OPT_MAX, OPT_NR_CPUS, OPT_SLUB_MAX,
 	OPT_SLUB_RULE, OPT_SOURCE_ROOT, OPT_MOVE_FIRST, OPT_MOVE_LAST, OPT_C_FORM,
+	OPT_BASE_ALIGN,
 };
 
 static const struct option long_opts[] = {
@@ -112,6 +119,7 @@ static const struct option long_opts[] = {
 	{ "move-last", no_argument, NULL, OPT_MOVE_LAST },
 	{ "frozen", no_argument, NULL, OPT_FROZEN },
 	{ "separation", required_argument, NULL, OPT_SEP },
+	{ "base-align", required_argument, NULL, OPT_BASE_ALIGN },
 	{ "line-size", required_argument, NULL, OPT_LINE_SIZE },
 	{ "size-only", no_argument, NULL, OPT_SIZE_ONLY },
 	{ "max-proposals", required_argument, NULL, OPT_MAX },
@@ -211,6 +219,11 @@ static int sugg_option(void *ctx, struct cli_analysis *c, int o, const char *arg
 		if (!cli_parse_uint(arg, 8, 4096, &v) || (v & (v - 1)))
 			return cli_usage_error("--separation '%s': want a power of two from 8 to 4096 (64, or 128 for line pairs)", arg);
 		s->o.separation = (unsigned)v;
+		return 0;
+	case OPT_BASE_ALIGN:
+		if (!cli_parse_uint(arg, 1, 4096, &v) || (v & (v - 1)))
+			return cli_usage_error("--base-align '%s': want a power of two from 1 to 4096 (the alignment the instance's base is known to have)", arg);
+		s->o.base_align = (unsigned)v;
 		return 0;
 	case OPT_LINE_SIZE:
 		return cli_analysis_option(c, 'c', arg, "--line-size");

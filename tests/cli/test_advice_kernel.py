@@ -6,7 +6,9 @@ markers, include/linux/cache.h v6.8+), compiled at test time: with
 --move-anchors the markers move but every member stays inside the group it
 is in, as the kernel's CACHELINE_ASSERT_GROUP_MEMBER checks (compiled here
 against tests/cli/kcompat.h's copy of it), or moves into a group of its own
-class and the proposal says so; report lists the groups a finding touches.
+class and the proposal says so; report lists the groups a finding touches;
+an instance whose base is known only modulo an alignment (an embedded
+address_space) gets proposals whose separation holds for every base.
 
     test_advice_kernel.py --list          case names
     test_advice_kernel.py CASE            run one case (exit 0 pass, 1 fail)
@@ -245,6 +247,74 @@ def case_existing_padding():
     r = subprocess.run([CC, '-std=gnu11', '-Wall', '-Werror', '-c', '-o', decl[:-2] + '.o', decl],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+# 6.1 address_space in miniature: hot-written i_mmap_rwsem, read-mostly
+# i_mmap, host, a_ops, flags.  It lives inside inode (at 376 in 6.1), and
+# inodes come from slabs without SLAB_HWCACHE_ALIGN: its base is only a
+# multiple of 8.
+KAS_C = r"""
+struct kas {
+	long host;
+	long i_pages[2];
+	long gfp_mask;
+	long i_mmap_writable;
+	long i_mmap[2];
+	long i_mmap_rwsem[5];
+	long nrpages;
+	long writeback_index;
+	long a_ops;
+	long flags;
+	long wb_err;
+	long private_lock;
+	long private_list[2];
+	long private_data;
+} kas_inst;
+"""
+KAS_READ = ('i_mmap', 'host', 'a_ops', 'flags')
+
+
+def shared_starts(p, align):
+    """The starts within a line (multiples of align) at which a read-mostly
+    member of p's layout shares a line with i_mmap_rwsem."""
+    ms = {m['name']: (m['offset'], m['offset'] + m['size']) for m in p['layout']['members']
+          if m['name'] in KAS_READ + ('i_mmap_rwsem',)}
+    w = ms['i_mmap_rwsem']
+    bad = set()
+    for s in range(0, 64, align):
+        lw = {(x + s) // 64 for x in range(*w)}
+        for r in KAS_READ:
+            if lw & {(x + s) // 64 for x in range(*ms[r])}:
+                bad.add(s)
+    return sorted(bad)
+
+
+def case_base_align():
+    """--base-align 8: every proposal keeps i_mmap_rwsem off the lines of
+    the read-mostly members at each of the 8 starts a line may give it
+    (the line-aligned proposals share at some); the score is the worst
+    start's."""
+    src = os.path.join(tmp(), 'kas.c')
+    with open(src, 'w') as f:
+        f.write(KAS_C)
+    o = src[:-2] + '.o'
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(tmp(), 'kas.classes')
+    with open(cls, 'w') as f:
+        f.write('kas.i_mmap_rwsem hot-write\n' + ''.join('kas.%s read-mostly\n' % r for r in KAS_READ))
+    d = json.loads(run('suggest', '--json', o, 'kas', '--classes', cls, '--max-proposals', '20').stdout)
+    assert any(shared_starts(p, 8) for p in d['proposals']), 'line-aligned proposals hold at every base'
+    d = json.loads(run('suggest', '--json', o, 'kas', '--classes', cls, '--max-proposals', '20',
+                       '--base-align', '8').stdout)
+    assert d['proposals'], d['note']
+    for p in d['proposals']:
+        # the score is the worst start's: 0 exactly where no start shares
+        assert (p['score_after'] == 0) == (not shared_starts(p, 8)), \
+            (p['kind'], p['score_after'], shared_starts(p, 8))
+        assert p['score_after'] < p['score_before'], p['summary']
+    assert any(p['score_after'] == 0 and p['bytes_added'] == 0 for p in d['proposals']), \
+        [(p['kind'], p['score_after'], p['bytes_added']) for p in d['proposals']]
+    run('suggest', o, 'kas', '--classes', cls, '--base-align', '12', rc=2)
 
 
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
