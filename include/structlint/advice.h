@@ -107,6 +107,11 @@ struct slt_advice_opts {
 				      within a separation block, the worst
 				      one counting, so a proposal's
 				      separation holds for every base */
+	uint64_t base_offset;      /* (added) bytes: the instance sits this far
+				      into a container whose base is a
+				      multiple of base_align (--in
+				      CONTAINER.MEMBER): its starts are
+				      base_offset + k x base_align */
 };
 
 /*

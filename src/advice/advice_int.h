@@ -179,6 +179,10 @@ struct slt_adv_units {
 	size_t n_origins;
 };
 
+/* Whether us prices layouts at starts other than a line boundary (cost.c;
+ * exact.c and hotdp.c do not model it). */
+#define SLT_ADV_SHIFTED(us) ((us)->n_origins > 1 || ((us)->n_origins && (us)->origins[0]))
+
 /* kgroups.c, for slt_adv_units_build(): us->groups and each unit's
  * kgroup (with move_anchors the groups' markers become fences), then,
  * once segments are numbered (n of them), us->seg_group, seg_block and

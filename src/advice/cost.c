@@ -348,7 +348,7 @@ int slt_adv_cost_eval(const struct slt_adv_units *us, const size_t *order,
 	memset(out, 0, sizeof(*out));
 	out->size = size;
 	out->lines = size ? (size + lsz - 1) / lsz : 0;
-	if (us->n_origins > 1)
+	if (SLT_ADV_SHIFTED(us))
 		return origins_eval(us, order, off, n, size, w, out);
 	rc = blocks_eval(us, order, off, n, sep, true, sep == lsz,
 			 &out->coherence, &out->locality, &out->shared);

@@ -437,7 +437,7 @@ int slt_adv_search_exact(const struct slt_adv_units *us,
 
 	memset(best, 0, sizeof(*best));
 	if (s->size_only || s->keep_order || s->max_moves || s->max_pads ||
-	    !us->line || us->separation > us->line || us->n_origins > 1)
+	    !us->line || us->separation > us->line || SLT_ADV_SHIFTED(us))
 		return SLT_EUSAGE;
 	d.max_states = max_states ? max_states : DEF_STATES;
 	if (d.max_states > UINT32_MAX - 1)

@@ -410,8 +410,8 @@ int slt_adv_search_hot(const struct slt_adv_units *us,
 		info->why = "a separation wider than the line is not modelled";
 		return SLT_EUSAGE;
 	}
-	if (us->n_origins > 1) {
-		info->why = "an instance base known only modulo --base-align is not modelled";
+	if (SLT_ADV_SHIFTED(us)) {
+		info->why = "an instance that does not start a line (--base-align, --in) is not modelled";
 		return SLT_EUSAGE;
 	}
 	d.max_steps = max_steps ? max_steps : DEF_STEPS;

@@ -522,7 +522,8 @@ int slt_adv_units_build(const struct slt_analysis *a,
 		out->n_origins = out->separation / ba;
 		out->origins = slt_arena_calloc(out->ar, out->n_origins, sizeof(*out->origins));
 		for (size_t k = 0; out->origins && k < out->n_origins; k++)
-			out->origins[k] = (uint32_t)(k * ba);
+			out->origins[k] = (uint32_t)(((opts ? opts->base_offset : 0) + k * ba) %
+						     out->separation);
 		if (!out->origins)
 			out->n_origins = 0;
 	}

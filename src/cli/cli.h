@@ -32,6 +32,14 @@ int cli_uint_opt(const char *name, const char *arg, unsigned long min,
 void cli_note_no_file(struct slt_error *err, const char *op);
 /* printf-style usage error: one line on stderr, returns SLT_EXIT_ERROR. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* suggest --in CONTAINER.MEMBER (instance_in.c): *off gets MEMBER's offset
+ * in CONTAINER (loaded from file with lo, nested members inline), which
+ * must be a struct s; a usage error (exit 2) otherwise. */
+struct slt_load_opts;
+struct slt_struct;
+int cli_instance_offset(const char *file, const struct slt_load_opts *lo,
+			const char *spec, const struct slt_struct *s,
+			uint64_t *off, struct slt_error *err);
 /* The same for command cmd ("see structlint CMD --help"; NULL: none). */
 int cli_usage_errorv(const char *cmd, const char *fmt, va_list ap);
 /* The message of the last usage error printed (control bytes escaped),

@@ -63,6 +63,11 @@ static const char usage_tail[] =
 "                             priced at each start it may have in a line,\n"
 "                             the worst counting, so separation holds for\n"
 "                             every base (default: line-aligned)\n"
+"      --in CONTAINER.MEMBER  the instance is that member of CONTAINER (a\n"
+"                             struct of FILE; a dotted path), whose base\n"
+"                             is line-aligned or a multiple of --base-align:\n"
+"                             layouts are priced at the start that gives\n"
+"                             (e.g. --in inode.i_data --base-align 8)\n"
 "      --line-size N          cache line size in bytes (as --cacheline)\n"
 "      --size-only            only the smallest layout (pahole --reorganize's\n"
 "                             goal, never breaking alignment); needs no\n"
@@ -107,7 +112,7 @@ enum {
 	OPT_PIN = CLI_OPT_OWN, OPT_KEEP, OPT_MOVE_ANCHORS, OPT_FROZEN, OPT_SEP,
 	OPT_LINE_SIZE, OPT_SIZE_ONLY, OPT_MAX, OPT_NR_CPUS, OPT_SLUB_MAX,
 	OPT_SLUB_RULE, OPT_SOURCE_ROOT, OPT_MOVE_FIRST, OPT_MOVE_LAST, OPT_C_FORM,
-	OPT_BASE_ALIGN,
+	OPT_BASE_ALIGN, OPT_IN,
 };
 
 static const struct option long_opts[] = {
@@ -120,6 +125,7 @@ static const struct option long_opts[] = {
 	{ "frozen", no_argument, NULL, OPT_FROZEN },
 	{ "separation", required_argument, NULL, OPT_SEP },
 	{ "base-align", required_argument, NULL, OPT_BASE_ALIGN },
+	{ "in", required_argument, NULL, OPT_IN },
 	{ "line-size", required_argument, NULL, OPT_LINE_SIZE },
 	{ "size-only", no_argument, NULL, OPT_SIZE_ONLY },
 	{ "max-proposals", required_argument, NULL, OPT_MAX },
@@ -153,6 +159,7 @@ struct sugg {
 	const char **keep_names[MAX_LISTS];
 	const char *source_root;        /* --source-root: diff each proposal */
 	int c_form;                     /* --c-form: 0 auto, 1 kernel, 2 user */
+	const char *in;                 /* --in CONTAINER.MEMBER */
 };
 
 static void sugg_free(struct sugg *s)
@@ -225,6 +232,7 @@ static int sugg_option(void *ctx, struct cli_analysis *c, int o, const char *arg
 			return cli_usage_error("--base-align '%s': want a power of two from 1 to 4096 (the alignment the instance's base is known to have)", arg);
 		s->o.base_align = (unsigned)v;
 		return 0;
+	case OPT_IN: s->in = arg; return 0;
 	case OPT_LINE_SIZE:
 		return cli_analysis_option(c, 'c', arg, "--line-size");
 	case OPT_SIZE_ONLY: s->o.size_only = true; return 0;
@@ -441,7 +449,11 @@ int cmd_suggest(int argc, char **argv)
 		enum slt_class *g = NULL;
 		if (i && !c.json && html != stdout)
 			fputc('\n', stdout);
-		rc = cli_analysis_run(&c, i, &a, &g, &err);
+		if (s.in)
+			rc = cli_instance_offset(c.file, &c.lopts, s.in, &c.layout->structs[i],
+						 &s.o.base_offset, &err);
+		if (!rc)
+			rc = cli_analysis_run(&c, i, &a, &g, &err);
 		if (!rc) {
 			n_findings += a->n_findings;
 			rc = advise_one(&c, a, &s, c.json, html, i, &err);

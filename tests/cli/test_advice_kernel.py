@@ -270,18 +270,22 @@ struct kas {
 	long private_list[2];
 	long private_data;
 } kas_inst;
+struct kinode {
+	char before[376];
+	struct kas i_data;
+} kinode_inst;
 """
 KAS_READ = ('i_mmap', 'host', 'a_ops', 'flags')
 
 
-def shared_starts(p, align):
-    """The starts within a line (multiples of align) at which a read-mostly
-    member of p's layout shares a line with i_mmap_rwsem."""
+def shared_starts(p, align, at=0):
+    """The starts within a line (at + multiples of align) at which a
+    read-mostly member of p's layout shares a line with i_mmap_rwsem."""
     ms = {m['name']: (m['offset'], m['offset'] + m['size']) for m in p['layout']['members']
           if m['name'] in KAS_READ + ('i_mmap_rwsem',)}
     w = ms['i_mmap_rwsem']
     bad = set()
-    for s in range(0, 64, align):
+    for s in sorted({(at + k) % 64 for k in range(0, 64, align)}):
         lw = {(x + s) // 64 for x in range(*w)}
         for r in KAS_READ:
             if lw & {(x + s) // 64 for x in range(*ms[r])}:
@@ -315,6 +319,19 @@ def case_base_align():
     assert any(p['score_after'] == 0 and p['bytes_added'] == 0 for p in d['proposals']), \
         [(p['kind'], p['score_after'], p['bytes_added']) for p in d['proposals']]
     run('suggest', o, 'kas', '--classes', cls, '--base-align', '12', rc=2)
+    # --in: the instance at 376 in a line-aligned kinode starts at byte 56
+    # of a line; with --base-align 8 too, at any multiple of 8 again
+    for extra, align in ((['--in', 'kinode.i_data'], 64),
+                         (['--in', 'kinode.i_data', '--base-align', '8'], 8)):
+        d = json.loads(run('suggest', '--json', o, 'kas', '--classes', cls,
+                           '--max-proposals', '20', *extra).stdout)
+        assert d['proposals'], (extra, d['note'])
+        for p in d['proposals']:
+            assert (p['score_after'] == 0) == (not shared_starts(p, align, 376)), \
+                (extra, p['kind'], p['score_after'], shared_starts(p, align, 376))
+        assert any(p['score_after'] == 0 for p in d['proposals']), extra
+    for bad in ('kinode.nope', 'kinode.before', 'nostruct.i_data', 'kinode'):
+        run('suggest', o, 'kas', '--classes', cls, '--in', bad, rc=2)
 
 
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
