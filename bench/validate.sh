@@ -27,6 +27,10 @@
 #                           widths and CPUs (measured pattern)
 #   cgroup 6.1 -> 6.12      the rstat padding (6.8): per-CPU lock holds
 #                           in the 1-5 us bucket, both sides
+#   batch 32 -> 128         blind check (5.15-rc1 stats mode, 6.1 memcg,
+#                           --synthetic): engine runs with --batch 32 and
+#                           128 in ABBA rounds, the paired interval of
+#                           the ops/s ratio; expected: faster; reported
 #   bad_stats program       the user-program row: a two-thread program
 #                           on bad_stats built with and without the
 #                           proposal (--source-root/--build/--run):
@@ -207,9 +211,38 @@ EOF
 (cd "$tmp/prog" && gcc -g -c -o main.o main.c) || { echo "bench/validate: gcc failed" >&2; exit 2; }
 row "bad_stats program -> proposal" "$tmp/prog/main.o" bad_stats --classes "$tmp/bad.classes" \
 	--source-root "$tmp/prog" --build "gcc -O2 -pthread -o prog main.c" --run ./prog
+# blind check of direction (issue 14 item 6): MEMCG_CHARGE_BATCH 128
+# against 32 in the 5.15-rc1 mode (a queued flush every batch updates of
+# a CPU: fewer flushes, less per-CPU and flush lock traffic), the same
+# layout, no retuning: `structlint engine` alternately with --batch 32
+# and 128 in ABBA rounds, the paired interval of the ops/s ratio 128/32
+# (Student t on the logs, as validate) and its overlap; reported, never
+# a condition of the exit status
+batch_check() {
+	local r b n=0 first
+	: >"$tmp/batch.txt"
+	for ((r = 0; r < rounds; r++)); do
+		if ((r % 2)); then first=128; else first=32; fi
+		for b in "$first" $((160 - first)); do
+			if ! "$structlint" engine "$v61" mem_cgroup_per_node --synthetic --stats-mode 5.15 \
+				--batch "$b" --seconds "$seconds" ${VALIDATE_THREADS:+--threads "$VALIDATE_THREADS"} \
+				--json >"$tmp/b.json" 2>"$tmp/b.err"; then
+				echo "bench/validate: batch check failed: $(cat "$tmp/b.err")" >&2
+				status=1
+				return
+			fi
+			python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(sys.argv[2], sys.argv[3], d["ops_per_s"], d["overlap"], d["flushes"])' \
+				"$tmp/b.json" "$r" "$b" >>"$tmp/batch.txt"
+			n=$((n + 1))
+		done
+	done
+}
+if [[ -r $v61 ]]; then
+	batch_check
+fi
 load after
 
-printf '%s\n' "${rows[@]}" | python3 -c '
+printf '%s\n' "${rows[@]}" | TMPDIR_BENCH=$tmp python3 -c '
 import json, os, sys
 def verdict(ci, n, ov):
     if n < 3 or ci["lo"] is None or min(ov["a"]["median"], ov["b"]["median"]) < ov["min"]:
@@ -241,6 +274,11 @@ for line in sys.stdin.read().splitlines():
             pg["median_cpu_s"]["b"], 100 * (ws["ratio"] - 1),
             pc(None if ws["lo"] is None else 100 * (ws["lo"] - 1)),
             pc(None if ws["hi"] is None else 100 * (ws["hi"] - 1)), pg["verdict"]))
+        cs = pg.get("co_scheduling")
+        if cs:
+            print("%-32s   program co-scheduling (CPU s / wall s): CPUs busy A %.2f B %.2f, >= 2 threads at once at least %.0f%%/%.0f%% of the wall time (%d CPUs)" % (
+                "", cs["cpu_per_wall"]["a"], cs["cpu_per_wall"]["b"], 100 * cs["overlap_at_least"]["a"],
+                100 * cs["overlap_at_least"]["b"], cs["cpus"]))
     for side in "ab":
         s = d["sides"][side]
         if s["percpu_lock"]["holds"]:
@@ -264,6 +302,44 @@ for line in sys.stdin.read().splitlines():
             print("%-32s   %s: flush lock max %.1f us (%d preempted holds apart), per-CPU lock max %.1f us (%d preempted)" % (
                 "", side.upper(), s["flush_lock"]["max_ns"] / 1e3, s["flush_lock"]["preempted"],
                 s["percpu_lock"]["max_ns"] / 1e3, s["percpu_lock"]["preempted"]))
+bt = os.path.join(os.environ["TMPDIR_BENCH"], "batch.txt")
+if os.path.exists(bt) and os.path.getsize(bt):
+    import math, statistics
+    runs = {}
+    for l in open(bt):
+        r, b, ops, ov, fl = l.split()
+        runs.setdefault(int(r), {})[int(b)] = (float(ops), float(ov), int(fl))
+    pairs = [v for v in runs.values() if 32 in v and 128 in v]
+    logs = [math.log(v[128][0] / v[32][0]) for v in pairs]
+    n = len(logs)
+    m = statistics.fmean(logs)
+    ov = min(statistics.median(v[32][1] for v in pairs), statistics.median(v[128][1] for v in pairs))
+    if n >= 3:
+        # t(0.975, n-1) by the Cornish-Fisher series (error < 1e-3 from 4 df on)
+        z, df = 1.959964, n - 1
+        t = z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2) + \
+            (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+        h = t * statistics.stdev(logs) / math.sqrt(n)
+        lo, hi = math.exp(m - h), math.exp(m + h)
+        vd = "no verdict" if ov < 0.5 else "faster" if lo > 1 else "slower" if hi < 1 else "no measurable change"
+        ci = "[%+.1f%%, %+.1f%%]" % (100 * (lo - 1), 100 * (hi - 1))
+    else:
+        vd, ci = "no verdict", "[-, -]"
+    print("%-32s %-6s %12.0f %14.0f %+7.1f%%  %-17s %-20s %4.0f%%/%3.0f%%" % (
+        "batch 32 -> 128 (5.15-rc1)", "stats", statistics.median(v[32][0] for v in pairs),
+        statistics.median(v[128][0] for v in pairs), 100 * (math.exp(m) - 1), ci, vd,
+        100 * statistics.median(v[32][1] for v in pairs), 100 * statistics.median(v[128][1] for v in pairs)))
+    if vd == "faster":
+        rep = "yes"
+    elif vd == "no verdict" and n >= 3 and ov < 0.5:
+        rep = "not judged: overlap %.0f%% under 50%% (the interval alone is %s)" % (
+            100 * ov, "above 0" if lo > 1 else "below 0" if hi < 1 else "across 0")
+    else:
+        rep = "no (%s)" % vd
+    print("%-32s   blind check: expected faster (fewer queued flushes); reproduced: %s; flushes per run (median) 32: %.0f, 128: %.0f" % (
+        "", rep, statistics.median(v[32][2] for v in pairs),
+        statistics.median(v[128][2] for v in pairs)))
+    print("%-32s   engine %s mem_cgroup_per_node --synthetic --stats-mode 5.15, %d ABBA rounds, paired t on the logs" % ("", "6.1", n))
 print("change (paired), 95% CI, verdict: geometric mean of the per-round ratios B/A, paired Student t (the default);")
 print("medians: ratio of the medians B/A, its interval A and B resampled independently (validate --independent).")
 print("overlap A/B: median share of each run during which >= 2 updaters ran at once (validate: no verdict under 50%).")
