@@ -82,7 +82,10 @@
  * makes it a struct access at that offset (a lea of it gives the register
  * a pointer into the struct, so calls charge their summaries); a variable
  * of another type makes it "stack-local", as does a reload from a slot
- * whose tracked value has a type or an 8-byte spill of a typed register;
+ * whose tracked value has a type or an 8-byte spill of a typed register
+ * (typed: a pointer, a value loaded from a typed datum, a register DWARF
+ * locates a variable of any type in, a call's value of the callee's
+ * return type);
  * the rest is "stack", perf's "(stack operation)" pseudo type.  After
  * `and $-N,%rsp` (a realigned frame, pad unknown) depths count from the
  * realigned %rsp and CFA-relative slots are not matched.
@@ -155,7 +158,10 @@ enum slt_access_via {
 enum slt_access_reason {
 	SLT_AR_OK = 0,
 	SLT_AR_NO_VAR,      /* no variable and no tracked type for the base
-			       register at that PC ("no location") */
+			       register at that PC ("no location"), nor a
+			       pointer variable located in it a few
+			       straight-line instructions later with the
+			       register unwritten (lookahead.c) */
 	SLT_AR_NOT_STRUCT,  /* the register holds a pointer, but to a base
 			       type, void or a function ("lost type") */
 	SLT_AR_NO_TYPE,     /* pointee only declared, or its DWARF unreadable */

@@ -38,6 +38,8 @@ enum avar_how {
 	AV_OBJ,          /* a variable of another type than a pointer (a
 			    struct, an array, a scalar) lives at a stack
 			    slot, as AV_SLOT */
+	AV_VAL,          /* DW_OP_regN of a variable of another type than
+			    a pointer: the register holds a typed value */
 	AV_SCOPE,        /* a pointer to a struct/union declared in the
 			    scope [lo, hi), located or not (reg AREG_NONE):
 			    a container a container_of may reach */

@@ -190,6 +190,9 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 			    !slt_acc_pointee(t->env->d, callee->ret_die, &p))
 				s->r[0] = (struct rstate){.kind = RK_PTR, .st = p,
 							 .via = SLT_VIA_TRACKED};
+			else if (callee && callee->ret_die)
+				/* a value of the callee's return type */
+				s->r[0] = (struct rstate){.kind = RK_SCALAR};
 		}
 		return 0;
 	}
@@ -284,7 +287,7 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 			    op[0].size == 8)
 				v = acc_reg_state(t, slt_acc_reg(op[1].reg), pc);
 			else if (op[1].type == X86_OP_REG && slt_acc_reg(op[1].reg) >= 0 &&
-				 s->r[slt_acc_reg(op[1].reg)].kind == RK_SCALAR)
+				 acc_reg_state(t, slt_acc_reg(op[1].reg), pc).kind == RK_SCALAR)
 				v.kind = RK_SCALAR;  /* a narrower typed value */
 			acc_slot_set(s, key, &v);
 			return 0;

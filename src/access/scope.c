@@ -394,8 +394,8 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 	uint64_t type = 0;
 	if (!origin_type(d, die, &type))
 		return 0;
-	/* pointers wherever they are; other types only in stack slots (the
-	 * object itself is there: AV_OBJ) */
+	/* pointers wherever they are; other types in stack slots (the
+	 * object itself is there: AV_OBJ) and registers (AV_VAL) */
 	const struct slt_type *t = slt_dw_tr(d, type, false);
 	if (!t) {
 		d->rc = 0;
@@ -440,9 +440,11 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 		int64_t off;
 		if (unavail || !decode_loc(x, desc, nops, &how, &reg, &off))
 			continue;
-		if (!ptr && how != AV_SLOT)
+		if (!ptr && how == AV_IN_REG)
+			how = AV_VAL;
+		else if (!ptr && how != AV_SLOT)
 			continue;
-		if (!ptr)
+		else if (!ptr)
 			how = AV_OBJ;
 		if (kind == DW_LKIND_expression) {
 			const struct range *sr = scope->v;

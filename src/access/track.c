@@ -212,9 +212,29 @@ static bool outer_holds(struct tctx *t, const struct rstate *r, int64_t disp,
 	return slt_acc_path(t->env->d, r->st, (uint64_t)o, st, NULL);
 }
 
+bool acc_dwarf_ptr(struct tctx *t, int reg, uint64_t pc, const struct slt_type **st)
+{
+	int64_t off;
+	return !dwarf_reg(t, reg, pc, 0, false, st, &off, NULL);
+}
+
+/* A variable of another type than a pointer located in reg at pc. */
+static bool dwarf_val(const struct tctx *t, int reg, uint64_t pc)
+{
+	const struct afunc *f = t->f;
+	for (size_t i = 0; i < f->n_vars; i++) {
+		const struct avar *v = &f->vars[i];
+		if (v->how == AV_VAL && v->reg == reg && pc >= v->lo && pc < v->hi)
+			return true;
+	}
+	return false;
+}
+
 /* What reg points to at pc: DWARF first (unless the tracked state knows the
- * outer object holding it), then the tracked state.  The argument
- * provenance is the tracked one either way. */
+ * outer object holding it), then the tracked state; a register the tracked
+ * state knows nothing of holds a typed value (RK_SCALAR) when DWARF locates
+ * a variable of another type there (a scalar, a pointer to no struct).
+ * The argument provenance is the tracked one either way. */
 struct rstate  acc_reg_state(struct tctx *t, int reg, uint64_t pc)
 {
 	const struct slt_type *st;
@@ -222,10 +242,14 @@ struct rstate  acc_reg_state(struct tctx *t, int reg, uint64_t pc)
 	if (reg < 0)
 		return (struct rstate){0};
 	const struct rstate *cur = &t->cur.r[reg];
-	if (!dwarf_reg(t, reg, pc, 0, false, &st, &off, NULL) &&
-	    !outer_holds(t, cur, 0, st, 0))
+	int r = dwarf_reg(t, reg, pc, 0, false, &st, &off, NULL);
+	if (!r && !outer_holds(t, cur, 0, st, 0))
 		return (struct rstate){.kind = RK_PTR, .st = st, .off = 0,
 				       .via = SLT_VIA_DWARF, .arg = cur->arg,
+				       .aoff = cur->aoff};
+	if (cur->kind == RK_NONE && reg != AREG_RSP &&
+	    (r == SLT_AR_NOT_STRUCT || r == SLT_AR_NO_TYPE || dwarf_val(t, reg, pc)))
+		return (struct rstate){.kind = RK_SCALAR, .arg = cur->arg,
 				       .aoff = cur->aoff};
 	return *cur;
 }
@@ -282,11 +306,18 @@ static int seed_init(struct tctx *t)
 /* ---- attribution ----------------------------------------------------- */
 
 
-/* The access at disp(reg) at pc; container: an operand without an index
- * register, whose offset outside the register's object may be a
- * container_of. */
+/* resolve_reg()'s flags */
+enum {
+	RR_CONTAINER = 1, /* an operand without an index register: an offset
+			     outside the register's object may be a
+			     container_of (container.c) */
+	RR_AHEAD = 2,     /* the operand's base register: its value may be
+			     a variable located there later (lookahead.c) */
+};
+
+/* The access at disp(reg) at pc (flags: RR_*). */
 static int resolve_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
-		       bool container, struct resolved *out)
+		       unsigned flags, struct resolved *out)
 {
 	const struct slt_type *st;
 	int64_t off;
@@ -299,6 +330,12 @@ static int resolve_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 	}
 	if (r->kind == RK_STACK)
 		return SLT_AR_STACK;
+	const struct slt_type *later;
+	if (r->kind == RK_NONE && reason == SLT_AR_NO_VAR && (flags & RR_AHEAD) &&
+	    acc_ahead(t, reg, &later))
+		*r = (struct rstate){.kind = RK_PTR, .st = later,
+				     .via = SLT_VIA_TRACKED, .arg = r->arg,
+				     .aoff = r->aoff};
 	if (r->kind == RK_PTR) {
 		int64_t o = r->off + disp;
 		int64_t size = (int64_t)r->st->size;
@@ -315,7 +352,7 @@ static int resolve_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 	}
 	/* outside the object: a container_of (container.c) */
 	int64_t k;
-	if (!container || reason != SLT_AR_BAD_OFFSET || !bad.st ||
+	if (!(flags & RR_CONTAINER) || reason != SLT_AR_BAD_OFFSET || !bad.st ||
 	    acc_container(t, bad.st, bad.off, pc, out, &k))
 		return reason;
 	/* the register points into the container from now on */
@@ -386,13 +423,14 @@ static int resolve_base(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 		return resolve_fixed(t, in, m, false, SLT_AR_GLOBAL, out);
 	if (base == AREG_RSP)
 		return acc_stack_resolve(t, in, op, base, out);
-	int r = resolve_reg(t, base, pc, m->disp, index == AREG_NONE, out);
+	int r = resolve_reg(t, base, pc, m->disp,
+			    RR_AHEAD | (index == AREG_NONE ? RR_CONTAINER : 0), out);
 	if (r == SLT_AR_STACK)
 		return acc_stack_resolve(t, in, op, base, out);
 	if (!r && index != AREG_NONE)
 		r = indexed(t, out, (unsigned)m->scale);
 	if (r && r != SLT_AR_STACK && index != AREG_NONE && m->scale == 1 &&
-	    !resolve_reg(t, index, pc, m->disp, false, out) && !indexed(t, out, 1))
+	    !resolve_reg(t, index, pc, m->disp, 0, out) && !indexed(t, out, 1))
 		return 0;
 	return r;
 }
@@ -574,6 +612,7 @@ static int one_insn(struct tctx *t, const cs_insn *in, struct slt_access_func *a
 	struct resolved res = {0};
 	int reason = SLT_AR_NO_VAR;
 	bool counted = mem && !ignored_mem(in->id);
+	t->insn = in;
 	if (counted) {
 		reason = resolve(t, in, mem, &res);
 		if (in->id == X86_INS_LEA) {
@@ -622,8 +661,11 @@ int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
 	struct tctx t = {.env = env, .f = f, .fall = true, .func_idx = func_idx};
 	state_reset(&t.cur, true);
 	cs_insn *in = cs_malloc(env->cs);
-	if (!in || seed_init(&t) || acc_stack_init(&t)) {
+	t.ahead = cs_malloc(env->cs);
+	if (!in || !t.ahead || seed_init(&t) || acc_stack_init(&t)) {
 		cs_free(in, 1);
+		if (t.ahead)
+			cs_free(t.ahead, 1);
 		free(t.seed);
 		free(t.slotv);
 		return SLT_ENOMEM;
@@ -639,6 +681,8 @@ int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
 			t.fall = false;
 		}
 		entry = false;
+		t.code = c;
+		t.range_hi = hi;
 		const uint8_t *p = c->bytes + (lo - c->addr);
 		size_t n = hi - lo;
 		uint64_t addr = lo;
@@ -658,6 +702,7 @@ int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
 		}
 	}
 	cs_free(in, 1);
+	cs_free(t.ahead, 1);
 	free(t.pend);
 	free(t.seed);
 	free(t.slotv);

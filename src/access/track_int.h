@@ -66,6 +66,10 @@ struct tctx {
 	size_t *slotv;       /* f->vars indices of AV_SLOT/AV_OBJ records */
 	size_t n_slotv;
 	bool fall;   /* the previous instruction may fall through */
+	const cs_insn *insn;         /* the instruction being attributed */
+	const struct acode *code;    /* the code holding the current range */
+	uint64_t range_hi;           /* its end */
+	cs_insn *ahead;              /* lookahead.c's decode buffer */
 	bool realigned; /* and $-N,%rsp seen: stack depths are relative to
 			   the realigned frame, not to the CFA */
 	uint32_t func_idx;
@@ -115,6 +119,13 @@ bool acc_slot_var_key(const struct tctx *t, const struct avar *v, int64_t *key);
  * SLT_AR_STACK (see stack.c). */
 int acc_stack_resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 		      int base, struct resolved *out);
+
+/* A pointer to a struct that DWARF locates in reg at pc: true and *st. */
+bool acc_dwarf_ptr(struct tctx *t, int reg, uint64_t pc, const struct slt_type **st);
+/* lookahead.c: the struct a pointer variable whose location begins in reg
+ * a few straight-line instructions after t->insn, none writing reg,
+ * points to: true and *st. */
+bool acc_ahead(struct tctx *t, int reg, const struct slt_type **st);
 
 /* container.c: the access at o bytes from the start of an object of type
  * inner (o outside it) held in a bigger object: the unique struct S among

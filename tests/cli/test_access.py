@@ -51,7 +51,8 @@ COMMON = {
               ('stack_struct', 'state', 'store'), ('stack_struct', 'len', 'store'),
               ('stack_struct', 'seq', 'load'), ('stack_struct', 'len', 'load')},
     'tally': {('scalar_spill', 'hits', 'load'), ('scalar_spill', 'misses', 'load'),
-              ('scalar_spill', 'refs', 'load'), ('scalar_spill', 'flags', 'load')},
+              ('scalar_spill', 'refs', 'load'), ('scalar_spill', 'flags', 'load'),
+              ('param_spill', 'hits', 'load')},
 }
 # -O2: inc_count() is inlined into inlined_user(), whose r->in.count++
 # is one `addl $1,0x1c(%rdi)`: charged to root (the outer object), not to
