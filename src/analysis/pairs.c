@@ -36,7 +36,12 @@
  * access of V on d) pair counts whatever else c and d do (issue 11).  A
  * stretch's accesses to V are together with U's only as often as U is
  * accessed there: min(V's, U's accesses) are together, the rest are
- * apart.  One approximation remains: a stretch is counted over all CPUs.
+ * apart.  Code places carry no CPU, so a stretch is counted over all
+ * CPUs and then bounded per CPU: on CPU d at most as many of V's accesses
+ * ride on U's as d itself accesses U (pair_acc()); a CPU that never
+ * touches U makes none of its V accesses together with U, wherever in
+ * the code they are (a loop loading V on one CPU beside a loop storing U
+ * on another is false sharing even when both loops are one stretch).
  *
  *   classes:  read-mostly units x written units on the line, minus the
  *             units that are both, plus the pairs of written units whose
@@ -282,12 +287,47 @@ static size_t gidx(const size_t *g, size_t ng, size_t group)
 	return k;
 }
 
+/* on[gi * p->n + k]: group g[gi]'s accesses on the CPU of entry k (the
+ * per-CPU bound of apart(), see the top of this file); NULL without
+ * memory (then the bound is left out: the stretch over all CPUs).
+ * n x ng doubles, filled in O(n^2) as cross() is. */
+static double *on_cpu_table(const struct slt_pairs *p, const size_t *g, size_t ng)
+{
+	size_t cells = ng * p->n;
+	double *on = calloc(cells ? cells : 1, sizeof(*on));
+	if (!on)
+		return NULL;
+	for (size_t x = 0; x < p->n; x++) {
+		size_t gi = gidx(g, ng, p->v[x].group);
+		for (size_t k = 0; k < p->n; k++)
+			if (p->v[k].cpu == p->v[x].cpu)
+				on[gi * p->n + k] += p->v[x].loads + p->v[x].stores;
+	}
+	return on;
+}
+
+/* Entry k's accesses that count against a store of group g[gu] on another
+ * CPU: all of them without code places (w NULL), else those not made
+ * together with U: at most the apart() share is together, and on k's CPU
+ * no more than that CPU's own accesses to U. */
+static double pair_acc(const struct slt_pairs *p, size_t ng, const double *w,
+		       const double *on, size_t gu, size_t gv, size_t k)
+{
+	double acc = p->v[k].loads + p->v[k].stores;
+	if (!w)
+		return acc;
+	double together = (1 - w[gu * ng + gv]) * acc;
+	double u_here = on ? on[gu * p->n + k] : together;
+	return acc - (together < u_here ? together : u_here);
+}
+
 /* slt_pairs_cross() over the groups g[0..ng) with the apart table w (NULL:
  * every apart is 1); each pair's term also into parts (NULL: not wanted,
  * else parts[k] is g[k]'s, zeroed here). */
 static double cross(const struct slt_pairs *p, const size_t *g, size_t ng,
 		    const double *w, struct slt_pairs_part *parts)
 {
+	double *on = w ? on_cpu_table(p, g, ng) : NULL;
 	double s = 0;
 	if (parts) {
 		memset(parts, 0, ng * sizeof(*parts));
@@ -307,9 +347,7 @@ static double cross(const struct slt_pairs *p, const size_t *g, size_t ng,
 			if (a->group == st->group || a->cpu == st->cpu)
 				continue;
 			size_t gv = w || parts ? gidx(g, ng, a->group) : 0;
-			double acc = a->loads + a->stores;
-			if (w)
-				acc *= w[gu * ng + gv];
+			double acc = pair_acc(p, ng, w, on, gu, gv, k);
 			double t = st->stores < acc ? st->stores : acc;
 			s += t;
 			if (parts && t > 0) {
@@ -321,6 +359,7 @@ static double cross(const struct slt_pairs *p, const size_t *g, size_t ng,
 			}
 		}
 	}
+	free(on);
 	return s;
 }
 
@@ -363,12 +402,15 @@ bool slt_pairs_write_write(const struct slt_pairs *p)
 {
 	size_t *g = malloc((p->n ? p->n : 1) * sizeof(*g)), ng = 0;
 	double *w = g ? apart_table(p, g, &ng) : NULL;
+	double *on = w ? on_cpu_table(p, g, ng) : NULL;
 	bool ww = false;
 	for (size_t i = 0; i < p->n && !ww; i++)
 		for (size_t k = 0; k < p->n && !ww; k++)
 			ww = p->v[i].stores > 0 && p->v[k].stores > 0 &&
 			     p->v[i].group != p->v[k].group && p->v[i].cpu != p->v[k].cpu &&
-			     (!w || w[gidx(g, ng, p->v[i].group) * ng + gidx(g, ng, p->v[k].group)] > 0);
+			     pair_acc(p, ng, w, on, gidx(g, ng, p->v[i].group),
+				      gidx(g, ng, p->v[k].group), k) > 0;
+	free(on);
 	free(w);
 	free(g);
 	return ww;

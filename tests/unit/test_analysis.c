@@ -565,6 +565,21 @@ static void test_together_not_false_sharing(void **state)
 	assert_true(f->score == 5600);
 	slt_analysis_free(a);
 	slt_access_profile_free(p);
+	/* One stretch of code, but not one CPU: CPU 0 stores w at
+	 * spin+0x10 and CPU 1 loads r at spin+0x18 (two threads in one
+	 * loop body, or a writer loop beside a reader loop): CPU 1 never
+	 * touches w, so none of its loads of r ride on an access to w:
+	 * collision min(100, 100) = 100 (the old rule, a stretch over all
+	 * CPUs, left no finding: weight-report's IP-sampled program). */
+	struct slt_sample two[] = {
+		tsym(0, 0, 0, 100, "spin+0x10"), tsym(8, 1, 100, 0, "spin+0x18"),
+	};
+	a = run(s, two, 2, &p);
+	f = find(a, SLT_FIND_COLLISION, 0);
+	assert_non_null(f);
+	assert_true(f->score == 100);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
 	/* the same counts without code locations: every pair counts */
 	for (int c = 0; c < 12; c++)
 		v[c].symbol = NULL;
