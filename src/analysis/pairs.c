@@ -37,8 +37,7 @@
  * stretch's accesses to V are together with U's only as often as U is
  * accessed there: min(V's, U's accesses) are together, the rest are
  * apart.  Code places carry no CPU, so a stretch is counted over all
- * CPUs and then bounded per CPU: on CPU d at most as many of V's accesses
- * ride on U's as d itself accesses U (pair_acc()); a CPU that never
+ * CPUs and then checked per CPU (pair_acc()): a CPU that never
  * touches U makes none of its V accesses together with U, wherever in
  * the code they are (a loop loading V on one CPU beside a loop storing U
  * on another is false sharing even when both loops are one stretch).
@@ -288,8 +287,8 @@ static size_t gidx(const size_t *g, size_t ng, size_t group)
 }
 
 /* on[gi * p->n + k]: group g[gi]'s accesses on the CPU of entry k (the
- * per-CPU bound of apart(), see the top of this file); NULL without
- * memory (then the bound is left out: the stretch over all CPUs).
+ * per-CPU check of apart(), see the top of this file); NULL without
+ * memory (then the check is left out: the stretch over all CPUs).
  * n x ng doubles, filled in O(n^2) as cross() is. */
 static double *on_cpu_table(const struct slt_pairs *p, const size_t *g, size_t ng)
 {
@@ -307,18 +306,19 @@ static double *on_cpu_table(const struct slt_pairs *p, const size_t *g, size_t n
 }
 
 /* Entry k's accesses that count against a store of group g[gu] on another
- * CPU: all of them without code places (w NULL), else those not made
- * together with U: at most the apart() share is together, and on k's CPU
- * no more than that CPU's own accesses to U. */
+ * CPU: all of them without code places (w NULL) or when k's CPU never
+ * accesses U, else the apart() share.  (Only the zero test: code places
+ * count a member's accesses over all its lines, the per-CPU entries one
+ * line's share, so the two are not in one unit to take a minimum of.) */
 static double pair_acc(const struct slt_pairs *p, size_t ng, const double *w,
 		       const double *on, size_t gu, size_t gv, size_t k)
 {
 	double acc = p->v[k].loads + p->v[k].stores;
 	if (!w)
 		return acc;
-	double together = (1 - w[gu * ng + gv]) * acc;
-	double u_here = on ? on[gu * p->n + k] : together;
-	return acc - (together < u_here ? together : u_here);
+	if (on && on[gu * p->n + k] <= 0)
+		return acc;    /* k's CPU never touches U */
+	return acc * w[gu * ng + gv];
 }
 
 /* slt_pairs_cross() over the groups g[0..ng) with the apart table w (NULL:
