@@ -334,17 +334,6 @@ def case_base_align():
         run('suggest', o, 'kas', '--classes', cls, '--in', bad, rc=2)
 
 
-CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
-
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        sys.exit('usage: test_advice_kernel.py --list | CASE')
-    try:
-        CASES[sys.argv[1]]()
-    except AssertionError as e:
-        print('FAIL %s: %s' % (sys.argv[1], e), file=sys.stderr)
-        sys.exit(1)
-    print('ok', sys.argv[1])
+    import clicases
+    clicases.main(globals())

@@ -1015,17 +1015,6 @@ def case_c_forms():
     run('suggest', so, 'cgroup', '--classes', CGROUP, '--c-form', 'bogus', rc=2)
 
 
-CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
-
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        sys.exit('usage: test_suggest.py --list | CASE')
-    try:
-        CASES[sys.argv[1]]()
-    except AssertionError as e:
-        print('FAIL %s: %s' % (sys.argv[1], e), file=sys.stderr)
-        sys.exit(1)
-    print('ok', sys.argv[1])
+    import clicases
+    clicases.main(globals())

@@ -566,17 +566,6 @@ def case_replay_rule():
     assert '--replay' in t and '1 to 10000' in t, t
 
 
-CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
-
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        sys.exit('usage: test_validate.py --list | CASE')
-    try:
-        CASES[sys.argv[1]]()
-    except AssertionError as e:
-        print('FAIL %s: %s' % (sys.argv[1], e), file=sys.stderr)
-        sys.exit(1)
-    print('ok', sys.argv[1])
+    import clicases
+    clicases.main(globals())
