@@ -137,4 +137,4 @@ def case_kept_why():
 
 if __name__ == '__main__':
     import clicases
-    clicases.main(globals())
+    clicases.main(clicases.of_module(globals()))

@@ -336,4 +336,4 @@ def case_base_align():
 
 if __name__ == '__main__':
     import clicases
-    clicases.main(globals())
+    clicases.main(clicases.of_module(globals()))

@@ -418,14 +418,5 @@ CASES.update({
 })
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        sys.exit('usage: test_baseline.py --list | CASE')
-    try:
-        CASES[sys.argv[1]]()
-    except AssertionError as e:
-        print('FAIL %s: %s' % (sys.argv[1], e), file=sys.stderr)
-        sys.exit(1)
-    print('ok', sys.argv[1])
+    import clicases
+    clicases.main(CASES)

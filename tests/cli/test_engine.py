@@ -393,15 +393,7 @@ def case_bad_input():
     assert p.returncode == 0 and 'the --seconds cap (0.01 s) ended the run' in p.stderr, p.stderr
 
 
-CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith('case_')}
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    try:
-        CASES[sys.argv[1]]()
-    except AssertionError as e:
-        print('FAIL', sys.argv[1], e)
-        sys.exit(1)
-    print('ok', sys.argv[1])
+    import clicases
+    clicases.main(clicases.of_module(globals()))

@@ -576,17 +576,8 @@ def case_map_marks():
     assert '<th>classes</th><td>given</td>' in page, page
 
 
-CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    try:
-        CASES[sys.argv[1]]()
-    except AssertionError as e:
-        print('FAIL:', str(e)[:6000])
-        sys.exit(1)
-    finally:
-        shutil.rmtree(TMP, ignore_errors=True)
-    print('ok')
+    import clicases
+    clicases.main(clicases.of_module(globals()),
+                  cleanup=lambda: shutil.rmtree(TMP, ignore_errors=True))

@@ -582,12 +582,7 @@ def case_nested_profile_path():
     assert "has no member 'in.lok' (did you mean in.lock?)" in p.stderr, p.stderr
 
 
-CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith('case_')}
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    for name in sys.argv[1:] or CASES:
-        CASES[name]()
-        print('ok', name)
+    import clicases
+    clicases.main(clicases.of_module(globals()))

@@ -124,14 +124,7 @@ def case_c2c_unrecognised():
         "...  Code address ...\"))\n" % f), p.stderr
 
 
-CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith('case_')}
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print('usage: test_sample_words.py --list | CASE', file=sys.stderr)
-        sys.exit(2)
-    CASES[sys.argv[1]]()
-    print('ok', sys.argv[1])
+    import clicases
+    clicases.main(clicases.of_module(globals()))

@@ -151,15 +151,7 @@ def case_validate_from_a():
     assert '  stats mode: mainline (linux_banner: Linux 6.12.0-fixture); 7 node' in p.stdout, p.stdout
 
 
-CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith('case_')}
 
 if __name__ == '__main__':
-    if len(sys.argv) == 2 and sys.argv[1] == '--list':
-        print('\n'.join(CASES))
-        sys.exit(0)
-    try:
-        CASES[sys.argv[1]]()
-    except AssertionError as e:
-        print('FAIL', sys.argv[1], e)
-        sys.exit(1)
-    print('ok', sys.argv[1])
+    import clicases
+    clicases.main(clicases.of_module(globals()))

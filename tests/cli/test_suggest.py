@@ -1017,4 +1017,4 @@ def case_c_forms():
 
 if __name__ == '__main__':
     import clicases
-    clicases.main(globals())
+    clicases.main(clicases.of_module(globals()))

@@ -568,4 +568,4 @@ def case_replay_rule():
 
 if __name__ == '__main__':
     import clicases
-    clicases.main(globals())
+    clicases.main(clicases.of_module(globals()))

@@ -274,11 +274,5 @@ CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'suggest': t_suggest, 'check'
          'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    try:
-        CASES[sys.argv[1]]()
-    finally:
-        subprocess.run(['rm', '-rf', TMP])
-    print('ok')
+    import clicases
+    clicases.main(CASES, cleanup=lambda: subprocess.run(['rm', '-rf', TMP]))

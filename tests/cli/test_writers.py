@@ -225,14 +225,7 @@ def case_check_samples():
     t = run('report', obj(1), 'rxq_stats', '--samples', two).stdout
     assert 'fix: put members written by different CPUs on different lines' in t, t
 
-CASES = {n[5:]: f for n, f in sorted(globals().items()) if n.startswith('case_')}
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print('usage: test_writers.py --list | CASE', file=sys.stderr)
-        sys.exit(2)
-    CASES[sys.argv[1]]()
-    print('ok', sys.argv[1])
+    import clicases
+    clicases.main(clicases.of_module(globals()))
