@@ -109,6 +109,17 @@ struct slt_analysis_opts {
 	 * (hot-write:LABEL), parallel to layout->members, NULL entries (or
 	 * NULL) when none; inherited like the classes.  Borrowed. */
 	const char *const *given_label;
+	/* Added after v1 (additive), used without a profile (a profile's
+	 * base places the instance): line_origin, the instance's start
+	 * within its line (bytes, taken modulo the line size); base_align,
+	 * when nonzero and below the line size, says the base is only known
+	 * to be line_origin plus a multiple of base_align (an embedded
+	 * instance, a slab without SLAB_HWCACHE_ALIGN): the members are
+	 * analysed at each of the line size / base_align starts (at most
+	 * 64: base_align >= line size / 64) and every finding says at which
+	 * of them it holds (slt_finding.bases, slt_analysis.base_starts). */
+	uint32_t line_origin;
+	unsigned base_align;
 };
 
 /* Per member: its class and where it came from. */
@@ -154,6 +165,14 @@ struct slt_finding {
 	size_t n_writers;          /* how many of members[] are written */
 	bool layout_fixable;       /* false for true sharing */
 	const char *advice;        /* one sentence, static storage */
+	/* Added after v1 (additive): line and line2 are counted from the
+	 * line holding the instance's start when it starts origin bytes into
+	 * a line; with slt_analysis.n_bases > 1, bit k of bases is set when
+	 * the finding holds at base_starts[k] (the same kind of finding on
+	 * one line holds all its members: a superset of them), and origin is
+	 * the first such start (the reference start when it holds there). */
+	uint32_t origin;
+	uint64_t bases;
 };
 
 /* The result; owns everything except layout and profile (borrowed; they
@@ -174,6 +193,12 @@ struct slt_analysis {
 	 * Store Operations are 0): nothing can be classed as written from it,
 	 * and its HITM loads become SLT_FIND_UNSEEN_WRITER findings. */
 	bool no_stores;
+	/* Added after v1 (additive): the instance's possible starts within
+	 * a line (slt_analysis_opts.base_align), ascending; n_bases 1 (and
+	 * base_starts[0] == line_origin, the reference start) when the base
+	 * is known.  The findings are those at every start, each once. */
+	uint32_t n_bases;
+	const uint32_t *base_starts;
 };
 
 /*

@@ -690,6 +690,10 @@ int slt_analyze(const struct slt_struct *s, const struct slt_access_profile *p,
 	if (p && p->layout != s)
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1, NULL,
 				     "the access profile was joined against another layout");
+	unsigned cl = opts.cacheline_size ? opts.cacheline_size :
+		      p ? p->cacheline_size : SLT_CACHELINE_DEFAULT;
+	if (!p && opts.base_align && opts.base_align < cl)
+		return slt_analyze_bases(s, &opts, cl, out, err);
 	struct slt_analysis *a = calloc(1, sizeof(*a));
 	struct slt_arena *ar = slt_arena_new();
 	size_t *buf = calloc(4 * s->n_members + 1, sizeof(*buf));
@@ -709,7 +713,9 @@ int slt_analyze(const struct slt_struct *s, const struct slt_access_profile *p,
 				     "the profile was joined with %u-byte lines, the analysis asks for %u",
 				     p->cacheline_size, opts.cacheline_size);
 	}
-	a->line_origin = p ? p->line_origin : 0;
+	a->line_origin = p ? p->line_origin : opts.line_origin % a->cacheline_size;
+	a->n_bases = 1;
+	a->base_starts = &a->line_origin;
 	a->basis = SLT_BASIS_CLASSES;
 	if (p && p->matched) {
 		a->basis = SLT_BASIS_COUNTS;
@@ -741,6 +747,10 @@ int slt_analyze(const struct slt_struct *s, const struct slt_access_profile *p,
 		goto nomem;
 	if (a->n_findings > 1)
 		qsort(a->findings, a->n_findings, sizeof(*a->findings), cmp_finding);
+	for (size_t i = 0; i < a->n_findings; i++) {
+		a->findings[i].origin = a->line_origin;
+		a->findings[i].bases = 1;
+	}
 	*out = a;
 	return 0;
 nomem:

@@ -60,6 +60,12 @@ uint64_t *slt_fd_member_lines(struct fd_ctx *x, size_t *n);
 
 int slt_fd_cmp_u64(const void *p1, const void *p2);
 
+/* slt_analyze() without a profile whose base is known only modulo
+ * o->base_align (< cl, the line size): the findings at every start,
+ * merged (bases.c). */
+int slt_analyze_bases(const struct slt_struct *s, const struct slt_analysis_opts *o,
+		      unsigned cl, struct slt_analysis **out, struct slt_error *err);
+
 /* Adjacent-line interference findings (adjacent.c). */
 void slt_fd_adjacent(struct fd_ctx *x, size_t *buf);
 

@@ -570,7 +570,19 @@ int cli_analysis_run(const struct cli_analysis *c, size_t i,
 			g[k] = SLT_CLASS_COLD;
 		ao.given = g;
 	}
-	int rc = slt_analyze(s, p, &ao, out, err);
+	int rc = 0;
+	if (c->in || c->base_align) {
+		/* report --in / --base-align: where the instance starts in a
+		 * line, and which starts it may have */
+		uint64_t off = 0;
+		unsigned cl = ao.cacheline_size ? ao.cacheline_size : SLT_CACHELINE_DEFAULT;
+		if (c->in)
+			rc = cli_instance_offset(c->file, &c->lopts, c->in, s, &off, err);
+		ao.line_origin = (uint32_t)(off % cl);
+		ao.base_align = c->base_align;
+	}
+	if (!rc)
+		rc = slt_analyze(s, p, &ao, out, err);
 	if (rc)
 		free(g);
 	else

@@ -105,6 +105,9 @@ struct cli_analysis {
 				      report and suggest without inputs:
 				      classes from the static access map */
 	bool static_default;       /* use_static without being asked */
+	unsigned base_align;       /* report --base-align: the base is only
+				      known modulo this (0: line-aligned) */
+	const char *in;            /* report --in CONTAINER.MEMBER */
 	bool classes_optional;     /* neither --samples nor --classes is
 				      needed (suggest --size-only): without
 				      them every member is given cold */

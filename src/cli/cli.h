@@ -40,6 +40,9 @@ struct slt_struct;
 int cli_instance_offset(const char *file, const struct slt_load_opts *lo,
 			const char *spec, const struct slt_struct *s,
 			uint64_t *off, struct slt_error *err);
+/* --base-align N (report, suggest): a power of two from 1 to 4096 into
+ * *out; 0, or SLT_EXIT_ERROR after printing the usage error. */
+int cli_base_align_option(const char *arg, unsigned *out);
 /* The same for command cmd ("see structlint CMD --help"; NULL: none). */
 int cli_usage_errorv(const char *cmd, const char *fmt, va_list ap);
 /* The message of the last usage error printed (control bytes escaped),

@@ -30,6 +30,17 @@ static const char usage_head[] =
 "\n";
 
 static const char usage_tail[] =
+"instance (with --classes, not --samples):\n"
+"      --base-align N         the instance's base is only known to be a\n"
+"                             multiple of N (an embedded instance, a slab\n"
+"                             without SLAB_HWCACHE_ALIGN; classes only): the\n"
+"                             members are analysed at each start the\n"
+"                             instance may have in a line, and each finding\n"
+"                             says at which it holds (every base, or only\n"
+"                             some: which)\n"
+"      --in CONTAINER.MEMBER  the instance is that member of CONTAINER (a\n"
+"                             struct of FILE; a dotted path), whose base is\n"
+"                             line-aligned or a multiple of --base-align\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.report/v1)\n"
 "  -p, --pretty               indent the JSON (implies --json)\n"
@@ -49,21 +60,25 @@ CLI_PICTURES_USAGE
 "exit status: 0 ok, 1 findings with --fail-on-findings, 2 usage or input\n"
 "error (one line on stderr).\n";
 
-enum { OPT_SUGGEST = CLI_OPT_OWN };
+enum { OPT_SUGGEST = CLI_OPT_OWN, OPT_BASE_ALIGN, OPT_IN };
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
 	{ "suggest", no_argument, NULL, OPT_SUGGEST },
+	{ "base-align", required_argument, NULL, OPT_BASE_ALIGN },
+	{ "in", required_argument, NULL, OPT_IN },
 	{ NULL, 0, NULL, 0 },
 };
 
 static int report_option(void *ctx, struct cli_analysis *c, int o,
 			 const char *arg)
 {
-	if (o != OPT_SUGGEST)
-		return 1;
-	*(bool *)ctx = true;
-	return 0;
+	switch (o) {
+	case OPT_SUGGEST: *(bool *)ctx = true; return 0;
+	case OPT_BASE_ALIGN: return cli_base_align_option(arg, &c->base_align);
+	case OPT_IN: c->in = arg; return 0;
+	}
+	return 1;
 }
 
 /* 0, -1 for --help, or SLT_EXIT_ERROR. */
@@ -81,6 +96,12 @@ static int parse_args(int argc, char **argv, struct cli_analysis *c,
 		return rc;
 	if (*suggest && c->json)
 		return cli_usage_error("--suggest prints text; for JSON run structlint suggest --json");
+	unsigned cl = c->ropts.cacheline_size ? c->ropts.cacheline_size : SLT_CACHELINE_DEFAULT;
+	if ((c->in || c->base_align) && c->samples)
+		return cli_usage_error("--in and --base-align place an instance analysed from classes; with --samples the samples place it (--base ADDR|SYMBOL)");
+	if (c->base_align && c->base_align < cl / 64)
+		return cli_usage_error("--base-align %u: at most 64 starts in a %u-byte line are analysed: want at least %u",
+				       c->base_align, cl, cl / 64);
 	return cli_pictures_setup(c);
 }
 

@@ -143,7 +143,8 @@ bool cli_suggest_only_option(const char *arg)
 		return false;
 	size_t n = strcspn(arg + 2, "=");
 	for (const struct option *o = long_opts; o->name; o++)
-		if (o->val >= OPT_PIN && strlen(o->name) == n && !strncmp(o->name, arg + 2, n))
+		if (o->val >= OPT_PIN && o->val != OPT_BASE_ALIGN && o->val != OPT_IN &&
+		    strlen(o->name) == n && !strncmp(o->name, arg + 2, n))
 			return true;
 	return false;
 }
@@ -227,11 +228,7 @@ static int sugg_option(void *ctx, struct cli_analysis *c, int o, const char *arg
 			return cli_usage_error("--separation '%s': want a power of two from 8 to 4096 (64, or 128 for line pairs)", arg);
 		s->o.separation = (unsigned)v;
 		return 0;
-	case OPT_BASE_ALIGN:
-		if (!cli_parse_uint(arg, 1, 4096, &v) || (v & (v - 1)))
-			return cli_usage_error("--base-align '%s': want a power of two from 1 to 4096 (the alignment the instance's base is known to have)", arg);
-		s->o.base_align = (unsigned)v;
-		return 0;
+	case OPT_BASE_ALIGN: return cli_base_align_option(arg, &s->o.base_align);
 	case OPT_IN: s->in = arg; return 0;
 	case OPT_LINE_SIZE:
 		return cli_analysis_option(c, 'c', arg, "--line-size");
@@ -299,9 +296,11 @@ static void sugg_finish(struct sugg *s, const struct cli_analysis *c)
  * same classes: possible when the classes file is the only input (a
  * profile is joined against the original offsets).  left[i] -1: not
  * checked; after[i] the analysis (the maps mark its findings) and g[i]
- * its classes, freed by the caller. */
+ * its classes, freed by the caller.  An instance placed by --in or
+ * --base-align is analysed where it may start: a finding at any of its
+ * starts is left. */
 static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
-		   unsigned sep, ssize_t *left, struct slt_analysis **after,
+		   const struct slt_advice_opts *o, ssize_t *left, struct slt_analysis **after,
 		   enum slt_class **g, struct slt_error *err)
 {
 	for (size_t i = 0; i < adv->n_proposals; i++) {
@@ -311,8 +310,10 @@ static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
 		const struct slt_struct *s = &adv->proposals[i].layout;
 		struct slt_analysis_opts ao = c->aopts;
 		/* a separation of a line pair is checked as --adjacent does */
-		if (sep >= 2 * c->ropts.cacheline_size)
+		if (o->separation >= 2 * c->ropts.cacheline_size)
 			ao.adjacent = true;
+		ao.line_origin = (uint32_t)(o->base_offset % c->ropts.cacheline_size);
+		ao.base_align = o->base_align;
 		g[i] = cli_given_classes(c->classes, s);
 		if (!g[i])
 			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
@@ -368,7 +369,7 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 	if (!left || !diffs || !after || !g)
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc)
-		rc = recheck(c, adv, s->o.separation, left, after, g, err);
+		rc = recheck(c, adv, &s->o, left, after, g, err);
 	for (size_t i = 0; !rc && s->source_root && i < adv->n_proposals; i++)
 		rc = slt_advice_diff(&adv->proposals[i], a->layout, s->source_root,
 				     &diffs[i], err);
@@ -411,7 +412,11 @@ int cli_suggest_text(const struct cli_analysis *c, const struct slt_analysis *a,
 	struct sugg s;
 	memset(&s, 0, sizeof(s));
 	sugg_finish(&s, c);
-	return advise_one(c, a, &s, false, html, index, err);
+	/* report --base-align / --in place the instance for the advice too */
+	s.o.base_align = c->base_align;
+	int rc = c->in ? cli_instance_offset(c->file, &c->lopts, c->in, a->layout,
+					     &s.o.base_offset, err) : 0;
+	return rc ? rc : advise_one(c, a, &s, false, html, index, err);
 }
 
 int cmd_suggest(int argc, char **argv)

@@ -15,6 +15,15 @@
 #include "join/join_int.h"
 #include "structlint/layout.h"
 
+int cli_base_align_option(const char *arg, unsigned *out)
+{
+	unsigned long v;
+	if (!cli_parse_uint(arg, 1, 4096, &v) || (v & (v - 1)))
+		return cli_usage_error("--base-align '%s': want a power of two from 1 to 4096 (the alignment the instance's base is known to have)", arg);
+	*out = (unsigned)v;
+	return 0;
+}
+
 int cli_instance_offset(const char *file, const struct slt_load_opts *lo,
 			const char *spec, const struct slt_struct *s,
 			uint64_t *off, struct slt_error *err)

@@ -228,6 +228,29 @@ static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
 	}
 }
 
+/* ", at every base" or ", only at K of N bases (base mod CL in {..})":
+ * where finding fd holds when the instance's base is only known modulo
+ * an alignment (a->n_bases > 1), and the start its line is counted at
+ * when that is not the reference start. */
+static void bases_note(FILE *f, const struct slt_analysis *a, const struct slt_finding *fd)
+{
+	unsigned n = a->n_bases, k = 0;
+	for (unsigned b = 0; b < n; b++)
+		k += (fd->bases >> b) & 1;
+	if (k == n) {
+		fputs(", at every base", f);
+		return;
+	}
+	fprintf(f, ", only at %u of %u bases (base mod %u in {", k, n, a->cacheline_size);
+	for (unsigned b = 0, j = 0; b < n; b++)
+		if ((fd->bases >> b) & 1)
+			fprintf(f, "%s%" PRIu32, j++ ? "," : "", a->base_starts[b]);
+	fputs("}", f);
+	if (fd->origin != a->line_origin)
+		fprintf(f, "; line counted at base mod %u = %" PRIu32, a->cacheline_size, fd->origin);
+	fputs(")", f);
+}
+
 static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 {
 	const struct slt_struct *s = a->layout;
@@ -247,6 +270,13 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 			" outside, %" PRIu64 " of other types; %s",
 			p->samples, p->matched, p->outside_samples,
 			p->skipped_other_type, p->base_note);
+	if (a->n_bases > 1)
+		fprintf(f, "; the base is known modulo %" PRIu32 ": analysed at each of the %" PRIu32
+			" starts in a line, base mod %u in {%" PRIu32 "..%" PRIu32 "}, lines counted at base mod %u = %" PRIu32,
+			a->base_starts[1] - a->base_starts[0], a->n_bases, cl, a->base_starts[0],
+			a->base_starts[a->n_bases - 1], cl, a->line_origin);
+	else if (a->line_origin && !p)
+		fprintf(f, "; the instance starts %" PRIu32 " bytes into a line", a->line_origin);
 	fputs(" */\n", f);
 	if (a->no_stores)
 		fprintf(f, "/* structlint: the profile holds no store (loads-only events): no member can be seen written, so collisions cannot be scored; %s */\n",
@@ -254,8 +284,9 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 					"no load hit a modified line (HITM) either: this is no evidence that nothing is written");
 	for (size_t i = 0; i < a->n_findings; i++) {
 		const struct slt_finding *fd = &a->findings[i];
-		int64_t lo = (int64_t)(fd->line * cl) - a->line_origin;
-		int64_t hi = (int64_t)((fd->line2 + 1) * cl) - a->line_origin - 1;
+		uint32_t origin = a->n_bases > 1 ? fd->origin : a->line_origin;
+		int64_t lo = (int64_t)(fd->line * cl) - origin;
+		int64_t hi = (int64_t)((fd->line2 + 1) * cl) - origin - 1;
 		if (lo < 0)
 			lo = 0;
 		if (hi >= (int64_t)s->size)
@@ -264,7 +295,10 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 			slt_finding_kind_name(fd->kind), fd->line);
 		if (fd->line2 != fd->line)
 			fprintf(f, "+%" PRIu64, fd->line2);
-		fprintf(f, " (bytes %" PRId64 "..%" PRId64 "), score %.0f\n", lo, hi, fd->score);
+		fprintf(f, " (bytes %" PRId64 "..%" PRId64 "), score %.0f", lo, hi, fd->score);
+		if (a->n_bases > 1)
+			bases_note(f, a, fd);
+		fputc('\n', f);
 		for (size_t k = 0; k < fd->n_members; k++)
 			member_line(f, a, fd->members[k],
 				    k < fd->n_writers ? "written:" :

@@ -44,6 +44,15 @@
  * "written" | "unclassified"), "offset", "end_offset" } ] (the kernel's
  * __cacheline_group_begin__NAME .. __cacheline_group_end__NAME groups
  * that hold one of the finding's members; absent when none does).
+ * "bases" and findings[].bases (added within v1; only when the base is
+ * known modulo an alignment below the line size: report --base-align):
+ * "bases": { "align": BYTES, "starts": [ BYTES, ... ] (the instance's
+ * possible starts within a line, ascending; line_origin is the one the
+ * lines are counted at) }; findings[].bases: { "every": bool (the
+ * finding holds wherever the instance starts), "held": N, "of": N,
+ * "starts": [ BYTES, ... ] (where it holds: a finding of its kind on one
+ * line names all its members), "line_origin": BYTES (the start its
+ * "line" and "line2" are counted at) }.
  * Counts are JSON integers; addresses are strings "0x..." (kernel
  * addresses exceed JSON's safe integers).
  * Any change that drops or renames a key bumps the version.
@@ -166,6 +175,24 @@ static json_t *groups_json(const struct slt_struct *s, const struct slt_cl_group
 	return arr;
 }
 
+/* finding f's "bases" (a->n_bases > 1), see the top. */
+static json_t *bases_json(const struct slt_analysis *a, const struct slt_finding *f, bool *bad)
+{
+	json_t *st = json_array();
+	json_int_t k = 0;
+	for (uint32_t b = 0; st && b < a->n_bases; b++)
+		if ((f->bases >> b) & 1) {
+			slt_json_push(st, U(a->base_starts[b]), bad);
+			k++;
+		}
+	json_t *o = st ? json_pack("{s:b,s:I,s:I,s:o,s:I}", "every", k == (json_int_t)a->n_bases,
+				   "held", k, "of", (json_int_t)a->n_bases, "starts", st,
+				   "line_origin", (json_int_t)f->origin) : NULL;
+	if (!o)
+		*bad = true;
+	return o;
+}
+
 static json_t *findings_json(const struct slt_analysis *a, bool *bad)
 {
 	const struct slt_struct *s = a->layout;
@@ -209,6 +236,8 @@ static json_t *findings_json(const struct slt_analysis *a, bool *bad)
 		json_t *kg = groups_json(s, groups, n_groups, touched, f, bad);
 		if (o && kg)
 			slt_json_set(o, "kernel_groups", kg, bad);
+		if (o && a->n_bases > 1)
+			slt_json_set(o, "bases", bases_json(a, f, bad), bad);
 		slt_json_push(arr, o, bad);
 	}
 	free(groups);
@@ -231,6 +260,13 @@ int slt_report_analysis_json(FILE *out, const struct slt_analysis *a,
 	slt_json_set(root, "size", U(s->size), &bad);
 	slt_json_set(root, "cacheline_size", U(a->cacheline_size), &bad);
 	slt_json_set(root, "line_origin", U(a->line_origin), &bad);
+	if (a->n_bases > 1) {
+		json_t *st = json_array();
+		for (uint32_t b = 0; st && b < a->n_bases; b++)
+			slt_json_push(st, U(a->base_starts[b]), &bad);
+		slt_json_set(root, "bases", st ? json_pack("{s:I,s:o}", "align",
+			(json_int_t)(a->base_starts[1] - a->base_starts[0]), "starts", st) : NULL, &bad);
+	}
 	slt_json_set(root, "score_basis", json_string(slt_score_basis_name(a->basis)), &bad);
 	slt_json_set(root, "thresholds", json_pack("{s:f,s:f,s:f,s:i}",
 		"hot_write_ratio", a->classify.hot_write_ratio,

@@ -329,9 +329,86 @@ def case_base_align():
         for p in d['proposals']:
             assert (p['score_after'] == 0) == (not shared_starts(p, align, 376)), \
                 (extra, p['kind'], p['score_after'], shared_starts(p, align, 376))
+            # the findings left are counted where the instance starts
+            # (at every start it may have), not line-aligned
+            assert (p['findings_after'] == 0) == (p['score_after'] == 0), \
+                (extra, p['kind'], p['score_after'], p['findings_after'])
         assert any(p['score_after'] == 0 for p in d['proposals']), extra
     for bad in ('kinode.nope', 'kinode.before', 'nostruct.i_data', 'kinode'):
         run('suggest', o, 'kas', '--classes', cls, '--in', bad, rc=2)
+
+
+# An instance at 80 in a line-aligned container (16 bytes into a line),
+# whose container's base is only known to be a multiple of 16: it starts
+# at 0, 16, 32 or 48 in a line.  hot and cfg (bytes 0..15) share a line
+# at each of them; stat and mode (56..71) are split only where the
+# instance starts line-aligned.
+KB_C = r"""
+struct kb {
+	long hot;
+	long cfg;
+	long cold[5];
+	long stat;
+	long mode;
+	long tail[3];
+} kb_inst;
+struct kbox {
+	char before[80];
+	struct kb inner;
+} kbox_inst;
+"""
+KB_CLASSES = 'kb.hot hot-write\nkb.cfg read-mostly\nkb.stat hot-write\nkb.mode read-mostly\n'
+
+
+def case_report_bases():
+    """report --in kbox.inner --base-align 16: each finding says at which
+    of the 4 starts in a line it holds, as the member offsets give it (a
+    line holding all its members): hot with cfg at every base, stat with
+    mode only at 16, 32 and 48; text and JSON say so."""
+    src = os.path.join(tmp(), 'kb.c')
+    with open(src, 'w') as f:
+        f.write(KB_C)
+    o = src[:-2] + '.o'
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(tmp(), 'kb.classes')
+    with open(cls, 'w') as f:
+        f.write(KB_CLASSES)
+    args = (o, 'kb', '--classes', cls, '--in', 'kbox.inner', '--base-align', '16')
+    d = json.loads(run('report', '--json', *args).stdout)
+    assert d['bases'] == {'align': 16, 'starts': [0, 16, 32, 48]}, d.get('bases')
+    assert d['line_origin'] == 16, d['line_origin']
+    seen = {}
+    for f in d['findings']:
+        ms = [(m['offset'], m['offset'] + m['size']) for m in f['members']]
+        # where one line holds every member of the finding
+        want = [s for s in (0, 16, 32, 48)
+                if set.intersection(*({(x + s) // 64 for x in range(a, b)} for a, b in ms))]
+        assert f['bases']['starts'] == want, (f['members'], f['bases'], want)
+        assert f['bases']['every'] == (want == [0, 16, 32, 48]), f['bases']
+        assert f['bases']['held'] == len(want) and f['bases']['of'] == 4, f['bases']
+        assert f['bases']['line_origin'] in want, f['bases']
+        seen[tuple(sorted(m['path'] for m in f['members']))] = want
+    assert seen.get(('cfg', 'hot')) == [0, 16, 32, 48], seen
+    assert seen.get(('mode', 'stat')) == [16, 32, 48], seen
+    assert len(seen) == len(d['findings']), 'a finding listed twice'
+    text = run('report', *args).stdout
+    heads = [l for l in text.splitlines() if l.startswith('finding ')]
+    assert any(l.endswith(', at every base') for l in heads), heads
+    assert any('only at 3 of 4 bases (base mod 64 in {16,32,48})' in l for l in heads), heads
+    assert 'the base is known modulo 16' in text, text
+    # --in alone: one start (16), no bases; stat and mode share line 1
+    d = json.loads(run('report', '--json', o, 'kb', '--classes', cls, '--in', 'kbox.inner').stdout)
+    assert d['line_origin'] == 16 and 'bases' not in d, d
+    assert sorted(tuple(sorted(m['path'] for m in f['members'])) for f in d['findings']) == \
+        [('cfg', 'hot'), ('mode', 'stat')], d['findings']
+    # line-aligned (no option): stat and mode apart
+    d = json.loads(run('report', '--json', o, 'kb', '--classes', cls).stdout)
+    assert [sorted(m['path'] for m in f['members']) for f in d['findings']] == \
+        [['cfg', 'hot', 'stat']], d['findings']
+    p = run('report', *args, '--samples', os.path.join(tmp(), 'none.data'), rc=2)
+    assert '--samples' in p.stderr, p.stderr
+    run('report', o, 'kb', '--classes', cls, '--base-align', '24', rc=2)
+    run('report', o, 'kb', '--classes', cls, '--in', 'kbox.before', rc=2)
 
 
 if __name__ == '__main__':
