@@ -278,6 +278,19 @@ struct kinode {
 KAS_READ = ('i_mmap', 'host', 'a_ops', 'flags')
 
 
+def compiled(name, source, classes):
+    """NAME.o compiled with -g from source, and NAME.classes: their paths."""
+    src = os.path.join(tmp(), name + '.c')
+    with open(src, 'w') as f:
+        f.write(source)
+    o = src[:-2] + '.o'
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(tmp(), name + '.classes')
+    with open(cls, 'w') as f:
+        f.write(classes)
+    return o, cls
+
+
 def shared_starts(p, align, at=0):
     """The starts within a line (at + multiples of align) at which a
     read-mostly member of p's layout shares a line with i_mmap_rwsem."""
@@ -298,14 +311,8 @@ def case_base_align():
     the read-mostly members at each of the 8 starts a line may give it
     (the line-aligned proposals share at some); the score is the worst
     start's."""
-    src = os.path.join(tmp(), 'kas.c')
-    with open(src, 'w') as f:
-        f.write(KAS_C)
-    o = src[:-2] + '.o'
-    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
-    cls = os.path.join(tmp(), 'kas.classes')
-    with open(cls, 'w') as f:
-        f.write('kas.i_mmap_rwsem hot-write\n' + ''.join('kas.%s read-mostly\n' % r for r in KAS_READ))
+    o, cls = compiled('kas', KAS_C, 'kas.i_mmap_rwsem hot-write\n' +
+                      ''.join('kas.%s read-mostly\n' % r for r in KAS_READ))
     d = json.loads(run('suggest', '--json', o, 'kas', '--classes', cls, '--max-proposals', '20').stdout)
     assert any(shared_starts(p, 8) for p in d['proposals']), 'line-aligned proposals hold at every base'
     d = json.loads(run('suggest', '--json', o, 'kas', '--classes', cls, '--max-proposals', '20',
@@ -365,14 +372,7 @@ def case_report_bases():
     of the 4 starts in a line it holds, as the member offsets give it (a
     line holding all its members): hot with cfg at every base, stat with
     mode only at 16, 32 and 48; text and JSON say so."""
-    src = os.path.join(tmp(), 'kb.c')
-    with open(src, 'w') as f:
-        f.write(KB_C)
-    o = src[:-2] + '.o'
-    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
-    cls = os.path.join(tmp(), 'kb.classes')
-    with open(cls, 'w') as f:
-        f.write(KB_CLASSES)
+    o, cls = compiled('kb', KB_C, KB_CLASSES)
     args = (o, 'kb', '--classes', cls, '--in', 'kbox.inner', '--base-align', '16')
     d = json.loads(run('report', '--json', *args).stdout)
     assert d['bases'] == {'align': 16, 'starts': [0, 16, 32, 48]}, d.get('bases')
