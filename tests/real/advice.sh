@@ -32,6 +32,11 @@
 #   member stays in its kernel cacheline group or its move is stated;
 # mm_struct (issue 13): an isolate proposal wraps mm_count in a line-aligned
 #   anonymous struct at no more lines than 6.12's wrapper takes;
+# the closing table of issue 13 (advice_table.py): per case of
+#   /work/shared/cases/README.md (and mm_struct, address_space in inode)
+#   the best proposal on 6.1, its cost (bytes, lines, SLUB objects per
+#   slab), 6.12's real layout (bytes, lines) and whether the proposal
+#   separates the classed members 6.12 separated (from the layouts);
 # and the first trial's items: cgroup's padding-only proposal pads between
 # rstat_css_list and last_bstat and relocates nothing, self stays first,
 # mem_cgroup_per_node --adjacent leaves no finding.  Size-only runs with
@@ -275,6 +280,17 @@ read -r verdict lb la ba fl fa wo <<<"$out"
 	|| bad "6.1 mm_struct isolate: $out $(cat "$tmp/err")"
 n=$("$structlint" suggest --json "$v61" mm_struct 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["proposals"]))')
 (( n > 0 )) && ok "6.1 mm_struct with the static classes: $n proposals" || bad "6.1 mm_struct with the static classes: no proposal"
+
+# The proposals against the kernel's own fixes (issue 13's closing
+# table): per case the best proposal on 6.1, its cost, 6.12's layout, and
+# whether the proposal separates the classed members 6.12 separated,
+# computed from the 6.1, proposal and 6.12 layouts (advice_table.py).
+echo
+if python3 "$here/advice_table.py" "$structlint" "$v61" "$v612" "$root" "$tmp"; then
+	ok "table: every proposal separates the members 6.12's fix separated"
+else
+	bad "table: a proposal leaves members 6.12 separated on one line, or a case failed (rows 'no' / ERROR above)"
+fi
 
 printf '\n%-20s %-5s %8s %8s %-44s %9s %9s  %s\n' struct kernel original pahole "pahole's result" anchored free check
 for v in "$v61" "$v612"; do
