@@ -259,7 +259,10 @@ struct slt_advice {
 	const struct slt_analysis *analysis;  /* borrowed */
 	struct slt_proposal *proposals;       /* best first */
 	size_t n_proposals;
-	const char *note;           /* why nothing is proposed, or "" */
+	const char *note;           /* why nothing is proposed, or why
+				       every proposal leaves sharing (the
+				       constraints, the options that lift
+				       them), or "" */
 	void *priv_;
 	/* Added (additive): NULL, or why the layout is suspect (a zero-size
 	 * member that is not a flexible array followed by a gap its

@@ -568,10 +568,13 @@ long slt_adv_run_bitfield(const struct slt_struct *orig, size_t i);
  * --pin, anchors: forced alignment, zero-size padding, group markers;
  * members inside a union or named nested struct) and what the advice
  * proposes once --move-first / --move-anchors lift them (the advice run
- * again with them).  From ar; NULL with *rc SLT_ENOMEM.
+ * again with them).  Anchored and pinned members on the findings' lines
+ * are named too (they hold the lines' other members around them).  left:
+ * there are proposals, but none removes all the sharing (the note says
+ * so).  From ar; NULL with *rc SLT_ENOMEM.
  */
 const char *slt_adv_why_none(const struct slt_adv_units *us,
 			     const struct slt_advice_opts *o, struct slt_arena *ar,
-			     int *rc);
+			     bool left, int *rc);
 
 #endif

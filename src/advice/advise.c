@@ -723,9 +723,14 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 		return rc;
 	}
 	rc = advise(&x);
-	/* nothing proposed though there is sharing: say what blocks it */
-	if (!rc && !x.adv->n_proposals && !x.o->size_only && x.before.coherence > 0) {
-		const char *why = slt_adv_why_none(&x.us, x.o, x.ar, &rc);
+	/* nothing proposed though there is sharing, or every proposal
+	 * leaves some: say what blocks it */
+	bool left = x.adv->n_proposals > 0;
+	for (size_t i = 0; left && i < x.adv->n_proposals; i++)
+		left = x.adv->proposals[i].kind != SLT_PROPOSAL_SIZE &&
+		       x.adv->proposals[i].score_after > 0;
+	if (!rc && (!x.adv->n_proposals || left) && !x.o->size_only && x.before.coherence > 0) {
+		const char *why = slt_adv_why_none(&x.us, x.o, x.ar, left, &rc);
 		if (why)
 			x.adv->note = why;
 	}

@@ -65,9 +65,44 @@ static void try_opts(FILE *f, const struct slt_analysis *a,
 	slt_advice_free(adv);
 }
 
+/* "NAME (why it is anchored)" for anchored unit x whose member t holds
+ * the sharing member (or is x's first); from ar, NULL when out of memory. */
+static const char *anchor_name(struct slt_arena *ar, const struct slt_member *t,
+			       const struct slt_adv_unit *x)
+{
+	if (t->flags & (SLT_MEMBER_GROUP_BEGIN | SLT_MEMBER_GROUP_END))
+		return slt_arena_printf(ar, "%s (a cacheline group marker)", x->name);
+	if (x->flags & SLT_ADV_MARKER)
+		return slt_arena_printf(ar, "%s (zero-size padding)", x->name);
+	return slt_arena_printf(ar, "%s (aligned to %u bytes)", x->name, x->align);
+}
+
+/* Mark the lines (at a->line_origin) of a's fixable findings in on[]
+ * (n_lines entries). */
+static void finding_lines(const struct slt_analysis *a, bool *on, uint64_t n_lines)
+{
+	for (size_t k = 0; k < a->n_findings; k++) {
+		const struct slt_finding *fd = &a->findings[k];
+		for (uint64_t l = fd->line; fd->layout_fixable && l <= fd->line2 && l < n_lines; l++)
+			on[l] = true;
+	}
+}
+
+/* Does unit x (at its original offset) lie on a line marked in on[]? */
+static bool unit_on(const struct slt_adv_unit *x, uint64_t origin, unsigned cl,
+		    const bool *on, uint64_t n_lines)
+{
+	uint64_t f = (origin + x->orig_offset) / cl;
+	uint64_t l = (origin + x->orig_offset + (x->size ? x->size - 1 : 0)) / cl;
+	for (; f <= l && f < n_lines; f++)
+		if (on[f])
+			return true;
+	return false;
+}
+
 const char *slt_adv_why_none(const struct slt_adv_units *us,
 			     const struct slt_advice_opts *o, struct slt_arena *ar,
-			     int *rc)
+			     bool left, int *rc)
 {
 	const struct slt_analysis *a = us->a;
 	const struct slt_struct *s = us->orig;
@@ -77,6 +112,9 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 	const char **kept = calloc(us->n + 1, sizeof(char *));
 	bool *seen = calloc(us->n + 1, 1);
 	bool *mseen = calloc(s->n_members + 1, 1);
+	unsigned cl = a->cacheline_size ? a->cacheline_size : 64;
+	uint64_t n_lines = (a->line_origin + s->size) / cl + 2;
+	bool *on = calloc(n_lines, 1);
 	size_t np = 0, na = 0, nw = 0, nk = 0;
 	bool first = false;
 	char *buf = NULL;
@@ -85,8 +123,9 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 	FILE *f = NULL;
 
 	*rc = 0;
-	if (!pinned || !anch || !whole || !kept || !seen || !mseen)
+	if (!pinned || !anch || !whole || !kept || !seen || !mseen || !on)
 		goto nomem;
+	finding_lines(a, on, n_lines);
 	for (size_t k = 0; k < a->n_findings; k++) {
 		const struct slt_finding *fd = &a->findings[k];
 		if (!fd->layout_fixable)
@@ -128,12 +167,7 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 				first |= !o->move_first && u == 0;
 				pinned[np++] = x->name[0] ? x->name : "(anonymous)";
 			} else if (x->flags & SLT_ADV_ANCHORED) {
-				anch[na] = (t->flags & (SLT_MEMBER_GROUP_BEGIN | SLT_MEMBER_GROUP_END)) ?
-					slt_arena_printf(ar, "%s (a cacheline group marker)", x->name) :
-					(x->flags & SLT_ADV_MARKER) ?
-					slt_arena_printf(ar, "%s (zero-size padding)", x->name) :
-					slt_arena_printf(ar, "%s (aligned to %u bytes)", x->name, x->align);
-				if (!anch[na++])
+				if (!(anch[na++] = anchor_name(ar, t, x)))
 					goto nomem;
 			}
 			seen[u] = true;
@@ -148,10 +182,28 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 			}
 		}
 	}
+	/* anchored and pinned units on the findings' lines hold the lines'
+	 * other members in place around them (6.1 rq: nohz_csd, aligned to
+	 * 32 bytes, on nohz_flags's line) */
+	for (size_t u = 0; u < us->n; u++) {
+		const struct slt_adv_unit *x = &us->u[u];
+		if (seen[u] || !(x->flags & (SLT_ADV_PINNED | SLT_ADV_ANCHORED)) ||
+		    !unit_on(x, a->line_origin, cl, on, n_lines))
+			continue;
+		seen[u] = true;
+		if (x->flags & SLT_ADV_PINNED) {
+			first |= !o->move_first && u == 0;
+			pinned[np++] = x->name[0] ? x->name : "(anonymous)";
+			continue;
+		}
+		if (!(anch[na++] = anchor_name(ar, &s->members[x->top[0]], x)))
+			goto nomem;
+	}
 	f = open_memstream(&buf, &len);
 	if (!f)
 		goto nomem;
-	fputs("no layout with less sharing found within the constraints", f);
+	fputs(left ? "the proposals leave sharing: within the constraints no layout removes it all" :
+		     "no layout with less sharing found within the constraints", f);
 	if (np) {
 		fputs(first ? "; pinned at offset 0 as the first member (container_of(), "
 			      "casts to its type): " : "; pinned (--pin): ", f);
@@ -213,5 +265,6 @@ out:
 	free(kept);
 	free(seen);
 	free(mseen);
+	free(on);
 	return *rc ? NULL : out;
 }

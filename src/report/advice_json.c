@@ -9,7 +9,8 @@
  *   "findings": N (findings of the analysis the advice started from),
  *   "nr_cpus": N (CPU count of the SLUB figures; absent when not given),
  *   "separation": BYTES (absent when not given),
- *   "note": TEXT (why nothing is proposed, or ""),
+ *   "note": TEXT (why nothing is proposed, or, within v1, why every
+ *            proposal leaves sharing; or ""),
  *   "basis": TEXT (only when the accesses are estimates: "estimated from
  *            IP samples x static sites (...)"),
  *   "suspect": TEXT (additive: why the layout is suspect and nothing is

@@ -199,6 +199,8 @@ int slt_report_advice_text(FILE *out, const struct slt_advice *advice,
 		fprintf(out, "/* structlint: no proposal%s%s */\n",
 			advice->note && advice->note[0] ? ": " : "",
 			advice->note ? advice->note : "");
+	else if (advice->note && advice->note[0])
+		fprintf(out, "/* structlint: %s */\n", advice->note);
 	for (size_t i = 0; i < advice->n_proposals; i++) {
 		if (i)
 			fputc('\n', out);

@@ -411,6 +411,50 @@ def case_report_bases():
     run('report', o, 'kb', '--classes', cls, '--in', 'kbox.before', rc=2)
 
 
+# 6.1 rq in miniature: nflags (written) shares line 1 with two read-mostly
+# members between csd (aligned to 32) and cfs (aligned to 64); stat and
+# cfg share line 3 freely.  KQ_ONE leaves out stat and cfg.
+KQ_C = r"""
+struct kq {
+	long lock;
+	long pad0[7];
+	struct { long a[4]; } csd __attribute__((aligned(32)));
+	unsigned int tick_stopped;
+	int nflags;
+	unsigned int ttwu;
+	struct { long x[8]; } cfs __attribute__((aligned(64)));
+#ifndef KQ_ONE
+	long stat;
+	long cfg;
+#endif
+	long pad1[6];
+	long cold[8];
+} kq_inst;
+"""
+KQ_CLASSES = 'kq.nflags hot-write\nkq.tick_stopped read-mostly\nkq.ttwu read-mostly\n'
+
+
+def case_why_left():
+    """Every proposal leaves nflags's line shared (the anchored csd holds
+    its neighbours): the note says so, names csd and what --move-anchors
+    then gives, in JSON and text; with nothing proposed (KQ_ONE) the note
+    names csd too; with --move-anchors nothing is left and no note."""
+    o, cls = compiled('kq', KQ_C, KQ_CLASSES + 'kq.stat hot-write\nkq.cfg read-mostly\n')
+    d = json.loads(run('suggest', '--json', o, 'kq', '--classes', cls).stdout)
+    assert d['proposals'] and all(p['score_after'] > 0 for p in d['proposals']), d['proposals']
+    assert any(p['score_after'] < p['score_before'] for p in d['proposals']), 'line 3 fixed'
+    n = d['note']
+    assert n.startswith('the proposals leave sharing'), n
+    assert 'csd (aligned to 32 bytes)' in n and '--move-anchors lifts it' in n and '-> 0' in n, n
+    text = run('suggest', o, 'kq', '--classes', cls).stdout
+    assert '/* structlint: ' + n + ' */' in text.splitlines(), text[:2000]
+    d = json.loads(run('suggest', '--json', o, 'kq', '--classes', cls, '--move-anchors').stdout)
+    assert d['proposals'][0]['score_after'] == 0 and d['note'] == '', (d['proposals'][0]['kind'], d['note'])
+    o, cls = compiled('kq1', '#define KQ_ONE\n' + KQ_C, KQ_CLASSES)
+    d = json.loads(run('suggest', '--json', o, 'kq', '--classes', cls).stdout)
+    assert not d['proposals'] and 'csd (aligned to 32 bytes)' in d['note'], d['note']
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
