@@ -133,11 +133,16 @@ void w_word(struct wrap *w, const char *pre, const char *word, size_t len,
 			continue;
 		}
 		size_t n = len < room ? len : room;
+		/* a broken word's last piece is more than its comma */
+		if (n + 1 == len && n > 1)
+			n--;
 		fwrite(word, 1, n, w->out);
 		w->col += n;
 		w->fresh = false;
 		word += n;
 		len -= n;
+		if (len)
+			w_newline(w);   /* the rest on the next line */
 	}
 	if (post)
 		fputs(post, w->out);

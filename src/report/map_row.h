@@ -52,8 +52,10 @@ void w_indent(struct wrap *w);
 void w_word(struct wrap *w, const char *pre, const char *word, size_t len,
 	    const char *post, const char *gap);
 /* The words of the formatted text, one blank between them; text that
- * starts with a word (", 2 findings") goes on right after the previous
- * word. */
+ * starts with a word ("-4") goes on right after the previous word, but is
+ * wrapped on its own: a list's separator belongs at the end of the item
+ * before it ("a (hot-write)," then " b"), never at the start of the next
+ * (a wrapped line would start with the comma). */
 void w_printf(struct wrap *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* End the line (nothing when none is started). */

@@ -394,16 +394,19 @@ static void findings_key(FILE *out, const struct slt_hm *m, unsigned width)
 		const struct slt_finding *f = &a->findings[i];
 		struct wrap w;
 		w_start(&w, out, width, 4);
-		w_printf(&w, "!%zu line %" PRIu64, slt_hm_fnum(m, i), f->line);
+		char two[32] = "";
 		if (f->kind == SLT_FIND_STRADDLE || f->kind == SLT_FIND_ADJACENT)
-			w_printf(&w, "-%" PRIu64, f->line2);
-		w_printf(&w, " %s, score %g:", slt_finding_kind_name(f->kind), f->score);
+			snprintf(two, sizeof(two), "-%" PRIu64, f->line2);
+		w_printf(&w, "!%zu line %" PRIu64 "%s %s, score %g:", slt_hm_fnum(m, i),
+			 f->line, two, slt_finding_kind_name(f->kind), f->score);
+		/* a list's comma ends the item before it (wrapped lines
+		 * never start with one) */
 		for (size_t k = 0; k < f->n_members; k++) {
 			char path[512];
 			size_t mi = f->members[k];
-			w_printf(&w, "%s %s (%s)", k ? "," : "",
+			w_printf(&w, " %s (%s)%s",
 				 slt_member_path(a->layout, mi, path, sizeof(path)),
-				 slt_class_name(a->classes[mi].cls));
+				 slt_class_name(a->classes[mi].cls), k + 1 < f->n_members ? "," : "");
 		}
 		w_end(&w);
 	}
@@ -449,12 +452,12 @@ int slt_report_analysis_map(FILE *out, const struct slt_analysis *a,
 	choose_cells(&p, 1, width);
 	struct wrap w;
 	w_start(&w, out, width, 4);
-	w_printf(&w, "%s %s: %" PRIu64 " bytes, %" PRIu64 " cache line%s of %u bytes",
+	w_printf(&w, "%s %s: %" PRIu64 " bytes, %" PRIu64 " cache line%s of %u bytes%s",
 		 slt_hm_keyword(a->layout), a->layout->name, a->layout->size, p.m.n_lines,
-		 p.m.n_lines == 1 ? "" : "s", p.m.cl);
+		 p.m.n_lines == 1 ? "" : "s", p.m.cl, p.m.origin ? "" : ",");
 	if (p.m.origin)
-		w_printf(&w, " (starting %" PRIu32 " bytes into line 0)", p.m.origin);
-	w_printf(&w, ", %zu finding%s (score basis: %s)", a->n_findings,
+		w_printf(&w, " (starting %" PRIu32 " bytes into line 0),", p.m.origin);
+	w_printf(&w, " %zu finding%s (score basis: %s)", a->n_findings,
 		 a->n_findings == 1 ? "" : "s", slt_score_basis_name(a->basis));
 	w_end(&w);
 	rc = draw(out, &p, 1);
@@ -520,22 +523,23 @@ static int proposal_map(FILE *out, const struct slt_advice *adv, size_t i,
 	unsigned width = width_of(opts);
 	struct wrap w;
 	w_start(&w, out, width, 4);
+	bool left_n = r && r->findings_after && r->findings_after[i] >= 0;
 	w_printf(&w, "proposal %zu of %zu: %s: %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64
-		 "), %" PRIu64 " -> %" PRIu64 " cachelines, score %g -> %g",
+		 "), %" PRIu64 " -> %" PRIu64 " cachelines, score %g -> %g%s",
 		 i + 1, adv->n_proposals, slt_proposal_kind_name(pr->kind),
 		 pr->size_before, pr->size_after, pr->bytes_added, pr->lines_before,
-		 pr->lines_after, pr->score_before, pr->score_after);
-	if (r && r->findings_after && r->findings_after[i] >= 0)
-		w_printf(&w, ", %zd finding%s left", r->findings_after[i],
+		 pr->lines_after, pr->score_before, pr->score_after, left_n ? "," : "");
+	if (left_n)
+		w_printf(&w, " %zd finding%s left", r->findings_after[i],
 			 r->findings_after[i] == 1 ? "" : "s");
 	w_end(&w);
 	if (pr->n_moved) {
 		w_start(&w, out, width, 4);
 		w_printf(&w, "moved:");
 		for (size_t k = 0; k < pr->n_moved; k++)
-			w_printf(&w, "%s %s", k ? "," : "",
-				 a->layout->members[pr->moved[k]].name[0] ?
-				 a->layout->members[pr->moved[k]].name : "(anonymous)");
+			w_printf(&w, " %s%s", a->layout->members[pr->moved[k]].name[0] ?
+				 a->layout->members[pr->moved[k]].name : "(anonymous)",
+				 k + 1 < pr->n_moved ? "," : "");
 		w_end(&w);
 	}
 	struct panel ps[2];

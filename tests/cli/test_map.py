@@ -576,6 +576,18 @@ def case_map_marks():
     assert '<th>classes</th><td>given</td>' in page, page
 
 
+def case_map_wrap_comma():
+    # a finding's members wrapped at the width: the comma ends the line
+    # before, no line starts with one (nor the moved list of suggest)
+    o, cls = units()
+    for cols in range(20, 121):
+        for cmd in ('report', 'suggest'):
+            t = run(cmd, o, 'crowd', '--classes', cls, '--map', columns=cols)
+            for l in t.split('\n'):
+                assert not l.lstrip().startswith(','), (cmd, cols, l, t)
+    t = run('report', o, 'crowd', '--classes', cls, '--map', columns=36)
+    assert '(hot-write),\n    sk_max_ack_backlog_thirteen' in t, t
+
 
 if __name__ == '__main__':
     import clicases
