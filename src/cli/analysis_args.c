@@ -555,7 +555,19 @@ int cli_analysis_run(const struct cli_analysis *c, size_t i,
 			any |= g[k] != SLT_CLASS_NONE;
 		if (!any && !p) {
 			free(g);
-			return slt_error_set(err, SLT_EUSAGE, c->classes_path, -1,
+			/* the hint names what was given: classes files, or
+			 * only the static access map of FILE */
+			if (!c->n_classes) {
+				char hint[600];
+				snprintf(hint, sizeof(hint), "give --classes FILE naming the hot-write "
+					 "members, or --samples FILE; 'structlint access %.200s %.200s' "
+					 "lists the accesses the map found", c->file ? c->file : "FILE",
+					 s->name);
+				return slt_error_set(err, SLT_EUSAGE, c->file, -1, hint,
+						     "the static access map proposes a class for no member of %s "
+						     "(no --classes given)", s->name);
+			}
+			return slt_error_set(err, SLT_EUSAGE, c->classes_joined, -1,
 					     "name the struct's members in the classes file (STRUCT.MEMBER CLASS or a [STRUCT] section)",
 					     "no class is given for any member of %s", s->name);
 		}

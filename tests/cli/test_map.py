@@ -589,6 +589,30 @@ def case_map_wrap_comma():
     assert '(hot-write),\n    sk_max_ack_backlog_thirteen' in t, t
 
 
+def case_static_hint():
+    # classes from the static access map only: the error names the map
+    # and the binary, never a classes file the user did not give; with a
+    # classes file, that file
+    import test_access
+    try:
+        exe = test_access.build('gcc', 5, 'O2')
+        for extra in ([], ['--classes', 'static']):
+            p = subprocess.run([SL, 'report', exe, 'leaf', '--map', *extra],
+                               capture_output=True, text=True, env=env(80))
+            err = p.stderr.strip().split('\n')[-1]
+            assert p.returncode == 2 and p.stdout == '', (p.returncode, p.stderr)
+            assert 'classes file' not in err and 'static:' not in err, err
+            assert err.startswith('structlint: %s: the static access map' % exe), err
+            assert "'structlint access %s leaf'" % exe in err, err
+        o, cls = units()
+        p = subprocess.run([SL, 'report', exe, 'leaf', '--classes', cls],
+                           capture_output=True, text=True, env=env(80))
+        assert p.returncode == 2 and ('%s: no class is given for any member of leaf' % cls) in \
+            p.stderr and 'classes file' in p.stderr, p.stderr
+    finally:
+        shutil.rmtree(test_access.TMP, ignore_errors=True)
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()),
