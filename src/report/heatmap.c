@@ -116,24 +116,9 @@ int slt_hm_build(struct slt_hm *m, const struct slt_analysis *a,
 	size_t n = m->n_lines * m->cl;
 	for (size_t b = 0; b < n; b++)
 		m->owner[b] = b < m->origin || b >= end ? HM_OUTSIDE : HM_HOLE;
-	/* pre-order: a deeper member overrides its parent, an equal depth
-	 * keeps the first */
-	bool folded = !a->layout->expanded;
-	for (size_t i = 0; i < s->n_members; i++) {
-		const struct slt_member *mb = &s->members[i];
-		/* folded: only the members the findings name (units; an
-		 * anonymous struct or union is transparent) */
-		if (folded && (slt_member_unit(s, i) != i ||
-			       (!mb->name[0] && mb->n_children)))
-			continue;
-		uint64_t lo = mb->offset, hi = mb->offset + mb->size;
-		if (hi > s->size)
-			hi = s->size;
-		for (uint64_t b = lo; b < hi; b++) {
-			long *o = &m->owner[m->origin + b];
-			if (*o < 0 || s->members[*o].depth < mb->depth)
-				*o = (long)i;
-		}
+	if (slt_hm_owners(m)) {
+		slt_hm_free(m);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	}
 	return 0;
 }
@@ -183,6 +168,12 @@ void slt_hm_free(struct slt_hm *m)
 	free(m->owner);
 	free(m->orig);
 	free(m->fnum);
+	free(m->named);
+	free(m->hid);
+	free(m->hid_at);
+	m->named = NULL;
+	m->hid = NULL;
+	m->hid_at = NULL;
 	m->owner = NULL;
 	m->orig = NULL;
 	m->fnum = NULL;

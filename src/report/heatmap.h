@@ -5,15 +5,19 @@
  * computed once from the analysis (and a proposal of the advisor) that the
  * text and JSON writers print; nothing here analyses anything again.
  *
- *   - every byte of the instance's lines gets an owner: the member the
- *     findings name for it (slt_member_unit(): the outermost named member
- *     holding it, anonymous levels transparent, so `pos` of
- *     `struct { int x, y; } pos`) when the layout is shown folded, the
- *     deepest member holding it when it is expanded (-E); the first in
- *     pre-order among equals (a union's first member, a bitfield run's
- *     first bitfield); HM_HOLE for holes and tail padding, HM_OUTSIDE
- *     before the instance's start (line_origin) and after its end on the
- *     last line;
+ *   - every byte of the instance's lines gets an owner (heatmap_own.c):
+ *     among the members drawn (folded: the units the findings name,
+ *     slt_member_unit(), anonymous levels transparent, so `pos` of
+ *     `struct { int x, y; } pos`; expanded (-E): every member, the
+ *     deepest holding a byte drawn for its parents) that hold the byte,
+ *     the hottest class (slt_hm_rank()), then one a finding names, then
+ *     the higher heat, then the first in pre-order: a union's arms and
+ *     the bitfields of one storage unit compete so, and a hot later arm
+ *     or bitfield is never hidden; HM_HOLE for holes and tail padding,
+ *     HM_OUTSIDE before the instance's start (line_origin) and after its
+ *     end on the last line;
+ *   - per line, the members that hold some of its bytes but own none of
+ *     them (hid), which the names and the hover texts list;
  *   - the owner's class, heat and counts come from the analysis: directly
  *     for the analysed layout, through the member of the original layout
  *     with the same path and size for a proposal (anonymous levels left
@@ -63,6 +67,13 @@ struct slt_hm {
 					  proposal unless set */
 	size_t *fnum;                  /* per finding of fa: the number it
 					  is shown as (NULL: its rank) */
+	bool *named;                   /* per member of s: its analysed
+					  member (or a descendant) is in a
+					  finding of a */
+	long *hid;                     /* per line, members that hold bytes
+					  of it and own none (pre-order) */
+	size_t *hid_at;                /* n_lines + 1: line k's are
+					  hid[hid_at[k] .. hid_at[k + 1]) */
 	const char *given_word;        /* how given classes are labelled
 					  (slt_report_opts.given_word; NULL:
 					  "given") */
@@ -73,6 +84,10 @@ struct slt_hm {
 int slt_hm_build(struct slt_hm *m, const struct slt_analysis *a,
 		 const struct slt_struct *s, struct slt_error *err);
 void slt_hm_free(struct slt_hm *m);
+
+/* The owners of m->owner (filled with HM_HOLE / HM_OUTSIDE), m->named,
+ * m->hid (heatmap_own.c).  0 or SLT_ENOMEM. */
+int slt_hm_owners(struct slt_hm *m);
 
 /* Mark the findings of fa (s analysed again; NULL: none) on m, numbered as
  * the finding of m->a with the same kind and members (by path) when there

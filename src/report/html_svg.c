@@ -53,18 +53,9 @@ const char *slt_html_class(const struct slt_hm *m, long owner)
 	}
 }
 
-/* The hover text of owner o. */
-static void title(FILE *out, const struct slt_hm *m, long o, uint64_t k,
-		  unsigned b, unsigned n)
+/* Member i: its path, type, place, class and counts. */
+static void member_text(FILE *out, const struct slt_hm *m, long o)
 {
-	fputs("<title>", out);
-	if (o < 0) {
-		fprintf(out, "%s, %u byte%s at offset %" PRIu64,
-			o == HM_HOLE ? "hole or padding" : "outside the instance",
-			n, n == 1 ? "" : "s", k * m->cl + b - m->origin);
-		fputs("</title>", out);
-		return;
-	}
 	const struct slt_member *mb = &m->s->members[o];
 	char path[512];
 	slt_html_esc(out, slt_member_path(m->s, (size_t)o, path, sizeof(path))[0] ?
@@ -93,6 +84,34 @@ static void title(FILE *out, const struct slt_hm *m, long o, uint64_t k,
 		fprintf(out, "; loads %" PRIu64 ", stores %" PRIu64 ", HITM %" PRIu64
 			", heat %.2f", acc->loads, acc->stores,
 			acc->hitm_local + acc->hitm_remote, c ? c->heat : 0);
+}
+
+/* The hover text of owner o on bytes b .. b+n of line k: the owner, then
+ * the members drawn on none of these bytes that hold some of them
+ * (another union arm, a bitfield sharing them), a finding's first. */
+static void title(FILE *out, const struct slt_hm *m, long o, uint64_t k,
+		  unsigned b, unsigned n)
+{
+	fputs("<title>", out);
+	if (o < 0) {
+		fprintf(out, "%s, %u byte%s at offset %" PRIu64,
+			o == HM_HOLE ? "hole or padding" : "outside the instance",
+			n, n == 1 ? "" : "s", k * m->cl + b - m->origin);
+		fputs("</title>", out);
+		return;
+	}
+	member_text(out, m, o);
+	uint64_t lo = k * m->cl + b, hi = lo + n;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t x = m->hid_at[k]; x < m->hid_at[k + 1]; x++) {
+			long i = m->hid[x];
+			const struct slt_member *mb = &m->s->members[i];
+			uint64_t a = m->origin + mb->offset, e = a + mb->size;
+			if (m->named[i] != !pass || e <= lo || a >= hi)
+				continue;
+			fputs("; also here: ", out);
+			member_text(out, m, i);
+		}
 	fputs("</title>", out);
 }
 

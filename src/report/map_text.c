@@ -143,11 +143,35 @@ static void cells_row(struct row *r, const struct panel *p, uint64_t k)
 	r_cut(r, p->width);
 }
 
-#define NAME_ROWS 8
+#define NAME_ROWS 8         /* rows for names no finding uses, at most */
 #define MAX_RUNS 256
 
-/* The members on line k in byte order (at most MAX_RUNS), and the cell
- * where each is first shown (p->cells when no cell shows it). */
+/* The names rows of one panel (as many as the names a finding uses
+ * need). */
+struct names {
+	struct row *r;
+	size_t n, cap;
+};
+
+static struct row *names_row(struct names *nm, size_t x)
+{
+	if (x >= nm->cap) {
+		size_t cap = (x + 1) * 2;
+		struct row *r = realloc(nm->r, cap * sizeof(*r));
+		if (!r)
+			return NULL;
+		memset(r + nm->cap, 0, (cap - nm->cap) * sizeof(*r));
+		nm->r = r;
+		nm->cap = cap;
+	}
+	if (x >= nm->n)
+		nm->n = x + 1;
+	return &nm->r[x];
+}
+
+/* The members that own bytes of line k in byte order (at most MAX_RUNS),
+ * and the cell where each is first shown (p->cells when no cell shows
+ * it). */
 static size_t line_members(const struct panel *p, uint64_t k, long *mem,
 			   unsigned *first)
 {
@@ -172,13 +196,96 @@ static size_t line_members(const struct panel *p, uint64_t k, long *mem,
 	return n;
 }
 
+/* The "+a,b" list after the cells: where the next item goes. */
+struct plus {
+	struct names *nm;
+	const struct panel *p;
+	size_t rows;            /* rows used */
+	size_t tail;            /* its column on the first row */
+	bool more;              /* the last row has an item: ',' next */
+	bool full;              /* the last row ends with a cut name */
+};
+
+/* Write name after the list's ',' or '+' on row t at column at, cut to the
+ * width with a '~' (the row is then full). */
+static void plus_cut(struct plus *l, struct row *t, size_t at, const char *name)
+{
+	size_t w = l->p->width;
+	if (at + 2 >= w)
+		return;
+	r_pad(t, at);
+	r_text(t, l->more ? "," : "+", 1);
+	size_t len = strlen(name);
+	if (at + 1 + len <= w) {
+		r_text(t, name, len);
+	} else {
+		r_text(t, name, w - at - 2);
+		r_text(t, "~", 1);
+		l->full = true;
+	}
+	l->more = true;
+}
+
+/* One name of the list.  must (a finding uses the member): whole, on a
+ * fresh row when it does not fit the last one, broken over rows of its
+ * own when it is longer than a row; opt 1 (a member no cell names): on a
+ * fresh row while fewer than NAME_ROWS are used, else cut with '~' on the
+ * last; opt 2 (a member that owns no byte of the line): only where it
+ * fits. */
+static void plus_name(struct plus *l, const char *name, int opt)
+{
+	const struct panel *p = l->p;
+	size_t len = strlen(name);
+	struct row *t = names_row(l->nm, l->rows - 1);
+	if (!t)
+		return;
+	size_t at = l->rows > 1 ? p->prefix : l->tail;
+	if (t->vis + !l->more > at)
+		at = t->vis + !l->more;
+	if (l->full || at + 1 + len > p->width) {
+		if (opt == 2)
+			return;
+		if (opt == 1 && l->rows >= NAME_ROWS) {
+			if (!l->full)
+				plus_cut(l, t, at, name);
+			return;
+		}
+		if (at > p->prefix || l->full) {        /* a fresh row */
+			if (!(t = names_row(l->nm, l->rows++)))
+				return;
+			l->more = l->full = false;
+			at = p->prefix;
+		}
+		if (opt == 1) {
+			plus_cut(l, t, at, name);
+			return;
+		}
+	}
+	r_pad(t, at);
+	r_text(t, l->more ? "," : "+", 1);
+	/* longer than a row: the rest on rows of its own */
+	while (t->vis + len > p->width && p->width > p->prefix + 1) {
+		size_t n = p->width - t->vis;
+		r_text(t, name, n);
+		name += n;
+		len -= n;
+		if (!(t = names_row(l->nm, l->rows++)))
+			return;
+		r_pad(t, p->prefix);
+	}
+	r_text(t, name, len);
+	l->more = true;
+	l->full = t->vis >= p->width;
+}
+
 /* The names rows of line k: each member's name under the first cell that
  * shows it when it fits before the next member's first cell, else a '^'
  * there (a boundary: same-class neighbours stay apart) and its name after
- * the cells as "+a,b" (a member no cell shows: only there); the names that
- * do not fit the panel's width wrap onto further rows (at most NAME_ROWS
- * in all).  Returns the rows used. */
-static size_t names_rows(struct row *r, const struct panel *p, uint64_t k)
+ * the cells as "+a,b" (plus_name()): then the members that hold bytes of
+ * the line but own none (another union arm, a bitfield sharing bytes),
+ * those a finding uses first.  Names a finding uses are never cut; the
+ * others wrap onto at most NAME_ROWS rows.  Returns the rows used. */
+static size_t names_rows(struct names *nm, const struct panel *p, uint64_t k)
 {
 	const struct slt_hm *m = &p->m;
 	if (k >= m->n_lines)
@@ -188,6 +295,9 @@ static size_t names_rows(struct row *r, const struct panel *p, uint64_t k)
 	bool placed[MAX_RUNS] = { false };
 	size_t n = line_members(p, k, mem, first);
 	size_t cursor = 0;      /* first free cell column */
+	struct row *r0 = names_row(nm, 0);
+	if (!r0)
+		return 0;
 	for (unsigned c = 0; c < p->cells; c++) {
 		size_t i = 0;
 		while (i < n && first[i] != c)
@@ -203,42 +313,29 @@ static size_t names_rows(struct row *r, const struct panel *p, uint64_t k)
 			end++;          /* the last: up to under the bar */
 		const char *name = m->s->members[mem[i]].name;
 		size_t len = strlen(name);
-		r_pad(&r[0], p->prefix + c);
+		r_pad(r0, p->prefix + c);
 		if (len && c + len < end) {
-			r_text(&r[0], name, len);
+			r_text(r0, name, len);
 			cursor = c + len + 1;
 			placed[i] = true;
 		} else {
-			r_text(&r[0], "^", 1);
+			r_text(r0, "^", 1);
 			cursor = c + 1;
 		}
 	}
-	size_t rows = 1, tail = p->prefix + p->cells + 2;
-	bool more = false;      /* the row has a "+" item */
-	for (size_t i = 0; i < n; i++) {
-		const char *name = slt_hm_name(m, mem[i]);
-		if (placed[i] || !m->s->members[mem[i]].name[0])
-			continue;
-		size_t len = strlen(name);
-		struct row *t = &r[rows - 1];
-		size_t at = rows > 1 ? p->prefix : tail;
-		if (t->vis + !more > at)
-			at = t->vis + !more;
-		/* onto a fresh row when the name does not fit this one */
-		if ((more || rows == 1) && at + 1 + len > p->width && rows < NAME_ROWS &&
-		    at > p->prefix) {
-			t = &r[rows++];
-			more = false;
-			at = p->prefix;
+	struct plus l = { .nm = nm, .p = p, .rows = 1, .tail = p->prefix + p->cells + 2 };
+	for (size_t i = 0; i < n; i++)
+		if (!placed[i] && m->s->members[mem[i]].name[0])
+			plus_name(&l, m->s->members[mem[i]].name, m->named[mem[i]] ? 0 : 1);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t x = m->hid_at[k]; x < m->hid_at[k + 1]; x++) {
+			long i = m->hid[x];
+			if (m->s->members[i].name[0] && m->named[i] == !pass)
+				plus_name(&l, m->s->members[i].name, pass ? 2 : 0);
 		}
-		r_pad(t, at);
-		r_text(t, more ? "," : "+", 1);
-		r_text(t, name, len);
-		more = true;
-	}
-	for (size_t i = 0; i < rows; i++)
-		r_cut(&r[i], p->width);
-	return r[0].vis ? rows : 0;
+	for (size_t i = 0; i < l.rows && i < nm->n; i++)
+		r_cut(&nm->r[i], p->width);
+	return nm->r[0].vis ? l.rows : 0;
 }
 
 /* A line inside a run that one member fills, with the same member on the
@@ -293,8 +390,7 @@ static int flush(FILE *out, struct row *rs, size_t n, const struct panel *ps)
 static int draw(FILE *out, struct panel *ps, size_t n)
 {
 	struct row rs[2] = { { 0 }, { 0 } };
-	struct row nr[2][NAME_ROWS];
-	memset(nr, 0, sizeof(nr));
+	struct names nr[2] = { { 0 }, { 0 } };
 	uint64_t lines = 0;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++)
@@ -324,23 +420,32 @@ static int draw(FILE *out, struct panel *ps, size_t n)
 		rc = flush(out, rs, n, ps);
 		size_t rows = 0;
 		for (size_t i = 0; i < n; i++) {
-			size_t u = names_rows(nr[i], &ps[i], k);
+			size_t u = names_rows(&nr[i], &ps[i], k);
 			rows = u > rows ? u : rows;
 		}
 		for (size_t x = 0; !rc && x < rows; x++) {
-			struct row two[2] = { nr[0][x], nr[1][x] };
+			struct row two[2] = { { 0 }, { 0 } };
+			for (size_t i = 0; i < n; i++)
+				if (x < nr[i].n)
+					two[i] = nr[i].r[x];
 			rc = flush(out, two, n, ps);
-			nr[0][x] = two[0];
-			nr[1][x] = two[1];
+			for (size_t i = 0; i < n; i++)
+				if (x < nr[i].n)
+					nr[i].r[x] = two[i];
 		}
-		for (size_t i = 0; i < n; i++)
-			for (size_t x = 0; x < NAME_ROWS; x++)
-				r_clear(&nr[i][x]);
+		for (size_t i = 0; i < n; i++) {
+			for (size_t x = 0; x < nr[i].n; x++)
+				r_clear(&nr[i].r[x]);
+			if (nr[i].cap && !names_row(&nr[i], 0))
+				rc = SLT_ENOMEM;
+			nr[i].n = 0;
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		free(rs[i].p);
-		for (size_t x = 0; x < NAME_ROWS; x++)
-			free(nr[i][x].p);
+		for (size_t x = 0; x < nr[i].cap; x++)
+			free(nr[i].r[x].p);
+		free(nr[i].r);
 	}
 	return rc;
 }

@@ -576,6 +576,72 @@ def case_map_marks():
     assert '<th>classes</th><td>given</td>' in page, page
 
 
+def case_map_overlap():
+    # members sharing bytes (a bitfield after another in its storage unit,
+    # union arms): the byte shows the hottest of them, the others are
+    # listed after the row when a finding uses them, and hover in the page
+    o, cls = units()
+    out = ''
+    for name in ('bits', 'arms', 'narms'):
+        for cols in (80, 24):
+            t = run('report', o, name, '--classes', cls, '--map', columns=cols)
+            out += t
+            cells, names = rows_of(t)[0]
+            row = cells.split('|')[1]
+            d = json.loads(run('report', '--json', o, name, '--classes', cls))
+            hot = [m for m in d['members'] if m['class'] == 'hot-write' and m['offset'] == 8]
+            assert hot, d['members']
+            cell = int(re.search(r'1\s+cell\s+=\s+(\d+)\s+byte', t).group(1))
+            assert (cell == 1) == (cols == 80), (cols, cell)
+            # offset 8: the hot member (b, big) though it is not first
+            assert row[8 // cell] == 'W', (name, cols, row)
+            if cols == 80:
+                want = 'RRRRRRRRWWWW????RRRRRRRR' if name == 'bits' else \
+                    'RRRRRRRR' + 'W' * 32 + 'RRRRRRRR'
+                assert row.rstrip() == want, (name, row)
+                words = [w for _, w in placed_names(cells, names[0])]
+                assert words[1] == hot[0]['name'], (name, words)
+            # the colder member of the same bytes, used by the finding
+            other = 'a' if name == 'bits' else 'small'
+            assert re.search(r'[+,]%s\b' % other, ' '.join(names)), (name, cols, names)
+        page_path = os.path.join(TMP, name + '.html')
+        run('report', o, name, '--classes', cls, '--html', page_path)
+        page = open(page_path).read()
+        check_page(page)
+        want = {'bits': '<title>b (unsigned int): offset 8 bit 3, 5 bits; hot-write (given); '
+                        'also here: a (unsigned int): offset 8 bit 0, 3 bits; read-mostly',
+                'arms': '<title>big (long int[4]): offset 8, 32 bytes; hot-write (given); '
+                        'also here: small (int): offset 8, 4 bytes; read-mostly',
+                'narms': '<title>u.big (long int[4]): offset 8, 32 bytes; hot-write (given); '
+                         'also here: u.small (int): offset 8, 4 bytes; read-mostly'}[name]
+        assert want in page, (name, page)
+        assert '>%s</text>' % ('b' if name == 'bits' else 'big') in page, page
+    golden('units-overlap.txt', out)
+
+
+def case_map_names_whole():
+    # the names a finding uses are never cut: on rows of their own (broken
+    # over rows only when longer than a row), whatever the width
+    o, cls = units()
+    d = json.loads(run('report', '--json', o, 'crowd', '--classes', cls))
+    used = {m['path'] for f in d['findings'] for m in f['members']}
+    assert len(used) == 16, used
+    for cols in range(20, 101, 4):
+        t = run('report', o, 'crowd', '--classes', cls, '--map', columns=cols)
+        cells, names = rows_of(t)[0]
+        assert '~' not in ''.join(names), (cols, names)
+        joined = ''.join(n.strip() for n in names)
+        tokens = set(re.split(r'[+,^ ]+', ' '.join(names)))
+        for n in used:
+            assert n in joined, (cols, n, names)
+            if cols >= 36:
+                assert n in tokens, (cols, n, names)
+        for l in t.split('\n'):
+            assert len(l) <= cols, (cols, l)
+        if cols == 40:
+            golden('crowd.40.txt', t)
+
+
 def case_map_wrap_comma():
     # a finding's members wrapped at the width: the comma ends the line
     # before, no line starts with one (nor the moved list of suggest)
