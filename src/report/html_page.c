@@ -7,8 +7,9 @@
  * the map (sN-lK: line K), the findings (sN-fK: finding K), and per
  * proposal its numbers and its map beside the original's.  Colours carry
  * the letters' meaning too (the legend), and the maps scale to the window
- * (viewBox, width 100%); printed, the colours are kept
- * (print-color-adjust) and sections are not split.
+ * (viewBox, width 100%) down to a legible size (text 10px; a narrower
+ * window scrolls the map's box sideways, never the page); printed, the
+ * colours are kept (print-color-adjust) and sections are not split.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -32,6 +33,9 @@ static const char css[] =
 "th{background:#f3f3f3;text-align:left}td.l{text-align:left}\n"
 "svg.map{display:block;width:100%;max-width:660px;height:auto}\n"
 ".mapbox{overflow-x:auto;max-width:100%}\n"
+/* a narrow window: the map keeps its 9-unit text at 10px or more (652
+ * units drawn 725px wide) and its box scrolls sideways, not the page */
+"@media screen and (max-width:800px){svg.map{min-width:725px}}\n"
 "svg text{font:9px ui-monospace,monospace;fill:#222}\n"
 "svg .lab,svg .off{text-anchor:end;fill:#555}svg .ru{fill:#777}\n"
 "svg .nm{fill:#fff;pointer-events:none}svg .c-mx+.nm,svg .c-none+.nm,"

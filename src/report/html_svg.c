@@ -19,6 +19,8 @@
 #define TOP 14          /* ruler */
 #define CELLS 512.0     /* width of one line's bytes */
 #define CHAR_W 5.6      /* a 9px monospace character, about */
+/* GUT + CELLS + RIGHT = 652 units: the page's narrow-window minimum width
+ * (725px, html_page.c) draws the 9-unit text at 10px. */
 
 void slt_html_esc(FILE *out, const char *s)
 {

@@ -573,6 +573,10 @@ def case_map_marks():
     page = open(page_path).read()
     assert 'min-width:520px' not in page and 'viewBox=' in page
     assert 'svg.map{display:block;width:100%' in page
+    # a narrow window: the map keeps 10px text (9 units at 725/652), its
+    # box scrolls (tests/real/html-screenshot.sh measures it in Chromium)
+    assert '@media screen and (max-width:800px){svg.map{min-width:725px}}' in page
+    assert 'viewBox="0 0 652 ' in page and '.mapbox{overflow-x:auto' in page
     assert '<th>classes</th><td>given</td>' in page, page
 
 

@@ -23,8 +23,9 @@
 # external, links resolve); Chromium logs no console message for it (its
 # --enable-logging=stderr log: console messages, script errors and
 # resources that failed to load are "CONSOLE" lines); each screenshot is a
-# PNG of the window's size; at 420 px neither the page nor a map scrolls
-# sideways (the maps scale).  The console check is shown to work first: a
+# PNG of the window's size; at 420 px the page does not scroll sideways
+# and the maps' text is at least 10 px (a map's box scrolls sideways
+# instead).  The console check is shown to work first: a
 # control page that calls console.error must be caught.
 # Exit 0 when every check holds, 1 otherwise, 2 when something is missing.
 set -u
@@ -125,21 +126,29 @@ for page in memcg61 memcg61-suggest; do
 	done
 done
 
-# Narrow: the maps scale to the window, nothing scrolls sideways (a copy
-# of each page with a probe script that writes the widths into the DOM;
-# the page itself has no script).
+# Narrow: the page does not scroll sideways; each map keeps its text
+# legible (at least 10 px: the text's font size times the map's scale on
+# the screen), its box scrolling sideways instead when the window is too
+# narrow for it (a copy of each page with a probe script that writes the
+# widths and the smallest text size into the DOM; the page itself has no
+# script).
 for page in memcg61 memcg61-suggest; do
 	probe=$out/$page-probe.html
-	sed 's|</body>|<script>document.body.insertAdjacentHTML("beforeend","<pre>WIDTHS "+[document.documentElement].concat([...document.querySelectorAll(".mapbox")]).map(e=>e.scrollWidth+"/"+e.clientWidth).join(" ")+"</pre>")</script></body>|' \
+	sed 's|</body>|<script>var t=[...document.querySelectorAll("svg.map text")].map(e=>parseFloat(getComputedStyle(e).fontSize)*e.ownerSVGElement.getScreenCTM().a);document.body.insertAdjacentHTML("beforeend","<pre>WIDTHS "+document.documentElement.scrollWidth+"/"+document.documentElement.clientWidth+" TEXTPX "+Math.min(...t).toFixed(1)+" MAPS "+t.length+"</pre>")</script></body>|' \
 		"$out/$page.html" >"$probe"
-	widths=$(timeout 180 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
+	probed=$(timeout 180 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
 		--window-size=420,1400 --dump-dom "file://$probe" 2>/dev/null |
-		grep -o 'WIDTHS [0-9/ ]*' | tail -1)
-	wide=$(tr ' ' '\n' <<<"${widths#WIDTHS }" | awk -F/ 'NF == 2 && $1 > $2' | head -1)
-	if [[ -n $widths && -z $wide ]]; then
-		ok "$page at 420 px: no sideways scrolling (scroll/client widths: ${widths#WIDTHS })"
+		grep -o 'WIDTHS [0-9/]* TEXTPX [0-9.]* MAPS [0-9]*' | tail -1)
+	read -r _ widths _ textpx _ ntext <<<"$probed"
+	if [[ -n $widths ]] && awk -F/ '{ exit !($1 <= $2) }' <<<"$widths"; then
+		ok "$page at 420 px: the page does not scroll sideways (scroll/client width $widths)"
 	else
-		bad "$page at 420 px: scrolls sideways or not measured (${widths:-no probe output})"
+		bad "$page at 420 px: the page scrolls sideways or was not measured (${probed:-no probe output})"
+	fi
+	if [[ -n $textpx ]] && awk '{ exit !($1 >= 10) }' <<<"$textpx"; then
+		ok "$page at 420 px: map text at least 10 px (smallest ${textpx} px of $ntext texts)"
+	else
+		bad "$page at 420 px: map text below 10 px or not measured (${probed:-no probe output})"
 	fi
 done
 
