@@ -9,7 +9,10 @@
 #
 # Environment: BUILD_DIR (default ./build-test), FUZZ_BUILD_DIR (default
 # BUILD_DIR-fuzz), FUZZ_SECONDS (default 60; 0 skips fuzzing), FUZZ_RUNS
-# (default 50000),
+# (default 50000), TEST_JOBS (tests, fuzz targets and compile jobs run at
+# once; default 4 per CPU: on a machine shared with other work the suite's
+# share of the CPUs grows with the processes it runs, and most tests spend
+# part of their time waiting for a child process),
 # MESON_TEST_ARGS (extra `meson test` arguments, e.g. "--suite golden").
 set -u
 started=$(date +%s)
@@ -17,7 +20,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$src/build-test}
 fuzz_build=${FUZZ_BUILD_DIR:-$build-fuzz}
 fuzz_seconds=${FUZZ_SECONDS:-60}
-jobs=$(nproc 2>/dev/null || echo 2)
+jobs=${TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 2) * 4 ))}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export PYTHONDONTWRITEBYTECODE=1
@@ -44,7 +47,7 @@ run_suite() {
 	rm -f "$dir/meson-logs/testlog.json"
 	if [ "${PREREQ_ONLY:-0}" = 1 ]; then
 		:
-	elif ! meson compile -C "$dir"; then
+	elif ! meson compile -C "$dir" -j "$jobs"; then
 		echo "tests/run.sh: build failed in $dir" >&2
 		build_failed=1
 		return
@@ -72,7 +75,7 @@ if [ "$fuzz_seconds" != 0 ] && command -v clang >/dev/null && [ -f "$fuzzer_rt" 
 	if CC=clang FUZZ_SECONDS=$fuzz_seconds setup "$fuzz_build" -Dfuzz=true -Dtests=true \
 		-Db_sanitize=address -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link; then
 		rm -f "$fuzz_build"/crash-* "$fuzz_build"/leak-* "$fuzz_build"/timeout-* "$fuzz_build"/oom-*
-		PREREQ_ONLY=1 run_suite "$fuzz_build" --suite fuzz --num-processes 1
+		PREREQ_ONLY=1 run_suite "$fuzz_build" --suite fuzz
 		for a in "$fuzz_build"/crash-* "$fuzz_build"/leak-* "$fuzz_build"/timeout-* "$fuzz_build"/oom-*; do
 			[ -e "$a" ] && echo "tests/run.sh: fuzz reproducer: $a (run the target on it)"
 		done
