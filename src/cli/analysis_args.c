@@ -583,10 +583,11 @@ int cli_analysis_run(const struct cli_analysis *c, size_t i,
 		ao.given = g;
 	}
 	int rc = 0;
-	if (c->in || c->base_align) {
-		/* report --in / --base-align: where the instance starts in a
-		 * line, and which starts it may have */
-		uint64_t off = 0;
+	if (!p && (c->in || c->base_align || c->jopts.has_base)) {
+		/* without samples, report --in / --base-align or --base
+		 * place the instance: where it starts in a line, and which
+		 * starts it may have */
+		uint64_t off = c->jopts.has_base ? c->jopts.base : 0;
 		unsigned cl = ao.cacheline_size ? ao.cacheline_size : SLT_CACHELINE_DEFAULT;
 		if (c->in)
 			rc = cli_instance_offset(c->file, &c->lopts, c->in, s, &off, err);

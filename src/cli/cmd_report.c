@@ -99,6 +99,8 @@ static int parse_args(int argc, char **argv, struct cli_analysis *c,
 	unsigned cl = c->ropts.cacheline_size ? c->ropts.cacheline_size : SLT_CACHELINE_DEFAULT;
 	if ((c->in || c->base_align) && c->samples)
 		return cli_usage_error("--in and --base-align place an instance analysed from classes; with --samples the samples place it (--base ADDR|SYMBOL)");
+	if ((c->in || c->base_align) && (c->jopts.has_base || c->base_symbol))
+		return cli_usage_error("--base places the instance at one address; --in and --base-align say where it may start: give one or the other");
 	if (c->base_align && c->base_align < cl / 64)
 		return cli_usage_error("--base-align %u: at most 64 starts in a %u-byte line are analysed: want at least %u",
 				       c->base_align, cl, cl / 64);

@@ -416,6 +416,8 @@ int cli_suggest_text(const struct cli_analysis *c, const struct slt_analysis *a,
 	s.o.base_align = c->base_align;
 	int rc = c->in ? cli_instance_offset(c->file, &c->lopts, c->in, a->layout,
 					     &s.o.base_offset, err) : 0;
+	if (!c->in && c->jopts.has_base && !c->samples)
+		s.o.base_offset = c->jopts.base % c->ropts.cacheline_size;
 	return rc ? rc : advise_one(c, a, &s, false, html, index, err);
 }
 
@@ -441,6 +443,10 @@ int cmd_suggest(int argc, char **argv)
 				       "adjacent-line pairs", s.o.separation, line, line,
 				       2 * line);
 	}
+	if ((s.in || s.o.base_align) && !c.samples && (c.jopts.has_base || c.base_symbol)) {
+		sugg_free(&s);
+		return cli_usage_error("--base places the instance at one address; --in and --base-align say where it may start: give one or the other");
+	}
 	c.classes_optional = s.o.size_only;
 	struct slt_error err;
 	slt_error_clear(&err);
@@ -457,6 +463,8 @@ int cmd_suggest(int argc, char **argv)
 		if (s.in)
 			rc = cli_instance_offset(c.file, &c.lopts, s.in, &c.layout->structs[i],
 						 &s.o.base_offset, &err);
+		else if (c.jopts.has_base && !c.samples)
+			s.o.base_offset = c.jopts.base % c.ropts.cacheline_size;
 		if (!rc)
 			rc = cli_analysis_run(&c, i, &a, &g, &err);
 		if (!rc) {

@@ -401,6 +401,14 @@ def case_report_bases():
     assert d['line_origin'] == 16 and 'bases' not in d, d
     assert sorted(tuple(sorted(m['path'] for m in f['members'])) for f in d['findings']) == \
         [('cfg', 'hot'), ('mode', 'stat')], d['findings']
+    # --base ADDR without samples places the instance too (80: 16 bytes
+    # into a line), in report and suggest; with --base-align it is an error
+    d = json.loads(run('report', '--json', o, 'kb', '--classes', cls, '--base', '0x50').stdout)
+    assert d['line_origin'] == 16 and len(d['findings']) == 2, d
+    d = json.loads(run('suggest', '--json', o, 'kb', '--classes', cls, '--base', '0x50').stdout)
+    assert d['findings'] == 2, d['findings']   # line-aligned: 1
+    for cmd in ('report', 'suggest'):
+        run(cmd, o, 'kb', '--classes', cls, '--base', '0x50', '--base-align', '16', rc=2)
     # line-aligned (no option): stat and mode apart
     d = json.loads(run('report', '--json', o, 'kb', '--classes', cls).stdout)
     assert [sorted(m['path'] for m in f['members']) for f in d['findings']] == \
