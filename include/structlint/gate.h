@@ -72,6 +72,11 @@ struct slt_violation {
 	bool suppressed;          /* matched a suppression: printed, never
 				     fails the gate */
 	const char *suppress_reason; /* the suppression's text, or NULL */
+	/* Added after v1 (additive): where a finding holds when the
+	 * instance's base is known modulo an alignment only ("at every
+	 * base", "only at 3 of 8 bases (base mod 64 in {0,8,16})"), or
+	 * NULL; SARIF properties.bases. */
+	const char *bases;
 };
 
 struct slt_gate_result {
@@ -162,6 +167,13 @@ int slt_gate_write_json(FILE *out, const struct slt_gate_result *r,
  * "structlintViolation/v1": a 64-bit FNV-1a hash (16 hex digits) of rule,
  * struct and member, ":" and the 1-based occurrence of that triple in the
  * log.  Returns 0, SLT_ENOMEM or SLT_EIO. */
+/* report --sarif (added after v1): a's findings as warnings, one per
+ * finding, rule "finding-KIND" (findings_gate.c), appended to r.
+ * Returns 0 or SLT_ENOMEM. */
+struct slt_analysis;
+int slt_report_findings_violations(const struct slt_analysis *a,
+				   struct slt_gate_result *r);
+
 int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
 			 const struct slt_gate_write_opts *o,
 			 struct slt_error *err);

@@ -16,7 +16,12 @@
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
 #include "structlint/analysis.h"
+#include "structlint/gate.h"
 #include "structlint/map_report.h"
+
+#ifndef STRUCTLINT_VERSION
+#define STRUCTLINT_VERSION "0.1.0"
+#endif
 
 static const char usage_head[] =
 "usage: structlint report [OPTIONS] [FILE] NAME\n"
@@ -44,6 +49,9 @@ static const char usage_tail[] =
 "output:\n"
 "  -j, --json                 JSON (schema structlint.report/v1)\n"
 "  -p, --pretty               indent the JSON (implies --json)\n"
+"      --sarif                the findings as SARIF 2.1.0 (one warning per\n"
+"                             finding, rule finding-KIND; properties.bases\n"
+"                             with --base-align)\n"
 "      --fail-on-findings     exit 1 when anything is flagged\n"
 "      --suggest              also print the layout advisor's proposals\n"
 "                             (structlint suggest's text, or its map with\n"
@@ -60,21 +68,30 @@ CLI_PICTURES_USAGE
 "exit status: 0 ok, 1 findings with --fail-on-findings, 2 usage or input\n"
 "error (one line on stderr).\n";
 
-enum { OPT_SUGGEST = CLI_OPT_OWN, OPT_BASE_ALIGN, OPT_IN };
+enum { OPT_SUGGEST = CLI_OPT_OWN, OPT_BASE_ALIGN, OPT_IN, OPT_SARIF };
+
+/* report's own options. */
+struct rep {
+	bool suggest;
+	bool sarif;
+};
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
 	{ "suggest", no_argument, NULL, OPT_SUGGEST },
 	{ "base-align", required_argument, NULL, OPT_BASE_ALIGN },
 	{ "in", required_argument, NULL, OPT_IN },
+	{ "sarif", no_argument, NULL, OPT_SARIF },
 	{ NULL, 0, NULL, 0 },
 };
 
 static int report_option(void *ctx, struct cli_analysis *c, int o,
 			 const char *arg)
 {
+	struct rep *r = ctx;
 	switch (o) {
-	case OPT_SUGGEST: *(bool *)ctx = true; return 0;
+	case OPT_SUGGEST: r->suggest = true; return 0;
+	case OPT_SARIF: r->sarif = true; return 0;
 	case OPT_BASE_ALIGN: return cli_base_align_option(arg, &c->base_align);
 	case OPT_IN: c->in = arg; return 0;
 	}
@@ -83,7 +100,7 @@ static int report_option(void *ctx, struct cli_analysis *c, int o,
 
 /* 0, -1 for --help, or SLT_EXIT_ERROR. */
 static int parse_args(int argc, char **argv, struct cli_analysis *c,
-		      bool *suggest)
+		      struct rep *rp)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (cli_suggest_only_option(argv[i]))
@@ -91,11 +108,15 @@ static int parse_args(int argc, char **argv, struct cli_analysis *c,
 					       "takes suggest's defaults: run structlint suggest with "
 					       "the same FILE, NAME and profile to set it)", argv[i]);
 	int rc = cli_analysis_parse(argc, argv, long_opts, c, report_option,
-				    suggest, usage_head, usage_tail);
+				    rp, usage_head, usage_tail);
 	if (rc)
 		return rc;
-	if (*suggest && c->json)
+	if (rp->suggest && c->json)
 		return cli_usage_error("--suggest prints text; for JSON run structlint suggest --json");
+	if (rp->sarif && c->ropts.pretty)
+		c->json = false;     /* --pretty indents the SARIF log */
+	if (rp->sarif && (c->json || c->map || c->html || rp->suggest))
+		return cli_usage_error("--sarif writes the findings alone: leave out --json, --map, --html and --suggest");
 	unsigned cl = c->ropts.cacheline_size ? c->ropts.cacheline_size : SLT_CACHELINE_DEFAULT;
 	if ((c->in || c->base_align) && c->samples)
 		return cli_usage_error("--in and --base-align place an instance analysed from classes; with --samples the samples place it (--base ADDR|SYMBOL)");
@@ -108,7 +129,8 @@ static int parse_args(int argc, char **argv, struct cli_analysis *c,
 }
 
 static int report_one(const struct cli_analysis *c, size_t i, bool suggest,
-		      FILE *html, size_t *n_findings, struct slt_error *err)
+		      FILE *html, struct slt_gate_result *sarif, size_t *n_findings,
+		      struct slt_error *err)
 {
 	struct slt_analysis *a = NULL;
 	enum slt_class *g = NULL;
@@ -117,7 +139,11 @@ static int report_one(const struct cli_analysis *c, size_t i, bool suggest,
 		*n_findings += a->n_findings;
 		if (html == stdout)
 			;                        /* --html -: the page only */
-		else if (c->map)
+		else if (sarif) {
+			sarif->n_structs_checked++;
+			if (slt_report_findings_violations(a, sarif))
+				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		} else if (c->map)
 			rc = slt_report_analysis_map(stdout, a, &c->ropts, err);
 		else if (c->json)
 			rc = slt_report_analysis_json(stdout, a, &c->ropts, err);
@@ -142,9 +168,9 @@ static int report_one(const struct cli_analysis *c, size_t i, bool suggest,
 int cmd_report(int argc, char **argv)
 {
 	struct cli_analysis c;
-	bool suggest = false;
+	struct rep rp = { 0 };
 	cli_analysis_init(&c);
-	int rc = parse_args(argc, argv, &c, &suggest);
+	int rc = parse_args(argc, argv, &c, &rp);
 	if (rc < 0)
 		return SLT_EXIT_OK;              /* --help */
 	if (rc)
@@ -156,13 +182,25 @@ int cmd_report(int argc, char **argv)
 	if (rc > 0)
 		return rc;                       /* usage error, printed */
 	FILE *html = NULL;
+	struct slt_gate_result *sarif = NULL;
 	if (!rc)
 		rc = cli_html_open(&c, &html, &err);
+	if (!rc && rp.sarif)
+		rc = slt_gate_result_new(&sarif, &err);
 	for (size_t i = 0; !rc && i < c.layout->n_structs; i++) {
-		if (i && !c.json && html != stdout)
+		if (i && !c.json && !sarif && html != stdout)
 			fputc('\n', stdout);
-		rc = report_one(&c, i, suggest, html, &n_findings, &err);
+		rc = report_one(&c, i, rp.suggest, html, sarif, &n_findings, &err);
 	}
+	if (!rc && sarif) {
+		char cwd[4096];
+		struct slt_gate_write_opts wo = { .input = c.file ? c.file : "",
+						  .pretty = c.ropts.pretty,
+						  .version = STRUCTLINT_VERSION,
+						  .cwd = getcwd(cwd, sizeof(cwd)) };
+		rc = slt_gate_write_sarif(stdout, sarif, &wo, &err);
+	}
+	slt_gate_result_free(sarif);
 	rc = cli_html_close(&c, html, rc, &err);
 	cli_analysis_release(&c);
 	return cli_finish(rc, &err, c.fail && n_findings ? SLT_EXIT_FINDINGS : SLT_EXIT_OK);

@@ -70,6 +70,7 @@ int slt_gate_add(struct slt_gate_result *r, const struct slt_violation *v)
 	c.decl_file = dup(p->arena, v->decl_file ? v->decl_file : "", &bad);
 	c.source = dup(p->arena, v->source, &bad);
 	c.suppress_reason = dup(p->arena, v->suppress_reason, &bad);
+	c.bases = dup(p->arena, v->bases, &bad);
 	if (bad)
 		return SLT_ENOMEM;
 	r->violations[r->n_violations++] = c;

@@ -228,20 +228,16 @@ static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
 	}
 }
 
-/* ", at every base" or ", only at K of N bases (base mod CL in {..})":
- * where finding fd holds when the instance's base is only known modulo
- * an alignment (a->n_bases > 1), and the start its line is counted at
- * when that is not the reference start. */
-static void bases_note(FILE *f, const struct slt_analysis *a, const struct slt_finding *fd)
+void slt_report_bases_note(FILE *f, const struct slt_analysis *a, const struct slt_finding *fd)
 {
 	unsigned n = a->n_bases, k = 0;
 	for (unsigned b = 0; b < n; b++)
 		k += (fd->bases >> b) & 1;
 	if (k == n) {
-		fputs(", at every base", f);
+		fputs("at every base", f);
 		return;
 	}
-	fprintf(f, ", only at %u of %u bases (base mod %u in {", k, n, a->cacheline_size);
+	fprintf(f, "only at %u of %u bases (base mod %u in {", k, n, a->cacheline_size);
 	for (unsigned b = 0, j = 0; b < n; b++)
 		if ((fd->bases >> b) & 1)
 			fprintf(f, "%s%" PRIu32, j++ ? "," : "", a->base_starts[b]);
@@ -296,8 +292,10 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 		if (fd->line2 != fd->line)
 			fprintf(f, "+%" PRIu64, fd->line2);
 		fprintf(f, " (bytes %" PRId64 "..%" PRId64 "), score %.0f", lo, hi, fd->score);
-		if (a->n_bases > 1)
-			bases_note(f, a, fd);
+		if (a->n_bases > 1) {
+			fputs(", ", f);
+			slt_report_bases_note(f, a, fd);
+		}
 		fputc('\n', f);
 		for (size_t k = 0; k < fd->n_members; k++)
 			member_line(f, a, fd->members[k],

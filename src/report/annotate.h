@@ -29,4 +29,12 @@ int slt_report_layout_notes(FILE *out, const struct slt_struct *s,
 			    slt_note_has_fn has, slt_note_fn put,
 			    const void *ctx, struct slt_error *err);
 
+struct slt_analysis;
+struct slt_finding;
+/* "at every base" or "only at K of N bases (base mod CL in {..}; line
+ * counted at base mod CL = S)": where finding fd holds when a's instance
+ * base is known modulo an alignment only (a->n_bases > 1). */
+void slt_report_bases_note(FILE *f, const struct slt_analysis *a,
+			   const struct slt_finding *fd);
+
 #endif

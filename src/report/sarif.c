@@ -23,7 +23,9 @@
  *         one suppression (3.35), "kind": "external" (3.35.2),
  *         "justification" (3.35.6) for suppressed violations;
  *         "properties" (3.8) hold structlint's struct, member, offset
- *         and source.
+ *         and source, and for report --sarif's findings of an instance
+ *         whose base is known modulo an alignment only, "bases" ("at
+ *         every base" or "only at K of N bases (base mod 64 in {..})").
  *       "originalUriBaseIds" (3.14.14): "%SRCROOT%" -> an artifactLocation
  *         whose "uri" is the source root's absolute file:// URI, ending
  *         in '/' (3.14.14: absolute, no uriBaseId), or only a
@@ -102,6 +104,8 @@ const char *slt_gate_rule_help(const char *rule)
 	for (size_t i = 0; rule && i < sizeof(rule_help) / sizeof(rule_help[0]); i++)
 		if (!strcmp(rule_help[i].id, rule))
 			return rule_help[i].help;
+	if (rule && !strncmp(rule, "finding-", 8))
+		return "A sharing finding of structlint report (collision, write-write, true-sharing, straddle, adjacent, unseen-writer); see structlint(1), CLASSES AND FINDINGS.";
 	if (rule && !strncmp(rule, "baseline-", 9))
 		return "A difference from the recorded baseline layout (structlint baseline); see structlint(1), BASELINE.";
 	return "A structlint layout check; see structlint(1), CHECK.";
@@ -339,6 +343,8 @@ int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
 			slt_json_set(props, "offset", json_integer((json_int_t)v->offset), &bad);
 		if (v->source)
 			slt_json_set(props, "source", json_string(v->source), &bad);
+		if (v->bases)
+			slt_json_set(props, "bases", json_string(v->bases), &bad);
 		slt_json_set(res, "properties", props, &bad);
 		slt_json_push(results, res, &bad);
 	}

@@ -396,6 +396,15 @@ def case_report_bases():
     assert any(l.endswith(', at every base') for l in heads), heads
     assert any('only at 3 of 4 bases (base mod 64 in {16,32,48})' in l for l in heads), heads
     assert 'the base is known modulo 16' in text, text
+    # SARIF: a warning per finding, properties.bases as the text says it
+    sarif = json.loads(run('report', '--sarif', *args).stdout)
+    res = sarif['runs'][0]['results']
+    assert len(res) == len(d['findings']) and all(r['level'] == 'warning' for r in res), res
+    got = sorted((r['ruleId'], r['properties']['bases']) for r in res)
+    assert ('finding-collision', 'at every base') in got, got
+    assert ('finding-collision', 'only at 3 of 4 bases (base mod 64 in {16,32,48})') in got, got
+    assert all(r['message']['text'].endswith(r['properties']['bases']) for r in res), res
+    run('report', '--sarif', '--json', *args, rc=2)
     # --in alone: one start (16), no bases; stat and mode share line 1
     d = json.loads(run('report', '--json', o, 'kb', '--classes', cls, '--in', 'kbox.inner').stdout)
     assert d['line_origin'] == 16 and 'bases' not in d, d
