@@ -320,6 +320,23 @@ struct slt_program_result {
 	double cpu_per_wall_a, cpu_per_wall_b;
 	double overlap_min_a, overlap_min_b;
 	unsigned cpus;           /* CPUs the command may run on */
+	/* Added after v1 (additive): per-thread co-scheduling.  While each
+	 * run goes on, its process tree's threads' CPU times are sampled
+	 * from /proc every 5 ms (src/cli/proc_sched.h has the method), which
+	 * brackets the share of the wall time with >= 2 threads running;
+	 * overlap_min_* is then the larger of the two lower bounds, and
+	 * overlap_max_* the upper bound plus the CPU time the polls did not
+	 * see (threads that lived between two polls), per wall second. */
+	bool per_thread;         /* sampled on every run (else overlap_max 1) */
+	double overlap_max_a, overlap_max_b;  /* medians over the runs */
+	double sampled_cpu_a, sampled_cpu_b;  /* median share of the CPU time
+						 the polls saw (0..1) */
+	double min_overlap;      /* the floor applied (validate's
+				    --min-overlap; 0: none) */
+	bool low_overlap;        /* verdict NONE: per_thread, and a side's
+				    median overlap_max is under min_overlap:
+				    the threads did not run at the same time
+				    long enough for false sharing to show */
 };
 
 /* What the writers print about the two sides (borrowed strings). */

@@ -11,9 +11,11 @@
  * output sent to standard error (so --json stays clean).  Each run's wall
  * time is CLOCK_MONOTONIC around fork .. wait4, its CPU time the child's
  * user + system time from wait4's rusage (the command and everything it
- * waited for).  Co-scheduling is bounded from those two
- * (slt_program_result: CPU / wall and the least share of the wall time
- * with >= 2 threads running); per-thread times are not measured.
+ * waited for).  Co-scheduling: each thread's CPU time is sampled from
+ * /proc every 5 ms while the command runs (proc_sched.h), which brackets
+ * the share of the wall time during which >= 2 of its threads ran at
+ * once; where /proc gives no per-thread times, only the lower bound that
+ * CPU / wall gives is known (slt_program_result).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/proc_sched.h"
 #include "cli/validate_program.h"
 
 static double now_s(void)
@@ -39,12 +42,15 @@ static double now_s(void)
 }
 
 /* Run `sh -c cmd` in dir (NULL: here) with the variables of env ("K=V",
- * NULL-terminated); *wall and *cpu (may be NULL) in seconds.  Returns the
+ * NULL-terminated); *wall and *cpu (may be NULL) in seconds; ps (may be
+ * NULL) follows its threads' CPU time while it runs.  Returns the
  * exit status (0 ok), 128 + signal, or -1 when it could not start. */
 static int run_sh(const char *dir, const char *cmd, char *const *env,
-		  double *wall, double *cpu)
+		  double *wall, double *cpu, struct proc_sched *ps)
 {
 	double t0 = now_s();
+	if (ps)
+		ps->last_ns = (uint64_t)(t0 * 1e9);
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;
@@ -60,9 +66,18 @@ static int run_sh(const char *dir, const char *cmd, char *const *env,
 	int status = 0;
 	struct rusage ru;
 	memset(&ru, 0, sizeof(ru));
-	while (wait4(pid, &status, 0, &ru) < 0)
-		if (errno != EINTR)
+	const struct timespec poll = { 0, PROC_SCHED_POLL_NS };
+	for (;;) {
+		pid_t w = wait4(pid, &status, ps ? WNOHANG : 0, &ru);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
 			return -1;
+		if (w == 0) {
+			proc_sched_poll(ps, pid);
+			nanosleep(&poll, NULL);
+		}
+	}
 	if (wall)
 		*wall = now_s() - t0;
 	if (cpu)
@@ -112,27 +127,64 @@ static int speed_ci(const double *ta, const double *tb, unsigned n, double level
 	return rc;
 }
 
-/* Median CPU / wall and the median lower bound on the overlap of one
- * side's runs (validate.h slt_program_result). */
-static int co_sched(const double *wall, const double *cpu, unsigned n, unsigned cpus,
-		    double *par, double *lb, struct slt_error *err)
+/* One side's co-scheduling figures (slt_program_result): per run, CPU /
+ * wall, and the bracket on the share of the wall time with >= 2 threads
+ * running: from CPU / wall alone, (cpu / wall - 1) / (cpus - 1) below and
+ * nothing above; with the per-thread samples (s[i].wall_ns > 0 on every
+ * run) also their bracket, the missed CPU time added to the upper end. */
+struct run_sched {
+	double lo, hi, seen;     /* shares of the run's wall time / CPU time */
+	bool sampled;
+};
+
+static int co_sched(const double *wall, const double *cpu, const struct run_sched *rs, unsigned n,
+		    unsigned cpus, double *par, double *lb, double *ub, double *seen, bool *per_thread,
+		    struct slt_error *err)
 {
-	double *p = malloc((n + 1) * sizeof(*p)), *l = malloc((n + 1) * sizeof(*l));
-	if (!p || !l) {
-		free(p);
-		free(l);
+	double *v = malloc((4 * n + 1) * sizeof(*v));
+	if (!v)
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-	}
+	double *p = v, *l = v + n, *u = v + 2 * n, *sh = v + 3 * n;
 	for (unsigned i = 0; i < n; i++) {
 		p[i] = wall[i] > 1e-9 ? cpu[i] / wall[i] : 0.0;
 		double x = cpus > 1 ? (p[i] - 1.0) / (double)(cpus - 1) : 0.0;
 		l[i] = x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+		u[i] = 1.0;
+		sh[i] = 0.0;
+		if (!rs[i].sampled) {
+			*per_thread = false;
+			continue;
+		}
+		if (rs[i].lo > l[i])
+			l[i] = rs[i].lo;
+		double missed = cpu[i] > 0.0 && wall[i] > 1e-9 ? (1.0 - rs[i].seen) * cpu[i] / wall[i] : 0.0;
+		u[i] = rs[i].hi + (missed > 0.0 ? missed : 0.0);
+		u[i] = u[i] > 1.0 ? 1.0 : u[i] < l[i] ? l[i] : u[i];
+		sh[i] = rs[i].seen;
 	}
 	*par = slt_stats_median(p, n);
 	*lb = slt_stats_median(l, n);
-	free(p);
-	free(l);
+	*ub = slt_stats_median(u, n);
+	*seen = slt_stats_median(sh, n);
+	free(v);
 	return 0;
+}
+
+/* The user's command once, timed, its threads followed (rs). */
+static int run_timed(const char *dir, const char *cmd, char *const *env, unsigned cpus,
+		     double *wall, double *cpu, struct run_sched *rs)
+{
+	struct proc_sched ps;
+	proc_sched_init(&ps, cpus, 0);
+	int st = run_sh(dir, cmd, env, wall, cpu, &ps);
+	rs->sampled = ps.usable && ps.wall_ns > 0.0;
+	rs->lo = rs->sampled ? ps.lb_ns / ps.wall_ns : 0.0;
+	rs->hi = rs->sampled ? ps.ub_ns / ps.wall_ns : 1.0;
+	rs->seen = rs->sampled && *cpu > 0.0 ? ps.sampled_cpu_ns / 1e9 / *cpu : 0.0;
+	if (rs->seen > 1.0)
+		rs->seen = 1.0;
+	proc_sched_free(&ps);
+	return st;
 }
 
 int cli_program_run(const struct cli_program_opts *o, const char *diff,
@@ -163,33 +215,39 @@ int cli_program_run(const struct cli_program_opts *o, const char *diff,
 		snprintf(e_dst, sizeof(e_dst), "SLT_DST=%s", side ? db : da);
 		char *env[] = { e_src, e_dst, NULL };
 		if ((st = run_sh(NULL, "mkdir -p \"$SLT_DST\" && cp -a -- \"$SLT_SRC\"/. \"$SLT_DST\"",
-				 env, NULL, NULL)))
+				 env, NULL, NULL, NULL)))
 			rc = fail(err, "copying --source-root", o->root, st);
 	}
 	if (!rc) {
 		char *env[] = { e_diff, NULL };
 		if ((st = run_sh(db, "patch -p1 --batch --silent --no-backup-if-mismatch < \"$SLT_DIFF\"",
-				 env, NULL, NULL)))
+				 env, NULL, NULL, NULL)))
 			rc = fail(err, "applying the proposal (patch -p1) to B", dp, st);
 	}
-	if (!rc && (st = run_sh(da, o->build, env_a, &r->build_a_s, NULL)))
+	if (!rc && (st = run_sh(da, o->build, env_a, &r->build_a_s, NULL, NULL)))
 		rc = fail(err, "building A", o->build, st);
-	if (!rc && (st = run_sh(db, o->build, env_b, &r->build_b_s, NULL)))
+	if (!rc && (st = run_sh(db, o->build, env_b, &r->build_b_s, NULL, NULL)))
 		rc = fail(err, "building B", o->build, st);
 	if (!rc && (!(r->wall_a = calloc(n, sizeof(double))) || !(r->wall_b = calloc(n, sizeof(double))) ||
 		    !(r->cpu_a = calloc(n, sizeof(double))) || !(r->cpu_b = calloc(n, sizeof(double)))))
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	struct run_sched *rs = !rc ? calloc(2 * (size_t)n + 1, sizeof(*rs)) : NULL;
+	if (!rc && !rs)
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	cpu_set_t set;
+	r->cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
 	/* one discarded run each (caches, page cache), then ABBA */
-	if (!rc && (st = run_sh(da, o->run, env_a, NULL, NULL)))
+	if (!rc && (st = run_sh(da, o->run, env_a, NULL, NULL, NULL)))
 		rc = fail(err, "running A", o->run, st);
-	if (!rc && (st = run_sh(db, o->run, env_b, NULL, NULL)))
+	if (!rc && (st = run_sh(db, o->run, env_b, NULL, NULL, NULL)))
 		rc = fail(err, "running B", o->run, st);
 	for (unsigned i = 0; !rc && i < n; i++) {
 		bool a_first = slt_validate_a_first(i);
 		for (int k = 0; k < 2 && !rc; k++) {
 			bool is_a = (k == 0) == a_first;
-			st = run_sh(is_a ? da : db, o->run, is_a ? env_a : env_b,
-				    is_a ? &r->wall_a[i] : &r->wall_b[i], is_a ? &r->cpu_a[i] : &r->cpu_b[i]);
+			st = run_timed(is_a ? da : db, o->run, is_a ? env_a : env_b, r->cpus,
+				       is_a ? &r->wall_a[i] : &r->wall_b[i], is_a ? &r->cpu_a[i] : &r->cpu_b[i],
+				       &rs[is_a ? i : n + i]);
 			if (st)
 				rc = fail(err, is_a ? "running A" : "running B", o->run, st);
 		}
@@ -205,16 +263,24 @@ int cli_program_run(const struct cli_program_opts *o, const char *diff,
 			rc = speed_ci(r->cpu_a, r->cpu_b, n, o->level, &r->cpu_ci, err);
 		if (!rc)
 			r->verdict = n < SLT_VERDICT_MIN_RUNS ? SLT_VERDICT_NONE : slt_verdict_of(&r->wall_ci);
-		cpu_set_t set;
-		r->cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
+		r->per_thread = true;
 		if (!rc)
-			rc = co_sched(r->wall_a, r->cpu_a, n, r->cpus, &r->cpu_per_wall_a, &r->overlap_min_a, err);
+			rc = co_sched(r->wall_a, r->cpu_a, rs, n, r->cpus, &r->cpu_per_wall_a, &r->overlap_min_a,
+				      &r->overlap_max_a, &r->sampled_cpu_a, &r->per_thread, err);
 		if (!rc)
-			rc = co_sched(r->wall_b, r->cpu_b, n, r->cpus, &r->cpu_per_wall_b, &r->overlap_min_b, err);
+			rc = co_sched(r->wall_b, r->cpu_b, rs + n, n, r->cpus, &r->cpu_per_wall_b, &r->overlap_min_b,
+				      &r->overlap_max_b, &r->sampled_cpu_b, &r->per_thread, err);
+		r->min_overlap = o->min_overlap;
+		if (!rc && r->per_thread && r->verdict != SLT_VERDICT_NONE &&
+		    (r->overlap_max_a < r->min_overlap || r->overlap_max_b < r->min_overlap)) {
+			r->verdict = SLT_VERDICT_NONE;
+			r->low_overlap = true;
+		}
 	}
+	free(rs);
 out:;
 	char *env[] = { e_t, NULL };
-	run_sh(NULL, "rm -rf -- \"$SLT_TMP\"", env, NULL, NULL);
+	run_sh(NULL, "rm -rf -- \"$SLT_TMP\"", env, NULL, NULL, NULL);
 	if (rc)
 		cli_program_result_free(r);
 	return rc;

@@ -57,7 +57,14 @@
  *       "cpu_per_wall": { "a", "b" } (median CPU s / wall s),
  *       "overlap_at_least": { "a", "b" } (median lower bound on the share
  *       of the wall time with >= 2 threads running, from CPU time:
- *       (cpu / wall - 1) / (cpus - 1)), "cpus" } (added to v1) },
+ *       (cpu / wall - 1) / (cpus - 1), or the per-thread samples' when
+ *       larger), "cpus" } (added to v1), and (added later, additive)
+ *       "method": "per-thread" (CPU time of each thread sampled from /proc
+ *       every 5 ms, src/cli/proc_sched.h) | "cpu/wall", "overlap_at_most":
+ *       { "a", "b" } (1 with cpu/wall), "sampled_cpu": { "a", "b" } (share
+ *       of the CPU time the samples saw), "min_overlap", "low_overlap"
+ *       (true: verdict "no verdict", the threads ran at once less than
+ *       min_overlap of the wall time at most) },
  *   "roles": { "a" | "b": [ { "member", "role", "offset", "size" } ] },
  *   "roles_differ": null, or what differs between the two role maps
  *       other than offsets (the ratio then measures layout plus workload),
@@ -317,11 +324,25 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		fprintf(f, "%-22s %16.4f %16.4f %16s   %-20s (not the verdict's)\n", "CPU s (median)",
 			pg->median_cpu_a, pg->median_cpu_b, cc, ci2);
 		fputs("(speed: geometric mean of the per-round ratios of 1/time, B/A; above 0% B runs faster)\n", f);
-		fprintf(f, "co-scheduling (from CPU s / wall s; per-thread times not measured): CPUs busy A %.2f, B %.2f; "
-			">= 2 threads ran at once at least %.0f%% / %.0f%% of the wall time (%u CPU%s allowed)\n",
-			pg->cpu_per_wall_a, pg->cpu_per_wall_b, 100.0 * pg->overlap_min_a, 100.0 * pg->overlap_min_b,
-			pg->cpus, pg->cpus == 1 ? "" : "s");
-		if (pg->cpu_per_wall_a < 1.05 && pg->cpu_per_wall_b < 1.05)
+		if (pg->per_thread)
+			fprintf(f, "co-scheduling (each thread's CPU time sampled every 5 ms): CPUs busy A %.2f, B %.2f; "
+				">= 2 threads ran at once %.0f..%.0f%% (A) / %.0f..%.0f%% (B) of the wall time "
+				"(%u CPU%s allowed; the samples saw %.0f%% / %.0f%% of the CPU time)\n",
+				pg->cpu_per_wall_a, pg->cpu_per_wall_b, 100.0 * pg->overlap_min_a, 100.0 * pg->overlap_max_a,
+				100.0 * pg->overlap_min_b, 100.0 * pg->overlap_max_b, pg->cpus, pg->cpus == 1 ? "" : "s",
+				100.0 * pg->sampled_cpu_a, 100.0 * pg->sampled_cpu_b);
+		else
+			fprintf(f, "co-scheduling (from CPU s / wall s; per-thread times not readable in /proc): "
+				"CPUs busy A %.2f, B %.2f; >= 2 threads ran at once at least %.0f%% / %.0f%% of the "
+				"wall time (%u CPU%s allowed)\n",
+				pg->cpu_per_wall_a, pg->cpu_per_wall_b, 100.0 * pg->overlap_min_a,
+				100.0 * pg->overlap_min_b, pg->cpus, pg->cpus == 1 ? "" : "s");
+		if (pg->low_overlap)
+			fprintf(f, "no verdict for your program: its threads ran at once at most %.0f%% (A) / %.0f%% (B) "
+				"of the wall time, under the %.0f%% needed (--min-overlap): false sharing shows only "
+				"while threads run at once; give the run free CPUs\n",
+				100.0 * pg->overlap_max_a, 100.0 * pg->overlap_max_b, 100.0 * pg->min_overlap);
+		if (!pg->low_overlap && pg->cpu_per_wall_a < 1.05 && pg->cpu_per_wall_b < 1.05)
 			fputs("  the program used about one CPU at a time: its threads did not measurably run at once, "
 			      "and false sharing between them cannot show in these figures\n", f);
 		for (int side = 0; side < 2; side++) {
@@ -558,10 +579,14 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 		}
 		slt_json_set(pj, "verdict", json_string(slt_verdict_name(pg->verdict)), &bad);
 		slt_json_set(pj, "co_scheduling",
-			     json_pack("{s:{s:o,s:o},s:{s:o,s:o},s:I}",
+			     json_pack("{s:{s:o,s:o},s:{s:o,s:o},s:I,s:s,s:{s:o,s:o},s:{s:o,s:o},s:o,s:b}",
 				       "cpu_per_wall", "a", num(pg->cpu_per_wall_a), "b", num(pg->cpu_per_wall_b),
 				       "overlap_at_least", "a", num(pg->overlap_min_a), "b", num(pg->overlap_min_b),
-				       "cpus", (json_int_t)pg->cpus), &bad);
+				       "cpus", (json_int_t)pg->cpus,
+				       "method", pg->per_thread ? "per-thread" : "cpu/wall",
+				       "overlap_at_most", "a", num(pg->overlap_max_a), "b", num(pg->overlap_max_b),
+				       "sampled_cpu", "a", num(pg->sampled_cpu_a), "b", num(pg->sampled_cpu_b),
+				       "min_overlap", num(pg->min_overlap), "low_overlap", pg->low_overlap), &bad);
 		slt_json_set(root, "program", pj, &bad);
 	}
 	if (l->sensitivity) {

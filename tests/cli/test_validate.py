@@ -386,6 +386,38 @@ def case_sensitivity():
     assert [p['knob'] for p in d['sensitivity']['points']] == ['write rate'] * 2, d['sensitivity']
 
 
+def schedstat():
+    """Per-thread CPU times are readable (CONFIG_SCHED_INFO)."""
+    return os.path.exists('/proc/self/task/%d/schedstat' % os.getpid())
+
+
+PROG_THREADS_C = r'''#include <pthread.h>
+#include <time.h>
+#include "stats.h"
+struct bad_stats bad_instance;
+/* each thread spins until it has had 0.15 s of CPU: the same work on any
+ * load, whether or not the threads run at once */
+static void *spin(void *arg)
+{
+	struct timespec ts;
+	do {
+		for (int i = 0; i < 10000; i++)
+			__atomic_fetch_add(arg ? &bad_instance.hits : &bad_instance.misses, 1, __ATOMIC_RELAXED);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	} while (ts.tv_sec == 0 && ts.tv_nsec < 150000000);
+	return NULL;
+}
+int main(void)
+{
+	pthread_t t;
+	pthread_create(&t, NULL, spin, &t);
+	spin(NULL);
+	pthread_join(t, NULL);
+	return bad_instance.parent != NULL;
+}
+'''
+
+
 PROG_H = r'''#ifndef STATS_H
 #define STATS_H
 struct bad_stats {
@@ -427,7 +459,8 @@ def case_program():
     env = dict(os.environ, PROG_LOG=log)
     args = [SL, 'validate', '--json', obj, 'bad_stats', '--classes', classes(),
             '--source-root', src, '--build', CC + ' -o prog main.c',
-            '--run', './prog "$STRUCTLINT_SIDE" >> "$PROG_LOG"', '--rounds', '3'] + SHORT[2:]
+            '--run', './prog "$STRUCTLINT_SIDE" >> "$PROG_LOG"', '--rounds', '3',
+            '--min-overlap', '0'] + SHORT[2:]
     p = subprocess.run(args, capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
@@ -453,21 +486,27 @@ def case_program():
     assert abs(ws['ratio'] - math.exp(statistics.mean(logs))) < 1e-9 * ws['ratio'], ws
     want = 'faster' if ws['lo'] > 1 else 'slower' if ws['hi'] < 1 else 'no measurable change'
     assert pg['verdict'] == want, (pg['verdict'], ws)
-    # co-scheduling from the same runs: CPU s / wall s and the least share
-    # of the wall time with >= 2 threads running, (cpu/wall - 1)/(cpus - 1)
+    # co-scheduling from the same runs: CPU s / wall s, and the share of the
+    # wall time with >= 2 threads running: at least (cpu/wall - 1)/(cpus - 1)
+    # (or more, from the per-thread samples), at most what the samples allow
     cs = pg['co_scheduling']
     ncpu = len(os.sched_getaffinity(0))
     assert cs['cpus'] == ncpu, (cs, ncpu)
+    assert cs['min_overlap'] == 0 and cs['low_overlap'] is False, cs
+    assert cs['method'] == ('per-thread' if schedstat() else 'cpu/wall'), cs
     for side in 'ab':
         par = [c / w for c, w in zip(pg['cpu_s'][side], pg['wall_s'][side])]
         lb = [min(1.0, max(0.0, (x - 1) / (ncpu - 1))) if ncpu > 1 else 0.0 for x in par]
         assert abs(cs['cpu_per_wall'][side] - statistics.median(par)) < 1e-9, (cs, par)
-        assert abs(cs['overlap_at_least'][side] - statistics.median(lb)) < 1e-9, (cs, lb)
+        assert cs['overlap_at_least'][side] >= statistics.median(lb) - 1e-9, (cs, lb)
+        assert 0 <= cs['overlap_at_least'][side] <= cs['overlap_at_most'][side] <= 1, cs
+        assert 0 <= cs['sampled_cpu'][side] <= 1, cs
     t = subprocess.run([a for a in args if a != '--json'], capture_output=True, text=True,
                        env=env).stdout
     assert any(l.startswith('program (your command, 3 rounds ABBA') for l in t.split('\n')), t
     assert any(l.startswith('wall s (median)') for l in t.split('\n')), t
-    assert any(l.startswith('co-scheduling (from CPU s / wall s; per-thread times not measured)')
+    assert any(l.startswith('co-scheduling (each thread\'s CPU time sampled every 5 ms)'
+                            if schedstat() else 'co-scheduling (from CPU s / wall s')
                for l in t.split('\n')), t
     # the three go together; a build that fails is named
     p = run('validate', obj, 'bad_stats', '--classes', classes(), '--run', 'true', rc=2)
@@ -475,6 +514,42 @@ def case_program():
     p = run('validate', obj, 'bad_stats', '--classes', classes(), '--source-root', src,
             '--build', 'false', '--run', 'true', *SHORT, rc=2)
     assert 'building A failed' in p.stderr, p.stderr
+
+
+def case_program_one_cpu():
+    """The user's two-thread program run under taskset -c 0: its threads
+    never run at once, which the per-thread samples show (at most ~0% of
+    the wall time, whatever the load), so there is no verdict, said so;
+    --min-overlap 0 lifts the floor.  (Fails on a validate that measures
+    co-scheduling from CPU s / wall s only: that cannot bound it above.)"""
+    if not schedstat() or not shutil.which('taskset'):
+        print('skip: no /proc schedstat or taskset')
+        return
+    src = os.path.join(TMP, 'prog1')
+    os.makedirs(src, exist_ok=True)
+    write('prog1/stats.h', PROG_H)
+    write('prog1/main.c', PROG_THREADS_C)
+    obj = os.path.join(src, 'main.o')
+    subprocess.run([CC, '-g', '-c', '-o', obj, 'main.c'], cwd=src, check=True)
+    args = [SL, 'validate', '--json', obj, 'bad_stats', '--classes', classes(),
+            '--source-root', src, '--build', CC + ' -O1 -pthread -o prog main.c',
+            '--run', 'taskset -c 0 ./prog', '--rounds', '3'] + SHORT[2:]
+    p = subprocess.run(args, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    pg = json.loads(p.stdout)['program']
+    cs = pg['co_scheduling']
+    assert cs['method'] == 'per-thread', cs
+    for side in 'ab':
+        assert cs['overlap_at_least'][side] == 0, cs
+        assert cs['overlap_at_most'][side] < 0.25, cs
+        assert cs['sampled_cpu'][side] > 0.5, cs
+    assert cs['low_overlap'] is True and pg['verdict'] == 'no verdict', pg
+    t = subprocess.run([a for a in args if a != '--json'], capture_output=True, text=True).stdout
+    assert 'no verdict for your program: its threads ran at once at most' in t, t
+    p = subprocess.run(args + ['--min-overlap', '0'], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    pg = json.loads(p.stdout)['program']
+    assert pg['co_scheduling']['low_overlap'] is False and pg['verdict'] != 'no verdict', pg
 
 
 def case_fail_unless_faster():
