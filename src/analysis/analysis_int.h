@@ -33,6 +33,14 @@ double slt_cpu_cross(const struct slt_cpu_access *w, size_t nw,
  * units are false sharing (pairs.c). */
 size_t slt_member_unit(const struct slt_struct *s, size_t i);
 
+/* A nameless struct or union shown inline with members of its own (an
+ * anonymous level): transparent to the units above, it has no accesses
+ * of its own and no measured class; its members have theirs. */
+static inline bool slt_member_transparent(const struct slt_member *m)
+{
+	return !m->name[0] && m->n_children;
+}
+
 /* Accesses of one unit by one CPU on one line, for the pair estimator of
  * pairs.c. */
 struct slt_pair_acc {

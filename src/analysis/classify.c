@@ -75,8 +75,16 @@ void slt_classify_members(const struct slt_struct *s,
 			at = out[s->members[i].parent].given_at;
 		}
 		if (p && p->members) {
-			enum slt_class m = measured(&p->members[i], total, o,
-							   &mc->writers);
+			/* a nameless struct or union holding members is no
+			 * member with accesses of its own: its counts are its
+			 * members' summed (a writer of one and readers of
+			 * another would make it "true-shared"), and its
+			 * members are classed and paired one by one, as the
+			 * findings pair them (anonymous levels are
+			 * transparent) */
+			enum slt_class m = slt_member_transparent(&s->members[i]) ?
+					   SLT_CLASS_NONE :
+					   measured(&p->members[i], total, o, &mc->writers);
 			mc->cls = m;
 			mc->heat = busiest ? (double)slt_member_accesses(p, i) / (double)busiest : 0;
 			if (mc->heat > 1)

@@ -109,7 +109,10 @@ static void note(FILE *f, const void *ctx, size_t i)
 	const char *given = ((const struct nctx *)ctx)->given;
 	const struct slt_member_access *m = a->profile && a->profile->members ?
 					    &a->profile->members[i] : NULL;
-	fprintf(f, "/* %s%s%s", slt_class_name(a->classes[i].cls),
+	/* no class (a nameless struct or union: its members' counts,
+	 * summed): the counts alone */
+	bool cls = a->classes[i].cls != SLT_CLASS_NONE;
+	fprintf(f, "/*%s%s%s%s", cls ? " " : "", cls ? slt_class_name(a->classes[i].cls) : "",
 		a->classes[i].label ? ":" : "", a->classes[i].label ? a->classes[i].label : "");
 	if (a->classes[i].given)
 		fprintf(f, " (%s)", given);

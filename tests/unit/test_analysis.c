@@ -740,6 +740,57 @@ static void test_expand_same_score(void **state)
 	slt_arena_free(ar);
 }
 
+/*
+ * struct aw { struct { long a; long b; long c; }; }: 24 bytes, one line.
+ * CPUs 0..3 each store a 100 and load b and c 100: a is true-shared, b and
+ * c read-mostly; the anonymous struct holding them is no member of its
+ * own (its sums, 1200 stores and 800 loads on 4 writing CPUs, would read
+ * "true-shared" and hide its members' classes from the gate's rules): no
+ * measured class.  Findings as for top-level members: the collision of a
+ * with b and c (each CPU's 100 stores x the other 3 CPUs' loads of b and
+ * of c: 4 x 3 x 100 x 2 = 2400) and a's true sharing (4 x 3 x 100).
+ */
+static void test_anonymous_level_unclassed(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_type *l = G_INT(ar, "long int", 8);
+	struct slt_type *in = g_comp(ar, SLT_T_STRUCT, NULL, 24, 3);
+	g_mem(in, "a", l, 0, 0, 0);
+	g_mem(in, "b", l, 64, 0, 0);
+	g_mem(in, "c", l, 128, 0, 0);
+	struct slt_type *t = g_comp(ar, SLT_T_STRUCT, "aw", 24, 1);
+	g_mem(t, NULL, in, 0, 0, 0);
+	struct slt_struct *s = slt_arena_alloc(ar, sizeof(*s));
+	struct slt_error err;
+	assert_int_equal(slt_build_struct(ar, t, SLT_FORMAT_DWARF, false, "aw.o", s, &err), 0);
+	assert_int_equal(s->n_members, 4);
+	struct slt_sample v[12];
+	for (int c = 0; c < 4; c++) {
+		v[3 * c] = typed_sample("aw", 0, c, 0, 100);
+		v[3 * c + 1] = typed_sample("aw", 8, c, 100, 0);
+		v[3 * c + 2] = typed_sample("aw", 16, c, 100, 0);
+	}
+	struct slt_access_profile *p;
+	struct slt_analysis *a = run(s, v, 12, &p);
+	assert_string_equal(s->members[0].name, "");
+	assert_int_equal(a->classes[0].cls, SLT_CLASS_NONE);
+	assert_int_equal(a->classes[idx(s, "a")].cls, SLT_CLASS_TRUE_SHARED);
+	assert_int_equal(a->classes[idx(s, "b")].cls, SLT_CLASS_READ_MOSTLY);
+	assert_int_equal(a->classes[idx(s, "c")].cls, SLT_CLASS_READ_MOSTLY);
+	assert_int_equal(a->n_findings, 2);
+	const struct slt_finding *f = find(a, SLT_FIND_COLLISION, 0);
+	assert_non_null(f);
+	assert_true(f->score == 2400);
+	assert_int_equal(f->n_members, 3);
+	f = find(a, SLT_FIND_TRUE_SHARING, 0);
+	assert_non_null(f);
+	assert_true(f->score == 1200);
+	assert_int_equal(f->members[0], idx(s, "a"));
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -758,6 +809,7 @@ int main(void)
 		cmocka_unit_test(test_no_stores_hitm),
 		cmocka_unit_test(test_writer_labels),
 		cmocka_unit_test(test_expand_same_score),
+		cmocka_unit_test(test_anonymous_level_unclassed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

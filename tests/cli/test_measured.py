@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Measured profiles in the gate and the report, as a new user's trial ran
+them (issue 11 follow-ups): members inside an anonymous struct are classed
+and checked one by one (the nameless level has no class of its own, so
+`no-hot-write-near` and `class:` groups see the inner members); `class:`
+groups hold named members only; a loads-only profile whose HITM loads show
+a written line fails `check --samples` as it fails `report
+--fail-on-findings`; `--classes` with `--samples` still reports measured
+true sharing; JSON profile rows with only a `data_src` are decoded.
+
+    test_measured.py --list          case names
+    test_measured.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC (compiler).
+"""
+import json
+import os
+import subprocess
+import tempfile
+
+import clicases
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CC = os.environ.get('CC_GCC', 'gcc')
+TMP = tempfile.mkdtemp(prefix='slt-measured-')
+
+
+def obj(name, src):
+    """name.o compiled (gcc -g -O0 -c) from the C text src."""
+    c, o = os.path.join(TMP, name + '.c'), os.path.join(TMP, name + '.o')
+    if not os.path.exists(o):
+        with open(c, 'w') as f:
+            f.write(src)
+        subprocess.run([CC, '-g', '-O0', '-c', '-o', o, c], check=True)
+    return o
+
+
+def write(name, text):
+    path = os.path.join(TMP, name)
+    with open(path, 'w') as f:
+        f.write(text if isinstance(text, str) else json.dumps(text))
+    return path
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True, cwd=TMP)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    if rc == 2:
+        errs = p.stderr.strip().split('\n')
+        assert errs[-1].startswith('structlint: '), p.stderr
+    return p
+
+
+def profile(struct, members):
+    """A structlint.profile/v1 document: members maps a member path to its
+    rows ({cpu, loads, stores, ...})."""
+    return {'schema': 'structlint.profile/v1', 'structs': [
+        {'type': struct, 'members': [{'member': m, 'rows': r} for m, r in members.items()]}]}
+
+
+# The members of a struct inside an anonymous struct; CPUs 0..3 each store
+# a and load b and c (every CPU writes one member and reads its neighbours).
+ANON_C = 'struct w { struct { long a, b, c; }; } w;\n'
+
+
+def anon_profile():
+    return write('w.json', profile('struct w', {
+        'a': [{'cpu': c, 'stores': 100} for c in range(4)],
+        'b': [{'cpu': c, 'loads': 100} for c in range(4)],
+        'c': [{'cpu': c, 'loads': 100} for c in range(4)]}))
+
+
+def case_anon_hot_write_near():
+    o, prof = obj('w', ANON_C), anon_profile()
+    rules = write('w.rules', '[struct w]\nno-hot-write-near = b\n')
+    p = run('check', o, '--rules', rules, '--samples', prof, rc=1)
+    assert ('error: struct w: cacheline 0 of b (offset 8, 8 bytes) holds written a '
+            '(true-shared, offset 0, 8 bytes); read-mostly on it: c (offset 16, 8 bytes) '
+            '[no-hot-write-near]') in p.stdout, p.stdout
+    assert '1 error,' in p.stdout, p.stdout
+    # report sees the same: a collision of a with b and c, a's true sharing
+    t = run('report', o, 'w', '--samples', prof).stdout
+    assert 'finding 1: collision, line 0 (bytes 0..23), score 2400' in t, t
+    assert 'finding 2: true-sharing, line 0 (bytes 0..23), score 1200' in t, t
+    # the anonymous struct has no class of its own: its line gives the sums
+    close = [l for l in t.split('\n') if l.lstrip('\t').startswith('};') and '\t/*' in l]
+    assert close == ['\t};                                               /*     0    24 */'
+                     '\t/* ld=800 st=400 hitm=0 ncpus=4 ##### */'], close
+    d = json.loads(run('report', '--json', o, 'w', '--samples', prof).stdout)
+    cls = {m['path']: m['class'] for m in d['members']}
+    assert cls == {'': 'none', 'a': 'true-shared', 'b': 'read-mostly', 'c': 'read-mostly'}, cls
+
+
+if __name__ == '__main__':
+    clicases.main(globals())
