@@ -37,9 +37,19 @@ struct ctx {
 	char source[600];
 };
 
+/* Member i as messages name it: its path, or for a nameless struct or
+ * union (which has none) what it is and where. */
 static const char *mpath(const struct ctx *c, size_t i, char *buf, size_t n)
 {
-	return slt_member_path(c->s, i, buf, n);
+	const struct slt_member *m = &c->s->members[i];
+	if (m->name[0])
+		return slt_member_path(c->s, i, buf, n);
+	char in[256];   /* a nameless member's path is its named holder's */
+	slt_member_path(c->s, i, in, sizeof(in));
+	snprintf(buf, n, "(anonymous %s at offset %" PRIu64 "%s%s)",
+		 (m->flags & SLT_MEMBER_UNION) ? "union" : "struct", m->offset,
+		 in[0] ? " in " : "", in);
+	return buf;
 }
 
 /* Member written as `name` (a path "a.b"), or -1. */
@@ -194,8 +204,10 @@ static int resolve_group(struct ctx *c, const struct slt_rule *ru,
 		int k = slt_class_parse(n->name + 6);
 		if (k > 0 && !have_classes(c))
 			return need_classes(c, ru, n->column, n->name);
+		/* named members only: a nameless struct or union is no
+		 * member of its own (its members are matched one by one) */
 		for (size_t i = 0; k > 0 && i < c->s->n_members; i++)
-			if (c->o->classes[i] == (enum slt_class)k)
+			if (c->o->classes[i] == (enum slt_class)k && c->s->members[i].name[0])
 				g->idx[g->n++] = i;
 		if (k > 0)
 			return 0;

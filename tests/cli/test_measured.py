@@ -32,7 +32,8 @@ def obj(name, src):
     if not os.path.exists(o):
         with open(c, 'w') as f:
             f.write(src)
-        subprocess.run([CC, '-g', '-O0', '-c', '-o', o, c], check=True)
+        subprocess.run([CC, '-g', '-O0', '-c', '-I', os.path.join(ROOT, 'tests', 'cli'),
+                        '-o', o, c], check=True)
     return o
 
 
@@ -90,6 +91,35 @@ def case_anon_hot_write_near():
     d = json.loads(run('report', '--json', o, 'w', '--samples', prof).stdout)
     cls = {m['path']: m['class'] for m in d['members']}
     assert cls == {'': 'none', 'a': 'true-shared', 'b': 'read-mostly', 'c': 'read-mostly'}, cls
+
+
+def case_class_selector_named():
+    o, prof = obj('w', ANON_C), anon_profile()
+    rules = write('w2.rules', '[struct w]\ngroup rm = b c\nseparate = rm class:true-shared\n')
+    p = run('check', o, '--rules', rules, '--samples', prof, rc=1)
+    assert ('groups rm and class:true-shared share cacheline 0: rm: b (offset 8, 8 bytes), '
+            'c (offset 16, 8 bytes); class:true-shared: a (offset 0, 8 bytes) [separate]'
+            ) in p.stdout, p.stdout
+    # an overlap names its members (never an empty name)
+    rules = write('w3.rules', '[struct w]\ngroup rm = a b\nseparate = rm class:true-shared\n')
+    p = run('check', o, '--rules', rules, '--samples', prof, rc=2)
+    assert ("groups 'rm' and 'class:true-shared' overlap: 1 member is in both: a "
+            "(separate") in p.stderr, p.stderr
+
+
+    # a nameless member in an overlap is named by its kind and offset: a
+    # kernel marker group holds the anonymous struct itself
+    o = obj('kg', '#include "kcompat.h"\nstruct kg {\n\tlong head;\n'
+            '\t__cacheline_group_begin(kg_read) ____cacheline_aligned_in_smp;\n'
+            '\tstruct { long a; long b; };\n\tlong c;\n\t__cacheline_group_end(kg_read);\n'
+            '};\nstruct kg g_kg;\n')
+    prof = write('kg.json', profile('struct kg', {
+        'a': [{'cpu': c, 'stores': 100} for c in range(4)],
+        'b': [{'cpu': c, 'loads': 100} for c in range(4)]}))
+    rules = write('kg.rules', '[struct kg]\nseparate = kg_read class:true-shared\n')
+    p = run('check', o, '--rules', rules, '--samples', prof, rc=2)
+    assert ("groups 'kg_read' and 'class:true-shared' overlap: 2 members are in both: "
+            "(anonymous struct at offset 64) with a, a (") in p.stderr, p.stderr
 
 
 if __name__ == '__main__':
