@@ -255,6 +255,20 @@ int slt_groups_check(const struct slt_struct *s, const struct slt_check_opts *o,
 int slt_writers_check(const struct slt_struct *s, const struct slt_check_opts *o,
 		      struct slt_gate_result *r, struct slt_error *err);
 
+/* ---- loads-only profiles (src/gate/unseen.c) ---- */
+
+/*
+ * A profile that holds no store (a->no_stores) shows a written line only
+ * through its HITM loads: one error violation, rule "unseen-writer", per
+ * SLT_FIND_UNSEEN_WRITER finding of a (a line whose loads hit a modified
+ * line, no writer named by the classes), naming the loaded members and
+ * their HITM counts; source: where the samples came from.  Nothing when
+ * the profile holds stores.  Returns 0 or SLT_ENOMEM.
+ */
+struct slt_analysis;
+int slt_unseen_check(const struct slt_analysis *a, const char *source,
+		     struct slt_gate_result *r, struct slt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,7 +60,9 @@ static const char usage[] =
 "                             lacks is an error (default: a warning)\n"
 "  -s, --samples FILE         measured classes (as structlint report); a\n"
 "                             member one CPU alone stores to is that CPU's\n"
-"                             (writer label cpuN)\n"
+"                             (writer label cpuN); in a profile without\n"
+"                             stores, a line whose loads hit modified lines\n"
+"                             (HITM) is an error (unseen-writer)\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.check/v1)\n"
 "      --sarif                SARIF 2.1.0 (code-scanning upload; notes\n"
@@ -404,6 +406,10 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 				cli_writer_labels(a, lab, cpu);
 			if (!rc)
 				rc = check_one(k, &c.layout->structs[i], cls, lab, r, err);
+			/* a loads-only profile: its HITM loads show written
+			 * lines, as report says */
+			if (!rc)
+				rc = slt_unseen_check(a, c.samples, r, err);
 			free(cls);
 			free(lab);
 			free(cpu);

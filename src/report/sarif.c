@@ -76,6 +76,7 @@ static const struct {
 	{ "cacheline-group-sharing", "A read-mostly kernel cacheline group shares a cacheline with a written group: every write invalidates the readers' copy (false sharing)." },
 	{ "cacheline-group-member", "A member's class (--classes, e.g. a net_cachelines table) says it belongs in a read-mostly or written cacheline group, but it lies elsewhere (the kernel's CACHELINE_ASSERT_GROUP_MEMBER)." },
 	{ "writers-share-line", "Members written by different writers (classes hot-write:LABEL with different labels) share a cacheline: each writer's stores take the line from the others (write-write false sharing)." },
+	{ "unseen-writer", "check --samples with a profile that holds no store (loads-only events): loads that hit a modified line (HITM) show the cacheline is written, by a writer the profile cannot show, so the rules that look for written members cannot hold there." },
 	{ "baseline-struct-missing", "A struct recorded in the baseline is not in the checked file." },
 	{ "baseline-no-classes", "Neither the baseline nor --classes gives any member of the struct a class: only size, holes, moves and missing members are compared." },
 	{ "baseline-lines-grew", "The struct spans more cachelines than in the baseline." },

@@ -122,5 +122,55 @@ def case_class_selector_named():
             "(anonymous struct at offset 64) with a, a (") in p.stderr, p.stderr
 
 
+def loads_only_c2c():
+    """The Debian perf 6.1 c2c report of fixtures/samples/c2c/perf6.1-local
+    as a loads-only recording gives it: Store Operations 0, the writer's
+    rows gone, the reader's HITM loads of c and d kept."""
+    src = os.path.join(ROOT, 'fixtures', 'samples', 'c2c', 'perf6.1-local', 'c2c_stdio.txt')
+    out = []
+    for line in open(src).read().split('\n')[1:]:
+        if line.startswith(('  Store Operations', '  Store L1D Hit', '  Store L1D Miss',
+                            '  Store HITs on shared', '  Store L1D hits on shared')):
+            line = line.rsplit(':', 1)[0] + ':          0'
+        elif line.startswith('  Total records '):
+            line = line.replace('800', '400')
+        elif line.startswith('      0            0x404080'):
+            f = line.split()
+            f[6], f[8], f[9], f[10] = '400', '0', '0', '0'   # records, stores, L1Hit, L1Miss
+            line = '  '.join(f)
+        elif line.startswith('      0       40      293'):
+            line = '      0       40      293        0        0        0            0x404080'
+        elif '[.] writer' in line:
+            continue
+        out.append(line)
+    return write('c2c_loads.txt', '\n'.join(out))
+
+
+def case_loads_only_check():
+    o = os.path.join(TMP, 'hot.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')],
+                   check=True)
+    c2c = loads_only_c2c()
+    rules = write('hot.rules', '[struct hot]\nno-hot-write-near = c\n')
+    base = ['--base', '0x404080']
+    t = run('report', o, 'hot', '--samples', c2c, '--fail-on-findings', *base, rc=1).stdout
+    assert 'finding 1: unseen-writer, line 0 (bytes 0..31), score 333' in t, t
+    p = run('check', o, '--rules', rules, '--samples', c2c, *base, rc=1)
+    want = ('error: struct hot: the cacheline holding bytes 0..31 is written, writer unknown: '
+            'loads of c (offset 16, 8 bytes, 133 HITM), d (offset 24, 8 bytes, 200 HITM) hit a line '
+            'modified in another cache (HITM, 333 in all), but the profile holds no store: ')
+    assert want in p.stdout and '[unseen-writer]' in p.stdout, p.stdout
+    assert 'holds no store' in p.stderr, p.stderr
+    d = json.loads(run('check', o, '--rules', rules, '--samples', c2c, *base, '--sarif', rc=1).stdout)
+    res = d['runs'][0]['results']
+    assert [r['ruleId'] for r in res] == ['unseen-writer'] and res[0]['level'] == 'error', res
+    assert 'unseen-writer' in [r['id'] for r in d['runs'][0]['tool']['driver']['rules']], d
+    # the classes name the writer: the rules see it (no-hot-write-near
+    # fails on a), no unseen writer is left
+    cls = write('hot.classes', 'hot.a hot-write\nhot.b hot-write\n')
+    p = run('check', o, '--rules', rules, '--samples', c2c, *base, '--classes', cls, rc=1)
+    assert '[unseen-writer]' not in p.stdout and '[no-hot-write-near]' in p.stdout, p.stdout
+
+
 if __name__ == '__main__':
     clicases.main(globals())
