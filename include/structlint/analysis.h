@@ -4,8 +4,12 @@
  *
  * Input: a layout (struct slt_struct), and an access profile from the join
  * (include/structlint/join.h), or member classes given by the user (a
- * classes file, the kernel's net_cachelines tables), or both (given classes
- * win over measured ones, counts still come from the profile).
+ * classes file, the kernel's net_cachelines tables), or both: a given
+ * class wins as the member's class (its role and writer label), the counts
+ * and the per-CPU scores still come from the profile, and so does what
+ * only samples can show: a member the samples show stored to by
+ * true_share_cpus or more CPUs (measured true-shared) gets its
+ * true-sharing finding whatever its given class.
  *
  * Classes (measured, per member, from loads + stores = accesses; all
  * thresholds are options, defaults in slt_classify_opts_default()):
@@ -133,6 +137,11 @@ struct slt_member_class {
 	const char *label;         /* writer label of a given class, or NULL */
 	size_t given_at;           /* given: the member whose entry gave the
 				      class (itself or an ancestor) */
+	enum slt_class measured;   /* the class the samples give (NONE
+				      without a profile, and for a nameless
+				      level), also when a given class wins:
+				      the facts only samples show (true
+				      sharing) are reported from it */
 };
 
 enum slt_finding_kind {

@@ -85,7 +85,7 @@ void slt_classify_members(const struct slt_struct *s,
 			enum slt_class m = slt_member_transparent(&s->members[i]) ?
 					   SLT_CLASS_NONE :
 					   measured(&p->members[i], total, o, &mc->writers);
-			mc->cls = m;
+			mc->cls = mc->measured = m;
 			mc->heat = busiest ? (double)slt_member_accesses(p, i) / (double)busiest : 0;
 			if (mc->heat > 1)
 				mc->heat = 1;

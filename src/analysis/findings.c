@@ -588,6 +588,11 @@ static void members(struct fd_ctx *x)
 	for (size_t i = 0; i < s->n_members && !x->rc; i++) {
 		const struct slt_member *m = &s->members[i];
 		enum slt_class k = a->classes[i].cls;
+		/* true sharing is measured: a member the samples show stored
+		 * to by many CPUs contends whatever class a classes file
+		 * gives it (hot-write says written, not by whom) */
+		if (a->basis != SLT_BASIS_CLASSES && a->classes[i].measured == SLT_CLASS_TRUE_SHARED)
+			k = SLT_CLASS_TRUE_SHARED;
 		/* measured: a composite member the samples named (with -E its
 		 * cells stay on it, not on its leaves) is true sharing too */
 		bool measured_composite = !leaf(m) && m->size && k == SLT_CLASS_TRUE_SHARED &&

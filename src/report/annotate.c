@@ -193,8 +193,11 @@ static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
 		m->offset, m->offset + (m->size ? m->size - 1 : 0),
 		slt_class_name(a->classes[i].cls), a->classes[i].label ? ":" : "",
 		a->classes[i].label ? a->classes[i].label : "");
+	/* what the samples show beside a given class: true sharing */
+	bool contended = a->classes[i].given && a->classes[i].cls != SLT_CLASS_TRUE_SHARED &&
+			 a->classes[i].measured == SLT_CLASS_TRUE_SHARED;
 	if (a->classes[i].given)
-		fprintf(f, " (%s)", given);
+		fprintf(f, " (%s%s)", given, contended ? "; measured true-shared" : "");
 	if (!a->profile || !a->profile->members) {
 		fputc('\n', f);
 		return;

@@ -40,6 +40,9 @@
  * named member holding it: the unit pairs are counted between),
  * "no_stores": true (only when the profile holds accesses but no store:
  * writes cannot be seen; its HITM loads give "unseen-writer" findings),
+ * members[].class_measured (a given class's member: the class the samples
+ * give it, when there are samples; true-shared there gives a true-sharing
+ * finding whatever the given class),
  * findings[].kernel_groups: [ { "name", "class" ("read-mostly" |
  * "written" | "unclassified"), "offset", "end_offset" } ] (the kernel's
  * __cacheline_group_begin__NAME .. __cacheline_group_end__NAME groups
@@ -148,6 +151,9 @@ static json_t *members_json(const struct slt_analysis *a, const char *given_word
 			slt_json_set(o, "class_source", json_string(given_word), bad);
 		if (a->classes[i].label)
 			slt_json_set(o, "class_label", json_string(a->classes[i].label), bad);
+		if (a->classes[i].given && a->classes[i].measured != SLT_CLASS_NONE)
+			slt_json_set(o, "class_measured",
+				     json_string(slt_class_name(a->classes[i].measured)), bad);
 		slt_json_set(o, "heat", json_real(a->classes[i].heat), bad);
 		if (a->profile && a->profile->members)
 			access_json(o, &a->profile->members[i], bad);

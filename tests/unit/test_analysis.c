@@ -791,6 +791,53 @@ static void test_anonymous_level_unclassed(void **state)
 	slt_arena_free(ar);
 }
 
+/* Classes and samples together: w given hot-write (a classes file says it
+ * is written), the samples show CPUs 0..3 each storing it 100 and loading
+ * r 50.  The given class stays w's class; the measured true sharing is
+ * still a finding (4 x 3 x min(100, 100) = 1200, as without the classes),
+ * and the collision keeps its per-CPU score (4 x 3 x min(100, 50) = 600). */
+static void test_given_with_measured_true_sharing(void **state)
+{
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = an(ar);
+	struct slt_sample v[8];
+	for (int c = 0; c < 4; c++) {
+		v[2 * c] = ts(0, c, 0, 100);
+		v[2 * c + 1] = ts(8, c, 50, 0);
+	}
+	enum slt_class g[16] = { 0 };
+	g[idx(s, "w")] = SLT_CLASS_HOT_WRITE;
+	g[idx(s, "r")] = SLT_CLASS_READ_MOSTLY;
+	struct slt_analysis_opts o = { .given = g };
+	slt_classify_opts_default(&o.classify);
+	struct slt_access_profile *p = join(s, v, 8);
+	struct slt_analysis *a;
+	struct slt_error err;
+	assert_int_equal(slt_analyze(s, p, &o, &a, &err), 0);
+	assert_int_equal(a->classes[idx(s, "w")].cls, SLT_CLASS_HOT_WRITE);
+	assert_true(a->classes[idx(s, "w")].given);
+	assert_int_equal(a->classes[idx(s, "w")].measured, SLT_CLASS_TRUE_SHARED);
+	assert_int_equal(a->n_findings, 2);
+	const struct slt_finding *f = find(a, SLT_FIND_TRUE_SHARING, 0);
+	assert_non_null(f);
+	assert_true(f->score == 1200);
+	assert_int_equal(f->members[0], idx(s, "w"));
+	f = find(a, SLT_FIND_COLLISION, 0);
+	assert_non_null(f);
+	assert_true(f->score == 600);
+	slt_analysis_free(a);
+	/* one writing CPU: hot-write measured too, no true sharing */
+	slt_access_profile_free(p);
+	struct slt_sample one[] = { ts(0, 0, 0, 100), ts(8, 1, 50, 0) };
+	p = join(s, one, 2);
+	assert_int_equal(slt_analyze(s, p, &o, &a, &err), 0);
+	assert_null(find(a, SLT_FIND_TRUE_SHARING, 0));
+	assert_non_null(find(a, SLT_FIND_COLLISION, 0));
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -810,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_writer_labels),
 		cmocka_unit_test(test_expand_same_score),
 		cmocka_unit_test(test_anonymous_level_unclassed),
+		cmocka_unit_test(test_given_with_measured_true_sharing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
