@@ -42,7 +42,14 @@
  *   ip                   code address; symbol ("func+0x10"), source
  *                        ("file.c:123"), event ("mem-loads"): strings
  *   data_src             raw perf_mem_data_src (include/uapi/linux/
- *                        perf_event.h)
+ *                        perf_event.h), decoded as perf c2c decodes a
+ *                        sample for what the row does not state: without
+ *                        loads and stores the row is one access, a load
+ *                        or store by mem_op (an error when mem_op is
+ *                        neither); without hitm_* and peer_*, its loads
+ *                        are HITM (snoop HitM) or peer (snoopx Peer)
+ *                        loads, local or remote, as it says (snoopx Fwd
+ *                        is neither); explicit fields win
  *   size                 bytes accessed
  *   object               binary/DSO of the code ("[kernel.kallsyms]")
  *   cpu_count            distinct CPUs that made the accesses (perf c2c
@@ -88,6 +95,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,9 +239,50 @@ static int get_cpus(struct pctx *pc, const json_t *v, struct slt_sample *s)
 }
 
 /*
+ * A row's data_src (perf's union perf_mem_data_src) decoded as perf c2c
+ * decodes a sample's, for what the row does not state itself (explicit
+ * fields win): without "loads" and "stores", the row is one sampled
+ * access, a store or a load by mem_op; without hitm_* and peer_*, each of
+ * its loads hit a modified line (snoop HitM) or a peer cache (snoopx
+ * Peer), locally or remotely, as data_src says (snoopx Fwd, a clean
+ * forward, is neither).  A data_src whose mem_op is neither load nor
+ * store cannot give the kind: an error when the row states none.
+ */
+static int row_data_src(struct pctx *pc, struct slt_sample *s, unsigned has)
+{
+	const unsigned kind = 1u << F_LOADS | 1u << F_STORES;
+	const unsigned snoop = 1u << F_HITM_L | 1u << F_HITM_R | 1u << F_PEER_L |
+			       1u << F_PEER_R;
+	struct slt_data_src d;
+	slt_data_src_decode(s->data_src, &d);
+	if (!(has & kind)) {
+		if (!d.load && !d.store) {
+			slt_pj_push_key(pc, "data_src");
+			int rc = FAIL(pc, "add \"loads\" or \"stores\" to the row, or give the "
+				      "sample's raw data_src (perf script -F data_src)",
+				      "data_src 0x%" PRIx64 " says neither load nor store "
+				      "(mem_op %" PRIu64 "), and the row states no kind",
+				      s->data_src, (s->data_src >> PERF_MEM_OP_SHIFT) & 0x1f);
+			slt_pj_pop(pc);
+			return rc;
+		}
+		s->stores = d.store;
+		s->loads = !d.store;
+	}
+	if (!(has & snoop) && d.load) {
+		if (d.hitm)
+			*(d.remote ? &s->hitm_remote : &s->hitm_local) = s->loads;
+		if (d.peer)
+			*(d.remote ? &s->peer_remote : &s->peer_local) = s->loads;
+	}
+	return 0;
+}
+
+/*
  * Read the keys of obj allowed in kind into s (counts, row fields, and for
  * K_SAMPLE type/offset/member).  Keys handled by the caller (rows,
  * members, ...) are skipped.  *has_counts gets a bit per count key seen.
+ * A row's data_src fills what its keys leave out (row_data_src()).
  */
 static int read_fields(struct pctx *pc, const json_t *obj, unsigned kind,
 		       struct slt_sample *s, unsigned *has_counts)
@@ -352,6 +401,8 @@ static int read_fields(struct pctx *pc, const json_t *obj, unsigned kind,
 		if (rc)
 			return rc;
 	}
+	if ((kind & (K_ROW | K_SAMPLE)) && (s->flags & SLT_SAMPLE_DATA_SRC))
+		return row_data_src(pc, s, *has_counts);
 	return 0;
 }
 

@@ -224,5 +224,31 @@ def case_classes_with_samples():
     assert [f['kind'] for f in d['findings']] == ['collision'], d['findings']
 
 
+# perf_mem_data_src values (<linux/perf_event.h>): a load that hit L3 with
+# snoop HitM, and a store that hit L1
+DS_LOAD_HITM = 0x02 | (0x02 | 0x40) << 5 | 0x10 << 19
+DS_STORE_L1 = 0x04 | (0x02 | 0x08) << 5
+
+
+def case_data_src_rows():
+    # rows that carry only a data_src: CPUs 0 and 1 store a, CPUs 2 and 3
+    # load b with HITM; c is loaded with an explicit count beside a HITM
+    # data_src (explicit loads win, the HITM comes from data_src)
+    o = obj('w', ANON_C)
+    prof = write('ds.json', profile('struct w', {
+        'a': [{'cpu': c, 'data_src': hex(DS_STORE_L1)} for c in (0, 1)],
+        'b': [{'cpu': c, 'data_src': hex(DS_LOAD_HITM)} for c in (2, 3)],
+        'c': [{'cpu': 2, 'loads': 3, 'data_src': hex(DS_LOAD_HITM)}]}))
+    d = json.loads(run('report', '--json', o, 'w', '--samples', prof).stdout)
+    m = {x['path']: (x['loads'], x['stores'], x['hitm_local']) for x in d['members']}
+    assert m['a'] == (0, 2, 0) and m['b'] == (2, 0, 2) and m['c'] == (3, 0, 3), m
+    assert 'collision' in [f['kind'] for f in d['findings']], d['findings']
+    # a data_src that says neither load nor store, in a row without a kind
+    bad = write('ds_bad.json', profile('struct w', {'a': [{'cpu': 0, 'data_src': '0x1'}]}))
+    p = run('report', o, 'w', '--samples', bad, rc=2)
+    assert 'ds_bad.json:1:' in p.stderr and 'data_src 0x1 says neither load nor store' in p.stderr, \
+        p.stderr
+
+
 if __name__ == '__main__':
     clicases.main(globals())

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include <linux/perf_event.h>
+
 #include "structlint/profile.h"
 
 /* Records copied out of the callback (its pointers die after it). */
@@ -497,6 +499,11 @@ static void test_errors(void **state)
 		  SLT_ECORRUPT, 1, 45, "structs must be an array", NULL },
 		{ "{\"schema\":\"structlint.profile/v1\",\"cacheline_size\":96}",
 		  SLT_ECORRUPT, 1, 52, "not a power of two", NULL },
+		/* a data_src that gives no kind (mem_op NA), the row none */
+		{ "{\"schema\":\"structlint.profile/v1\",\n"
+		  "\"samples\": [{\"cpu\": 1, \"data_src\": \"0x1\"}]}",
+		  SLT_ECORRUPT, 2, 36, "data_src 0x1 says neither load nor store",
+		  "add \"loads\" or \"stores\"" },
 		/* totals below the sum of the rows */
 		{ "{\"schema\":\"structlint.profile/v1\",\"structs\":[{\"type\":\"s\","
 		  "\"members\":[{\"member\":\"m\",\"loads\":3,\"rows\":[{\"cpu\":1,"
@@ -527,6 +534,72 @@ static void test_errors(void **state)
 		assert_int_equal(r.n, 0);
 		recs_free(&r);
 	}
+}
+
+/* Rows and samples with a data_src (perf's PERF_MEM_* encoding,
+ * <linux/perf_event.h>) and no explicit kind are decoded as perf c2c
+ * decodes a sample: one access, load or store by mem_op, HITM (snoop
+ * HitM) and peer (snoopx Peer) loads, local or remote; snoopx Fwd (a clean
+ * forward) is neither.  Explicit fields win where the row has them. */
+#define DS_OP(x) ((uint64_t)(x) << PERF_MEM_OP_SHIFT)
+#define DS_LVL(x) ((uint64_t)(x) << PERF_MEM_LVL_SHIFT)
+#define DS_SNOOP(x) ((uint64_t)(x) << PERF_MEM_SNOOP_SHIFT)
+#define DS_SNOOPX(x) ((uint64_t)(x) << PERF_MEM_SNOOPX_SHIFT)
+static void test_data_src(void **state)
+{
+	(void)state;
+	const uint64_t ld = DS_OP(PERF_MEM_OP_LOAD), l3 = DS_LVL(PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3);
+	const uint64_t v[] = {
+		ld | l3 | DS_SNOOP(PERF_MEM_SNOOP_HITM),                     /* local HITM */
+		ld | DS_LVL(PERF_MEM_LVL_REM_CCE1) | DS_SNOOP(PERF_MEM_SNOOP_HITM), /* remote */
+		DS_OP(PERF_MEM_OP_STORE) | DS_LVL(PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1),
+		ld | DS_LVL(PERF_MEM_LVL_HIT | PERF_MEM_LVL_L2) | DS_SNOOPX(PERF_MEM_SNOOPX_PEER),
+		ld | l3 | DS_SNOOPX(PERF_MEM_SNOOPX_FWD),                    /* clean forward */
+		ld | l3 | DS_SNOOP(PERF_MEM_SNOOP_HITM),                     /* with "loads": 5 */
+		ld | l3 | DS_SNOOP(PERF_MEM_SNOOP_HITM),                     /* "hitm_local": 0 */
+		ld | l3 | DS_SNOOP(PERF_MEM_SNOOP_HITM),                     /* "stores": 2 */
+		DS_OP(PERF_MEM_OP_STORE),                                    /* a raw sample */
+	};
+	char text[4096];
+	snprintf(text, sizeof(text),
+		 "{\"schema\":\"structlint.profile/v1\",\"structs\":[{\"type\":\"s\","
+		 "\"members\":[{\"member\":\"m\",\"rows\":["
+		 "{\"cpu\":0,\"data_src\":\"0x%llx\"},{\"cpu\":1,\"data_src\":\"0x%llx\"},"
+		 "{\"cpu\":2,\"data_src\":\"0x%llx\"},{\"cpu\":3,\"data_src\":\"0x%llx\"},"
+		 "{\"cpu\":4,\"data_src\":\"0x%llx\"},"
+		 "{\"cpu\":5,\"loads\":5,\"data_src\":\"0x%llx\"},"
+		 "{\"cpu\":6,\"loads\":5,\"hitm_local\":0,\"data_src\":\"0x%llx\"},"
+		 "{\"cpu\":7,\"stores\":2,\"data_src\":\"0x%llx\"}]}]}],"
+		 "\"samples\":[{\"addr\":\"0x1000\",\"data_src\":%llu}]}",
+		 (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],
+		 (unsigned long long)v[3], (unsigned long long)v[4], (unsigned long long)v[5],
+		 (unsigned long long)v[6], (unsigned long long)v[7], (unsigned long long)v[8]);
+	struct recs r = { 0 };
+	struct slt_samples_info info;
+	struct slt_error err;
+	assert_int_equal(parse_str(text, &r, &info, &err), 0);
+	assert_int_equal(r.n, 9);
+	static const struct {
+		uint64_t loads, stores, hl, hr, pl, pr;
+	} want[] = {
+		{ 1, 0, 1, 0, 0, 0 }, { 1, 0, 0, 1, 0, 0 }, { 0, 1, 0, 0, 0, 0 },
+		{ 1, 0, 0, 0, 1, 0 }, { 1, 0, 0, 0, 0, 0 }, { 5, 0, 5, 0, 0, 0 },
+		{ 5, 0, 0, 0, 0, 0 }, { 0, 2, 0, 0, 0, 0 }, { 0, 1, 0, 0, 0, 0 },
+	};
+	for (size_t i = 0; i < 9; i++) {
+		const struct slt_sample *s = &r.v[i].s;
+		if (s->loads != want[i].loads || s->stores != want[i].stores ||
+		    s->hitm_local != want[i].hl || s->hitm_remote != want[i].hr ||
+		    s->peer_local != want[i].pl || s->peer_remote != want[i].pr)
+			fail_msg("record %zu: ld %llu st %llu hitm %llu/%llu peer %llu/%llu", i,
+				 (unsigned long long)s->loads, (unsigned long long)s->stores,
+				 (unsigned long long)s->hitm_local, (unsigned long long)s->hitm_remote,
+				 (unsigned long long)s->peer_local, (unsigned long long)s->peer_remote);
+		assert_true(s->flags & SLT_SAMPLE_DATA_SRC);
+		assert_int_equal(s->data_src, v[i]);
+	}
+	assert_int_equal(info.samples, 1 + 1 + 1 + 1 + 1 + 5 + 5 + 2 + 1);
+	recs_free(&r);
 }
 
 static void test_misc(void **state)
@@ -588,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_write_shape),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_misc),
+		cmocka_unit_test(test_data_src),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
