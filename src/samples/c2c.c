@@ -565,32 +565,6 @@ static void parse_keyval(struct c2c *c, struct slt_span line)
 	}
 }
 
-/* Pareto blocks without header lines: a block header line ("Num
- * <totals> 0xLINE") followed, past dashed separators, by a row of
- * percentages and hex offsets: 55. */
-static int headless_detect(const unsigned char *head, size_t n)
-{
-	struct slt_text tx;
-	struct slt_span line;
-	bool block = false;
-	slt_text_init(&tx, head, n);
-	for (int k = 0; k < 64 && slt_text_next(&tx, &line, NULL); k++) {
-		struct slt_span tl = slt_span_trim(line), r = tl, t;
-		uint32_t centi;
-		if (!tl.n || tl.p[0] == '-' || tl.p[0] == '#')
-			continue;
-		if (slt_c2c_block_line(tl)) {
-			block = true;
-			continue;
-		}
-		if (block && slt_tok_next(&r, &t) && slt_parse_pct(t, true, &centi) &&
-		    slt_span_contains(tl, " 0x"))
-			return 55;
-		block = false;
-	}
-	return 0;
-}
-
 int slt_c2c_detect(const unsigned char *head, size_t n)
 {
 	struct slt_span s = { (const char *)head, n };
@@ -601,8 +575,11 @@ int slt_c2c_detect(const unsigned char *head, size_t n)
 		return 80;
 	if (slt_span_contains(s, "Num  RmtHitm") || slt_span_contains(s, "----- HITM -----"))
 		return 60;
-	return headless_detect(head, n);
+	return slt_c2c_headless_detect(head, n);
 }
+
+static const char NO_BLOCK_LINE[] =
+	"no block header line (\"Num <totals> 0xLINE\") above the rows";
 
 /* A Pareto row before any header line: the columns recognised from it
  * and the block header above it (c2c_infer.c), or why not. */
@@ -617,7 +594,7 @@ static void headless_row(struct c2c *c, struct slt_span row, unsigned line)
 		;
 	if (!t.n || !slt_parse_hex(t, &off))
 		return;
-	const char *why = "no block header line (\"Num <totals> 0xLINE\") above the rows";
+	const char *why = NO_BLOCK_LINE;
 	if (c->pending.n &&
 	    slt_c2c_infer(c->pending, row, c->pct, &c->n_pct, c->rest, &c->n_rest, &why) &&
 	    parse_block_header(c, c->pending)) {
@@ -756,6 +733,17 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 	}
 	if (rc)
 		return rc;
+	/* rows without the block line above them: the line address is
+	 * missing, which no header line gives */
+	if (!c.seen_c2c && c.infer_why == NO_BLOCK_LINE)
+		return slt_error_set_line(pc->err, SLT_EUSAGE, pc->name, c.infer_line,
+					  "paste each block whole, as perf c2c report --stdio prints it "
+					  "under \"Shared Cache Line Distribution Pareto\": the cacheline "
+					  "line (\"      0  <totals>  0xLINE\" between dashed lines) above its "
+					  "rows, and best the two '#' column-header lines above the first block",
+					  "perf c2c Pareto rows without their block header: no cacheline line "
+					  "(\"Num <totals> 0xLINE\") above the rows gives the cache line they "
+					  "are offsets in, and no '#' header line names their columns");
 	if (!c.seen_c2c && c.infer_why)
 		return slt_error_set_line(pc->err, SLT_EUSAGE, pc->name, c.infer_line,
 					  "paste the two '#' lines perf c2c report --stdio prints above the "

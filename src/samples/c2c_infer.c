@@ -2,7 +2,7 @@
 /*
  * perf c2c Pareto blocks pasted without their header lines (mailing-list
  * excerpts keep only the cacheline blocks): the columns recognised from
- * the rows themselves (c2c_int.h, slt_c2c_infer()).
+ * the rows themselves (c2c_int.h, slt_c2c_infer()), and their detection.
  */
 #include <string.h>
 
@@ -24,6 +24,49 @@ bool slt_c2c_block_line(struct slt_span line)
 		n++;
 	}
 	return hex && n >= 3;           /* Num, a total, the address */
+}
+
+/* A Pareto row's shape: 4 to 6 percentages (HITM or peer, then stores),
+ * then the data offset in hex (perf mem report's rows start with
+ * percentages too, but a symbol follows them). */
+static bool pareto_row(struct slt_span tl)
+{
+	struct slt_span r = tl, t = { NULL, 0 };
+	uint32_t centi;
+	uint64_t off;
+	size_t k = 0;
+	while (slt_tok_next(&r, &t) && slt_parse_pct(t, true, &centi))
+		k++;
+	return k >= 4 && k <= 6 && t.n && slt_parse_hex(t, &off);
+}
+
+/* Pareto blocks without header lines: a block header line ("Num
+ * <totals> 0xLINE") followed, past dashed separators, by a row of
+ * percentages and hex offsets: 55.  Pareto rows alone, without even
+ * the block lines, are c2c too (25): read, they are refused naming
+ * what is missing. */
+int slt_c2c_headless_detect(const unsigned char *head, size_t n)
+{
+	struct slt_text tx;
+	struct slt_span line;
+	bool block = false, rows = false;
+	slt_text_init(&tx, head, n);
+	for (int k = 0; k < 64 && slt_text_next(&tx, &line, NULL); k++) {
+		struct slt_span tl = slt_span_trim(line), r = tl, t;
+		uint32_t centi;
+		if (!tl.n || tl.p[0] == '-' || tl.p[0] == '#')
+			continue;
+		if (slt_c2c_block_line(tl)) {
+			block = true;
+			continue;
+		}
+		if (block && slt_tok_next(&r, &t) && slt_parse_pct(t, true, &centi) &&
+		    slt_span_contains(tl, " 0x"))
+			return 55;
+		rows |= !block && pareto_row(tl);
+		block = false;
+	}
+	return rows ? 25 : 0;
 }
 
 static bool is_dec(struct slt_span t)

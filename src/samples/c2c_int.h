@@ -49,4 +49,9 @@ bool slt_c2c_infer(struct slt_span hdr, struct slt_span row, enum col *pct,
  * totals and the line address in hex, nothing else. */
 bool slt_c2c_block_line(struct slt_span line);
 
+/* Detection score of a perf c2c report pasted without its header lines:
+ * 55 for a block line followed by a Pareto row, 25 for Pareto rows alone
+ * (parsed only to be refused naming what is missing), else 0. */
+int slt_c2c_headless_detect(const unsigned char *head, size_t n);
+
 #endif

@@ -124,6 +124,21 @@ def case_c2c_unrecognised():
         "...  Code address ...\"))\n" % f), p.stderr
 
 
+def case_c2c_rows_only():
+    # Pareto rows alone (no block line, no '#' lines): recognised as perf
+    # c2c and refused at the first row, naming what is missing, not the
+    # generic "sample format not recognised"
+    src = os.path.join(FX, 'published', 'c2c-pareto-blocks-only-memcg-css.txt')
+    f = os.path.join(TMP, 'rows_only.txt')
+    with open(f, 'w') as o:
+        o.write('\n' + ''.join(l for l in open(src).readlines()[1:] if '%' in l))
+    p = run('report', css_obj(), 'cgroup_subsys_state', '--samples', f, rc=2)
+    err = p.stderr.strip().split('\n')
+    assert len(err) == 1 and err[0].startswith(
+        'structlint: %s:2: perf c2c Pareto rows without their block header: no cacheline line '
+        '("Num <totals> 0xLINE") above the rows gives the cache line they are offsets in, and no '
+        "'#' header line names their columns (paste each block whole" % f), p.stderr
+
 
 if __name__ == '__main__':
     import clicases
