@@ -313,13 +313,27 @@ static void line_cpu(struct fd_ctx *x, uint64_t L, size_t c0, size_t c1, size_t 
 	if (parts_alloc(&lp, ls.n)) {
 		x->rc = SLT_ENOMEM;
 	} else {
+		/* per listed member, the part of its unit it makes: the
+		 * unit's stores pair as the writer side, its accesses as the
+		 * accessed side; a member that only loads inside a written
+		 * unit (i_data.a_ops beside i_data's stored lock) makes no
+		 * writer side, and an accessed side only when another unit
+		 * stores */
 		for (size_t j = 0; j < ls.n; j++) {
 			size_t u = slt_member_unit(s, ls.m[j]);
+			uint64_t st = 0, acc = 0;
+			for (size_t c = c0; c < c1; c++)
+				if (p->cells[c].member == ls.m[j]) {
+					st += p->cells[c].stores;
+					acc += p->cells[c].loads + p->cells[c].stores;
+				}
 			for (size_t k = 0; k < np; k++) {
 				if (parts[k].group != u)
 					continue;
-				lp.c_rw[j] = parts[k].writer_rw + (parts[k].written ? 0 : parts[k].accessed);
-				lp.c_ww[j] = parts[k].writer_ww + (parts[k].written ? parts[k].accessed : 0);
+				double wr_rw = st ? parts[k].writer_rw : 0, wr_ww = st ? parts[k].writer_ww : 0;
+				double ac = acc ? parts[k].accessed : 0;
+				lp.c_rw[j] = wr_rw + (parts[k].written ? 0 : ac);
+				lp.c_ww[j] = wr_ww + (parts[k].written ? ac : 0);
 			}
 		}
 		add_line(x, L, &ls, &lp, ww);
@@ -365,27 +379,30 @@ static void line_classes(struct fd_ctx *x, uint64_t L, size_t *buf)
 		parts_release(&lp);
 		return;
 	}
-	/* per listed member, its unit's part: a read-mostly unit pairs with
-	 * the written units but itself, a written one with the read-mostly
-	 * units but itself and with the written units of other labels */
+	/* per listed member, what it adds itself: a read-mostly member pairs
+	 * with the written units but its own, a written one with the
+	 * read-mostly units but its own and with the written units of other
+	 * labels (a read-mostly member inside the writer's unit, i_data.a_ops
+	 * beside i_data's written lock, adds nothing: pairs within a unit
+	 * are not counted) */
 	for (size_t j = 0; j < ls.n; j++) {
 		size_t u = slt_member_unit(s, ls.m[j]);
+		enum slt_class own = a->classes[ls.m[j]].cls;
 		bool rd = false, wr = false, other = false;
-		const char *lab = NULL;
+		const char *lab = writes(own) ? a->classes[ls.m[j]].label : NULL;
 		for (size_t k = 0; k < ls.n; k++) {
 			if (slt_member_unit(s, ls.m[k]) != u)
 				continue;
 			enum slt_class c = a->classes[ls.m[k]].cls;
 			rd |= c == SLT_CLASS_READ_MOSTLY;
 			wr |= writes(c);
-			if (writes(c) && !lab)
-				lab = a->classes[ls.m[k]].label;
 		}
 		for (size_t k = 0; lab && k < ls.n_writers && !other; k++) {
 			const char *l2 = a->classes[ls.m[k]].label;
 			other = l2 && strcmp(l2, lab) && slt_member_unit(s, ls.m[k]) != u;
 		}
-		lp.c_rw[j] = (rd ? n_wr - wr : 0) + (wr ? n_rd - rd : 0);
+		lp.c_rw[j] = (own == SLT_CLASS_READ_MOSTLY ? n_wr - wr : 0) +
+			     (writes(own) ? n_rd - rd : 0);
 		lp.c_ww[j] = other;
 	}
 	add_line(x, L, &ls, &lp, lp.ww > 0);

@@ -205,6 +205,67 @@ static void test_classes_adds_nothing(void **state)
 	slt_arena_free(ar);
 }
 
+/*
+ * A nested struct (shown expanded, as -E or a classes path shows it):
+ * struct nw { struct as { long lock; long a_ops; } d; long devices; }, one
+ * line.  d is one unit: lock and a_ops pair with nothing inside it.
+ * Classes: d.lock hot-write, d.a_ops and devices read-mostly: one pair
+ * (d, devices), score 1, naming lock and devices, not a_ops (it was listed,
+ * as 6.1 inode's i_data.a_ops beside i_data's written lock).
+ * Per-CPU: lock stored 100x by CPU 0, a_ops loaded 100x by CPU 2, devices
+ * loaded 100x by CPU 1: d0-devices1 = 100; a_ops' loads pair with no
+ * store of another unit: not listed.  With devices stored by CPU 1 too,
+ * a_ops' loads on CPU 2 pair with them (min(100, 100)): listed.
+ */
+static void test_nested_adds_nothing(void **state)
+{
+	(void)state;
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_type *l = G_INT(ar, "long int", 8);
+	struct slt_type *in = g_comp(ar, SLT_T_STRUCT, "as", 16, 2);
+	g_mem(in, "lock", l, 0, 0, 0);
+	g_mem(in, "a_ops", l, 64, 0, 0);
+	struct slt_type *t = g_comp(ar, SLT_T_STRUCT, "nw", 24, 2);
+	g_mem(t, "d", in, 0, 0, 0);
+	g_mem(t, "devices", l, 128, 0, 0);
+	struct slt_struct *s = slt_arena_alloc(ar, sizeof(*s));
+	struct slt_error err;
+	assert_int_equal(slt_build_struct(ar, t, SLT_FORMAT_DWARF, true, "nw.o", s, &err), 0);
+	enum slt_class g[8] = { 0 };
+	g[idx(s, "lock")] = SLT_CLASS_HOT_WRITE;
+	g[idx(s, "a_ops")] = g[idx(s, "devices")] = SLT_CLASS_READ_MOSTLY;
+	struct slt_analysis_opts o = { .given = g };
+	slt_classify_opts_default(&o.classify);
+	struct slt_analysis *a;
+	assert_int_equal(slt_analyze(s, NULL, &o, &a, &err), 0);
+	assert_int_equal(a->n_findings, 1);
+	names(s, find(a, SLT_FIND_COLLISION), (const char *[]){ "lock" }, 1,
+	      (const char *[]){ "devices" }, 1);
+	assert_true(a->findings[0].score == 1);
+	slt_analysis_free(a);
+	struct slt_sample v[] = { typed_sample("nw", 0, 0, 0, 100), typed_sample("nw", 8, 2, 100, 0),
+				  typed_sample("nw", 16, 1, 100, 0) };
+	struct slt_access_profile *p;
+	a = measured(s, v, 3, &p);
+	assert_int_equal(a->n_findings, 1);
+	names(s, find(a, SLT_FIND_COLLISION), (const char *[]){ "lock" }, 1,
+	      (const char *[]){ "devices" }, 1);
+	assert_true(a->findings[0].score == 100);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	v[2] = typed_sample("nw", 16, 1, 0, 100);
+	a = measured(s, v, 3, &p);
+	const struct slt_finding *f = find(a, SLT_FIND_WRITE_WRITE);
+	assert_non_null(f);
+	bool listed = false;
+	for (size_t k = 0; k < f->n_members; k++)
+		listed |= f->members[k] == idx(s, "a_ops");
+	assert_true(listed);
+	slt_analysis_free(a);
+	slt_access_profile_free(p);
+	slt_arena_free(ar);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_both),
 		cmocka_unit_test(test_cpu_adds_nothing),
 		cmocka_unit_test(test_classes_adds_nothing),
+		cmocka_unit_test(test_nested_adds_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
