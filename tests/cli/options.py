@@ -236,6 +236,14 @@ def c_help_version(fx):
         out = sl([opt])
         if not re.match(r"^structlint \d+\.\d+\.\d+\S*\n$", out):
             raise Fail("%s: %r" % (opt, out))
+    # the man page's NAME line (what whatis/apropos show) says what the
+    # tool is for: finding false sharing, not only showing layouts
+    man = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "man", "structlint.1")
+    with open(man) as f:
+        lines = f.read().split("\n")
+    name = lines[lines.index(".SH NAME") + 1]
+    if not name.startswith("structlint \\- ") or "false sharing" not in name:
+        raise Fail("man NAME line: %r" % name)
 
 
 CASES = {
