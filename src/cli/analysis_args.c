@@ -510,8 +510,9 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 		}
 	}
 	if (any && !stores)
-		fprintf(stderr, "structlint: warning: %s: the profile holds no store, only loads (its events record loads only, or cannot tell loads from stores, e.g. page faults): writes cannot be seen; loads that hit a modified line (HITM) are taken as evidence of an unseen writer (record stores too: perf c2c record, perf mem record -t load,store)\n",
-			c->samples);
+		fprintf(stderr, "structlint: warning: %s: the profile holds no store, only loads (its events record loads only, or cannot tell loads from stores, e.g. page faults): writes cannot be seen; loads that hit a modified line (HITM) are taken as evidence of %s (record stores too: perf c2c record, perf mem record -t load,store)\n",
+			c->samples, c->classes ? "a write by the hot-write members the classes name on that line, or by an unseen writer where they name none" :
+			"an unseen writer");
 	/* A gate (--fail-on-findings, check) that can see no write has no
 	 * evidence either way: an input error, never a pass.  HITM loads
 	 * are that evidence (unseen-writer findings), and a classes file

@@ -280,10 +280,21 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 	else if (a->line_origin && !p)
 		fprintf(f, "; the instance starts %" PRIu32 " bytes into a line", a->line_origin);
 	fputs(" */\n", f);
-	if (a->no_stores)
-		fprintf(f, "/* structlint: the profile holds no store (loads-only events): no member can be seen written, so collisions cannot be scored; %s */\n",
-			a->n_findings ? "lines whose loads hit modified lines (HITM) are listed as written by an unseen writer" :
-					"no load hit a modified line (HITM) either: this is no evidence that nothing is written");
+	if (a->no_stores) {
+		/* HITM lines: written by the hot-write members the classes
+		 * name there (collisions), else by an unseen writer */
+		size_t named = 0, unseen = 0;
+		for (size_t i = 0; i < a->n_findings; i++) {
+			named += a->findings[i].kind == SLT_FIND_COLLISION;
+			unseen += a->findings[i].kind == SLT_FIND_UNSEEN_WRITER;
+		}
+		fprintf(f, "/* structlint: the profile holds no store (loads-only events): no member can be seen written%s; %s%s */\n",
+			named ? "" : ", so collisions cannot be scored",
+			named ? "lines whose loads hit modified lines (HITM) are written by the hot-write members the classes file names on them (collisions scored by those HITM loads)" :
+			unseen ? "lines whose loads hit modified lines (HITM) are listed as written by an unseen writer" :
+				 "no load hit a modified line (HITM) either: this is no evidence that nothing is written",
+			named && unseen ? "; where it names none, by an unseen writer" : "");
+	}
 	for (size_t i = 0; i < a->n_findings; i++) {
 		const struct slt_finding *fd = &a->findings[i];
 		uint32_t origin = a->n_bases > 1 ? fd->origin : a->line_origin;

@@ -250,5 +250,32 @@ def case_data_src_rows():
         p.stderr
 
 
+def case_loads_only_named_writer():
+    # a loads-only profile with HITM loads of c and d, and a classes file
+    # naming a and b hot-write: the line is a collision with the named
+    # writers, and the note and the warning say so (not "unseen writer")
+    o = os.path.join(TMP, 'hot.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')],
+                   check=True)
+    prof = write('hot_hitm.json', profile('hot', {
+        'c': [{'cpu': 1, 'loads': 100, 'hitm_local': 25}],
+        'd': [{'cpu': 2, 'loads': 100, 'hitm_local': 25}]}))
+    cls = write('hot_named.classes', 'hot.a hot-write\nhot.b hot-write\nhot.c read-mostly\n'
+                'hot.d read-mostly\n')
+    p = run('report', o, 'hot', '--samples', prof, '--classes', cls)
+    assert 'finding 1: collision, line 0 (bytes 0..31), score 50' in p.stdout, p.stdout
+    assert ('/* structlint: the profile holds no store (loads-only events): no member can be seen '
+            'written; lines whose loads hit modified lines (HITM) are written by the hot-write '
+            'members the classes file names on them (collisions scored by those HITM loads) */'
+            ) in p.stdout, p.stdout
+    assert 'unseen writer' not in p.stdout, p.stdout
+    assert ('HITM) are taken as evidence of a write by the hot-write members the classes name on '
+            'that line') in p.stderr, p.stderr
+    # without the classes: the unseen writer
+    p = run('report', o, 'hot', '--samples', prof)
+    assert 'are listed as written by an unseen writer */' in p.stdout, p.stdout
+    assert 'taken as evidence of an unseen writer' in p.stderr, p.stderr
+
+
 if __name__ == '__main__':
     clicases.main(globals())
