@@ -122,6 +122,16 @@ def case_class_selector_named():
             "(anonymous struct at offset 64) with a, a (") in p.stderr, p.stderr
 
 
+def hot_obj():
+    """fixtures/report/c2c_hot.c (the struct of the perf6.1-local c2c
+    reports), compiled once."""
+    o = os.path.join(TMP, 'hot.o')
+    if not os.path.exists(o):
+        subprocess.run([CC, '-g', '-c', '-o', o, os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')],
+                       check=True)
+    return o
+
+
 def loads_only_c2c():
     """The Debian perf 6.1 c2c report of fixtures/samples/c2c/perf6.1-local
     as a loads-only recording gives it: Store Operations 0, the writer's
@@ -147,9 +157,7 @@ def loads_only_c2c():
 
 
 def case_loads_only_check():
-    o = os.path.join(TMP, 'hot.o')
-    subprocess.run([CC, '-g', '-c', '-o', o, os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')],
-                   check=True)
+    o = hot_obj()
     c2c = loads_only_c2c()
     rules = write('hot.rules', '[struct hot]\nno-hot-write-near = c\n')
     base = ['--base', '0x404080']
@@ -254,9 +262,7 @@ def case_loads_only_named_writer():
     # a loads-only profile with HITM loads of c and d, and a classes file
     # naming a and b hot-write: the line is a collision with the named
     # writers, and the note and the warning say so (not "unseen writer")
-    o = os.path.join(TMP, 'hot.o')
-    subprocess.run([CC, '-g', '-c', '-o', o, os.path.join(ROOT, 'fixtures', 'report', 'c2c_hot.c')],
-                   check=True)
+    o = hot_obj()
     prof = write('hot_hitm.json', profile('hot', {
         'c': [{'cpu': 1, 'loads': 100, 'hitm_local': 25}],
         'd': [{'cpu': 2, 'loads': 100, 'hitm_local': 25}]}))
