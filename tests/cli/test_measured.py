@@ -284,4 +284,4 @@ def case_loads_only_named_writer():
 
 
 if __name__ == '__main__':
-    clicases.main(globals())
+    clicases.main(clicases.of_module(globals()))
