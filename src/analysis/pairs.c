@@ -286,23 +286,57 @@ static size_t gidx(const size_t *g, size_t ng, size_t group)
 	return k;
 }
 
-/* on[gi * p->n + k]: group g[gi]'s accesses on the CPU of entry k (the
- * per-CPU check of apart(), see the top of this file); NULL without
- * memory (then the check is left out: the stretch over all CPUs).
- * n x ng doubles, filled in O(n^2) as cross() is. */
-static double *on_cpu_table(const struct slt_pairs *p, const size_t *g, size_t ng)
+/* touches[gi * p->n + k]: group g[gi] is accessed on the CPU of entry k
+ * (the per-CPU check of apart(), see the top of this file).  n x ng
+ * flags, filled in O(n^2) as cross() is; NULL without memory (then the
+ * check is left out: the stretch over all CPUs). */
+static bool *touch_table(const struct slt_pairs *p, const size_t *g, size_t ng)
 {
 	size_t cells = ng * p->n;
-	double *on = calloc(cells ? cells : 1, sizeof(*on));
+	bool *on = calloc(cells ? cells : 1, sizeof(*on));
 	if (!on)
 		return NULL;
 	for (size_t x = 0; x < p->n; x++) {
+		if (p->v[x].loads + p->v[x].stores <= 0)
+			continue;
 		size_t gi = gidx(g, ng, p->v[x].group);
 		for (size_t k = 0; k < p->n; k++)
 			if (p->v[k].cpu == p->v[x].cpu)
-				on[gi * p->n + k] += p->v[x].loads + p->v[x].stores;
+				on[gi * p->n + k] = true;
 	}
 	return on;
+}
+
+/* What the three entry points below share for one line: its groups g
+ * (once each), the apart() table w over them (NULL: no code places, every
+ * apart is 1) and the per-CPU touch table (NULL with w NULL). */
+struct line_tables {
+	size_t *g, ng;
+	double *w;
+	bool *on;
+	bool nomem;   /* a table that was wanted could not be made */
+};
+
+static void tables_free(struct line_tables *t)
+{
+	free(t->on);
+	free(t->w);
+	free(t->g);
+}
+
+static void tables_init(const struct slt_pairs *p, struct line_tables *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->g = malloc((p->n ? p->n : 1) * sizeof(*t->g));
+	if (!t->g) {
+		t->nomem = true;
+		return;
+	}
+	t->w = apart_table(p, t->g, &t->ng);
+	if (p->n_locs && t->ng && !t->w)
+		t->nomem = true;
+	if (t->w && !(t->on = touch_table(p, t->g, t->ng)))
+		t->nomem = true;
 }
 
 /* Entry k's accesses that count against a store of group g[gu] on another
@@ -310,24 +344,23 @@ static double *on_cpu_table(const struct slt_pairs *p, const size_t *g, size_t n
  * accesses U, else the apart() share.  (Only the zero test: code places
  * count a member's accesses over all its lines, the per-CPU entries one
  * line's share, so the two are not in one unit to take a minimum of.) */
-static double pair_acc(const struct slt_pairs *p, size_t ng, const double *w,
-		       const double *on, size_t gu, size_t gv, size_t k)
+static double pair_acc(const struct slt_pairs *p, const struct line_tables *t,
+		       size_t gu, size_t gv, size_t k)
 {
 	double acc = p->v[k].loads + p->v[k].stores;
-	if (!w)
+	if (!t->w)
 		return acc;
-	if (on && on[gu * p->n + k] <= 0)
+	if (t->on && !t->on[gu * p->n + k])
 		return acc;    /* k's CPU never touches U */
-	return acc * w[gu * ng + gv];
+	return acc * t->w[gu * t->ng + gv];
 }
 
-/* slt_pairs_cross() over the groups g[0..ng) with the apart table w (NULL:
- * every apart is 1); each pair's term also into parts (NULL: not wanted,
- * else parts[k] is g[k]'s, zeroed here). */
-static double cross(const struct slt_pairs *p, const size_t *g, size_t ng,
-		    const double *w, struct slt_pairs_part *parts)
+/* slt_pairs_cross() over the line's tables; each pair's term also into
+ * parts (NULL: not wanted, else parts[k] is g[k]'s, zeroed here). */
+static double cross(const struct slt_pairs *p, const struct line_tables *t,
+		    struct slt_pairs_part *parts)
 {
-	double *on = w ? on_cpu_table(p, g, ng) : NULL;
+	const size_t *g = t->g, ng = t->ng;
 	double s = 0;
 	if (parts) {
 		memset(parts, 0, ng * sizeof(*parts));
@@ -341,78 +374,70 @@ static double cross(const struct slt_pairs *p, const size_t *g, size_t ng,
 		const struct slt_pair_acc *st = &p->v[i];
 		if (st->stores <= 0)
 			continue;
-		size_t gu = w || parts ? gidx(g, ng, st->group) : 0;
+		size_t gu = t->w || parts ? gidx(g, ng, st->group) : 0;
 		for (size_t k = 0; k < p->n; k++) {
 			const struct slt_pair_acc *a = &p->v[k];
 			if (a->group == st->group || a->cpu == st->cpu)
 				continue;
-			size_t gv = w || parts ? gidx(g, ng, a->group) : 0;
-			double acc = pair_acc(p, ng, w, on, gu, gv, k);
-			double t = st->stores < acc ? st->stores : acc;
-			s += t;
-			if (parts && t > 0) {
+			size_t gv = t->w || parts ? gidx(g, ng, a->group) : 0;
+			double acc = pair_acc(p, t, gu, gv, k);
+			double v = st->stores < acc ? st->stores : acc;
+			s += v;
+			if (parts && v > 0) {
 				if (parts[gv].written)
-					parts[gu].writer_ww += t;
+					parts[gu].writer_ww += v;
 				else
-					parts[gu].writer_rw += t;
-				parts[gv].accessed += t;
+					parts[gu].writer_rw += v;
+				parts[gv].accessed += v;
 			}
 		}
 	}
-	free(on);
 	return s;
 }
 
 double slt_pairs_cross(const struct slt_pairs *p)
 {
-	size_t *g = malloc((p->n ? p->n : 1) * sizeof(*g)), ng = 0;
-	double *w = g ? apart_table(p, g, &ng) : NULL;
-	double s = cross(p, g, ng, w, NULL);
-	free(w);
-	free(g);
+	struct line_tables t;
+	tables_init(p, &t);
+	double s = cross(p, &t, NULL);
+	tables_free(&t);
 	return s;
 }
 
 int slt_pairs_split(const struct slt_pairs *p, struct slt_pairs_part **parts,
 		    size_t *n, double *rw, double *ww)
 {
-	size_t *g = malloc((p->n ? p->n : 1) * sizeof(*g)), ng = 0;
-	double *w = g ? apart_table(p, g, &ng) : NULL;
-	struct slt_pairs_part *v = g ? malloc((ng ? ng : 1) * sizeof(*v)) : NULL;
+	struct line_tables t;
+	tables_init(p, &t);
+	struct slt_pairs_part *v = t.nomem ? NULL : malloc((t.ng ? t.ng : 1) * sizeof(*v));
 	*parts = NULL;
 	*n = 0;
 	*rw = *ww = 0;
-	if (!v || (p->n_locs && ng && !w)) {
-		free(v);
-		free(w);
-		free(g);
+	if (!v) {
+		tables_free(&t);
 		return SLT_ENOMEM;
 	}
-	cross(p, g, ng, w, v);
-	for (size_t k = 0; k < ng; k++)
+	cross(p, &t, v);
+	for (size_t k = 0; k < t.ng; k++)
 		*(v[k].written ? ww : rw) += v[k].accessed;
-	free(w);
-	free(g);
 	*parts = v;
-	*n = ng;
+	*n = t.ng;
+	tables_free(&t);
 	return 0;
 }
 
 bool slt_pairs_write_write(const struct slt_pairs *p)
 {
-	size_t *g = malloc((p->n ? p->n : 1) * sizeof(*g)), ng = 0;
-	double *w = g ? apart_table(p, g, &ng) : NULL;
-	double *on = w ? on_cpu_table(p, g, ng) : NULL;
+	struct line_tables t;
+	tables_init(p, &t);
 	bool ww = false;
 	for (size_t i = 0; i < p->n && !ww; i++)
 		for (size_t k = 0; k < p->n && !ww; k++)
 			ww = p->v[i].stores > 0 && p->v[k].stores > 0 &&
 			     p->v[i].group != p->v[k].group && p->v[i].cpu != p->v[k].cpu &&
-			     pair_acc(p, ng, w, on, gidx(g, ng, p->v[i].group),
-				      gidx(g, ng, p->v[k].group), k) > 0;
-	free(on);
-	free(w);
-	free(g);
+			     pair_acc(p, &t, gidx(t.g, t.ng, p->v[i].group),
+				      gidx(t.g, t.ng, p->v[k].group), k) > 0;
+	tables_free(&t);
 	return ww;
 }
 
