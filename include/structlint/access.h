@@ -296,7 +296,7 @@ uint32_t slt_access_containers(const struct slt_access_map *map,
 
 /* The payload version of slt_access_save(); the cache kind is "access". */
 #define SLT_ACCESS_CACHE_KIND "access"
-#define SLT_ACCESS_CACHE_VERSION 2u
+#define SLT_ACCESS_CACHE_VERSION 3u
 
 /* map as one malloc()ed buffer (*out, *size bytes): its sites, functions,
  * totals and embedded-type counts.  Returns 0 or SLT_ENOMEM. */
@@ -304,12 +304,51 @@ int slt_access_save(const struct slt_access_map *map, void **out, size_t *size,
 		    struct slt_error *err);
 
 /* A map from slt_access_save()'s bytes (copied), every count, index,
- * string and order checked against size: 0 and *out, SLT_ECORRUPT (err
- * says what), SLT_ENOMEM.  The binary path is opened only when a site's
+ * string and order checked against size (the blocks' checksums are the
+ * cache's to check: slt_access_load_types()): 0 and *out, SLT_ECORRUPT
+ * (err says what), SLT_ENOMEM.  The binary path is opened only when a site's
  * source line or instruction is asked for (nothing is then found when it
  * cannot be). */
 int slt_access_load(const void *data, size_t size, const char *path,
 		    struct slt_access_map **out, struct slt_error *err);
+
+/* A saved map read part by part (the cache file: src/cli/access_cache.c):
+ * head holds the payload's first head_size bytes, at least its head
+ * (slt_access_head_size()); read(ctx, off, buf, n) reads the payload's
+ * bytes [off, off + n) past it (0, or a negative SLT_E*: SLT_ECORRUPT when
+ * they are not there); size is the whole payload's. */
+struct slt_access_reader {
+	const void *head;
+	size_t head_size;
+	uint64_t size;
+	int (*read)(void *ctx, uint64_t off, void *buf, size_t n);
+	void *ctx;
+};
+
+/* The bytes of the payload's head (everything but the sites: what every
+ * load reads) as its header gives them, 0 when they cannot be. */
+size_t slt_access_head_size(const void *data, size_t size);
+
+/* As slt_access_load(), reading only the sites of the named types (any
+ * size; NULL: all): the map holds those sites alone, by pc, and every
+ * function, total and embedded-type count.  Each block of sites read is
+ * checked against its checksum in the head (the cache checks the head):
+ * a corrupt block is found when a load reads it.  0 and *out,
+ * SLT_ECORRUPT, SLT_EIO, SLT_ENOMEM. */
+int slt_access_load_types(const struct slt_access_reader *r,
+			  const char *const *types, size_t n_types,
+			  const char *path, struct slt_access_map **out,
+			  struct slt_error *err);
+
+/* The type names whose sites slt_access_summarize() and
+ * slt_access_evidence() read for the n structs: each one's name and the
+ * struct and union types of its members (arrays of them too), each once,
+ * as a malloc()ed array of malloc()ed strings (*count of them; free with
+ * slt_access_names_free()).  NULL when out of memory. */
+struct slt_struct;
+char **slt_access_type_names(const struct slt_struct *structs, size_t n,
+			     size_t *count);
+void slt_access_names_free(char **names, size_t count);
 
 /* Release a map.  NULL is a no-op. */
 void slt_access_free(struct slt_access_map *map);

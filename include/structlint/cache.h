@@ -21,9 +21,13 @@
  *   16  16 kind, NUL-padded
  *   32  1  build-id length (1..64), then 3 zero bytes
  *   36  64 build-id, zero-padded
- *   100 4  zero
+ *   100 4  checked: 0 when the checksum covers the whole payload; else
+ *          it covers the payload's first `checked` bytes (its head) and
+ *          the kind checks the rest itself, part by part, as it reads
+ *          them (slt_cache_write_head(); a reader before this field
+ *          was used sees a foreign file, as it should)
  *   104 8  payload size in bytes (the file is exactly header + payload)
- *   112 8  FNV-1a 64 of the payload
+ *   112 8  FNV-1a 64 of the payload (or of its head)
  * Every field must match the key and the file; otherwise the file is not
  * used.
  *
@@ -94,6 +98,38 @@ int slt_cache_read(const char *dir, const struct slt_cache_key *k,
  */
 int slt_cache_write(const char *dir, const struct slt_cache_key *k,
 		    const void *data, size_t size);
+
+/*
+ * The same payload whose first `checked` bytes (its head) alone are
+ * covered by the header's checksum (checked == size: the whole, as
+ * slt_cache_write()): the kind stores checksums of the rest in its head
+ * and checks each part it reads (slt_cache_pread()), so a reader touches
+ * only the head and the parts it needs.
+ */
+int slt_cache_write_head(const char *dir, const struct slt_cache_key *k,
+			 const void *data, size_t size, size_t checked);
+
+/*
+ * An open cache file for k in dir (NULL: slt_cache_dir()) whose header
+ * and head (the checked part of the payload: all of it for a file written
+ * by slt_cache_write()) are read and checked: 0 and *f, or SLT_ENOTFOUND
+ * as slt_cache_read().  The head stays valid until slt_cache_close().
+ */
+struct slt_cache_file;
+int slt_cache_open(const char *dir, const struct slt_cache_key *k,
+		   struct slt_cache_file **f);
+
+/* f's head (*head_size bytes) and the size of its whole payload. */
+const void *slt_cache_head(const struct slt_cache_file *f, size_t *head_size,
+			   uint64_t *payload_size);
+
+/* Read the payload's bytes [off, off + n) into buf: 0, SLT_ECORRUPT when
+ * they lie outside the payload, SLT_EIO when they cannot be read.  The
+ * bytes past the head are not checked here. */
+int slt_cache_pread(struct slt_cache_file *f, uint64_t off, void *buf, size_t n);
+
+/* Close f (NULL: nothing). */
+void slt_cache_close(struct slt_cache_file *f);
 
 /* FNV-1a 64 of buf[0, n), as stored in the header. */
 uint64_t slt_cache_checksum(const void *buf, size_t n);

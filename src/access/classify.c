@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/analysis_int.h"
+#include "common/strmap.h"
 #include "join/join_int.h"
 #include "structlint/access.h"
 #include "structlint/layout.h"
@@ -93,6 +94,57 @@ static bool embedded_type(const struct slt_member *m, char *buf, size_t size,
 		p = end + 1;
 	}
 	return true;
+}
+
+void slt_access_names_free(char **names, size_t count)
+{
+	for (size_t i = 0; names && i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Append name to v[*n] unless seen holds it. */
+static bool add_name(char **v, size_t *n, struct slt_strmap *seen, const char *name)
+{
+	size_t len = strlen(name), at;
+	if (slt_strmap_get(seen, name, len, &at))
+		return true;
+	if (!(v[*n] = strdup(name)))
+		return false;
+	if (slt_strmap_put(seen, v[*n], len, *n, NULL) < 0) {
+		free(v[*n]);
+		return false;
+	}
+	++*n;
+	return true;
+}
+
+char **slt_access_type_names(const struct slt_struct *structs, size_t n,
+			     size_t *count)
+{
+	size_t cap = 1;
+	for (size_t i = 0; i < n; i++)
+		cap += 1 + structs[i].n_members;
+	char **v = calloc(cap, sizeof(*v));
+	struct slt_strmap seen = {0};
+	*count = 0;
+	bool ok = v != NULL;
+	for (size_t i = 0; ok && i < n; i++) {
+		ok = add_name(v, count, &seen, structs[i].name ? structs[i].name : "");
+		for (size_t m = 0; ok && m < structs[i].n_members; m++) {
+			char name[256];
+			uint64_t k;
+			if (embedded_type(&structs[i].members[m], name, sizeof(name), &k))
+				ok = add_name(v, count, &seen, name);
+		}
+	}
+	slt_strmap_free(&seen);
+	if (!ok) {
+		slt_access_names_free(v, *count);
+		*count = 0;
+		return NULL;
+	}
+	return v;
 }
 
 enum slt_class slt_access_rule(const struct slt_access_evidence *e)

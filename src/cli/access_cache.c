@@ -5,7 +5,8 @@
  * binary and kept in the cache (include/structlint/cache.h, kind
  * SLT_ACCESS_CACHE_KIND, keyed by the binary's build-id and versioned by
  * the payload format and a hash of the analysing code: a binary without a
- * build-id is analysed every time), with progress on stderr when the build has
+ * build-id is analysed every time; a query reads the head and the blocks
+ * of the types it names, persist.c), with progress on stderr when the build has
  * run over a second and stderr is a terminal.
  */
 #include <stdio.h>
@@ -62,7 +63,31 @@ static size_t build_id(const char *file, uint8_t *id)
 	return n;
 }
 
-int cli_access_map(const char *file, bool no_cache, struct slt_access_map **out,
+static int file_read(void *ctx, uint64_t off, void *buf, size_t n)
+{
+	return slt_cache_pread(ctx, off, buf, n);
+}
+
+/* The map of the types from the cache file for k: 0 and *out, else
+ * nonzero (none, or unusable). */
+static int cached(const struct slt_cache_key *k, const char *file,
+		  const char *const *types, size_t n_types,
+		  struct slt_access_map **out)
+{
+	struct slt_cache_file *f = NULL;
+	struct slt_error e2;
+	slt_error_clear(&e2);
+	if (slt_cache_open(NULL, k, &f))
+		return SLT_ENOTFOUND;
+	struct slt_access_reader r = { .read = file_read, .ctx = f };
+	r.head = slt_cache_head(f, &r.head_size, &r.size);
+	int rc = slt_access_load_types(&r, types, n_types, file, out, &e2);
+	slt_cache_close(f);
+	return rc;
+}
+
+int cli_access_map(const char *file, const char *const *types, size_t n_types,
+		   bool no_cache, struct slt_access_map **out,
 		   struct slt_error *err)
 {
 	uint8_t id[SLT_CACHE_MAX_ID];
@@ -71,18 +96,8 @@ int cli_access_map(const char *file, bool no_cache, struct slt_access_map **out,
 	struct slt_cache_key k = { id, n_id, SLT_ACCESS_CACHE_KIND,
 				   SLT_ACCESS_CACHE_VERSION ^ SLT_ACCESS_CODE_HASH };
 	*out = NULL;
-	if (n_id) {
-		void *data = NULL;
-		size_t size = 0;
-		struct slt_error e2;
-		slt_error_clear(&e2);
-		if (!slt_cache_read(NULL, &k, &data, &size) &&
-		    !slt_access_load(data, size, file, out, &e2)) {
-			free(data);
-			return 0;
-		}
-		free(data); /* none, or unusable: rebuild and replace it */
-	}
+	if (n_id && !cached(&k, file, types, n_types, out))
+		return 0; /* else none, or unusable: rebuild and replace it */
 	struct progress pg = { .file = file, .start = now() };
 	struct slt_access_opts ao = { 0 };
 	if (isatty(STDERR_FILENO)) {
@@ -100,7 +115,22 @@ int cli_access_map(const char *file, bool no_cache, struct slt_access_map **out,
 	slt_error_clear(&e3);
 	/* a cache that cannot be written only costs a rebuild next time */
 	if (!slt_access_save(*out, &data, &size, &e3))
-		slt_cache_write(NULL, &k, data, size);
+		slt_cache_write_head(NULL, &k, data, size,
+				     slt_access_head_size(data, size));
 	free(data);
 	return 0;
+}
+
+int cli_access_map_for(const char *file, const struct slt_layout *layout,
+		       bool no_cache, struct slt_access_map **out,
+		       struct slt_error *err)
+{
+	size_t n = 0;
+	char **names = slt_access_type_names(layout->structs, layout->n_structs, &n);
+	*out = NULL;
+	if (!names)
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	int rc = cli_access_map(file, (const char *const *)names, n, no_cache, out, err);
+	slt_access_names_free(names, n);
+	return rc;
 }

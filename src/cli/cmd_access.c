@@ -142,9 +142,10 @@ int cmd_access(int argc, char **argv)
 	struct slt_access_summary **sums = NULL;
 	int rc = slt_layout_load(file, names, n_names, &lo, &layout, &err);
 	if (!rc) {
-		/* the whole-binary map, cached by build-id: --write-classes
-		 * reads the sites of embedded members' own types too */
-		rc = cli_access_map(file, no_cache, &map, &err);
+		/* the whole-binary map, cached by build-id (read back for
+		 * the named structs and their members' types: --write-classes
+		 * reads the sites of embedded members' own types too) */
+		rc = cli_access_map_for(file, layout, no_cache, &map, &err);
 	}
 	if (!rc && !(sums = calloc(layout->n_structs + 1, sizeof(*sums))))
 		rc = slt_error_set(&err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");

@@ -115,12 +115,19 @@ static bool is_perf_data(const char *path, int sfmt)
 _Static_assert(sizeof(((struct slt_access_profile *)0)->base_note) ==
 	       sizeof(((struct slt_ipw_info *)0)->basis), "basis fits base_note");
 
+struct ipw_ctx {
+	const struct cli_analysis *c;
+	const char *const *types;  /* the weighted types */
+	size_t n_types;
+};
+
 /* The access map for the IP-sample estimate: the whole-binary pass,
- * from the build-id cache when it holds it (static_classes.h). */
+ * from the build-id cache when it holds it (static_classes.h), with the
+ * sites of the weighted types. */
 static int ipw_map(void *ctx, struct slt_access_map **out, struct slt_error *err)
 {
-	const struct cli_analysis *c = ctx;
-	return cli_access_map(c->file, c->lopts.no_cache, out, err);
+	const struct ipw_ctx *x = ctx;
+	return cli_access_map(x->c->file, x->types, x->n_types, x->c->lopts.no_cache, out, err);
 }
 
 /* What to do when the input held no memory sample. */
@@ -192,8 +199,9 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 		/* relocated by the binary's mmaps; IP samples only: estimated
 		 * from the static sites (structlint/weight.h) */
 		const char *name = l->structs[0].name;
+		struct ipw_ctx x = {c, &name, 1};
 		struct slt_ipw_opts wo = {.binary = c->file, .types = &name, .n_types = 1,
-					  .get_map = ipw_map, .get_map_ctx = (void *)c};
+					  .get_map = ipw_map, .get_map_ctx = &x};
 		rc = slt_ipw_read(samples, &wo, fan_cb, &f, &info, &wi, err);
 		if (!rc && first)
 			ipw_note(c, &wi);

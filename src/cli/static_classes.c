@@ -50,7 +50,7 @@ int cli_static_classes(const char *file, const struct slt_layout *layout,
 				     "give FILE (the binary with its code and DWARF), or --samples FILE or --classes FILE",
 				     "static classes need the binary: the running kernel's BTF has no machine code");
 	struct slt_access_map *map = NULL;
-	int rc = cli_access_map(file, no_cache, &map, err);
+	int rc = cli_access_map_for(file, layout, no_cache, &map, err);
 	char *text = NULL;
 	size_t len = 0;
 	if (!rc)

@@ -20,12 +20,20 @@
  * --classes files. */
 #define CLI_STATIC_GIVEN "static+given"
 
-/* The whole-binary access map of file (every type), from the cache when
- * it holds one for file's build-id (unless no_cache), else built and
- * stored; progress on stderr when it takes over a second and stderr is a
+/* The whole-binary access map of file, from the cache when it holds one
+ * for file's build-id (unless no_cache): then with the sites of the named
+ * types only (any size; NULL: all), else built (every type) and stored;
+ * progress on stderr when it takes over a second and stderr is a
  * terminal.  Returns 0 and *out, or SLT_E* with err filled. */
-int cli_access_map(const char *file, bool no_cache, struct slt_access_map **out,
+int cli_access_map(const char *file, const char *const *types, size_t n_types,
+		   bool no_cache, struct slt_access_map **out,
 		   struct slt_error *err);
+
+/* cli_access_map() with the types the summaries and static classes of
+ * layout's structs read (slt_access_type_names()). */
+int cli_access_map_for(const char *file, const struct slt_layout *layout,
+		       bool no_cache, struct slt_access_map **out,
+		       struct slt_error *err);
 
 /* The classes file text (malloc()ed, *len bytes) the static rule writes
  * for the structs of layout.  Returns 0 or SLT_E*. */

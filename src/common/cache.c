@@ -6,6 +6,7 @@
 #include "structlint/cache.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,8 +55,10 @@ static int key_ok(const struct slt_cache_key *k)
 	return 1;
 }
 
+/* checked: the bytes the checksum covers, 0 for the whole payload */
 static void header(uint8_t h[SLT_CACHE_HEADER_SIZE],
-		   const struct slt_cache_key *k, const void *data, size_t size)
+		   const struct slt_cache_key *k, const void *data, size_t size,
+		   size_t checked)
 {
 	memset(h, 0, SLT_CACHE_HEADER_SIZE);
 	memcpy(h, magic, sizeof(magic));
@@ -64,29 +67,44 @@ static void header(uint8_t h[SLT_CACHE_HEADER_SIZE],
 	memcpy(h + 16, k->kind, strlen(k->kind));
 	h[32] = (uint8_t)k->build_id_len;
 	memcpy(h + 36, k->build_id, k->build_id_len);
+	put_le(h + 100, checked, 4);
 	put_le(h + 104, size, 8);
-	put_le(h + 112, slt_cache_checksum(data, size), 8);
+	put_le(h + 112, slt_cache_checksum(data, checked ? checked : size), 8);
+}
+
+/* Check header h of a file of n bytes against k, with the checked part
+ * of the payload at payload: 0 and *checked (0: the whole payload), or
+ * SLT_ECORRUPT. */
+static int check_header(const uint8_t *h, uint64_t n, const struct slt_cache_key *k,
+			const uint8_t *payload, size_t *checked)
+{
+	if (!key_ok(k) || n < SLT_CACHE_HEADER_SIZE)
+		return SLT_ECORRUPT;
+	uint64_t size = get_le(h + 104, 8), c = get_le(h + 100, 4);
+	if (size != n - SLT_CACHE_HEADER_SIZE || c > size)
+		return SLT_ECORRUPT;
+	/* The whole header must be what this key writes: one comparison
+	 * covers magic, versions, kind, build-id and every padding byte. */
+	uint8_t want[SLT_CACHE_HEADER_SIZE];
+	header(want, k, payload, (size_t)size, (size_t)c);
+	if (memcmp(want, h, SLT_CACHE_HEADER_SIZE) != 0)
+		return SLT_ECORRUPT;
+	*checked = (size_t)c;
+	return 0;
 }
 
 int slt_cache_parse(const void *buf, size_t n, const struct slt_cache_key *k,
 		    const void **payload, size_t *payload_size)
 {
 	const uint8_t *b = buf;
+	size_t checked;
 	*payload = NULL;
 	*payload_size = 0;
-	if (!key_ok(k) || !b || n < SLT_CACHE_HEADER_SIZE)
-		return SLT_ECORRUPT;
-	uint64_t size = get_le(b + 104, 8);
-	if (size != n - SLT_CACHE_HEADER_SIZE)
-		return SLT_ECORRUPT;
-	/* The whole header must be what this key writes: one comparison
-	 * covers magic, versions, kind, build-id and every padding byte. */
-	uint8_t want[SLT_CACHE_HEADER_SIZE];
-	header(want, k, b + SLT_CACHE_HEADER_SIZE, (size_t)size);
-	if (memcmp(want, b, SLT_CACHE_HEADER_SIZE) != 0)
+	if (!b || n < SLT_CACHE_HEADER_SIZE ||
+	    check_header(b, n, k, b + SLT_CACHE_HEADER_SIZE, &checked) || checked)
 		return SLT_ECORRUPT;
 	*payload = b + SLT_CACHE_HEADER_SIZE;
-	*payload_size = (size_t)size;
+	*payload_size = n - SLT_CACHE_HEADER_SIZE;
 	return 0;
 }
 
@@ -141,48 +159,109 @@ static int make_dirs(const char *dir)
 	return rc;
 }
 
-int slt_cache_read(const char *dir, const struct slt_cache_key *k,
-		   void **data, size_t *size)
+struct slt_cache_file {
+	int fd;
+	uint64_t size;   /* payload bytes */
+	uint8_t *head;   /* the checked part of the payload */
+	size_t head_size;
+};
+
+static bool read_at(int fd, uint64_t off, void *buf, size_t n)
 {
-	*data = NULL;
-	*size = 0;
+	uint8_t *p = buf;
+	while (n) {
+		ssize_t got = pread(fd, p, n, (off_t)off);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return false;
+		p += got;
+		off += (uint64_t)got;
+		n -= (size_t)got;
+	}
+	return true;
+}
+
+void slt_cache_close(struct slt_cache_file *f)
+{
+	if (!f)
+		return;
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->head);
+	free(f);
+}
+
+int slt_cache_open(const char *dir, const struct slt_cache_key *k,
+		   struct slt_cache_file **out)
+{
+	*out = NULL;
 	char *own = dir ? NULL : slt_cache_dir();
 	char *path = slt_cache_path(dir ? dir : own, k);
 	free(own);
 	if (!path)
 		return SLT_ENOTFOUND;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	if (fd < 0)
+	struct slt_cache_file *f = calloc(1, sizeof(*f));
+	if (!f) {
+		free(path);
 		return SLT_ENOTFOUND;
-	struct stat st;
-	uint8_t *buf = NULL;
-	size_t n = 0;
-	int rc = SLT_ENOTFOUND;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size >= (off_t)SLT_CACHE_HEADER_SIZE &&
-	    st.st_size <= (off_t)SLT_CACHE_MAX_SIZE &&
-	    (buf = malloc((size_t)st.st_size))) {
-		while (n < (size_t)st.st_size) {
-			ssize_t got = read(fd, buf + n, (size_t)st.st_size - n);
-			if (got <= 0)
-				break;
-			n += (size_t)got;
-		}
-		const void *p;
-		size_t psize;
-		if (n == (size_t)st.st_size &&
-		    slt_cache_parse(buf, n, k, &p, &psize) == 0) {
-			memmove(buf, p, psize);
-			*data = buf;
-			*size = psize;
-			buf = NULL;
-			rc = 0;
-		}
 	}
-	free(buf);
-	close(fd);
-	return rc;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	struct stat st;
+	uint8_t h[SLT_CACHE_HEADER_SIZE];
+	if (f->fd < 0 || fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < (off_t)SLT_CACHE_HEADER_SIZE ||
+	    st.st_size > (off_t)SLT_CACHE_MAX_SIZE ||
+	    !read_at(f->fd, 0, h, sizeof(h)))
+		goto bad;
+	f->size = (uint64_t)st.st_size - SLT_CACHE_HEADER_SIZE;
+	uint64_t c = get_le(h + 100, 4);
+	f->head_size = (size_t)(c && c <= f->size ? c : f->size);
+	size_t checked;
+	if (!(f->head = malloc(f->head_size + 1)) ||
+	    !read_at(f->fd, SLT_CACHE_HEADER_SIZE, f->head, f->head_size) ||
+	    check_header(h, (uint64_t)st.st_size, k, f->head, &checked))
+		goto bad;
+	*out = f;
+	return 0;
+bad:
+	slt_cache_close(f);
+	return SLT_ENOTFOUND;
+}
+
+const void *slt_cache_head(const struct slt_cache_file *f, size_t *head_size,
+			   uint64_t *payload_size)
+{
+	*head_size = f->head_size;
+	*payload_size = f->size;
+	return f->head;
+}
+
+int slt_cache_pread(struct slt_cache_file *f, uint64_t off, void *buf, size_t n)
+{
+	if (off > f->size || n > f->size - off)
+		return SLT_ECORRUPT;
+	return read_at(f->fd, SLT_CACHE_HEADER_SIZE + off, buf, n) ? 0 : SLT_EIO;
+}
+
+int slt_cache_read(const char *dir, const struct slt_cache_key *k,
+		   void **data, size_t *size)
+{
+	struct slt_cache_file *f;
+	*data = NULL;
+	*size = 0;
+	if (slt_cache_open(dir, k, &f))
+		return SLT_ENOTFOUND;
+	if (f->head_size != f->size) { /* a part is left to the kind to check */
+		slt_cache_close(f);
+		return SLT_ENOTFOUND;
+	}
+	*data = f->head;
+	*size = f->head_size;
+	f->head = NULL;
+	slt_cache_close(f);
+	return 0;
 }
 
 static int write_all(int fd, const void *p, size_t n)
@@ -203,7 +282,14 @@ static int write_all(int fd, const void *p, size_t n)
 int slt_cache_write(const char *dir, const struct slt_cache_key *k,
 		    const void *data, size_t size)
 {
-	if (!key_ok(k) || size > SLT_CACHE_MAX_SIZE - SLT_CACHE_HEADER_SIZE)
+	return slt_cache_write_head(dir, k, data, size, 0);
+}
+
+int slt_cache_write_head(const char *dir, const struct slt_cache_key *k,
+			 const void *data, size_t size, size_t checked)
+{
+	if (!key_ok(k) || size > SLT_CACHE_MAX_SIZE - SLT_CACHE_HEADER_SIZE ||
+	    checked > size)
 		return SLT_EUSAGE;
 	char *own = dir ? NULL : slt_cache_dir();
 	const char *d = dir ? dir : own;
@@ -219,7 +305,7 @@ int slt_cache_write(const char *dir, const struct slt_cache_key *k,
 	if (fd < 0)
 		goto out;
 	uint8_t h[SLT_CACHE_HEADER_SIZE];
-	header(h, k, data, size);
+	header(h, k, data, size, checked == size ? 0 : checked);
 	int bad = write_all(fd, h, sizeof(h)) || write_all(fd, data, size) ||
 		  fchmod(fd, 0600) != 0;
 	if (close(fd) != 0 || bad || rename(tmp, path) != 0)

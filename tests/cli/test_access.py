@@ -338,12 +338,56 @@ def case_cache():
     cls_cold = sl('access', exe, 'stats', '--write-classes', '-')
     assert 'hot-write' in cls_cold, cls_cold
     path = os.path.join(cache, files[0])
-    data = bytearray(open(path, 'rb').read())
-    data[-10] ^= 0xff
+    good = open(path, 'rb').read()
+    head, blocks = cache_blocks(good)
+    # a query reads the head and the blocks of the types it names: a
+    # flipped byte in the head, in a read block or a cut file is found
+    # (the map is rebuilt, the file rewritten); one in a block of a type
+    # not asked for is not read (found when a query asks for that type)
+    asked = [b for b in blocks if b[0] == 'counters']
+    other = [b for b in blocks if b[0] != 'counters']
+    assert asked and other, blocks
+    for at in (head - 3, asked[0][1] + 1, asked[0][2] - 2, None):
+        data = bytearray(good)
+        if at is None:
+            data = data[:-7]
+        else:
+            data[at] ^= 0xff
+        open(path, 'wb').write(data)
+        assert sl(*args) == ref, at
+        assert open(path, 'rb').read() == good, at  # rewritten
+    data = bytearray(good)
+    data[other[0][1]] ^= 0xff
     open(path, 'wb').write(data)
-    assert sl(*args) == ref
-    assert open(path, 'rb').read() != bytes(data)  # rewritten
+    # counters holds no struct member: its query reads its block alone
+    assert sl('access', '--json', exe, 'counters') == sl('access', '--no-cache', '--json', exe, 'counters')
+    assert open(path, 'rb').read() == bytes(data)   # not read, kept
+    sl('access', exe, other[0][0], '--json')
+    assert open(path, 'rb').read() == good          # read: rewritten
     assert sl('report', exe, 'stats') == sl('report', '--no-cache', exe, 'stats')
+
+
+def cache_blocks(b):
+    """The access cache file b's head end and its site blocks, each
+    (type, first byte, end byte) in the file (src/access/persist.c)."""
+    u64 = lambda o: int.from_bytes(b[o:o + 8], 'little')
+    u32 = lambda o: int.from_bytes(b[o:o + 4], 'little')
+    hdr = 120
+    checked = u32(100)
+    nf, ns, ne, nstr, nt = u64(hdr), u64(hdr + 8), u64(hdr + 16), u64(hdr + 24), u64(hdr + 72)
+    # checked = 8 * (10 + AR) + 32 nt + (40 + 4 AR) nf + 16 ne + nstr
+    ar = (checked - 80 - 32 * nt - 40 * nf - 16 * ne - nstr) // (8 + 4 * nf)
+    assert checked == 8 * (10 + ar) + 32 * nt + (40 + 4 * ar) * nf + 16 * ne + nstr
+    assert len(b) == hdr + checked + 32 * ns
+    tab = hdr + checked - nstr
+    out, at = [], hdr + checked
+    for i in range(nt):
+        e = hdr + 8 * (10 + ar) + 32 * i
+        name = b[tab + u32(e):b.index(b'\0', tab + u32(e))].decode()
+        n = u64(e + 16)
+        out.append((name, at, at + 32 * n))
+        at += 32 * n
+    return hdr + checked, out
 
 
 CASES['cache'] = case_cache

@@ -140,11 +140,76 @@ static void persist(void **state)
 	slt_access_free(m);
 }
 
+struct mem {
+	uint8_t *p;
+	size_t n;
+	int reads;
+};
+
+static int mem_read(void *ctx, uint64_t off, void *buf, size_t n)
+{
+	struct mem *m = ctx;
+	if (off > m->n || n > m->n - off)
+		return SLT_ECORRUPT;
+	memcpy(buf, m->p + off, n);
+	m->reads++;
+	return 0;
+}
+
+/* Reading some types: their sites alone, by pc, every function; a block
+ * read is checked against its checksum, one not read is not read. */
+static void load_types(void **state)
+{
+	(void)state;
+	struct slt_access_map *m = make();
+	void *buf;
+	size_t n;
+	struct slt_error err;
+	assert_int_equal(slt_access_save(m, &buf, &n, &err), 0);
+	size_t head = slt_access_head_size(buf, n);
+	assert_true(head > 0 && head < n);
+	/* blocks by type name: counters (1 site), node (2 sites) */
+	assert_int_equal(n - head, 3 * 32);
+	struct mem mm = {buf, n, 0};
+	struct slt_access_reader r = {buf, head, n, mem_read, &mm};
+	const char *want[] = {"node", "absent"};
+	struct slt_access_map *x = NULL;
+	assert_int_equal(slt_access_load_types(&r, want, 2, "p", &x, &err), 0);
+	assert_int_equal(x->n_sites, 2);
+	assert_int_equal(mm.reads, 1);
+	assert_int_equal(x->sites[0].pc, 0x1010);
+	assert_int_equal(x->sites[1].pc, 0x1020);
+	assert_string_equal(x->sites[1].type, "node");
+	assert_int_equal(x->n_funcs, 2);
+	assert_int_equal(x->n_insns, 13);
+	slt_access_free(x);
+	uint8_t *b = buf;
+	b[head + 32 + 3] ^= 1;   /* node's first site */
+	slt_error_clear(&err);
+	assert_int_equal(slt_access_load_types(&r, want, 1, "p", &x, &err), SLT_ECORRUPT);
+	assert_null(x);
+	assert_non_null(strstr(err.message, "checksum"));
+	const char *cnt[] = {"counters"};
+	assert_int_equal(slt_access_load_types(&r, cnt, 1, "p", &x, &err), 0);
+	assert_int_equal(x->n_sites, 1);
+	slt_access_free(x);
+	/* all of them: every site, by pc */
+	b[head + 32 + 3] ^= 1;
+	assert_int_equal(slt_access_load_types(&r, NULL, 0, "p", &x, &err), 0);
+	assert_int_equal(x->n_sites, 3);
+	for (size_t i = 1; i < 3; i++)
+		assert_true(x->sites[i - 1].pc < x->sites[i].pc);
+	slt_access_free(x);
+	free(buf);
+	slt_access_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(rule),
 		cmocka_unit_test(persist),
+		cmocka_unit_test(load_types),
 	};
 	return cmocka_run_group_tests(t, NULL, NULL);
 }

@@ -115,6 +115,58 @@ static void test_roundtrip_and_keys(void **state)
 	free(dir);
 }
 
+/* A file whose checksum covers its head alone: open gives the head,
+ * pread the rest (unchecked), read refuses it (a part is unchecked);
+ * a flipped head byte is refused, a flipped byte past it is not. */
+static void test_head(void **state)
+{
+	(void)state;
+	char *dir = tmpdir();
+	struct slt_cache_key k = { id_a, sizeof(id_a), "access", 3 };
+	const char payload[] = "HEADtail bytes";
+	assert_int_equal(slt_cache_write_head(dir, &k, payload, sizeof(payload), 5), 0);
+	assert_int_equal(slt_cache_write_head(dir, &k, payload, 3, 4), SLT_EUSAGE);
+	struct slt_cache_file *f;
+	void *data;
+	size_t n, hn;
+	uint64_t size;
+	assert_int_equal(slt_cache_read(dir, &k, &data, &n), SLT_ENOTFOUND);
+	assert_int_equal(slt_cache_open(dir, &k, &f), 0);
+	const void *h = slt_cache_head(f, &hn, &size);
+	assert_int_equal(hn, 5);
+	assert_int_equal(size, sizeof(payload));
+	assert_memory_equal(h, "HEADt", 5);
+	char buf[16];
+	assert_int_equal(slt_cache_pread(f, 4, buf, 4), 0);
+	assert_memory_equal(buf, "tail", 4);
+	assert_int_equal(slt_cache_pread(f, 12, buf, 4), SLT_ECORRUPT);
+	assert_int_equal(slt_cache_pread(f, UINT64_MAX, buf, 2), SLT_ECORRUPT);
+	slt_cache_close(f);
+	uint8_t *b = file_bytes(dir, &k, &n);
+	char *path = slt_cache_path(dir, &k);
+	for (size_t at = 0; at < n; at++) {
+		b[at] ^= 1;
+		FILE *w = fopen(path, "wb");
+		assert_non_null(w);
+		assert_int_equal(fwrite(b, 1, n, w), n);
+		fclose(w);
+		int rc = slt_cache_open(dir, &k, &f);
+		/* header and head (120 + 5 bytes) checked, the tail not */
+		assert_int_equal(rc, at < SLT_CACHE_HEADER_SIZE + 5 ? SLT_ENOTFOUND : 0);
+		slt_cache_close(rc ? NULL : f);
+		b[at] ^= 1;
+	}
+	free(path);
+	free(b);
+	/* written whole (checked == size): read as before */
+	assert_int_equal(slt_cache_write_head(dir, &k, payload, sizeof(payload), sizeof(payload)), 0);
+	assert_int_equal(slt_cache_read(dir, &k, &data, &n), 0);
+	assert_int_equal(n, sizeof(payload));
+	free(data);
+	rmtree(dir);
+	free(dir);
+}
+
 static void test_dir_choice(void **state)
 {
 	(void)state;
@@ -214,6 +266,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_and_keys),
 		cmocka_unit_test(test_dir_choice),
+		cmocka_unit_test(test_head),
 		cmocka_unit_test(test_index_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
