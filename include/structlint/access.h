@@ -27,7 +27,10 @@
  *     registers (a direct call gives %rax the callee's DWARF return type).
  *     Branch targets take the state common to every forward edge into them
  *     (back edges are not waited for: loops start from the state they are
- *     entered with, as perf's single-path replay does).
+ *     entered with, as perf's single-path replay does); a loop body reached
+ *     by its back edge alone (after an unconditional jump) starts from the
+ *     state the forward jumps pending over it agree on, less what the loop
+ *     writes (src/access/loops.c).
  * When DWARF and the tracked state both give a struct, DWARF wins, unless
  * the tracked pointer is to an outer struct that embeds DWARF's at that
  * offset (an access to address_space.i_mmap_rwsem through an inode's

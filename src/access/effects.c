@@ -15,7 +15,7 @@
 
 /* ---- instruction effects ---------------------------------------------- */
 
-static const int caller_saved[] = {0, 1, 2, 4, 5, 8, 9, 10, 11};
+const int acc_caller_saved[ACC_N_CALLER_SAVED] = {0, 1, 2, 4, 5, 8, 9, 10, 11};
 
 static const struct afunc *func_at(const struct atrack_env *env, uint64_t pc)
 {
@@ -181,8 +181,8 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 	    op[0].type == X86_OP_IMM && profiling_hook(t, (uint64_t)op[0].imm))
 		return 0; /* keeps every register; perf ignores it too */
 	if (is_call) {
-		for (size_t i = 0; i < sizeof(caller_saved) / sizeof(*caller_saved); i++)
-			s->r[caller_saved[i]] = (struct rstate){0};
+		for (size_t i = 0; i < ACC_N_CALLER_SAVED; i++)
+			s->r[acc_caller_saved[i]] = (struct rstate){0};
 		if (x->op_count == 1 && op[0].type == X86_OP_IMM) {
 			const struct afunc *callee = func_at(t->env, (uint64_t)op[0].imm);
 			const struct slt_type *p;
@@ -202,6 +202,8 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 		return 0;
 	}
 	if (is_jump) {
+		if (x->op_count != 1 || op[0].type != X86_OP_IMM)
+			t->indirect = true;   /* a jump table: loops.c */
 		if (x->op_count == 1 && op[0].type == X86_OP_IMM &&
 		    (uint64_t)op[0].imm > pc) {
 			int rc = acc_pend_add(t, (uint64_t)op[0].imm);

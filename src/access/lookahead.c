@@ -20,7 +20,7 @@
 
 #define ACC_AHEAD_MAX 32
 
-static bool writes_reg(const cs_insn *in, int reg)
+bool acc_writes_reg(const cs_insn *in, int reg)
 {
 	const cs_x86 *x = &in->detail->x86;
 	for (uint8_t i = 0; i < x->op_count; i++)
@@ -34,7 +34,7 @@ static bool writes_reg(const cs_insn *in, int reg)
 	return false;
 }
 
-static bool ends_block(const cs_insn *in)
+bool acc_ends_block(const cs_insn *in)
 {
 	for (uint8_t g = 0; g < in->detail->groups_count; g++)
 		switch (in->detail->groups[g]) {
@@ -52,7 +52,7 @@ bool acc_ahead(struct tctx *t, int reg, const struct slt_type **st)
 {
 	const cs_insn *cur = t->insn;
 	if (!cur || !t->code || !t->ahead || reg < 0 || reg == AREG_RSP ||
-	    writes_reg(cur, reg) || ends_block(cur))
+	    acc_writes_reg(cur, reg) || acc_ends_block(cur))
 		return false;
 	uint64_t addr = cur->address + cur->size;
 	if (addr < t->code->addr || addr >= t->range_hi)
@@ -63,7 +63,7 @@ bool acc_ahead(struct tctx *t, int reg, const struct slt_type **st)
 		if (acc_dwarf_ptr(t, reg, addr, st))
 			return true;
 		if (!cs_disasm_iter(t->env->cs, &p, &n, &addr, t->ahead) ||
-		    writes_reg(t->ahead, reg) || ends_block(t->ahead))
+		    acc_writes_reg(t->ahead, reg) || acc_ends_block(t->ahead))
 			return false;
 	}
 	return false;

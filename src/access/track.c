@@ -73,7 +73,7 @@ void  acc_slot_set(struct tstate *s, int64_t key, const struct rstate *v)
 	s->slots[i].s = *v;
 }
 
-static void state_merge(struct tstate *into, const struct tstate *from)
+void acc_state_merge(struct tstate *into, const struct tstate *from)
 {
 	for (int i = 0; i < AREG_N; i++)
 		if (!rs_eq(&into->r[i], &from->r[i]))
@@ -98,7 +98,7 @@ int  acc_pend_add(struct tctx *t, uint64_t pc)
 {
 	struct pending *p = pend_find(t, pc);
 	if (p) {
-		state_merge(&p->st, &t->cur);
+		acc_state_merge(&p->st, &t->cur);
 		return 0;
 	}
 	if (t->n_pend == t->cap_pend) {
@@ -121,7 +121,7 @@ static void pend_take(struct tctx *t, uint64_t pc)
 		if (t->pend[i].pc != pc)
 			continue;
 		if (t->fall)
-			state_merge(&t->cur, &t->pend[i].st);
+			acc_state_merge(&t->cur, &t->pend[i].st);
 		else
 			t->cur = t->pend[i].st;
 		t->pend[i] = t->pend[--t->n_pend];
@@ -129,7 +129,8 @@ static void pend_take(struct tctx *t, uint64_t pc)
 		return;
 	}
 	if (!t->fall) {
-		state_reset(&t->cur, false);
+		if (!acc_loop_entry(t, pc))
+			state_reset(&t->cur, false);
 		t->fall = true;
 	}
 }

@@ -73,6 +73,7 @@ struct tctx {
 	bool realigned; /* and $-N,%rsp seen: stack depths are relative to
 			   the realigned frame, not to the CFA */
 	uint32_t func_idx;
+	bool indirect;  /* an indirect jump seen in the function (loops.c) */
 };
 
 /* The argument registers in order, DWARF-numbered. */
@@ -126,6 +127,25 @@ bool acc_dwarf_ptr(struct tctx *t, int reg, uint64_t pc, const struct slt_type *
  * a few straight-line instructions after t->insn, none writing reg,
  * points to: true and *st. */
 bool acc_ahead(struct tctx *t, int reg, const struct slt_type **st);
+
+/* lookahead.c: does in write reg (an operand or an implicit write)?  Does
+ * it end straight-line code (jump, call, return, trap)? */
+bool acc_writes_reg(const cs_insn *in, int reg);
+bool acc_ends_block(const cs_insn *in);
+
+/* The registers a call clobbers (DWARF-numbered). */
+#define ACC_N_CALLER_SAVED 9
+extern const int acc_caller_saved[ACC_N_CALLER_SAVED];
+
+/* track.c: into keeps what it and from agree on. */
+void acc_state_merge(struct tstate *into, const struct tstate *from);
+
+/* loops.c: at pc, reached neither by falling through nor by a pending
+ * forward jump: when a jump within the next ACC_LOOP_SCAN instructions
+ * goes back to pc (a loop body reached by its back edge alone), t->cur
+ * becomes the state of the forward edges pending over pc less what the
+ * loop writes, and true. */
+bool acc_loop_entry(struct tctx *t, uint64_t pc);
 
 /* container.c: the access at o bytes from the start of an object of type
  * inner (o outside it) held in a bigger object: the unique struct S among

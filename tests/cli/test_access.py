@@ -21,7 +21,7 @@ CCS = {'gcc': os.environ.get('CC_GCC', 'gcc'), 'clang': os.environ.get('CC_CLANG
 SRC = os.path.join(ROOT, 'fixtures', 'access', 'access.c')
 TMP = tempfile.mkdtemp(prefix='slt-access-')
 NAMES = ['root', 'counters', 'elem', 'mid', 'leaf', 'inner', 'owner', 'node', 'gstat', 'frame', 'tally',
-         'job', 'pair', 'aligned_blk']
+         'job', 'pair', 'aligned_blk', 'loop_acc']
 
 # What the code does, per struct: (function, innermost member, kind).
 COMMON = {
@@ -70,12 +70,20 @@ O2 = {'root': {('inlined_user', 'in.count', 'load-store')},
       # call)
       'aligned_blk': {('realign', 'c', 'store'), ('realign', 'c', 'load'),
                       ('realign', 'a', 'load'), ('realign', 'a', 'store'),
-                      ('blk_fill', 'a', 'store')}}
+                      ('blk_fill', 'a', 'store')},
+      # a loop body reached by its back edge alone (gcc): its stack slot
+      # accesses, by the %rsp depth of the edges pending over it
+      'loop_acc': {('back_edge_loop', 'b', 'load'), ('back_edge_loop', 'b', 'store'),
+                   ('back_edge_loop', 'a', 'load'), ('back_edge_loop', 'n', 'load')}}
 # gcc follows the list into the next job (its link.next) and locates
 # pair_mark's container variable; for clang two list_heads of pair fit
 # the access, so nothing may be attributed there (checked below)
 O2_MAYBE = {'job': {('job_sum', 'link.next', 'load')},
-            'pair': {('pair_mark', 'b', 'store')}}
+            'pair': {('pair_mark', 'b', 'store')},
+            # loop_init's and loop_step's own accesses, and charged at
+            # their calls by their summaries
+            'loop_acc': {(f, m, k) for f in ('loop_init', 'loop_step', 'back_edge_loop')
+                         for m in ('a', 'n') for k in ('store', 'load-store', 'load')}}
 # -O0: inc_count() is a function of its own (a load and a store of
 # inner.count); x86 compilers at -O0 keep the atomic as lock add/xadd.
 O0 = {'inner': {('inc_count', 'count', 'load'), ('inc_count', 'count', 'store')},
