@@ -11,16 +11,20 @@
 #   cached    structlint report VMLINUX mem_cgroup_per_node with static
 #             classes read from the cache vs pahole -C mem_cgroup_per_node
 #             (the layout alone)
-#   coverage  share of the memory operands of the functions touching
-#             the case structs (mem_cgroup_per_node, cgroup, page_counter,
-#             zone, mm_struct, task_struct), each, all and the whole
-#             binary: attributed to a struct; resolved (a struct or a
-#             typed stack datum, perf's sense); resolved leaving the
-#             untyped stack operations (perf's "(stack operation)") out
-#             of the denominator (the definitions: access.h, "Coverage")
+#   coverage  issue 12's figure: of the memory-access instructions (each
+#             explicit memory operand; lea, nop, prefetch, clflush left
+#             out) of the functions that touch the asked types (the case
+#             structs mem_cgroup_per_node, cgroup, page_counter, zone,
+#             mm_struct, task_struct; each, all summed, and the whole
+#             binary), the share attributed to a struct type + member.
+#             Beside it: resolved (a struct member or a typed datum that
+#             is no struct: a scalar local, spill or global, perf's sense
+#             of a type found); resolved leaving the untyped stack
+#             operations (perf's "(stack operation)") out of the
+#             denominator (the definitions: access.h, "Coverage")
 # Targets (issue 12): pass <= 60 s CPU and <= 2 GB peak RSS; cached < 1 s;
-# coverage >= 80% (perf's published ~64% of sampled instructions is the
-# anchor).  CPU time (user + system) is the measure: wall time on a loaded
+# coverage (attributed, the six structs summed) >= 80% (perf's published
+# ~64% of sampled instructions, resolved to a type, is the anchor).  CPU time (user + system) is the measure: wall time on a loaded
 # machine mostly measures the other load.  Exit 0 whatever the targets,
 # 1 when a run fails, 2 without the kernel.
 set -u
@@ -72,7 +76,7 @@ printf '%-10s %-44s %9s\n' "" "objdump -d .text (ratio structlint/objdump $(rati
 printf '%-10s %-44s %9s\n' "" "llvm-dwarfdump --statistics (ratio $( [[ $d_cpu != - ]] && ratio "$p_cpu" "$d_cpu" || echo -))" "$d_cpu"
 printf '%-10s %-44s %9s %9s %9d\n' cached "report mem_cgroup_per_node (static classes)" "$c_cpu" "$c_wall" $((c_rss / 1024))
 printf '%-10s %-44s %9s %9s\n' "" "pahole -C (ratio structlint/pahole $(ratio "$c_wall" "$ph_wall") wall)" "$ph_cpu" "$ph_wall"
-python3 - "$tmp/cov.out" <<'PY'
+python3 - "$tmp/cov.out" "$tmp/cov.share" <<'PY'
 import json, sys
 # Coverage (include/structlint/access.h, "Coverage"): the denominator is
 # every explicit memory operand of the functions (lea, nop, prefetch and
@@ -83,9 +87,10 @@ import json, sys
 # found; the last column leaves the untyped stack operations ("stack",
 # perf's "(stack operation)" pseudo type) out of the denominator.
 d = json.load(open(sys.argv[1]))
-print('coverage: memory operands of the functions touching each struct; '
-      'attributed to a struct / resolved (struct or typed stack datum) / '
-      'resolved leaving out untyped stack operations')
+print('coverage: of the memory-access instructions of the functions that touch '
+      'each struct, the share attributed to a struct type + member (issue 12\'s '
+      'coverage); resolved (a struct member or a typed datum of another type); '
+      'resolved leaving the untyped stack operations out of the denominator')
 def row(name, c, funcs):
     st = c['unattributed'].get('stack', 0)
     res = c['attributed'] + c['unattributed'].get('stack-local', 0) + c['unattributed'].get('typed-variable', 0)
@@ -100,10 +105,13 @@ for s in d['structs']:
     for k, v in c['unattributed'].items():
         tot['unattributed'][k] = tot['unattributed'].get(k, 0) + v
 row('all (summed)', tot, '')
+open(sys.argv[2], 'w').write('%.1f\n' % (100 * tot['attributed'] / max(1, tot['memory_operands'])))
 b = d['binary']
 row('whole binary', b, b['functions'])
 print('  whole binary, not attributed: ' + ', '.join(
     '%s %d' % kv for kv in sorted(b['unattributed'].items(), key=lambda kv: -kv[1])))
 PY
 p_ok=$(echo "$p_cpu <= 60" | bc) r_ok=$((p_rss <= 2 * 1024 * 1024)) c_ok=$(echo "$c_wall < 1" | bc)
-echo "targets: pass <= 60 s CPU: $([[ $p_ok == 1 ]] && echo met || echo MISSED); <= 2 GB: $([[ $r_ok == 1 ]] && echo met || echo MISSED); cached < 1 s wall: $([[ $c_ok == 1 ]] && echo met || echo MISSED)"
+cov=$(cat "$tmp/cov.share" 2>/dev/null || echo 0)
+v_ok=$(echo "$cov >= 80" | bc)
+echo "targets: pass <= 60 s CPU: $([[ $p_ok == 1 ]] && echo met || echo MISSED); <= 2 GB: $([[ $r_ok == 1 ]] && echo met || echo MISSED); cached < 1 s wall: $([[ $c_ok == 1 ]] && echo met || echo MISSED); coverage >= 80% attributed (six structs: $cov%): $([[ $v_ok == 1 ]] && echo met || echo MISSED)"
