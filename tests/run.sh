@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# THE test command.  Builds structlint with ASan+UBSan into a build dir, runs
-# the whole meson test suite, then (when clang's libFuzzer is available)
-# builds the fuzz targets with clang and runs each on FUZZ_RUNS inputs from a
-# fixed seed (at most FUZZ_SECONDS), and ends
+# THE test command.  Builds structlint with ASan+UBSan into a build dir and
+# runs the whole meson test suite; beside it (when clang's libFuzzer is
+# available) builds the fuzz targets with clang and runs each on FUZZ_RUNS
+# inputs from a fixed seed (at most FUZZ_SECONDS), and ends
 # with its duration and then one line "N passed, N failed", the last,
 # counted from meson's own results (BUILD/meson-logs/testlog.json).  Exit status 0 only when nothing failed.
 #
@@ -62,6 +62,37 @@ run_suite() {
 	fi
 }
 
+# The fuzz phase (clang build + the fuzz targets) runs beside the ASan
+# phase, its output kept in a file and printed after it: the two are
+# independent, and on a machine shared with other work the suite's share
+# of the CPUs grows with the processes it runs.
+fuzz_phase() {
+	fuzzer_rt=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)
+	if [ "$fuzz_seconds" = 0 ] || ! command -v clang >/dev/null || [ ! -f "$fuzzer_rt" ] ||
+	   { [ ! -f "$src/tests/fuzz/fuzz_btf.c" ] && [ ! -f "$src/tests/fuzz/fuzz_dwarf.c" ]; }; then
+		echo "tests/run.sh: fuzzing skipped (needs clang with libFuzzer and tests/fuzz/fuzz_*.c; FUZZ_SECONDS=$fuzz_seconds)"
+		return 0
+	fi
+	if ! CC=clang FUZZ_SECONDS=$fuzz_seconds setup "$fuzz_build" -Dfuzz=true -Dtests=true \
+		-Db_sanitize=address -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link; then
+		echo "tests/run.sh: fuzz build setup failed" >&2
+		return 1
+	fi
+	rm -f "$fuzz_build"/crash-* "$fuzz_build"/leak-* "$fuzz_build"/timeout-* "$fuzz_build"/oom-*
+	logs=()
+	build_failed=0
+	PREREQ_ONLY=1 run_suite "$fuzz_build" --suite fuzz
+	for a in "$fuzz_build"/crash-* "$fuzz_build"/leak-* "$fuzz_build"/timeout-* "$fuzz_build"/oom-*; do
+		[ -e "$a" ] && echo "tests/run.sh: fuzz reproducer: $a (run the target on it)"
+	done
+	return "$build_failed"
+}
+
+fuzz_out=$(mktemp)
+fuzz_phase >"$fuzz_out" 2>&1 &
+fuzz_pid=$!
+trap 'kill "$fuzz_pid" 2>/dev/null; rm -f "$fuzz_out"' INT TERM
+
 if setup "$build" -Db_sanitize=address,undefined -Db_lundef=false -Dtests=true -Dfuzz=false; then
 	run_suite "$build" --no-suite fuzz
 else
@@ -69,23 +100,11 @@ else
 	build_failed=1
 fi
 
-fuzzer_rt=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)
-if [ "$fuzz_seconds" != 0 ] && command -v clang >/dev/null && [ -f "$fuzzer_rt" ] &&
-   [ -f "$src/tests/fuzz/fuzz_btf.c" -o -f "$src/tests/fuzz/fuzz_dwarf.c" ]; then
-	if CC=clang FUZZ_SECONDS=$fuzz_seconds setup "$fuzz_build" -Dfuzz=true -Dtests=true \
-		-Db_sanitize=address -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link; then
-		rm -f "$fuzz_build"/crash-* "$fuzz_build"/leak-* "$fuzz_build"/timeout-* "$fuzz_build"/oom-*
-		PREREQ_ONLY=1 run_suite "$fuzz_build" --suite fuzz
-		for a in "$fuzz_build"/crash-* "$fuzz_build"/leak-* "$fuzz_build"/timeout-* "$fuzz_build"/oom-*; do
-			[ -e "$a" ] && echo "tests/run.sh: fuzz reproducer: $a (run the target on it)"
-		done
-	else
-		echo "tests/run.sh: fuzz build setup failed" >&2
-		build_failed=1
-	fi
-else
-	echo "tests/run.sh: fuzzing skipped (needs clang with libFuzzer and tests/fuzz/fuzz_*.c; FUZZ_SECONDS=$fuzz_seconds)"
-fi
+wait "$fuzz_pid" || build_failed=1
+echo "tests/run.sh: the fuzz phase (run beside the tests above):"
+cat "$fuzz_out"
+rm -f "$fuzz_out"
+[ -f "$fuzz_build/meson-logs/testlog.json" ] && logs+=("$fuzz_build/meson-logs/testlog.json")
 
 # Count meson's real results: one JSON object per line in testlog.json.
 counts=$(python3 - "${logs[@]}" <<'PY'
