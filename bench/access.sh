@@ -23,8 +23,10 @@
 #             operations (perf's "(stack operation)") out of the
 #             denominator (the definitions: access.h, "Coverage")
 # Targets (issue 12): pass <= 60 s CPU and <= 2 GB peak RSS; cached < 1 s;
-# coverage (attributed, the six structs summed) >= 80% (perf's published
-# ~64% of sampled instructions, resolved to a type, is the anchor).  CPU time (user + system) is the measure: wall time on a loaded
+# coverage (the six structs summed) >= 80%, given both ways: resolved to
+# a type, the sense of perf's published ~64% of sampled instructions (the
+# anchor), and attributed to a struct member (stricter: a scalar local,
+# spill or global is no member).  CPU time (user + system) is the measure: wall time on a loaded
 # machine mostly measures the other load.  Exit 0 whatever the targets,
 # 1 when a run fails, 2 without the kernel.
 set -u
@@ -105,13 +107,15 @@ for s in d['structs']:
     for k, v in c['unattributed'].items():
         tot['unattributed'][k] = tot['unattributed'].get(k, 0) + v
 row('all (summed)', tot, '')
-open(sys.argv[2], 'w').write('%.1f\n' % (100 * tot['attributed'] / max(1, tot['memory_operands'])))
+res = tot['attributed'] + tot['unattributed'].get('stack-local', 0) + tot['unattributed'].get('typed-variable', 0)
+open(sys.argv[2], 'w').write('%.1f %.1f\n' % (100 * tot['attributed'] / max(1, tot['memory_operands']),
+                                            100 * res / max(1, tot['memory_operands'])))
 b = d['binary']
 row('whole binary', b, b['functions'])
 print('  whole binary, not attributed: ' + ', '.join(
     '%s %d' % kv for kv in sorted(b['unattributed'].items(), key=lambda kv: -kv[1])))
 PY
 p_ok=$(echo "$p_cpu <= 60" | bc) r_ok=$((p_rss <= 2 * 1024 * 1024)) c_ok=$(echo "$c_wall < 1" | bc)
-cov=$(cat "$tmp/cov.share" 2>/dev/null || echo 0)
-v_ok=$(echo "$cov >= 80" | bc)
-echo "targets: pass <= 60 s CPU: $([[ $p_ok == 1 ]] && echo met || echo MISSED); <= 2 GB: $([[ $r_ok == 1 ]] && echo met || echo MISSED); cached < 1 s wall: $([[ $c_ok == 1 ]] && echo met || echo MISSED); coverage >= 80% attributed (six structs: $cov%): $([[ $v_ok == 1 ]] && echo met || echo MISSED)"
+read -r cov res < "$tmp/cov.share" 2>/dev/null || { cov=0; res=0; }
+v_ok=$(echo "$cov >= 80" | bc) w_ok=$(echo "$res >= 80" | bc)
+echo "targets: pass <= 60 s CPU: $([[ $p_ok == 1 ]] && echo met || echo MISSED); <= 2 GB: $([[ $r_ok == 1 ]] && echo met || echo MISSED); cached < 1 s wall: $([[ $c_ok == 1 ]] && echo met || echo MISSED); coverage >= 80% (six structs) resolved to a type, perf's sense of its ~64%: $res% $([[ $w_ok == 1 ]] && echo met || echo MISSED), attributed to a struct member: $cov% $([[ $v_ok == 1 ]] && echo met || echo MISSED)"
