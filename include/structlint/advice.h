@@ -112,6 +112,10 @@ struct slt_advice_opts {
 				      multiple of base_align (--in
 				      CONTAINER.MEMBER): its starts are
 				      base_offset + k x base_align */
+	bool embedded;             /* (added) the instance is a member of a
+				      container (--in): it has no slab of its
+				      own, and a proposal that raises its
+				      alignment moves it in the container */
 };
 
 /*
@@ -159,9 +163,40 @@ struct slt_slab_cost {
 				       (mm/slub.c calculate_sizes fails):
 				       no kmem_cache can hold it; order,
 				       objects_per_slab and waste 0 */
+	uint64_t object_size;       /* bytes of one slab object: the size
+				       rounded up to sizeof(void *) and to
+				       cache_align (calculate_sizes()) */
+	uint64_t slab_bytes;        /* page size << order: with
+				       objects_per_slab, the slab bytes per
+				       object, which compares two orders */
+	uint32_t cache_align;       /* the cache's object alignment assumed
+				       (the align argument of slt_slab_cost,
+				       rounded up to sizeof(void *)) */
+	bool hwcache_align;         /* set by the caller: the alignment is
+				       SLAB_HWCACHE_ALIGN's
+				       (slt_slab_cache_align()) */
+	bool embedded;              /* set by the caller: the instance is a
+				       member of a container (--in), which
+				       is what a slab holds: these figures
+				       are not its cost */
 };
 int slt_slab_cost(uint64_t size, uint32_t align,
 		  const struct slt_advice_opts *opts, struct slt_slab_cost *out);
+/*
+ * The object alignment of the kmem_cache assumed for a struct of size
+ * bytes and type alignment type_align: the binary does not say which cache
+ * allocates it (mm_struct, task_struct, sock, the per-fs inode caches each
+ * have their own kmem_cache_create()), so it is inferred from where the
+ * instance is assumed to start.  Line-aligned (base_align 0 or >= line,
+ * the default): SLAB_HWCACHE_ALIGN, as mm/slab_common.c
+ * calculate_alignment() gives it (the line halved while size fits in half
+ * of it, at least type_align), *hwcache true.  Only a multiple of
+ * base_align (--base-align, below line): a cache without it, objects
+ * aligned to base_align whatever the type's alignment (calculate_sizes()
+ * honours the align argument, not __alignof__), *hwcache false.
+ */
+uint32_t slt_slab_cache_align(uint64_t size, uint32_t type_align, unsigned line,
+			      unsigned base_align, bool *hwcache);
 
 /*
  * Added after v1 (additive): the cache lines of the struct one hot code

@@ -192,6 +192,21 @@ static int moved_lists(struct ctx *x, const struct slt_adv_plan *p,
 	return rc;
 }
 
+/* The slab cost of layout l, both sides of a proposal under one cache
+ * model (slt_slab_cache_align(): where the instance is assumed to start
+ * says which). */
+static int slab(struct ctx *x, const struct slt_struct *l, struct slt_slab_cost *out)
+{
+	bool hw;
+	uint32_t align = slt_slab_cache_align(l->size, l->alignment, x->us.line,
+					      x->o->base_align, &hw);
+	int rc = slt_slab_cost(l->size, align, x->o, out);
+
+	out->hwcache_align = hw;
+	out->embedded = x->o->embedded;
+	return rc;
+}
+
 /* Add the proposal of plan p (cost c) unless it is no better or a
  * duplicate. */
 static int add(struct ctx *x, enum slt_proposal_kind k,
@@ -263,9 +278,9 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	pr->score_after = c->coherence;
 	pr->cost_before = x->before.total;
 	pr->cost_after = c->total;
-	rc = slt_slab_cost(orig->size, orig->alignment, x->o, &pr->slab_before);
+	rc = slab(x, orig, &pr->slab_before);
 	if (!rc)
-		rc = slt_slab_cost(l.size, l.alignment, x->o, &pr->slab_after);
+		rc = slab(x, &l, &pr->slab_after);
 	if (rc)
 		return rc;
 	adv->n_proposals++;

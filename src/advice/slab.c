@@ -21,6 +21,22 @@
  *    slt_slub_rule in include/structlint/advice.h.
  *  - MAX_OBJS_PER_PAGE = 32767; slub_min_order = 0; MAX_ORDER = 11 (6.1),
  *    MAX_PAGE_ORDER = 10 (6.8+): the largest order either accepts is 10.
+ *
+ * Which cache: the structs the kernel allocates most have a kmem_cache of
+ * their own, not a kmalloc size class (kernel/fork.c proc_caches_init():
+ * "mm_struct" with ARCH_MIN_MMSTRUCT_ALIGN and SLAB_HWCACHE_ALIGN,
+ * fork_init(): "task_struct" aligned to L1_CACHE_BYTES;
+ * net/core/sock.c proto_register(): each protocol's sock cache with
+ * SLAB_HWCACHE_ALIGN; fs/ext4/super.c init_inodecache() and the other
+ * filesystems: their inode caches with align 0 and no SLAB_HWCACHE_ALIGN).
+ * The objects per slab and the order are those of such a cache, both
+ * sides of a proposal with the same alignment rule
+ * (slt_slab_cache_align(): mm/slab_common.c calculate_alignment()); the
+ * kmalloc class is what kmalloc() of the same size would take.  Not
+ * modelled (the binary does not say): a constructor or
+ * SLAB_TYPESAFE_BY_RCU, which put SLUB's free pointer after the object
+ * (8 more bytes), debug flags, and a size passed at run time
+ * (mm_struct's cpumask tail).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,6 +247,24 @@ static uint64_t kmalloc_class(uint64_t size, uint64_t page)
 	return c;
 }
 
+uint32_t slt_slab_cache_align(uint64_t size, uint32_t type_align, unsigned line,
+			      unsigned base_align, bool *hwcache)
+{
+	uint32_t a = type_align ? type_align : 1;
+
+	*hwcache = !base_align || !line || base_align >= line;
+	/* the kmem_cache_create() caller's align, which need not be the
+	 * type's: the base the user says the instance has */
+	if (!*hwcache)
+		return base_align;
+	/* calculate_alignment(): ralign = cache_line_size(), halved while
+	 * the object fits in half of it */
+	uint64_t ralign = line;
+	while (ralign > 1 && size <= ralign / 2)
+		ralign /= 2;
+	return ralign > a ? (uint32_t)ralign : a;
+}
+
 int slt_slab_cost(uint64_t size, uint32_t align,
 		  const struct slt_advice_opts *opts, struct slt_slab_cost *out)
 {
@@ -279,6 +313,9 @@ int slt_slab_cost(uint64_t size, uint32_t align,
 	out->kmalloc_bytes = out->page_allocator ? page << out->page_order :
 			     out->kmalloc_class;
 	out->order = order;
+	out->object_size = obj;
+	out->slab_bytes = out->no_slab_cache ? 0 : page << order;
+	out->cache_align = (uint32_t)align_up(align ? align : 1, PTR_BYTES);
 	if (!out->no_slab_cache) {
 		out->objects_per_slab = (unsigned)order_objects(order, obj, page);
 		out->waste_per_slab = (page << order) - out->objects_per_slab * size;

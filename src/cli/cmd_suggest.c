@@ -414,6 +414,7 @@ int cli_suggest_text(const struct cli_analysis *c, const struct slt_analysis *a,
 	sugg_finish(&s, c);
 	/* report --base-align / --in place the instance for the advice too */
 	s.o.base_align = c->base_align;
+	s.o.embedded = c->in != NULL;
 	int rc = c->in ? cli_instance_offset(c->file, &c->lopts, c->in, a->layout,
 					     &s.o.base_offset, err) : 0;
 	if (!c->in && c->jopts.has_base && !c->samples)
@@ -460,6 +461,7 @@ int cmd_suggest(int argc, char **argv)
 		enum slt_class *g = NULL;
 		if (i && !c.json && html != stdout)
 			fputc('\n', stdout);
+		s.o.embedded = s.in != NULL;
 		if (s.in)
 			rc = cli_instance_offset(c.file, &c.lopts, s.in, &c.layout->structs[i],
 						 &s.o.base_offset, &err);

@@ -28,7 +28,14 @@
  *     "slab_before", "slab_after": { "kmalloc_class": BYTES (0: none,
  *             over 8 KiB), "page_allocator_order": N (only then: kmalloc()
  *             takes 1 << N pages from the page allocator),
- *             "order", "objects_per_slab", "waste_per_slab": BYTES },
+ *             "order", "objects_per_slab", "waste_per_slab": BYTES,
+ *             additive: "object_size", "slab_bytes" (page << order),
+ *             "cache_align": BYTES,
+ *             "hwcache_align", "embedded": bool (the cache assumed, the
+ *             same both sides: slt_slab_cache_align(); order and objects
+ *             per slab are a kmem_cache's of object_size, kmalloc_class
+ *             what kmalloc() of the size would take; embedded: the
+ *             instance is in a container (--in), not a slab object) },
  *     "tips_size_class": bool (a larger kmalloc class after than before),
  *     "moved": [ NAME ] (slt_proposal.moved: top-level members of the
  *             original layout relocated, the summary's count; "" when
@@ -81,6 +88,15 @@ static json_t *slab_json(const struct slt_slab_cost *s)
 	}
 	if (o && s->no_slab_cache &&
 	    json_object_set_new(o, "no_slab_cache", json_true())) {
+		json_decref(o);
+		return NULL;
+	}
+	/* additive: the cache model (slt_slab_cache_align()) */
+	if (o && (json_object_set_new(o, "object_size", U(s->object_size)) ||
+		  json_object_set_new(o, "slab_bytes", U(s->slab_bytes)) ||
+		  json_object_set_new(o, "cache_align", U(s->cache_align)) ||
+		  json_object_set_new(o, "hwcache_align", json_boolean(s->hwcache_align)) ||
+		  json_object_set_new(o, "embedded", json_boolean(s->embedded)))) {
 		json_decref(o);
 		return NULL;
 	}

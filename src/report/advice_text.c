@@ -5,9 +5,10 @@
  *
  *   /" "* structlint: proposal 1 of 3: regroup: 2560 -> 2560 bytes (+0),
  *      40 -> 40 cachelines, score 2 -> 0, cost 12.5 -> 3 *" "/
- *   /" "* slab: kmalloc-4k -> kmalloc-4k; SLUB order 3, 12 objects/slab
- *      -> order 3, 12 objects/slab (4 CPUs) [, tips into a larger size
- *      class] *" "/
+ *   /" "* slab, in a kmem_cache of its own with SLAB_HWCACHE_ALIGN
+ *      (assumed: ...), 4 CPUs: 2560 B objects, 12 per order-3 slab (2730
+ *      B of slab each) -> ...; kmalloc()'d instead: kmalloc-4k ->
+ *      kmalloc-4k [, tips into a larger size class] *" "/
  *   /" "* moved: a, b, c *" "/ (relocated members; absent when none)
  *   /" "* shifted: N members (offsets changed by padding or relocated
  *      neighbours, order kept) *" "/ (absent when none)
@@ -60,28 +61,52 @@ const char *slt_slab_class_name(const struct slt_slab_cost *c, char *buf, size_t
 	return buf;
 }
 
+/* "1152 B objects, 28 per order-3 slab (1170 B of slab each)": the
+ * bytes of slab per object compare two sides whose orders differ. */
+static void slab_side(FILE *out, const struct slt_slab_cost *c)
+{
+	unsigned n = c->objects_per_slab;
+	uint64_t slab = c->slab_bytes;
+	fprintf(out, "%" PRIu64 " B objects, %u per order-%u slab (%" PRIu64
+		" B of slab each)", c->object_size, n, c->order, n ? slab / n : 0);
+}
+
 static void slab_line(FILE *out, const struct slt_proposal *p,
 		      const struct slt_advice_report_opts *r)
 {
 	char b[40], a[40];
-	unsigned ob = p->slab_before.objects_per_slab, oa = p->slab_after.objects_per_slab;
-	if (p->slab_before.no_slab_cache || p->slab_after.no_slab_cache) {
+	const struct slt_slab_cost *sb = &p->slab_before, *sa = &p->slab_after;
+	if (sb->embedded) {
+		fputs("/* slab: none of its own: the instance is a member of its container "
+		      "(--in), whose slab object grows or shrinks with it (not priced here) */\n",
+		      out);
+		return;
+	}
+	if (sb->no_slab_cache || sa->no_slab_cache) {
 		fprintf(out, "/* slab: %s -> %s; %s */\n",
-			slt_slab_class_name(&p->slab_before, b, sizeof(b)),
-			slt_slab_class_name(&p->slab_after, a, sizeof(a)),
-			p->slab_before.no_slab_cache && p->slab_after.no_slab_cache
+			slt_slab_class_name(sb, b, sizeof(b)),
+			slt_slab_class_name(sa, a, sizeof(a)),
+			sb->no_slab_cache && sa->no_slab_cache
 				? "too large for any slab cache before and after"
 				: "too large for a slab cache on one side");
 		return;
 	}
-	fprintf(out, "/* slab: %s -> %s; SLUB order %u, %u object%s/slab -> order %u, %u object%s/slab",
-		slt_slab_class_name(&p->slab_before, b, sizeof(b)),
-		slt_slab_class_name(&p->slab_after, a, sizeof(a)),
-		p->slab_before.order, ob, ob == 1 ? "" : "s",
-		p->slab_after.order, oa, oa == 1 ? "" : "s");
+	/* the cache is the binary's unknown: say which one is assumed */
+	fputs("/* slab, in a kmem_cache of its own ", out);
+	if (sb->hwcache_align)
+		fputs("with SLAB_HWCACHE_ALIGN (assumed: the instance starts a line)", out);
+	else
+		fprintf(out, "aligned to %u bytes (assumed: --base-align, no SLAB_HWCACHE_ALIGN)",
+			sb->cache_align);
 	if (r->nr_cpus)
-		fprintf(out, " (%u CPUs)", r->nr_cpus);
-	if (slt_slab_tips(&p->slab_before, &p->slab_after))
+		fprintf(out, ", %u CPUs", r->nr_cpus);
+	fputs(": ", out);
+	slab_side(out, sb);
+	fputs(" -> ", out);
+	slab_side(out, sa);
+	fprintf(out, "; kmalloc()'d instead: %s -> %s",
+		slt_slab_class_name(sb, b, sizeof(b)), slt_slab_class_name(sa, a, sizeof(a)));
+	if (slt_slab_tips(sb, sa))
 		fputs(", tips into a larger size class", out);
 	fputs(" */\n", out);
 }

@@ -156,7 +156,8 @@ def case_text():
     t = run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--nr-cpus', '16').stdout
     assert t.startswith('/* structlint: proposal 1 of '), t[:300]
     assert ' -> ' in t.split('\n')[0] and 'cachelines' in t.split('\n')[0], t[:300]
-    assert '/* slab: kmalloc-2k -> ' in t and '(16 CPUs)' in t, t[:600]
+    assert '/* slab, in a kmem_cache of its own with SLAB_HWCACHE_ALIGN' in t and \
+        ', 16 CPUs: ' in t and "kmalloc()'d instead: kmalloc-2k -> " in t, t[:600]
     assert '\nstruct cgroup {\n' in t and '/* size: ' in t, t
     assert '\n/* C declaration: */\n' in t, t
     d = advice(obj(False), 'cgroup', '--classes', CGROUP, '--nr-cpus', '16')
@@ -610,7 +611,7 @@ def case_usage():
     p = run('suggest', o, 'cgroup', '--classes', CGROUP, '--slub-max-order', '11', rc=2)
     assert 'from 0 to 10' in p.stderr, p.stderr
     t = run('suggest', o, 'cgroup', '--classes', CGROUP, '--slub-max-order', '0').stdout
-    assert '-> order 0, 2 objects/slab' in t, t[:600]
+    assert ' -> 1792 B objects, 2 per order-0 slab (2048 B of slab each)' in t, t[:600]
     h = run('suggest', '--help').stdout
     assert '--keep-together' in h and '--classes' in h and 'structlint.advice/v1' in h
 

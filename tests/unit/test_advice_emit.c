@@ -73,6 +73,29 @@ static void test_slab_hand(void **state)
 
 	struct slt_slab_cost c;
 	struct slt_advice_opts o = { .nr_cpus = 2 };
+
+	/* the cache's alignment (calculate_alignment()): a line-aligned
+	 * instance's cache has SLAB_HWCACHE_ALIGN, the line halved while
+	 * the object fits in half of it; an 8-aligned base's has none */
+	bool hw;
+	assert_int_equal(slt_slab_cache_align(1096, 8, 64, 0, &hw), 64);
+	assert_true(hw);
+	assert_int_equal(slt_slab_cache_align(24, 8, 64, 0, &hw), 32);
+	assert_int_equal(slt_slab_cache_align(8, 8, 64, 0, &hw), 8);
+	assert_int_equal(slt_slab_cache_align(8, 16, 64, 128, &hw), 16);
+	assert_true(hw);
+	assert_int_equal(slt_slab_cache_align(1096, 64, 64, 8, &hw), 8);
+	assert_false(hw);
+	/* 6.1 mm_struct (1096 bytes) and a 1080-byte proposal in that
+	 * cache: 1152- and 1088-byte objects, each side's slab bytes per
+	 * object comparable whatever the orders */
+	assert_int_equal(slt_slab_cost(1096, 64, &o, &c), 0);
+	assert_int_equal(c.object_size, 1152);
+	assert_int_equal(c.cache_align, 64);
+	assert_int_equal(c.slab_bytes, 4096u << c.order);
+	assert_int_equal(c.objects_per_slab, c.slab_bytes / 1152);
+	assert_int_equal(slt_slab_cost(1080, 64, &o, &c), 0);
+	assert_int_equal(c.object_size, 1088);
 	/* SLUB's kmalloc caches stop at kmalloc-8k (KMALLOC_SHIFT_HIGH =
 	 * PAGE_SHIFT + 1): 8192 is the last class, 8193 and 12000 go to the
 	 * page allocator at get_order() 2, 16385 at 3 */

@@ -50,8 +50,10 @@ static int setup(void **state)
 		.size_before = 2500, .size_after = 2560, .bytes_added = 60,
 		.lines_before = 40, .lines_after = 40,
 		.score_before = 2, .score_after = 0, .cost_before = 7.5, .cost_after = 1.25,
-		.slab_before = { .kmalloc_class = 4096, .order = 3, .objects_per_slab = 13, .waste_per_slab = 268 },
-		.slab_after = { .kmalloc_class = 4096, .order = 3, .objects_per_slab = 12, .waste_per_slab = 2048 },
+		.slab_before = { .kmalloc_class = 4096, .order = 3, .objects_per_slab = 13, .waste_per_slab = 268,
+				 .object_size = 2504, .slab_bytes = 32768, .cache_align = 8 },
+		.slab_after = { .kmalloc_class = 4096, .order = 3, .objects_per_slab = 12, .waste_per_slab = 2048,
+				.object_size = 2560, .slab_bytes = 32768, .cache_align = 8 },
 		.c_decl = "struct holes {\n\tchar a;\n};", .summary = "pad between the groups",
 	};
 	f->p[1] = f->p[0];
@@ -60,7 +62,8 @@ static int setup(void **state)
 	f->p[1].bytes_added = 1660;
 	/* over 8 KiB: kmalloc() goes to the page allocator */
 	f->p[1].slab_after = (struct slt_slab_cost){ .page_allocator = true, .page_order = 2,
-		.kmalloc_bytes = 16384, .order = 3, .objects_per_slab = 1 };
+		.kmalloc_bytes = 16384, .order = 3, .objects_per_slab = 1,
+		.object_size = 4160, .slab_bytes = 32768, .cache_align = 8 };
 	f->p[1].n_moved = 0;
 	f->p[1].c_decl = "struct holes {};\n";
 	f->adv = (struct slt_advice){ .analysis = &f->a, .proposals = f->p,
@@ -119,8 +122,13 @@ static void test_text(void **state)
 
 	assert_non_null(strstr(t, "/* structlint: proposal 1 of 2: padding: 2500 -> 2560 bytes (+60), "
 				  "40 -> 40 cachelines, score 2 -> 0, cost 7.5 -> 1.25, 0 findings left */\n"));
-	assert_non_null(strstr(t, "/* slab: kmalloc-4k -> kmalloc-4k; SLUB order 3, 13 objects/slab -> "
-				  "order 3, 12 objects/slab (4 CPUs) */\n"));
+	/* the cache assumed is said; each side's objects, order and slab
+	 * bytes per object; the kmalloc class apart */
+	assert_non_null(strstr(t, "/* slab, in a kmem_cache of its own aligned to 8 bytes (assumed: "
+				  "--base-align, no SLAB_HWCACHE_ALIGN), 4 CPUs: 2504 B objects, 13 per "
+				  "order-3 slab (2520 B of slab each) -> 2560 B objects, 12 per order-3 "
+				  "slab (2730 B of slab each); kmalloc()'d instead: kmalloc-4k -> "
+				  "kmalloc-4k */\n"));
 	snprintf(want, sizeof(want), "/* moved: %s, %s */\n/* pad between the groups */\n",
 		 s->members[0].name, s->members[2].name);
 	assert_non_null(strstr(t, want));
@@ -134,9 +142,10 @@ static void test_text(void **state)
 	char *p2 = strstr(t, "/* structlint: proposal 2 of 2: pareto: 2500 -> 4160 bytes (+1660),");
 	assert_non_null(p2);
 	assert_null(strstr(p2, "findings left"));
-	assert_non_null(strstr(p2, "kmalloc-4k -> page allocator, order 2; SLUB order 3, "
-				   "13 objects/slab -> order 3, 1 object/slab"));
-	assert_non_null(strstr(p2, "(4 CPUs), tips into a larger size class */\n"));
+	assert_non_null(strstr(p2, "13 per order-3 slab (2520 B of slab each) -> 4160 B objects, "
+				   "1 per order-3 slab (32768 B of slab each); kmalloc()'d instead: "
+				   "kmalloc-4k -> page allocator, order 2, tips into a larger size "
+				   "class */\n"));
 	assert_null(strstr(p2, "/* moved:"));
 	assert_null(strstr(p2, "/* diff: */"));
 	assert_null(strstr(t, "tips into a larger size class */\n/* moved"));
