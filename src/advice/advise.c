@@ -42,6 +42,8 @@ struct ctx {
 				  the summary (static or from ar) */
 	struct slt_error *err; /* set by the safety net (internal error) */
 	bool unsafe;           /* the safety net refused a proposal */
+	bool no_isolate;       /* ISOLATE not tried: the instance is embedded
+				  or only base_align-aligned */
 };
 
 #define EXACT_METHOD "exact (subset DP)"
@@ -621,6 +623,12 @@ static int advise(struct ctx *x)
 	struct slt_adv_plan id;
 	int rc;
 
+	/* an embedded instance (--in): a CACHELINE_PADDING member or an
+	 * aligned wrapper raises the struct's alignment to the line, which
+	 * moves it in its container; reorderings only, priced where it
+	 * starts */
+	if (o->embedded)
+		s.allow_padding = false;
 	struct slt_adv_units plain, *orig = &x->us;
 	struct slt_advice_opts po = *o;
 
@@ -656,8 +664,18 @@ static int advise(struct ctx *x)
 			p.keep_order = true;
 			rc = run(x, SLT_PROPOSAL_PADDING, &p);
 		}
-		if (!rc)
+		/* the aligned wrapper raises the struct's alignment to the
+		 * line: an embedded instance then moves in its container
+		 * (which grows), and a base known only modulo base_align is
+		 * not made line-aligned by it (kmem_cache_create() honours
+		 * its align argument, not the type's): priced at the
+		 * instance's starts it would be silently wrong, so it is
+		 * not offered there; the other proposals are priced at
+		 * every start */
+		if (!rc && !x->o->embedded && !SLT_ADV_SHIFTED(&x->us))
 			rc = run_isolate(x, &s);
+		else if (!rc)
+			x->no_isolate = true;
 		top = x->a->layout->size;
 		for (size_t i = 0; i < x->adv->n_proposals; i++)
 			if (x->adv->proposals[i].size_after > top)
@@ -748,6 +766,23 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 		const char *why = slt_adv_why_none(&x.us, x.o, x.ar, left, &rc);
 		if (why)
 			x.adv->note = why;
+	}
+	if (!rc && x.no_isolate) {
+		const char *n = slt_arena_printf(x.ar, "%s%sno isolate proposal (a hot member "
+			"alone in a line-aligned struct { ... } ____cacheline_aligned_in_smp): "
+			"it raises struct %s's alignment to %u bytes, %s; the proposals are "
+			"priced where the instance may start (%zu start%s in a line)",
+			x.adv->note, x.adv->note[0] ? "; " : "", a->layout->name, x.us.line,
+			x.o->embedded ? "which moves it to the next line boundary in its "
+			"container (--in) and grows the container, so no proposal pads "
+			"(CACHELINE_PADDING does the same): reorderings only" :
+			"which a base only known to be a multiple of --base-align does not get "
+			"(a kmem_cache_create() without SLAB_HWCACHE_ALIGN honours its align "
+			"argument, not the type's)", x.us.n_origins, x.us.n_origins == 1 ? "" : "s");
+		if (!n)
+			rc = SLT_ENOMEM;
+		else
+			x.adv->note = n;
 	}
 	slt_adv_units_free(&x.us);
 	if (rc) {

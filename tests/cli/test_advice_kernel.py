@@ -345,6 +345,46 @@ def case_base_align():
         run('suggest', o, 'kas', '--classes', cls, '--in', bad, rc=2)
 
 
+def case_isolate_embedded():
+    """The aligned wrapper (isolate) and CACHELINE_PADDING raise the
+    struct's alignment to the line: for an instance inside a container
+    (--in) that moves it there, for a base only known modulo --base-align
+    the allocator does not honour it.  Line-aligned: an isolate proposal;
+    --in: reorderings only (alignment kept), the note says why; --base-align
+    8: no isolate.  The slab figures say which cache they assume, the same
+    both sides."""
+    o, cls = compiled('kas', KAS_C, 'kas.i_mmap_rwsem hot-write\n' +
+                      ''.join('kas.%s read-mostly\n' % r for r in KAS_READ))
+    base = ('suggest', '--json', o, 'kas', '--classes', cls, '--max-proposals', '20')
+    d = json.loads(run(*base).stdout)
+    assert any(p['kind'] == 'isolate' for p in d['proposals']), d['proposals']
+    for p in d['proposals']:
+        for side in ('slab_before', 'slab_after'):
+            sl = p[side]
+            # line-aligned: a SLAB_HWCACHE_ALIGN cache, objects a multiple of 64
+            assert sl['hwcache_align'] and not sl['embedded'], sl
+            assert sl['object_size'] % 64 == 0 and sl['object_size'] >= p[side.replace('slab', 'size')], sl
+            assert sl['objects_per_slab'] == sl['slab_bytes'] // sl['object_size'], sl
+    for extra in (['--in', 'kinode.i_data'], ['--in', 'kinode.i_data', '--base-align', '8']):
+        d = json.loads(run(*base, *extra).stdout)
+        assert d['proposals'], d['note']
+        assert 'no isolate proposal' in d['note'] and '--in' in d['note'], d['note']
+        for p in d['proposals']:
+            assert p['kind'] != 'isolate', (extra, p['summary'])
+            assert p['layout']['alignment'] == 8, (extra, p['kind'], p['layout']['alignment'])
+            assert p['slab_before']['embedded'], p['slab_before']
+        t = run(*base[:1], *base[2:], *extra).stdout
+        assert 'slab: none of its own' in t, t[:2000]
+    d = json.loads(run(*base, '--base-align', '8').stdout)
+    assert d['proposals'] and all(p['kind'] != 'isolate' for p in d['proposals']), d['proposals']
+    assert 'no isolate proposal' in d['note'], d['note']
+    for p in d['proposals']:
+        # the same cache both sides: aligned to 8, whatever the layout's own alignment
+        assert p['slab_before']['cache_align'] == p['slab_after']['cache_align'] == 8, p['kind']
+        assert not p['slab_after']['hwcache_align']
+        assert p['slab_after']['object_size'] == p['size_after'], p
+
+
 # An instance at 80 in a line-aligned container (16 bytes into a line),
 # whose container's base is only known to be a multiple of 16: it starts
 # at 0, 16, 32 or 48 in a line.  hot and cfg (bytes 0..15) share a line
