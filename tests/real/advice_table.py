@@ -125,8 +125,14 @@ def pairs(rep):
 
 
 def slab(p):
+    """Objects per slab, order and object size in the cache suggest
+    assumes (the same both sides); an embedded instance has none."""
     b, a = p['slab_before'], p['slab_after']
-    return '%d->%d obj/slab (order %d->%d)' % (b['objects_per_slab'], a['objects_per_slab'], b['order'], a['order'])
+    if b.get('embedded'):
+        return 'no slab of its own (embedded)'
+    return '%d->%d obj/slab (order %d->%d, %d->%d B objects%s)' % (
+        b['objects_per_slab'], a['objects_per_slab'], b['order'], a['order'],
+        b['object_size'], a['object_size'], ', SLAB_HWCACHE_ALIGN' if b['hwcache_align'] else '')
 
 
 def group_classes(name):
