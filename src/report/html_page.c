@@ -146,16 +146,23 @@ static void numbers(FILE *out, const struct slt_analysis *a, const struct slt_hm
 		   a->profile && a->profile->members ? ", the others measured" : "");
 	struct slt_advice_opts so = { .nr_cpus = r ? r->nr_cpus : 0 };
 	struct slt_slab_cost c;
-	if (r && r->nr_cpus && !slt_slab_cost(s->size, s->alignment, &so, &c)) {
+	/* the cache the advice assumes (slt_slab_cache_align()): line-aligned
+	 * unless the report analysed several starts in a line */
+	unsigned line = a->cacheline_size ? a->cacheline_size : SLT_CACHELINE_DEFAULT;
+	bool hw;
+	uint32_t ca = slt_slab_cache_align(s->size, s->alignment, line,
+					   a->n_bases > 1 ? line / (unsigned)a->n_bases : 0, &hw);
+	if (r && r->nr_cpus && !slt_slab_cost(s->size, ca, &so, &c)) {
 		char b[48];
 		if (c.no_slab_cache)
 			tr(out, "slab", "%s; too large for a slab cache",
 			   slt_slab_class_name(&c, b, sizeof(b)));
 		else
-			tr(out, "slab", "%s; SLUB order %u, %u object%s/slab (%u CPUs)",
-			   slt_slab_class_name(&c, b, sizeof(b)), c.order,
-			   c.objects_per_slab, c.objects_per_slab == 1 ? "" : "s",
-			   r->nr_cpus);
+			tr(out, "slab", "in a kmem_cache of its own %s: %" PRIu64 " B objects, "
+			   "%u per order-%u slab (%u CPUs); kmalloc()'d instead: %s",
+			   hw ? "with SLAB_HWCACHE_ALIGN (assumed)" : "without SLAB_HWCACHE_ALIGN",
+			   c.object_size, c.objects_per_slab, c.order, r->nr_cpus,
+			   slt_slab_class_name(&c, b, sizeof(b)));
 	}
 	fputs("</table></div>\n", out);
 }
@@ -208,8 +215,9 @@ static void proposals_table(FILE *out, const struct slt_advice *adv,
 			    const struct slt_advice_report_opts *r, const char *sid)
 {
 	fputs("<div class=\"scroll\"><table>\n<tr><th>proposal</th><th>bytes</th>"
-	      "<th>lines</th><th>false-sharing score</th><th>cost</th><th>kmalloc</th>"
-	      "<th>SLUB order, objects/slab</th><th>moved</th><th>findings left</th></tr>\n", out);
+	      "<th>lines</th><th>false-sharing score</th><th>cost</th><th>kmalloc()'d instead</th>"
+	      "<th>own kmem_cache: order, objects/slab, object bytes</th><th>moved</th>"
+	      "<th>findings left</th></tr>\n", out);
 	for (size_t i = 0; i < adv->n_proposals; i++) {
 		const struct slt_proposal *p = &adv->proposals[i];
 		fprintf(out, "<tr><td class=\"l\"><a href=\"#%s-p%zu\">%zu. %s</a></td>"
@@ -225,9 +233,15 @@ static void proposals_table(FILE *out, const struct slt_advice *adv,
 		slab_cell(out, &p->slab_after);
 		if (slt_slab_tips(&p->slab_before, &p->slab_after))
 			fputs(" (larger class)", out);
-		fprintf(out, "</td><td>%u, %u &#8594; %u, %u</td><td>%zu</td><td>",
-			p->slab_before.order, p->slab_before.objects_per_slab,
-			p->slab_after.order, p->slab_after.objects_per_slab, p->n_moved);
+		if (p->slab_before.embedded)
+			fprintf(out, "</td><td>none (embedded)</td><td>%zu</td><td>", p->n_moved);
+		else
+			fprintf(out, "</td><td>%u, %u, %" PRIu64 " &#8594; %u, %u, %" PRIu64
+				"</td><td>%zu</td><td>",
+				p->slab_before.order, p->slab_before.objects_per_slab,
+				p->slab_before.object_size, p->slab_after.order,
+				p->slab_after.objects_per_slab, p->slab_after.object_size,
+				p->n_moved);
 		if (r && r->findings_after && r->findings_after[i] >= 0)
 			fprintf(out, "%zd", r->findings_after[i]);
 		else

@@ -333,6 +333,9 @@ def case_html_suggest():
         assert 's0-p%da-l0' % i in p.ids and 's0-p%db-l0' % i in p.ids
     assert page.count('<svg') == 1 + 2 * n
     assert 'kmalloc-4k' in page
+    # the slab figures name the cache the text assumes, with object sizes
+    assert "kmalloc()'d instead" in page, page[:3000]
+    assert re.search(r'<td>\d+, \d+, 2560 &#8594; \d+, \d+, \d+</td>', page), page[:3000]
 
 
 def case_html_profile():
