@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "advice/advice_int.h"
+#include "common/sort.h"
 
 struct ctx {
 	const struct slt_analysis *a;
@@ -794,9 +795,7 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 		return slt_error_set(err, rc, NULL, -1, NULL,
 				     "no legal layout for %s", a->layout->name);
 	}
-	if (x.adv->n_proposals)
-		qsort(x.adv->proposals, x.adv->n_proposals,
-		      sizeof(*x.adv->proposals), cmp_prop);
+	slt_sort(x.adv->proposals, x.adv->n_proposals, sizeof(*x.adv->proposals), cmp_prop);
 	if (x.adv->n_proposals > maxp)
 		x.adv->n_proposals = maxp;
 	if (!x.adv->n_proposals && !x.adv->note[0])

@@ -32,6 +32,7 @@
 
 #include "advice/advice_int.h"
 #include "analysis/analysis_int.h"
+#include "common/sort.h"
 
 void slt_adv_weights_default(const struct slt_adv_units *us,
 			     struct slt_adv_weights *w)
@@ -174,12 +175,6 @@ static int line_value(const struct slt_adv_units *us,
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The lines to price: every line where a leaf or a unit starts or ends
  * (weight 1), and one line for each run of lines between two of those
@@ -230,7 +225,7 @@ static int lines_to_price(const struct slt_adv_units *us, const size_t *order,
 			e[ne++] = (b + sz - 1) / lsz;
 		}
 	}
-	qsort(e, ne, sizeof(*e), cmp_u64);
+	qsort(e, ne, sizeof(*e), slt_cmp_u64);
 	size_t m = 0;
 	for (size_t i = 0; i < ne; i++)
 		if (!m || e[m - 1] != e[i])

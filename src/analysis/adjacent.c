@@ -9,6 +9,7 @@
 
 #include "analysis/analysis_int.h"
 #include "analysis/findings_int.h"
+#include "common/sort.h"
 
 /* Append member i to m[k] (room for 64) unless it is there: new k. */
 static size_t add_once(size_t *m, size_t k, size_t i)
@@ -110,7 +111,7 @@ void slt_fd_adjacent(struct fd_ctx *x, size_t *buf)
 	/* each line to the start of its pair: L with (L - par) even */
 	for (size_t i = 0; i < ne; i++)
 		e[i] = e[i] < par ? par : e[i] - ((e[i] - par) & 1);
-	qsort(e, ne, sizeof(*e), slt_fd_cmp_u64);
+	qsort(e, ne, sizeof(*e), slt_cmp_u64);
 	for (size_t i = 0; i < ne && !x->rc; i++) {
 		if (i && e[i] == e[i - 1])
 			continue;

@@ -28,6 +28,7 @@
 
 #include "analysis/findings_int.h"
 #include "common/arena.h"
+#include "common/sort.h"
 
 #define MAX_BASES 64
 
@@ -248,8 +249,7 @@ int slt_analyze_bases(const struct slt_struct *s, const struct slt_analysis_opts
 		for (size_t k = 0; k < n; k++)
 			starts[k] = first + (uint32_t)(k * al);
 		/* the reference start's origin: the findings seen there keep it */
-		if (g.n > 1)
-			qsort(g.f, g.n, sizeof(*g.f), cmp_merged);
+		slt_sort(g.f, g.n, sizeof(*g.f), cmp_merged);
 		free(a->findings);
 		a->findings = g.f;
 		a->n_findings = g.n;

@@ -12,6 +12,7 @@
 #include "analysis/analysis_int.h"
 #include "analysis/findings_int.h"
 #include "common/arena.h"
+#include "common/sort.h"
 
 static const char ADV_COLLISION[] =
 	"move the read-mostly members to a line of their own, or separate the written ones with CACHELINE_PADDING";
@@ -485,12 +486,6 @@ static void lines_unseen(struct fd_ctx *x, size_t *buf)
 	free(w);
 }
 
-int slt_fd_cmp_u64(const void *p1, const void *p2)
-{
-	uint64_t a = *(const uint64_t *)p1, b = *(const uint64_t *)p2;
-	return a < b ? -1 : a > b;
-}
-
 /*
  * The lines where a member starts or ends, sorted, unique (malloc()ed).
  * Between two of them every line is covered by the same members, none of
@@ -515,7 +510,7 @@ uint64_t *slt_fd_member_lines(struct fd_ctx *x, size_t *n)
 		e[k++] = (a->line_origin + m->offset) / a->cacheline_size;
 		e[k++] = (a->line_origin + m->offset + sz - 1) / a->cacheline_size;
 	}
-	qsort(e, k, sizeof(*e), slt_fd_cmp_u64);
+	slt_sort(e, k, sizeof(*e), slt_cmp_u64);
 	size_t u = 0;
 	for (size_t i = 0; i < k; i++)
 		if (!u || e[u - 1] != e[i])
@@ -767,8 +762,7 @@ int slt_analyze(const struct slt_struct *s, const struct slt_access_profile *p,
 	buf = NULL;
 	if (x.rc)
 		goto nomem;
-	if (a->n_findings > 1)
-		qsort(a->findings, a->n_findings, sizeof(*a->findings), cmp_finding);
+	slt_sort(a->findings, a->n_findings, sizeof(*a->findings), cmp_finding);
 	for (size_t i = 0; i < a->n_findings; i++) {
 		a->findings[i].origin = a->line_origin;
 		a->findings[i].bases = 1;

@@ -58,7 +58,6 @@ void slt_fd_collect(struct fd_ctx *x, uint64_t L, size_t c0, size_t c1,
  * NULL and x->rc set when out of memory). */
 uint64_t *slt_fd_member_lines(struct fd_ctx *x, size_t *n);
 
-int slt_fd_cmp_u64(const void *p1, const void *p2);
 
 /* slt_analyze() without a profile whose base is known only modulo
  * o->base_align (< cl, the line size): the findings at every start,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/proc_sched.h"
+#include "common/sort.h"
 
 #define MAX_DEPTH 32
 
@@ -97,8 +98,7 @@ void proc_sched_poll(struct proc_sched *s, pid_t root)
 	walk(s, root, 0);
 	uint64_t now = mono_ns();
 	double dt = (double)(now - s->last_ns);
-	if (s->n_cur > 1)
-		qsort(s->cur, s->n_cur, sizeof(*s->cur), by_tid);
+	slt_sort(s->cur, s->n_cur, sizeof(*s->cur), by_tid);
 	double sum = 0.0, max = 0.0;
 	unsigned ran = 0;
 	cpu_set_t on, one;   /* the CPUs the threads that ran may use */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "join/acc.h"
+#include "common/sort.h"
 
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
@@ -103,8 +104,7 @@ static int cmp_cpu(const void *x, const void *y)
 
 void slt_acc_sort_cpus(struct slt_acc *a)
 {
-	if (a->n_cpus > 1)
-		qsort(a->cpus, a->n_cpus, sizeof(*a->cpus), cmp_cpu);
+	slt_sort(a->cpus, a->n_cpus, sizeof(*a->cpus), cmp_cpu);
 }
 
 /*

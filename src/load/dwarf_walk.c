@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "load/dwarf_int.h"
+#include "common/sort.h"
 
 /* ---- the CU walk and its pre-filter ----------------------------------- */
 
@@ -26,12 +27,6 @@ static int hit_add(struct hits *h, uint64_t p)
 	}
 	h->pos[h->n++] = p;
 	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -382,8 +377,7 @@ int slt_dw_scan(struct dw *d, const char *const *names, size_t n,
 	if (rc)
 		return slt_error_set(d->err, d->rc = SLT_ENOMEM, d->path, -1,
 				     NULL, "out of memory");
-	if (h->n)
-		qsort(h->pos, h->n, sizeof(*h->pos), cmp_u64);
+	slt_sort(h->pos, h->n, sizeof(*h->pos), slt_cmp_u64);
 	*any = h->n > 0;
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "layout/build.h"
 #include "load/elf.h"
 #include "load/source.h"
+#include "common/sort.h"
 
 #define NOT_ELF_HINT                                                          \
 	"give an ELF file built with -g (or its -dbg package's debug file) "  \
@@ -586,8 +587,7 @@ int slt_layout_list(const char *path, const char *pattern,
 	rc = src->ops->list(src, list_cb, &l, err);
 	if (rc < 0)
 		goto out;
-	if (l.n)
-		qsort(l.v, l.n, sizeof(*l.v), info_cmp);
+	slt_sort(l.v, l.n, sizeof(*l.v), info_cmp);
 	/* One entry per distinct (name, kind, size), the first seen. */
 	size_t k = 0;
 	for (size_t i = 0; i < l.n; i++)

@@ -15,6 +15,7 @@
 
 #include "load/elf.h"
 #include "weight/weight_int.h"
+#include "common/sort.h"
 
 struct range { uint64_t lo, hi; };
 struct code { const uint8_t *bytes; uint64_t addr; size_t size; };
@@ -41,12 +42,6 @@ static int cmp_range(const void *a, const void *b)
 {
 	const struct range *x = a, *y = b;
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
 }
 
 /* FUNC symbols with a size from .symtab, sorted. */
@@ -178,7 +173,7 @@ static int decode(csh cs, const struct code *c, struct range r,
 	}
 	*pend = r.hi;   /* sentinel */
 	if (lead.n > 1) /* qsort(NULL, 0) is undefined */
-		qsort(lead.v, lead.n, sizeof(uint64_t), cmp_u64);
+		qsort(lead.v, lead.n, sizeof(uint64_t), slt_cmp_u64);
 	const uint64_t *ia = ins.v, *la = lead.v;
 	size_t li = 0;
 	for (size_t i = 0; i + 1 < ins.n;) {
@@ -297,7 +292,7 @@ out:
 	free(funcs.v);
 	/* symbols may nest or overlap: blocks in address order */
 	if (blocks.n > 1) /* qsort(NULL, 0) is undefined */
-		qsort(blocks.v, blocks.n, sizeof(struct ipw_block), cmp_u64);
+		qsort(blocks.v, blocks.n, sizeof(struct ipw_block), slt_cmp_u64);
 	out->b = blocks.v;
 	out->n = blocks.n;
 	if (rc)
