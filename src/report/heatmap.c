@@ -169,6 +169,7 @@ void slt_hm_free(struct slt_hm *m)
 	free(m->orig);
 	free(m->fnum);
 	free(m->named);
+	free(m->cited);
 	free(m->hid);
 	free(m->hid_at);
 	m->named = NULL;

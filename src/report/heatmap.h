@@ -70,8 +70,14 @@ struct slt_hm {
 	bool *named;                   /* per member of s: its analysed
 					  member (or a descendant) is in a
 					  finding of a */
+	bool *cited;                   /* per member of s: its analysed
+					  member is itself in a finding */
 	long *hid;                     /* per line, members that hold bytes
-					  of it and own none (pre-order) */
+					  of it and own none (pre-order); a
+					  member a finding names that is
+					  drawn through its members (-E, or
+					  a classes file naming a nested
+					  member) is one of them */
 	size_t *hid_at;                /* n_lines + 1: line k's are
 					  hid[hid_at[k] .. hid_at[k + 1]) */
 	const char *given_word;        /* how given classes are labelled

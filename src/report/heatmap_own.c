@@ -69,21 +69,29 @@ static int mark_named(struct slt_hm *m)
 {
 	const struct slt_struct *o = m->a->layout;
 	bool *on = calloc(o->n_members + 1, sizeof(*on));
+	bool *cite = calloc(o->n_members + 1, sizeof(*cite));
 	m->named = calloc(m->s->n_members + 1, sizeof(*m->named));
-	if (!on || !m->named) {
+	m->cited = calloc(m->s->n_members + 1, sizeof(*m->cited));
+	if (!on || !cite || !m->named || !m->cited) {
 		free(on);
+		free(cite);
 		return SLT_ENOMEM;
 	}
 	for (size_t f = 0; f < m->a->n_findings; f++) {
 		const struct slt_finding *fd = &m->a->findings[f];
-		for (size_t k = 0; k < fd->n_members; k++)
+		for (size_t k = 0; k < fd->n_members; k++) {
+			cite[fd->members[k]] = true;
 			for (int32_t p = (int32_t)fd->members[k]; p >= 0 && !on[p];
 			     p = o->members[p].parent)
 				on[p] = true;
+		}
 	}
-	for (size_t i = 0; i < m->s->n_members; i++)
+	for (size_t i = 0; i < m->s->n_members; i++) {
 		m->named[i] = m->orig[i] >= 0 && on[m->orig[i]];
+		m->cited[i] = m->orig[i] >= 0 && cite[m->orig[i]];
+	}
 	free(on);
+	free(cite);
 	return 0;
 }
 
@@ -178,10 +186,15 @@ int slt_hm_owners(struct slt_hm *m)
 		for (uint64_t b = lo; b < hi; b++) {
 			long c = cover[b];
 			cover[b] = (long)i;
-			if (c > (long)i && c < (long)end[i])
-				continue;       /* drawn through a descendant */
-			if (better(m, (long)i, m->owner[b]))
+			if (c > (long)i && c < (long)end[i]) {
+				/* drawn through a descendant: a candidate
+				 * still when a finding names it, so it is
+				 * listed (hid) and the map names it */
+				if (!m->cited[i])
+					continue;
+			} else if (better(m, (long)i, m->owner[b])) {
 				m->owner[b] = (long)i;
+			}
 			if ((long)(b / m->cl) == last)
 				continue;
 			if (n_cand == cap) {

@@ -22,7 +22,9 @@
 static const char css[] =
 ":root{color-scheme:light}\n"
 "body{font:15px/1.45 system-ui,-apple-system,\"Segoe UI\",sans-serif;color:#1a1a1a;"
-"background:#fff;margin:0 auto;padding:0 1em 2em;max-width:72em}\n"
+"background:#fff;margin:0 auto;padding:0 1em 2em;max-width:110em}\n"
+/* prose keeps a readable measure; the body is wider for a pair of maps */
+"p,ol,ul,details{max-width:72em}\n"
 "h1{font-size:1.45em;margin:.8em 0 .2em}h2{font-size:1.25em;margin-top:1.6em;"
 "border-bottom:2px solid #ddd}h3{font-size:1.05em;margin:1.2em 0 .4em}\n"
 "code{font-family:ui-monospace,monospace;font-size:.95em}\n"
@@ -31,14 +33,13 @@ static const char css[] =
 "table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:.3em 0 1em}\n"
 "th,td{border:1px solid #ccc;padding:.15em .55em;text-align:right;vertical-align:top}\n"
 "th{background:#f3f3f3;text-align:left}td.l{text-align:left}\n"
-"svg.map{display:block;width:100%;max-width:660px;height:auto}\n"
+/* maps at their own size (html_svg.c: 9-unit text drawn 10.8px), never
+ * scaled down: a narrower window scrolls the map's box, not the page */
+"svg.map{display:block;max-width:none}\n"
 ".mapbox{overflow-x:auto;max-width:100%}\n"
-/* a narrow window: the map keeps its 9-unit text at 10px or more (652
- * units drawn 725px wide) and its box scrolls sideways, not the page */
-"@media screen and (max-width:800px){svg.map{min-width:725px}}\n"
 "svg text{font:9px ui-monospace,monospace;fill:#222}\n"
 "svg .lab,svg .off{text-anchor:end;fill:#555}svg .ru{fill:#777}\n"
-"svg .nm{fill:#fff;pointer-events:none}svg .c-mx+.nm,svg .c-none+.nm,"
+"svg .nl{fill:#111}svg .nm{fill:#fff;pointer-events:none}svg .c-mx+.nm,svg .c-none+.nm,"
 "svg .c-cold+.nm{fill:#111}\n"
 "svg .mk{fill:#b00;font-weight:bold}svg a:hover .mk{text-decoration:underline}\n"
 ".c-hw{fill:#c62828}.c-rm{fill:#1f5fa8}.c-mx{fill:#f0a030}.c-ts{fill:#8e3f9e}"
@@ -54,7 +55,9 @@ static const char css[] =
 ".k-ts{background:#8e3f9e}.k-cold{background:#b9b9b9}.k-none{background:#e4e4e4}"
 ".k-hole{background:#fff;border-style:dashed!important}\n"
 ".pair{display:flex;flex-wrap:wrap;gap:1em}\n"
-".pair figure{flex:1 1 320px;min-width:0;margin:0}\n"
+/* before and after side by side when both fit at their size, else
+ * one above the other */
+".pair figure{flex:0 1 auto;min-width:0;margin:0}\n"
 "figure{margin:0 0 1em}figcaption{font-weight:600;margin:.2em 0}\n"
 "ol.findings li{margin:.3em 0}ol.findings li:target{background:#fff59d}\n"
 ".kind{font-weight:600}.fix{color:#555}\n"

@@ -14,13 +14,18 @@
 #include "report/html_int.h"
 
 #define ROW 16          /* row height */
+#define NROW 12         /* height of a row of names under a line */
 #define GUT 76          /* left gutter: line and offset */
-#define RIGHT 64        /* right margin: heat and finding markers */
+#define RIGHT 64        /* least right margin: heat and finding markers */
 #define TOP 14          /* ruler */
 #define CELLS 512.0     /* width of one line's bytes */
 #define CHAR_W 5.6      /* a 9px monospace character, about */
-/* GUT + CELLS + RIGHT = 652 units: the page's narrow-window minimum width
- * (725px, html_page.c) draws the 9-unit text at 10px. */
+#define MK0 (GUT + CELLS + 28)  /* the first finding marker */
+/* Drawn at SCALE px per unit (html_page.c's CSS does not scale it down):
+ * the 9-unit text is 10.8px at every window width; a narrower window
+ * scrolls the map's box sideways, never the page.  Printed, a map is as
+ * wide as the page. */
+#define SCALE 1.2
 
 void slt_html_esc(FILE *out, const char *s)
 {
@@ -117,16 +122,100 @@ static void title(FILE *out, const struct slt_hm *m, long o, uint64_t k,
 	fputs("</title>", out);
 }
 
-static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
-		const char *fid, double cw)
+/* Width of the finding markers of line k ("!N" each, 2 apart). */
+static double marks_w(const struct slt_hm *m, uint64_t k)
 {
-	double y = TOP + (double)k * ROW;
+	double w = 0;
+	for (size_t i = 0; m->fa && i < m->fa->n_findings; i++)
+		if (slt_hm_finding_on(&m->fa->findings[i], k))
+			w += 8 + 6 * slt_hm_digits(slt_hm_fnum(m, i));
+	return w;
+}
+
+/* The name of owner o fits inside its run of w units. */
+static bool fits(const struct slt_hm *m, long o, double w)
+{
+	const char *name = o >= 0 ? m->s->members[o].name : "";
+	return name[0] && strlen(name) * CHAR_W + 3 <= w;
+}
+
+/* The names of line k that a finding uses and that are not written in
+ * their run (too narrow, or drawn on no byte: a union's other arm, a
+ * bitfield sharing bytes, a member drawn through its members), as the
+ * terminal map lists them after a row: "+a, b", wrapped at width units
+ * from x0.  Written when out is not NULL; returns the rows used. */
+static unsigned names(FILE *out, const struct slt_hm *m, uint64_t k, double cw,
+		      double x0, double y, double width)
+{
+	unsigned rows = 0;
+	double x = x0;
+	size_t n = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned b = 0;
+		size_t x_hid = m->hid_at[k];
+		for (;;) {
+			long o;
+			if (!pass) {
+				if (b >= m->cl)
+					break;
+				o = slt_hm_owner(m, k, b);
+				unsigned e = b + 1;
+				while (e < m->cl && slt_hm_owner(m, k, e) == o)
+					e++;
+				double w = (e - b) * cw;
+				unsigned s0 = b;
+				b = e;
+				if (o < 0 || fits(m, o, w))
+					continue;
+				/* a member split by another's bytes: named once */
+				unsigned c = 0;
+				while (c < s0 && slt_hm_owner(m, k, c) != o)
+					c++;
+				if (c < s0)
+					continue;
+			} else {
+				if (x_hid >= m->hid_at[k + 1])
+					break;
+				o = m->hid[x_hid++];
+			}
+			const char *nm = m->s->members[o].name;
+			if (!m->named[o] || !nm[0])
+				continue;
+			double len = (strlen(nm) + (n ? 2 : 1)) * CHAR_W;
+			if (!rows || (n && x + len > x0 + width)) {
+				/* the comma ends the row before */
+				if (out && rows)
+					fputs(",</text>", out);
+				rows++;
+				x = x0;
+				if (out)
+					fprintf(out, "<text class=\"nl\" x=\"%.0f\" y=\"%.0f\">%s",
+						x0, y + rows * NROW - 3, rows == 1 ? "+" : "&#160;");
+				len = (strlen(nm) + 1) * CHAR_W;
+			} else if (out) {
+				fputs(", ", out);
+			}
+			if (out)
+				slt_html_esc(out, nm);
+			x += len;
+			n++;
+		}
+	}
+	if (out && rows)
+		fputs("</text>", out);
+	return rows;
+}
+
+/* Line k at y (its names rows below it): the whole picture is w wide. */
+static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
+		const char *fid, double cw, double y, double w)
+{
 	if (id)
 		fprintf(out, "<g class=\"ln\" id=\"%s-l%" PRIu64 "\">", id, k);
 	else
 		fputs("<g class=\"ln\">", out);
 	fprintf(out, "<rect class=\"bg\" x=\"0\" y=\"%.0f\" width=\"%.0f\" height=\"%d\"/>",
-		y, GUT + CELLS + RIGHT, ROW);
+		y, w, ROW);
 	fprintf(out, "<text class=\"lab\" x=\"%d\" y=\"%.0f\">%" PRIu64 "</text>"
 		"<text class=\"off\" x=\"%d\" y=\"%.0f\">+%" PRIu64 "</text>",
 		22, y + 12, k, GUT - 4, y + 12, k ? k * m->cl - m->origin : 0);
@@ -137,20 +226,19 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 		while (e < m->cl && slt_hm_owner(m, k, e) == o)
 			e++;
 		if (o != HM_OUTSIDE) {
-			double x = GUT + b * cw, w = (e - b) * cw;
+			double x = GUT + b * cw, rw = (e - b) * cw;
 			/* class m: a member, outlined so that neighbours of
 			 * one class stay apart */
 			fprintf(out, "<rect class=\"%s%s\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\"",
-				slt_html_class(m, o), o >= 0 ? " m" : "", x, y + 1, w, ROW - 2);
+				slt_html_class(m, o), o >= 0 ? " m" : "", x, y + 1, rw, ROW - 2);
 			if (prof && o >= 0 && slt_hm_access(m, o))
 				fprintf(out, " fill-opacity=\"%.2f\"", 0.3 + 0.7 * slt_hm_heat(m, o));
 			fputc('>', out);
 			title(out, m, o, k, b, e - b);
 			fputs("</rect>", out);
-			const char *name = o >= 0 ? m->s->members[o].name : "";
-			if (name[0] && strlen(name) * CHAR_W + 3 <= w) {
+			if (fits(m, o, rw)) {
 				fprintf(out, "<text class=\"nm\" x=\"%.2f\" y=\"%.0f\">", x + 2, y + 11);
-				slt_html_esc(out, name);
+				slt_html_esc(out, m->s->members[o].name);
 				fputs("</text>", out);
 			}
 		}
@@ -162,7 +250,7 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 		fprintf(out, "<rect class=\"heat\" x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\">"
 			"<title>heat %d of 5</title></rect>", x, y + 4, 4 * h, ROW - 8, h);
 	}
-	x += 24;
+	x = MK0;
 	for (size_t i = 0; fid && m->fa && i < m->fa->n_findings; i++) {
 		if (!slt_hm_finding_on(&m->fa->findings[i], k))
 			continue;
@@ -172,6 +260,7 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 			num, num, slt_finding_kind_name(m->fa->findings[i].kind));
 		x += 8 + 6 * slt_hm_digits(num);
 	}
+	names(out, m, k, cw, GUT, y + ROW, w - GUT - 2);
 	fputs("</g>\n", out);
 }
 
@@ -179,9 +268,18 @@ void slt_html_svg(FILE *out, const struct slt_hm *m, const char *id,
 		  const char *fid, const char *label)
 {
 	double cw = CELLS / m->cl;
-	double h = TOP + (double)m->n_lines * ROW + 2;
-	fprintf(out, "<svg class=\"map\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
-		GUT + CELLS + RIGHT, h);
+	/* as wide as the widest line's markers need */
+	double w = GUT + CELLS + RIGHT;
+	for (uint64_t k = 0; fid && k < m->n_lines; k++) {
+		double e = MK0 + marks_w(m, k) + 2;
+		if (e > w)
+			w = e;
+	}
+	double h = TOP + 2;
+	for (uint64_t k = 0; k < m->n_lines; k++)
+		h += ROW + NROW * names(NULL, m, k, cw, GUT, 0, w - GUT - 2);
+	fprintf(out, "<svg class=\"map\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+		"role=\"img\" aria-label=\"", w, h, w * SCALE, h * SCALE);
 	slt_html_esc(out, label);
 	fputs("\">\n", out);
 	/* the ruler: byte offsets within the line, every eighth of it */
@@ -189,7 +287,10 @@ void slt_html_svg(FILE *out, const struct slt_hm *m, const char *id,
 		fprintf(out, "<text class=\"ru\" x=\"%.2f\" y=\"10\">%u</text>",
 			GUT + b * cw, b);
 	fprintf(out, "<text class=\"ru\" x=\"2\" y=\"10\">line</text>\n");
-	for (uint64_t k = 0; k < m->n_lines; k++)
-		row(out, m, k, id, fid, cw);
+	double y = TOP;
+	for (uint64_t k = 0; k < m->n_lines; k++) {
+		row(out, m, k, id, fid, cw, y, w);
+		y += ROW + NROW * names(NULL, m, k, cw, GUT, 0, w - GUT - 2);
+	}
 	fputs("</svg>\n", out);
 }

@@ -575,10 +575,9 @@ def case_map_marks():
     run('report', *memcg('--html', page_path))
     page = open(page_path).read()
     assert 'min-width:520px' not in page and 'viewBox=' in page
-    assert 'svg.map{display:block;width:100%' in page
-    # a narrow window: the map keeps 10px text (9 units at 725/652), its
-    # box scrolls (tests/real/html-screenshot.sh measures it in Chromium)
-    assert '@media screen and (max-width:800px){svg.map{min-width:725px}}' in page
+    # every window width: the map at its own size (10.8px text), its box
+    # scrolls when narrower (tests/real/html-screenshot.sh measures it)
+    assert 'svg.map{display:block;max-width:none}' in page
     assert 'viewBox="0 0 652 ' in page and '.mapbox{overflow-x:auto' in page
     assert '<th>classes</th><td>given</td>' in page, page
 
@@ -684,6 +683,117 @@ def case_static_hint():
             p.stderr and 'classes file' in p.stderr, p.stderr
     finally:
         shutil.rmtree(test_access.TMP, ignore_errors=True)
+
+
+# --- the second new-user trial's defects (map_demo.c) ----------------------
+
+def demo():
+    """(object, classes file, profile) of fixtures/report/map_demo.c."""
+    out = os.path.join(TMP, 'map_demo.o')
+    if not os.path.exists(out):
+        subprocess.run([CC, '-g', '-c', '-o', out,
+                        os.path.join(ROOT, 'fixtures', 'report', 'map_demo.c')], check=True)
+    return (out, os.path.join(CLASSES, 'map_demo.classes'),
+            os.path.join(ROOT, 'fixtures', 'report', 'map_demo.profile.json'))
+
+
+SVG = re.compile(r'<svg class="map" viewBox="0 0 ([0-9.]+) ([0-9.]+)"(?: width="([0-9.]+)" '
+                 r'height="([0-9.]+)")?(.*?)</svg>', re.S)
+
+
+def svgs(page):
+    """(viewBox width, height, width px, height px, body) of each map."""
+    return [(float(a), float(b), float(c or 0), float(d or 0), e)
+            for a, b, c, d, e in SVG.findall(page)]
+
+
+def page_of(*args):
+    path = os.path.join(TMP, 'p.html')
+    run(*args, '--html', path)
+    page = open(path).read()
+    check_page(page)
+    return page
+
+
+def case_html_marks_fit():
+    # four findings on line 0: every marker inside the SVG's viewBox (the
+    # picture as wide as its widest line of markers needs), at 6 units a
+    # digit and 8 more for the '!' and the gap, as the markers are drawn
+    o, _, prof = demo()
+    for cmd in ('report', 'suggest'):
+        page = page_of(cmd, o, 'demo', '--samples', prof)
+        maps = svgs(page)
+        assert maps, page[:2000]
+        marks = 0
+        for vw, vh, _, _, body in maps:
+            for x, num in re.findall(r'<text class="mk" x="([0-9.]+)" y="[0-9.]+">!(\d+)', body):
+                marks += 1
+                assert float(x) + 8 + 6 * len(num) <= vw, (cmd, x, num, vw)
+        assert marks >= 5, (cmd, marks)
+
+
+def case_html_text_size():
+    # the maps' 9-unit text is drawn at 10px or more at every window width:
+    # each SVG has its size in px (1.2 px a unit) and the CSS never scales
+    # it to the window (the box scrolls); before and after stand side by
+    # side only when both fit at that size (flex items of their own width)
+    o, cls, prof = demo()
+    for args in (['report', *memcg()], ['suggest', *memcg()], ['suggest', o, 'demo', '--samples', prof]):
+        page = page_of(*args)
+        assert 'svg text{font:9px ' in page
+        for vw, vh, w, h, _ in svgs(page):
+            assert w / vw * 9 >= 10 and abs(w / vw - h / vh) < 0.01, (args[0], vw, w)
+        css = page[page.index('<style>'):page.index('</style>')]
+        assert re.search(r'svg\.map\{[^}]*max-width:none', css), css
+        assert not re.search(r'svg\.map\{[^}]*width:100%', css.split('@media print')[0]), css
+        assert '.pair figure{flex:0 1 auto;' in css, css
+
+
+def visible_words(body):
+    """The words of a map's visible text: names in their runs and the
+    names rows under the lines."""
+    import html
+    out = set()
+    for t in re.findall(r'<text class="(?:nm|nl)"[^>]*>([^<]*)</text>', body):
+        out |= set(w for w in re.split(r'[+,\s]+', html.unescape(t)) if w)
+    return out
+
+
+def case_html_names():
+    # every member a finding uses is named by visible text on the map (in
+    # its run, else in the names row under its line, as the terminal map's
+    # +list), not only on hover
+    o, cls, prof = demo()
+    for args in ([o, 'demo', '--samples', prof], [o, 'demo', '--classes', cls],
+                 memcg(), [units()[0], 'crowd', '--classes', units()[1]],
+                 [units()[0], 'arms', '--classes', units()[1]]):
+        d = json.loads(run('report', '--json', *args))
+        page = page_of('report', *args)
+        words = visible_words(svgs(page)[0][4])
+        for f in d['findings']:
+            for m in f['members']:
+                name = m['path'].split('.')[-1]
+                assert name in words, (args[1], f['rank'], name, sorted(words))
+
+
+def case_map_nested_names():
+    # a classes file naming a nested member (in.b) draws the map inline;
+    # a member a finding names that is then drawn through its members (pos
+    # as x and y) is still named, after the row (+pos) and on hover
+    o, cls, _ = demo()
+    d = json.loads(run('report', '--json', o, 'demo', '--classes', cls))
+    assert any(m['path'] == 'pos' for f in d['findings'] for m in f['members']), d['findings']
+    for cols in (40, 80, 100):
+        t = run('report', o, 'demo', '--classes', cls, '--map', columns=cols)
+        rows = rows_of(t)
+        for f in d['findings']:
+            names = ' '.join(' '.join(n) for _, n in rows.values())
+            words = set(re.split(r'[+,^ ]+', names))
+            for m in f['members']:
+                assert m['path'].split('.')[-1] in words, (cols, m['path'], names)
+    page = page_of('report', o, 'demo', '--classes', cls)
+    assert 'also here: pos (struct {...}): offset 8' in page or \
+        re.search(r'also here: pos \([^)]*\): offset 8', page), page
 
 
 if __name__ == '__main__':
