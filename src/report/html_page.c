@@ -6,10 +6,11 @@
  * CI job's artifacts as it is.  Per definition (section sN): the numbers,
  * the map (sN-lK: line K), the findings (sN-fK: finding K), and per
  * proposal its numbers and its map beside the original's.  Colours carry
- * the letters' meaning too (the legend), and the maps scale to the window
- * (viewBox, width 100%) down to a legible size (text 10px; a narrower
- * window scrolls the map's box sideways, never the page); printed, the
- * colours are kept (print-color-adjust) and sections are not split.
+ * the letters' meaning too (the legend); the maps are drawn at one
+ * legible size (html_svg.c: text 10.8px; a narrower window scrolls the
+ * map's box sideways, never the page); printed, the colours are kept
+ * (print-color-adjust), each map is as wide as the page, before above
+ * after, tables wrap, and the C declarations are shown.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -61,10 +62,21 @@ static const char css[] =
 "figure{margin:0 0 1em}figcaption{font-weight:600;margin:.2em 0}\n"
 "ol.findings li{margin:.3em 0}ol.findings li:target{background:#fff59d}\n"
 ".kind{font-weight:600}.fix{color:#555}\n"
-"@media print{body{max-width:none;font-size:11pt}a{color:inherit;"
-"text-decoration:none}section,figure,table{break-inside:avoid}"
+".print{display:none}\n"
+/* printed: a map as wide as the page, before above after, tables wrap
+ * in the page's width, no scroll box, the C declaration shown (a copy
+ * outside the closed <details>); only small blocks are kept whole, so
+ * no page is left blank before a long section */
+"@media print{body{max-width:none;font-size:10pt;padding:0}"
+"a{color:inherit;text-decoration:none}"
+"h2,h3,figcaption{break-after:avoid}tr,li,.key{break-inside:avoid}"
 "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
-"svg.map{max-width:100%}.mapbox{overflow:visible}}\n";
+"svg.map{width:100%;height:auto;max-width:100%}"
+".mapbox,.scroll{overflow:visible}.pair{display:block}"
+".pair figure{margin:0 0 1em}"
+"table{width:100%;table-layout:auto}th,td{overflow-wrap:break-word;padding:.1em .3em}"
+"details{display:none}.print{display:block}"
+"pre{white-space:pre-wrap;overflow:visible;font-size:8.5pt}}\n";
 
 int slt_report_html_begin(FILE *out, const char *source, const char *names,
 			  struct slt_error *err)
@@ -308,9 +320,13 @@ static int proposal(FILE *out, const struct slt_advice *adv, size_t i,
 			findings(out, &after, fid, id);
 	}
 	if (p->c_decl && p->c_decl[0]) {
-		fputs("<details><summary>C declaration</summary><pre><code>", out);
-		slt_html_esc(out, p->c_decl);
-		fputs("</code></pre></details>\n", out);
+		/* collapsed on screen; printed, the copy after it */
+		for (int copy = 0; copy < 2; copy++) {
+			fputs(copy ? "<div class=\"print\"><p>C declaration</p><pre><code>" :
+			      "<details><summary>C declaration</summary><pre><code>", out);
+			slt_html_esc(out, p->c_decl);
+			fputs(copy ? "</code></pre></div>\n" : "</code></pre></details>\n", out);
+		}
 	}
 	slt_hm_free(&after);
 	return 0;

@@ -796,6 +796,26 @@ def case_map_nested_names():
         re.search(r'also here: pos \([^)]*\): offset 8', page), page
 
 
+def case_html_print():
+    # printed: maps as wide as the page, before above after, no scroll
+    # box, tables wrap in the page, no block larger than a row kept whole
+    # (a section kept whole left page 1 three quarters blank), the C
+    # declaration shown (a copy outside the closed <details>); the PDF
+    # itself is looked at by tests/real/html-screenshot.sh
+    page = page_of('suggest', *memcg())
+    css = page[page.index('<style>'):page.index('</style>')]
+    pr = css[css.index('@media print'):]
+    for want in ('svg.map{width:100%;height:auto', '.mapbox,.scroll{overflow:visible}',
+                 '.pair{display:block}', 'table{width:100%', 'details{display:none}',
+                 '.print{display:block}'):
+        assert want in pr, (want, pr)
+    assert not re.search(r'(section|figure|table)[^{}]*\{[^}]*break-inside:avoid', pr), pr
+    assert '.print{display:none}' in css.split('@media print')[0], css
+    decls = re.findall(r'<details><summary>C declaration</summary><pre><code>(.*?)</code>', page, re.S)
+    copies = re.findall(r'<div class="print"><p>C declaration</p><pre><code>(.*?)</code>', page, re.S)
+    assert decls and decls == copies, (len(decls), len(copies))
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()),

@@ -17,15 +17,18 @@
 #   memcg61.png, memcg61-suggest.png        screenshots, 1000 px wide
 #   memcg61-narrow.png                      the report at 420 px wide
 #   *-probe.html                            the pages with a width probe
-#   memcg61.pdf                             the report printed (print CSS)
+#   memcg61.pdf, memcg61-suggest.pdf        the pages printed (print CSS),
+#   *-pdf-N.png                             and their pages at 60 dpi
 #   *.log                                   Chromium's log of each page
 # Checks: each page passes tests/cli/html_check.py (well-formed, nothing
 # external, links resolve); Chromium logs no console message for it (its
 # --enable-logging=stderr log: console messages, script errors and
 # resources that failed to load are "CONSOLE" lines); each screenshot is a
-# PNG of the window's size; at 420 px the page does not scroll sideways
-# and the maps' text is at least 10 px (a map's box scrolls sideways
-# instead).  The console check is shown to work first: a
+# PNG of the window's size; at 420, 800, 1000 and 1400 px the page does
+# not scroll sideways, the maps' text is at least 10 px (a map's box
+# scrolls sideways instead) and no finding marker is past its map; printed,
+# the maps' text is at least 7 pt, the C declarations are shown and
+# nothing is past the page's edge.  The console check is shown to work first: a
 # control page that calls console.error must be caught.
 # Exit 0 when every check holds, 1 otherwise, 2 when something is missing.
 set -u
@@ -126,42 +129,86 @@ for page in memcg61 memcg61-suggest; do
 	done
 done
 
-# Narrow: the page does not scroll sideways; each map keeps its text
-# legible (at least 10 px: the text's font size times the map's scale on
-# the screen), its box scrolling sideways instead when the window is too
-# narrow for it (a copy of each page with a probe script that writes the
-# widths and the smallest text size into the DOM; the page itself has no
-# script).
+# Every width (420, 800, 1000, 1400 px): the page does not scroll
+# sideways; each map keeps its text legible (at least 10 px: the text's
+# font size times the map's scale on the screen), its box scrolling
+# sideways instead when the window is too narrow for it; no finding
+# marker past the map's viewBox (a copy of each page with a probe script
+# that writes the widths, the smallest text size and the markers outside
+# into the DOM; the page itself has no script).
 for page in memcg61 memcg61-suggest; do
 	probe=$out/$page-probe.html
-	sed 's|</body>|<script>var t=[...document.querySelectorAll("svg.map text")].map(e=>parseFloat(getComputedStyle(e).fontSize)*e.ownerSVGElement.getScreenCTM().a);document.body.insertAdjacentHTML("beforeend","<pre>WIDTHS "+document.documentElement.scrollWidth+"/"+document.documentElement.clientWidth+" TEXTPX "+Math.min(...t).toFixed(1)+" MAPS "+t.length+"</pre>")</script></body>|' \
+	sed 's|</body>|<script>var t=[...document.querySelectorAll("svg.map text")].map(e=>parseFloat(getComputedStyle(e).fontSize)*e.ownerSVGElement.getScreenCTM().a);var o=[...document.querySelectorAll("svg.map .mk")].filter(e=>{var b=e.getBBox();return b.x+b.width>e.ownerSVGElement.viewBox.baseVal.width}).length;document.body.insertAdjacentHTML("beforeend","<pre>WIDTHS "+document.documentElement.scrollWidth+"/"+document.documentElement.clientWidth+" TEXTPX "+Math.min(...t).toFixed(1)+" MAPS "+t.length+" MKOUT "+o+"</pre>")</script></body>|' \
 		"$out/$page.html" >"$probe"
-	probed=$(timeout 180 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
-		--window-size=420,1400 --dump-dom "file://$probe" 2>/dev/null |
-		grep -o 'WIDTHS [0-9/]* TEXTPX [0-9.]* MAPS [0-9]*' | tail -1)
-	read -r _ widths _ textpx _ ntext <<<"$probed"
-	if [[ -n $widths ]] && awk -F/ '{ exit !($1 <= $2) }' <<<"$widths"; then
-		ok "$page at 420 px: the page does not scroll sideways (scroll/client width $widths)"
-	else
-		bad "$page at 420 px: the page scrolls sideways or was not measured (${probed:-no probe output})"
-	fi
-	if [[ -n $textpx ]] && awk '{ exit !($1 >= 10) }' <<<"$textpx"; then
-		ok "$page at 420 px: map text at least 10 px (smallest ${textpx} px of $ntext texts)"
-	else
-		bad "$page at 420 px: map text below 10 px or not measured (${probed:-no probe output})"
-	fi
+	for w in 420 800 1000 1400; do
+		probed=$(timeout 180 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
+			--window-size=$w,1400 --dump-dom "file://$probe" 2>/dev/null |
+			grep -o 'WIDTHS [0-9/]* TEXTPX [0-9.]* MAPS [0-9]* MKOUT [0-9]*' | tail -1)
+		read -r _ widths _ textpx _ ntext _ mkout <<<"$probed"
+		if [[ -n $widths ]] && awk -F/ '{ exit !($1 <= $2) }' <<<"$widths"; then
+			ok "$page at $w px: the page does not scroll sideways (scroll/client width $widths)"
+		else
+			bad "$page at $w px: the page scrolls sideways or was not measured (${probed:-no probe output})"
+		fi
+		if [[ -n $textpx ]] && awk '{ exit !($1 >= 10) }' <<<"$textpx"; then
+			ok "$page at $w px: map text at least 10 px (smallest ${textpx} px of $ntext texts)"
+		else
+			bad "$page at $w px: map text below 10 px or not measured (${probed:-no probe output})"
+		fi
+		if [[ $mkout == 0 ]]; then
+			ok "$page at $w px: every finding marker inside its map"
+		else
+			bad "$page at $w px: ${mkout:-?} finding markers past the map's width"
+		fi
+	done
 done
 
-# Printed: the print stylesheet, to PDF (not inspected here beyond its
-# existence: look at it).
-timeout 180 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
-	--no-pdf-header-footer --print-to-pdf="$out/memcg61.pdf" \
-	"file://$out/memcg61.html" >"$out/memcg61-pdf.log" 2>&1
-if [[ $(head -c 5 "$out/memcg61.pdf" 2>/dev/null) == %PDF- ]]; then
-	ok "memcg61.pdf: printed ($(wc -c <"$out/memcg61.pdf") bytes)"
-else
-	bad "memcg61.pdf: not printed (see $out/memcg61-pdf.log)"
-fi
+# Printed (the print stylesheet, to PDF): the maps' text at least 7 pt
+# high (pdftotext's word boxes of the line offsets "+N"; side by side maps
+# printed at about 4), the C declarations shown (closed <details> are not
+# printed), nothing past the page's right edge.  The pages as PNG (60 dpi,
+# pdftoppm) to look at.
+for page in memcg61 memcg61-suggest; do
+	pdf=$out/$page.pdf
+	rm -f "$pdf"
+	timeout 180 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
+		--no-pdf-header-footer --print-to-pdf="$pdf" \
+		"file://$out/$page.html" >"$out/$page-pdf.log" 2>&1
+	if [[ $(head -c 5 "$pdf" 2>/dev/null) != %PDF- ]]; then
+		bad "$page.pdf: not printed (see $out/$page-pdf.log)"
+		continue
+	fi
+	if ! command -v pdftotext >/dev/null; then
+		ok "$page.pdf: printed ($(wc -c <"$pdf") bytes; no pdftotext: not inspected)"
+		continue
+	fi
+	command -v pdftoppm >/dev/null && pdftoppm -png -r 60 "$pdf" "$out/$page-pdf"
+	pdftotext -bbox "$pdf" "$out/$page.bbox.html"
+	verdict=$(python3 - "$out/$page.bbox.html" "$page" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+pages = t.count('<page ')
+w = float(re.search(r'<page width="([0-9.]+)"', t).group(1))
+words = re.findall(r'xMin="[0-9.]+" yMin="([0-9.]+)" xMax="([0-9.]+)" yMax="([0-9.]+)">([^<]*)<', t)
+hs = [float(b) - float(a) for a, _, b, x in words if re.fullmatch(r'\+\d+', x)]
+out = [x for _, r, _, x in words if float(r) > w]
+bad = []
+if not hs or min(hs) < 7:
+    bad.append('map text %.1f pt high' % (min(hs) if hs else 0))
+if out:
+    bad.append('%d words past the right edge' % len(out))
+if sys.argv[2].endswith('suggest') and 'static_assert' not in t:
+    bad.append('no C declaration')
+print(('BAD ' + '; '.join(bad)) if bad else
+      'OK %d pages, map text %.1f pt high' % (pages, min(hs)))
+PY
+)
+	if [[ $verdict == OK* ]]; then
+		ok "$page.pdf: ${verdict#OK }"
+	else
+		bad "$page.pdf: ${verdict#BAD }"
+	fi
+done
 
 echo "html-screenshot: $pass passed, $fail failed; pages and screenshots in $out"
 [[ $fail == 0 ]]
