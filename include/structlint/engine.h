@@ -425,6 +425,15 @@ struct slt_engine_opts {
 				    bound layout's) */
 	uint64_t seed;           /* PRNG seed: leaf choice, values */
 	bool pin;                /* pin updater i to CPU i % online CPUs */
+	bool realtime;           /* the engine's threads SCHED_RR priority 1,
+				    the thread that times the run priority 2
+				    while it runs (sched(7)): on a machine busy
+				    with normal-priority work the updaters then
+				    run at once.  Needs CAP_SYS_NICE or
+				    RLIMIT_RTPRIO >= 2 (else SLT_EUSAGE); the
+				    kernel's RT throttling (sched_rt_runtime_us,
+				    950000 of 1000000 us by default) leaves the
+				    other tasks 5% of each CPU. */
 	bool count_accesses;     /* exact per-role per-thread counts (a
 				    thread-local increment per access) */
 	unsigned latency_every;  /* time on average 1 in N updates with

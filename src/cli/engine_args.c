@@ -43,6 +43,7 @@ int cli_engine_option(struct cli_engine_args *e, struct cli_analysis *c, int opt
 		o->seed = v;
 		return 0;
 	case CLI_ENG_OPT_NO_PIN: o->pin = false; return 0;
+	case CLI_ENG_OPT_REALTIME: o->realtime = true; return 0;
 	case CLI_ENG_OPT_REPLAY: e->replay = true; return 0;
 	case CLI_ENG_OPT_SYNTHETIC: e->synthetic = true; return 0;
 	case CLI_ENG_OPT_STATS_MODE:

@@ -95,7 +95,7 @@ enum {
 	CLI_ENG_OPT_PROFILE = CLI_OPT_OWN + 80, CLI_ENG_OPT_THREADS, CLI_ENG_OPT_SECONDS,
 	CLI_ENG_OPT_BATCH, CLI_ENG_OPT_FLUSH, CLI_ENG_OPT_DEPTH, CLI_ENG_OPT_FANOUT,
 	CLI_ENG_OPT_WRITE_EVERY, CLI_ENG_OPT_SEED, CLI_ENG_OPT_NO_PIN, CLI_ENG_OPT_REPLAY,
-	CLI_ENG_OPT_SYNTHETIC, CLI_ENG_OPT_STATS_MODE,
+	CLI_ENG_OPT_SYNTHETIC, CLI_ENG_OPT_STATS_MODE, CLI_ENG_OPT_REALTIME,
 };
 
 /* Their entries of a command's struct option array. */
@@ -112,7 +112,8 @@ enum {
 	{ "no-pin", no_argument, NULL, CLI_ENG_OPT_NO_PIN }, \
 	{ "replay", no_argument, NULL, CLI_ENG_OPT_REPLAY }, \
 	{ "synthetic", no_argument, NULL, CLI_ENG_OPT_SYNTHETIC }, \
-	{ "stats-mode", required_argument, NULL, CLI_ENG_OPT_STATS_MODE }
+	{ "stats-mode", required_argument, NULL, CLI_ENG_OPT_STATS_MODE }, \
+	{ "realtime", no_argument, NULL, CLI_ENG_OPT_REALTIME }
 
 /* What the run options set. */
 struct cli_engine_args {

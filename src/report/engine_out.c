@@ -11,6 +11,7 @@
  *                null when timed), "depth", "fanout", "batch",
  *                "flush": "list" | "pop", "write_every" (these five null
  *                in replay mode: they do not apply), "seed", "pin",
+ *                "realtime" (added to v1),
  *                "latency_every" },
  *   "roles": [ { "member", "role", "offset", "size" (bytes),
  *                "lines": [FIRST, LAST] (0-based cachelines) } ],
@@ -213,6 +214,7 @@ int slt_engine_write_json(FILE *f, const struct slt_engine_result *r,
 		slt_json_set(op, "write_every", stats ? U(o->write_every) : json_null(), &bad);
 		slt_json_set(op, "seed", U(o->seed), &bad);
 		slt_json_set(op, "pin", json_boolean(o->pin), &bad);
+		slt_json_set(op, "realtime", json_boolean(o->realtime), &bad);
 		slt_json_set(op, "latency_every", U(o->latency_every), &bad);
 		slt_json_set(d, "options", op, &bad);
 	}

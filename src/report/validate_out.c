@@ -17,7 +17,8 @@
  *   "options": { "mode": "stats" | "replay", "rounds", "seconds" (per run),
  *       "warmup_seconds", "threads" (updater threads run), "batch",
  *       "flush": "list" | "pop", "depth", "fanout", "write_every" (these
- *       five null in replay mode), "seed", "pin": bool, "order": "ABBA",
+ *       five null in replay mode), "seed", "pin": bool, "realtime": bool
+ *       (added to v1), "order": "ABBA",
  *       "paired": bool },
  *   "runs": { "a": [ OPS_PER_S ], "b": [ OPS_PER_S ] },  (round order)
  *   "median_ops_per_s": { "a", "b" },
@@ -138,7 +139,8 @@ static const char *no_verdict_reason(const struct slt_validate_result *r,
 	if (r->low_overlap)
 		snprintf(buf, n, "threads overlapped %.0f%% of the time (median over the runs, A %.0f%%, "
 			 "B %.0f%%), under the %.0f%% needed: false sharing shows only while threads run at "
-			 "once; give the run free CPUs (a less loaded machine, --threads <= free CPUs)",
+			 "once; give the run free CPUs (a less loaded machine, --threads <= free CPUs, "
+			 "or --realtime)",
 			 100.0 * fmin(r->a.median_overlap, r->b.median_overlap),
 			 100.0 * r->a.median_overlap, 100.0 * r->b.median_overlap, 100.0 * r->min_overlap);
 	else if (r->verdict == SLT_VERDICT_NONE)
@@ -227,6 +229,8 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 	if (r->mode == SLT_ENGINE_STATS)
 		fprintf(f, ", batch %u, flush %s, tree %u x %u", e->batch,
 			slt_engine_flush_name(slt_engine_flush_of(e)), e->depth, e->fanout);
+	if (e->realtime)
+		fputs(", realtime (SCHED_RR)", f);
 	fputc('\n', f);
 	if (r->mode == SLT_ENGINE_STATS)
 		slt_engine_mode_text(f, "  ", r->stats_mode, &r->counters, r->spin_locks, e);
@@ -481,6 +485,7 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(op, "write_every", stats ? U(e->write_every) : json_null(), &bad);
 	slt_json_set(op, "seed", U(e->seed), &bad);
 	slt_json_set(op, "pin", json_boolean(e->pin), &bad);
+	slt_json_set(op, "realtime", json_boolean(e->realtime), &bad);
 	slt_json_set(op, "order", json_string("ABBA"), &bad);
 	slt_json_set(op, "paired", json_boolean(r->paired), &bad);
 	slt_json_set(root, "options", op, &bad);

@@ -552,6 +552,38 @@ def case_program_one_cpu():
     assert pg['co_scheduling']['low_overlap'] is False and pg['verdict'] != 'no verdict', pg
 
 
+def case_realtime():
+    """--realtime: the engine's threads SCHED_RR, so they run at once even
+    on a busy machine (two CPU burners beside the run here): the measured
+    overlap is over validate's floor.  Without the right to raise the
+    priority (CAP_SYS_NICE dropped, RLIMIT_RTPRIO 0): exit 2, one line
+    naming the option and what to do."""
+    o, cl = bad_obj(), classes()
+    setpriv, prlimit = shutil.which('setpriv'), shutil.which('prlimit')
+    if setpriv and prlimit:
+        p = subprocess.run([setpriv, '--bounding-set', '-sys_nice', prlimit, '--rtprio=0', SL,
+                            'validate', o, 'bad_stats', '--classes', cl, '--realtime'] + SHORT,
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and p.stdout == '', (p.returncode, p.stdout, p.stderr)
+        err = p.stderr.strip().split('\n')
+        assert len(err) == 1 and '--realtime' in err[0] and 'CAP_SYS_NICE' in err[0], err
+    if os.geteuid() != 0 or len(os.sched_getaffinity(0)) < 2:
+        print('skip: the overlap part needs root and 2 CPUs')
+        return
+    burners = [subprocess.Popen(['sh', '-c', 'while :; do :; done']) for _ in range(2)]
+    try:
+        d = validate_json(o, 'bad_stats', '--classes', cl, '--realtime', '--rounds', '3',
+                          *SHORT[2:])
+    finally:
+        for b in burners:
+            b.kill()
+            b.wait()
+    assert d['options']['realtime'] is True, d['options']
+    ov = d['overlap']
+    assert ov['a']['median'] >= ov['min'] and ov['b']['median'] >= ov['min'], ov
+    assert not ov['low'], ov
+
+
 def case_fail_unless_faster():
     """exit 1 exactly when the verdict is not "faster" (whatever it is)."""
     o, cl = bad_obj(), classes()
