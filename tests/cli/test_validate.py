@@ -441,6 +441,18 @@ int main(int argc, char **argv)
 '''
 
 
+def prog_tree(name, main_c):
+    """A source tree TMP/name (stats.h, main.c) for --source-root, and its
+    main.o compiled with -g (the FILE validate reads the layout from)."""
+    src = os.path.join(TMP, name)
+    os.makedirs(src, exist_ok=True)
+    write(name + '/stats.h', PROG_H)
+    write(name + '/main.c', main_c)
+    obj = os.path.join(src, 'main.o')
+    subprocess.run([CC, '-g', '-c', '-o', obj, 'main.c'], cwd=src, check=True)
+    return src, obj
+
+
 def case_program():
     """--source-root/--build/--run: the user's program built without (A) and
     with (B) the proposal and run in ABBA rounds.  Checked: B's binary has
@@ -449,12 +461,7 @@ def case_program():
     run per side, then the rounds), the figures are the runs' (medians, the
     paired interval of 1/time), and the verdict follows the interval; never
     timing."""
-    src = os.path.join(TMP, 'prog')
-    os.makedirs(src, exist_ok=True)
-    write('prog/stats.h', PROG_H)
-    write('prog/main.c', PROG_C)
-    obj = os.path.join(src, 'main.o')
-    subprocess.run([CC, '-g', '-c', '-o', obj, 'main.c'], cwd=src, check=True)
+    src, obj = prog_tree('prog', PROG_C)
     log = os.path.join(TMP, 'prog.log')
     env = dict(os.environ, PROG_LOG=log)
     args = [SL, 'validate', '--json', obj, 'bad_stats', '--classes', classes(),
@@ -525,12 +532,7 @@ def case_program_one_cpu():
     if not schedstat() or not shutil.which('taskset'):
         print('skip: no /proc schedstat or taskset')
         return
-    src = os.path.join(TMP, 'prog1')
-    os.makedirs(src, exist_ok=True)
-    write('prog1/stats.h', PROG_H)
-    write('prog1/main.c', PROG_THREADS_C)
-    obj = os.path.join(src, 'main.o')
-    subprocess.run([CC, '-g', '-c', '-o', obj, 'main.c'], cwd=src, check=True)
+    src, obj = prog_tree('prog1', PROG_THREADS_C)
     args = [SL, 'validate', '--json', obj, 'bad_stats', '--classes', classes(),
             '--source-root', src, '--build', CC + ' -O1 -pthread -o prog main.c',
             '--run', 'taskset -c 0 ./prog', '--rounds', '3'] + SHORT[2:]
