@@ -342,74 +342,6 @@ static const char *member_desc(struct slt_arena *a, const struct slt_struct *o,
 
 /* ---- plain C base types: the source's against the DWARF's ------------- */
 
-/* A plain C arithmetic type as a canonical key: "u" for unsigned, "s" for
- * an explicit signed char, then the base (char, short, int, long, llong,
- * float, double, ldouble, _Bool, void) and one '*' per pointer level.
- * words[n]: the type's words and '*'s; false when a word is not a C type
- * keyword (a typedef, macro or tag: left alone). */
-static const char *const ctype_kw[] = { "char", "short", "int", "long", "signed",
-	"unsigned", "float", "double", "_Bool", "void", "const", "volatile",
-	"restrict", NULL };
-
-static bool ctype_word(const char *w, size_t len)
-{
-	for (size_t k = 0; ctype_kw[k]; k++)
-		if (strlen(ctype_kw[k]) == len && !memcmp(ctype_kw[k], w, len))
-			return true;
-	return false;
-}
-
-static bool ctype_key(const char *const *words, const size_t *lens, size_t n,
-		      char *key, size_t cap)
-{
-	const char *const *kw = ctype_kw;
-	unsigned cnt[13] = { 0 }, stars = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t k = 0;
-		if (lens[i] == 1 && words[i][0] == '*') {
-			stars++;
-			continue;
-		}
-		while (kw[k] && (strlen(kw[k]) != lens[i] || memcmp(kw[k], words[i], lens[i])))
-			k++;
-		if (!kw[k])
-			return false;
-		cnt[k]++;
-	}
-	const char *base = cnt[0] ? "char" : cnt[1] ? "short" : cnt[6] ? "float" :
-		cnt[7] ? (cnt[3] ? "ldouble" : "double") : cnt[8] ? "_Bool" :
-		cnt[9] ? "void" : cnt[3] >= 2 ? "llong" : cnt[3] ? "long" :
-		cnt[2] || cnt[4] || cnt[5] ? "int" : NULL;
-	if (!base)
-		return false;
-	snprintf(key, cap, "%s%s%s%.*s", cnt[5] ? "u" : "",
-		 cnt[4] && cnt[0] ? "s" : "", base, (int)(stars < 8 ? stars : 8), "********");
-	return true;
-}
-
-/* The DWARF type name's key (pahole's spelling: "long unsigned int",
- * "const char *", "long int[3][2]"); false for anything else (functions,
- * tags, typedefs). */
-static bool dwarf_key(const char *type, char *key, size_t cap)
-{
-	const char *w[16];
-	size_t len[16], n = 0;
-
-	for (const char *p = type; *p && *p != '['; ) {
-		if (*p == ' ') {
-			p++;
-			continue;
-		}
-		if (n == 16 || *p == '(')
-			return false;
-		w[n] = p;
-		len[n] = *p == '*' ? 1 : strcspn(p, " *[(");
-		p += len[n++];
-	}
-	return ctype_key(w, len, n, key, cap);
-}
-
 /* The source declaration's key: the type words of its first declarator
  * (before the name), the '*'s of declarator g.  false when not plain. */
 static bool source_key(const struct slt_dsrc *s, const struct slt_dtok *t,
@@ -434,7 +366,7 @@ static bool source_key(const struct slt_dsrc *s, const struct slt_dtok *t,
 		len[n++] = t[i].end - t[i].off;
 		/* the type ends before a declarator of another name: stop at
 		 * the first identifier that is not a C keyword */
-		if (!ctype_word(w[n - 1], len[n - 1])) {
+		if (!slt_diff_ctype_word(w[n - 1], len[n - 1])) {
 			n--;
 			if (!n)
 				return false;
@@ -449,7 +381,7 @@ static bool source_key(const struct slt_dsrc *s, const struct slt_dtok *t,
 						 s->text[t[i].off] == ':')) {
 			break;
 		}
-	return ctype_key(w, len, n, key, cap);
+	return slt_diff_ctype_key(w, len, n, key, cap);
 }
 
 /* Assign the top-level members of o, in order, to the declarators;
@@ -472,7 +404,7 @@ static int match(struct slt_arena *a, const struct slt_dsrc *s, const struct slt
 				const struct slt_member *mb = &o->members[m];
 				/* both plain C types: they must agree */
 				if (*mb->name && mb->type &&
-				    dwarf_key(mb->type, dk, sizeof(dk)) &&
+				    slt_diff_dwarf_key(mb->type, dk, sizeof(dk)) &&
 				    source_key(s, x->t, &b->segs[b->d[i].seg0], g,
 					       mb->name, sk, sizeof(sk)) &&
 				    strcmp(sk, dk))

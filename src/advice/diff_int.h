@@ -120,4 +120,17 @@ long slt_diff_orig_top(const struct slt_struct *ps, size_t i,
 bool slt_diff_same_inside(const struct slt_struct *ps, size_t i,
 			  const struct slt_struct *o, size_t k);
 
+/* Plain C base types (diff_ctype.c).  A canonical key: "u" for unsigned,
+ * "s" for an explicit signed char, then the base (char, short, int, long,
+ * llong, float, double, ldouble, _Bool, void) and one '*' per pointer
+ * level.  slt_diff_ctype_key(): of the words (and '*'s) words[0..n), false
+ * when one is not a C type keyword (a typedef, macro or tag: left alone);
+ * slt_diff_dwarf_key(): of a DWARF type name in pahole's spelling ("long
+ * unsigned int", "const char *", "long int[3][2]"), false for anything
+ * else; slt_diff_ctype_word(): w[0..len) is one of those keywords. */
+bool slt_diff_ctype_word(const char *w, size_t len);
+bool slt_diff_ctype_key(const char *const *words, const size_t *lens, size_t n,
+			char *key, size_t cap);
+bool slt_diff_dwarf_key(const char *type, char *key, size_t cap);
+
 #endif
