@@ -574,6 +574,42 @@ int slt_report_analysis_map(FILE *out, const struct slt_analysis *a,
 	return finish(out, rc, err);
 }
 
+/* The columns p's text needs uncut: a name on a names row of its own
+ * ("+name" from the cells' column) for each member drawn on a line or
+ * holding bytes of it, and the label of a run of lines one member fills
+ * (": lines K-J: name", K and J at most the run's ends). */
+static size_t panel_need(const struct panel *p)
+{
+	const struct slt_hm *m = &p->m;
+	size_t need = 0;
+	for (uint64_t k = 0; k < m->n_lines; k++) {
+		long prev = HM_OUTSIDE;
+		for (unsigned b = 0; b < m->cl; b++) {
+			long o = slt_hm_owner(m, k, b);
+			if (o >= 0 && o != prev) {
+				size_t c = p->prefix + 1 + strlen(m->s->members[o].name);
+				need = c > need ? c : need;
+			}
+			prev = o;
+		}
+		for (size_t x = m->hid_at[k]; x < m->hid_at[k + 1]; x++) {
+			size_t c = p->prefix + 1 + strlen(m->s->members[m->hid[x]].name);
+			need = c > need ? c : need;
+		}
+		long w = inner_line(m, k);
+		if (w < 0)
+			continue;
+		uint64_t j = k;
+		while (inner_line(m, j + 1) == w)
+			j++;
+		size_t c = p->prefix - 1 + strlen(": lines -: ") +
+			   2 * (size_t)slt_hm_digits(j) + strlen(m->s->members[w].name);
+		need = c > need ? c : need;
+		k = j;
+	}
+	return need;
+}
+
 /* A titled map alone (a proposal's pair when two do not fit side by
  * side). */
 static int titled(FILE *out, struct panel *p, const char *title)
@@ -595,7 +631,9 @@ static int pair(FILE *out, struct panel *ps, unsigned width)
 		ps[k].ow = ps[0].ow > ps[1].ow ? ps[0].ow : ps[1].ow;
 		ps[k].prefix = (size_t)ps[k].lw + 1 + (size_t)ps[k].ow + 1;
 	}
-	if (!choose_cells(ps, 2, width)) {
+	/* side by side only when neither map's text would be cut */
+	if (!choose_cells(ps, 2, width) || ps[0].width < panel_need(&ps[0]) ||
+	    ps[1].width < panel_need(&ps[1])) {
 		/* one above the other, with one cell size */
 		choose_cells(&ps[0], 1, width);
 		choose_cells(&ps[1], 1, width);

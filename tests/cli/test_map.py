@@ -816,6 +816,24 @@ def case_html_print():
     assert decls and decls == copies, (len(decls), len(copies))
 
 
+def case_suggest_stack():
+    # before | after only when neither map's text is cut there (names
+    # whole, ": lines K-J: name" whole); else one above the other (at 40
+    # columns side by side cut `: lines 1~` and `+lruvec_~`)
+    sides = set()
+    for cols in range(20, 121, 4):
+        t = run('suggest', *memcg('--map', '--max-proposals', '1'), columns=cols)
+        side = bool(re.search(r'before +\| +after', t))
+        sides.add(side)
+        if side:
+            assert '~' not in t, (cols, t)
+        for l in t.split('\n'):
+            assert len(l) <= cols, (cols, l)
+    assert sides == {True, False}, sides
+    t = run('suggest', *memcg('--map', '--max-proposals', '1'), columns=40)
+    assert not re.search(r'before +\| +after', t) and '\n        after\n' in t, t
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()),
