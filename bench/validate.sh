@@ -44,7 +44,9 @@
 # Options of every run: $VALIDATE_ROUNDS (default 30) rounds of
 # $VALIDATE_SECONDS (default 0.5) s per layout, warm-up 0.5 s,
 # $VALIDATE_THREADS updater threads (default: online CPUs), plus any
-# $VALIDATE_ARGS (e.g. "--batch 32 --flush pop").  About 31 s per row,
+# $VALIDATE_ARGS (e.g. "--batch 32 --flush pop"); VALIDATE_REALTIME=1
+# runs the engine's threads SCHED_RR (--realtime: root or CAP_SYS_NICE)
+# so that they run at once on a machine busy with other work.  About 31 s per row,
 # times 5 with the sensitivity points (3 in replay mode).
 # 30 rounds rather than validate's 20: the paired interval's half-width
 # is t(0.975, n-1) * s / sqrt(n), so 30 rounds make it 0.80 times as wide
@@ -76,7 +78,7 @@
 # run by sh: bash is needed (pipefail, arrays): start it
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u -o pipefail
-case ${1:-} in -h|--help) sed -n '3,71p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '3,77p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${1:-$root/build}
@@ -93,6 +95,11 @@ rounds=${VALIDATE_ROUNDS:-30}
 seconds=${VALIDATE_SECONDS:-0.5}
 opts=(--rounds "$rounds" --seconds "$seconds" --warmup 0.5 --sensitivity)
 [[ -n ${VALIDATE_THREADS:-} ]] && opts+=(--threads "$VALIDATE_THREADS")
+# VALIDATE_REALTIME=1: the engine's threads SCHED_RR (validate and engine
+# --realtime, root or CAP_SYS_NICE), so that they run at once on a busy
+# machine; the user-program row's threads stay as the program makes them
+realtime=()
+[[ ${VALIDATE_REALTIME:-0} == 1 ]] && realtime=(--realtime) && opts+=(--realtime)
 # shellcheck disable=SC2206
 [[ -n ${VALIDATE_ARGS:-} ]] && opts+=($VALIDATE_ARGS)
 tmp=$(mktemp -d)
@@ -130,7 +137,7 @@ load() {
 		echo "bench/validate: warning: load ${l%% *} > $cpus CPUs / 2: the updater threads are rarely co-scheduled, and false sharing cannot show when threads do not run at the same time on different CPUs; the verdicts measure the scheduler as much as the layout" >&2
 	fi
 }
-echo "bench/validate: $cpus CPUs, ${rounds} rounds x ${seconds} s per layout, ${VALIDATE_ARGS:-default engine options}"
+echo "bench/validate: $cpus CPUs, ${rounds} rounds x ${seconds} s per layout, ${VALIDATE_ARGS:-default engine options}${realtime:+, engine threads SCHED_RR (--realtime)}"
 load before
 status=0
 rows=()
@@ -226,7 +233,7 @@ batch_check() {
 		for b in "$first" $((160 - first)); do
 			if ! "$structlint" engine "$v61" mem_cgroup_per_node --synthetic --stats-mode 5.15 \
 				--batch "$b" --seconds "$seconds" ${VALIDATE_THREADS:+--threads "$VALIDATE_THREADS"} \
-				--json >"$tmp/b.json" 2>"$tmp/b.err"; then
+				"${realtime[@]}" --json >"$tmp/b.json" 2>"$tmp/b.err"; then
 				echo "bench/validate: batch check failed: $(cat "$tmp/b.err")" >&2
 				status=1
 				return
@@ -275,7 +282,13 @@ for line in sys.stdin.read().splitlines():
             pc(None if ws["lo"] is None else 100 * (ws["lo"] - 1)),
             pc(None if ws["hi"] is None else 100 * (ws["hi"] - 1)), pg["verdict"]))
         cs = pg.get("co_scheduling")
-        if cs:
+        if cs and cs.get("method") == "per-thread":
+            print("%-32s   program co-scheduling (per-thread CPU time every 5 ms): CPUs busy A %.2f B %.2f, >= 2 threads at once %.0f..%.0f%% (A) / %.0f..%.0f%% (B) of the wall time (%d CPUs)%s" % (
+                "", cs["cpu_per_wall"]["a"], cs["cpu_per_wall"]["b"], 100 * cs["overlap_at_least"]["a"],
+                100 * cs["overlap_at_most"]["a"], 100 * cs["overlap_at_least"]["b"],
+                100 * cs["overlap_at_most"]["b"], cs["cpus"],
+                ": no verdict, under the floor" if cs.get("low_overlap") else ""))
+        elif cs:
             print("%-32s   program co-scheduling (CPU s / wall s): CPUs busy A %.2f B %.2f, >= 2 threads at once at least %.0f%%/%.0f%% of the wall time (%d CPUs)" % (
                 "", cs["cpu_per_wall"]["a"], cs["cpu_per_wall"]["b"], 100 * cs["overlap_at_least"]["a"],
                 100 * cs["overlap_at_least"]["b"], cs["cpus"]))
