@@ -134,7 +134,11 @@ load() {
 	echo "bench/validate: load average $1: $l ($cpus CPUs)"
 	# after the rows the load holds this script's own threads: no warning
 	if [ "$1" = before ] && awk -v l="${l%% *}" -v c="$cpus" 'BEGIN { exit !(l > c / 2) }'; then
-		echo "bench/validate: warning: load ${l%% *} > $cpus CPUs / 2: the updater threads are rarely co-scheduled, and false sharing cannot show when threads do not run at the same time on different CPUs; the verdicts measure the scheduler as much as the layout" >&2
+		if ((${#realtime[@]})); then
+			echo "bench/validate: load ${l%% *} > $cpus CPUs / 2: the engine's threads run SCHED_RR (--realtime) and preempt it; the user-program row's threads do not (its co-scheduling line says how much they overlapped)" >&2
+		else
+			echo "bench/validate: warning: load ${l%% *} > $cpus CPUs / 2: the updater threads are rarely co-scheduled, and false sharing cannot show when threads do not run at the same time on different CPUs; the verdicts measure the scheduler as much as the layout (VALIDATE_REALTIME=1 runs them SCHED_RR)" >&2
+		fi
 	fi
 }
 echo "bench/validate: $cpus CPUs, ${rounds} rounds x ${seconds} s per layout, ${VALIDATE_ARGS:-default engine options}${realtime:+, engine threads SCHED_RR (--realtime)}"
