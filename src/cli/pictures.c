@@ -14,18 +14,20 @@
 #include "cli/cli.h"
 #include "structlint/map_report.h"
 
+/* The narrowest map (columns): narrower widths are drawn at this one. */
+#define MIN_WIDTH 20
+
 /* COLUMNS when it is a number, else the terminal's width when stdout is
- * one, else 80. */
+ * one, else 80; at least MIN_WIDTH. */
 static unsigned term_width(void)
 {
 	unsigned long v;
 	const char *cols = getenv("COLUMNS");
-	if (cols && cli_parse_uint(cols, 20, 10000, &v))
-		return (unsigned)v;
+	if (cols && cli_parse_uint(cols, 1, 10000, &v))
+		return v < MIN_WIDTH ? MIN_WIDTH : (unsigned)v;
 	struct winsize ws;
-	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
-	    ws.ws_col >= 20)
-		return ws.ws_col;
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col < MIN_WIDTH ? MIN_WIDTH : ws.ws_col;
 	return 80;
 }
 

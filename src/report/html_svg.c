@@ -119,6 +119,26 @@ static void title(FILE *out, const struct slt_hm *m, long o, uint64_t k,
 			fputs("; also here: ", out);
 			member_text(out, m, i);
 		}
+	/* members drawn on other bytes of the line that hold some of these
+	 * (a union's arm split by a hotter one: raw beside hi), each once */
+	long seen[64];
+	size_t n_seen = 0;
+	for (unsigned b2 = 0; b2 < m->cl; b2++) {
+		long i = slt_hm_owner(m, k, b2);
+		if (i < 0 || i == o || (b2 && slt_hm_owner(m, k, b2 - 1) == i))
+			continue;
+		const struct slt_member *mb = &m->s->members[i];
+		uint64_t a = m->origin + mb->offset, e = a + mb->size;
+		size_t x = 0;
+		while (x < n_seen && seen[x] != i)
+			x++;
+		if (e <= lo || a >= hi || x < n_seen)
+			continue;
+		if (n_seen < sizeof(seen) / sizeof(seen[0]))
+			seen[n_seen++] = i;
+		fputs("; also here: ", out);
+		member_text(out, m, i);
+	}
 	fputs("</title>", out);
 }
 

@@ -834,6 +834,26 @@ def case_suggest_stack():
     assert not re.search(r'before +\| +after', t) and '\n        after\n' in t, t
 
 
+def case_map_min_width():
+    # a width below 20 columns is drawn at 20 (the man page says so), not
+    # silently at 80
+    o, cls, _ = demo()
+    at20 = run('report', o, 'demo', '--classes', cls, '--map', columns=20)
+    for cols in (1, 5, 19):
+        t = run('report', o, 'demo', '--classes', cls, '--map', columns=cols)
+        assert t == at20, (cols, t)
+    assert max(len(l) for l in at20.split('\n')) <= 20, at20
+
+
+def case_html_hover_shared():
+    # hover on a member lists every member that holds some of its bytes:
+    # raw (union arm, drawn on 16..19) under hi (20..23, hotter)
+    o, cls, _ = demo()
+    page = page_of('report', o, 'demo', '--classes', cls)
+    hi = re.search(r'<title>hi \(uint32_t\): offset 20[^<]*', page).group(0)
+    assert 'also here: raw (uint64_t): offset 16, 8 bytes' in hi, hi
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()),
