@@ -259,6 +259,21 @@ int slt_classes_check(const struct slt_classes *cl, const struct slt_struct *s,
 const struct slt_class_entry *slt_classes_folded(const struct slt_classes *cl,
 						 const struct slt_struct *s);
 
+/* Does path (a dotted member path) lie inside a member of s shown folded? */
+bool slt_path_folded(const struct slt_struct *s, const char *path);
+
+/* The one rule by which report, check and baseline see nested members:
+ * when a class of cl, or one of paths[0..n_paths) (member paths, e.g. a
+ * baseline's), lies inside a member of a struct of *l shown folded, load
+ * names from file again expanded (lo->expand set; as -E), so the class
+ * applies to the innermost member's bytes.  *why: the class entry that
+ * asked for it, or NULL.  Returns 0 (also when nothing changed) or the
+ * loader's error (*l then NULL). */
+int slt_layout_unfold(struct slt_layout **l, const char *file, const char *const *names,
+		      size_t n_names, struct slt_load_opts *lo, const struct slt_classes *cl,
+		      const char *const *paths, size_t n_paths,
+		      const struct slt_class_entry **why, struct slt_error *err);
+
 /* "collision", "write-write", "true-sharing", "straddle", "adjacent",
  * "unseen-writer";
  * "classes", "counts", "per-cpu". */

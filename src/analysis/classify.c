@@ -125,16 +125,48 @@ static bool known_path(const struct slt_struct *s, const char *path)
 	return path_kind(s, path) != 0;
 }
 
+bool slt_path_folded(const struct slt_struct *s, const char *path)
+{
+	return s && path && path_kind(s, path) == 2;
+}
+
 const struct slt_class_entry *slt_classes_folded(const struct slt_classes *cl,
 						 const struct slt_struct *s)
 {
 	for (size_t e = 0; cl && s && s->name && e < cl->n; e++) {
 		const struct slt_class_entry *en = &cl->entries[e];
 		if (en->struct_name && en->member && !strcmp(en->struct_name, s->name) &&
-		    path_kind(s, en->member) == 2)
+		    slt_path_folded(s, en->member))
 			return en;
 	}
 	return NULL;
+}
+
+int slt_layout_unfold(struct slt_layout **l, const char *file, const char *const *names,
+		      size_t n_names, struct slt_load_opts *lo, const struct slt_classes *cl,
+		      const char *const *paths, size_t n_paths,
+		      const struct slt_class_entry **why, struct slt_error *err)
+{
+	if (why)
+		*why = NULL;
+	if (!*l || lo->expand)
+		return 0;
+	bool need = false;
+	for (size_t i = 0; i < (*l)->n_structs && !need; i++) {
+		const struct slt_struct *s = &(*l)->structs[i];
+		const struct slt_class_entry *e = slt_classes_folded(cl, s);
+		if (e && why)
+			*why = e;
+		need = e != NULL;
+		for (size_t k = 0; k < n_paths && !need; k++)
+			need = slt_path_folded(s, paths[k]);
+	}
+	if (!need)
+		return 0;
+	lo->expand = true;
+	slt_layout_free(*l);
+	*l = NULL;
+	return slt_layout_load(file, names, n_names, lo, l, err);
 }
 
 int slt_classes_check(const struct slt_classes *cl, const struct slt_struct *s,

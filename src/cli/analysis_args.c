@@ -475,14 +475,13 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	/* A class given inside a member shown folded applies to the innermost
 	 * member: nested structs are then shown inline, as with -E (the score
 	 * is the same either way). */
-	for (size_t i = 0; !rc && c->classes && !c->lopts.expand && i < c->layout->n_structs; i++) {
-		const struct slt_class_entry *e = slt_classes_folded(c->classes, &c->layout->structs[i]);
-		if (!e)
-			continue;
+	const struct slt_class_entry *e = NULL;
+	if (!rc && c->classes)
+		rc = slt_layout_unfold(&c->layout, c->file, (const char *const *)ops, 1, &c->lopts,
+				       c->classes, NULL, 0, &e, err);
+	if (!rc && e)
 		fprintf(stderr, "structlint: note: %s:%u: %s.%s is inside a nested struct: its members are shown inline (as with -E)\n",
 			e->file ? e->file : "", e->line, e->struct_name, e->member);
-		rc = reload_inline(c, ops, err);
-	}
 	if (!rc && c->classes)
 		rc = cli_classes_warn(c->classes, c->layout, c->strict_classes, err);
 	if (!rc && !(c->profiles = calloc(c->layout->n_structs, sizeof(*c->profiles))))

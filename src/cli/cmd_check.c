@@ -349,6 +349,10 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 	else if (static_cl)
 		snprintf(k->basis, sizeof(k->basis), "counted in the machine code: classes "
 			 "proposed by the static access map (static)");
+	/* classes inside a nested struct: expanded, as report loads it */
+	if (!rc && cl)
+		rc = slt_layout_unfold(&l, k->c.file, k->names, k->n_names, &lo, cl, NULL, 0,
+				       NULL, err);
 	if (!rc && cl)
 		rc = cli_classes_warn(cl, l, k->c.strict_classes, err);
 	for (size_t i = 0; !rc && l && i < l->n_structs; i++) {

@@ -44,6 +44,7 @@
 
 #include "gate/baseline_int.h"
 #include "join/join_int.h"
+#include "structlint/analysis.h"
 #include "structlint/rules.h"
 
 struct cmp {
@@ -756,7 +757,22 @@ int slt_baseline_compare_file(const struct slt_baseline *b, const char *file,
 			continue;
 		struct slt_error e;
 		slt_error_clear(&e);
-		rc = slt_layout_load(file, &name, 1, lo ? lo : &dflt, &ls[i], &e);
+		struct slt_load_opts o1 = lo ? *lo : dflt;
+		rc = slt_layout_load(file, &name, 1, &o1, &ls[i], &e);
+		/* the members the baseline recorded inside a nested struct,
+		 * or a class given there: loaded expanded, as report and
+		 * baseline load them */
+		const struct slt_baseline_struct *bs = &b->structs[i];
+		const char **paths = NULL;
+		if (!rc && bs->n_members &&
+		    !(paths = calloc(bs->n_members, sizeof(*paths))))
+			rc = SLT_ENOMEM;
+		for (size_t k = 0; paths && k < bs->n_members; k++)
+			paths[k] = bs->members[k].path;
+		if (!rc)
+			rc = slt_layout_unfold(&ls[i], file, &name, 1, &o1, o ? o->classes : NULL,
+					       paths, bs->n_members, NULL, &e);
+		free(paths);
 		if (rc == SLT_ENOTFOUND || rc == SLT_EDECLONLY) {
 			rc = 0;     /* compared as missing */
 		} else if (rc) {

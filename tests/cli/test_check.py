@@ -479,6 +479,51 @@ def case_nested_paths():
         assert p.stderr.startswith('structlint: %s:%s' % (rules, want)), (text, p.stderr)
 
 
+def case_nested_classes():
+    """Classes given inside a named nested struct (q.lock) apply to the
+    innermost member in check and in a baseline comparison, as in report
+    (the layout is loaded expanded for them): rules, class: groups, writer
+    labels and the baseline all see q.lock on line 0 with ro1."""
+    src = {}
+    for name, body in (('nnew', 'long ro1; struct inner q; long cold[7]; long tail[6];'),
+                       ('nold', 'long ro1; long cold[7]; struct inner q; long tail[6];')):
+        c = os.path.join(TMP, name + '.c')
+        with open(c, 'w') as f:
+            f.write('struct inner { int lock; int pad; long qlen; };\n'
+                    'struct nst { %s };\nstruct nst v;\n' % body)
+        src[name] = os.path.join(TMP, name + '.o')
+        subprocess.run([CC, '-g', '-c', '-o', src[name], c], check=True)
+    files = {}
+    for name, text in (('nst.classes', '[nst]\nro1 read-mostly\nq.lock hot-write\n'),
+                       ('lab.classes', '[nst]\nro1 hot-write:a\nq.lock hot-write:b\n'),
+                       ('near.rules', '[struct nst]\nno-hot-write-near = ro1\n'),
+                       ('sep.rules', '[struct nst]\nseparate = class:read-mostly class:hot-write\n'),
+                       ('empty.rules', '[struct nst]\n')):
+        files[name] = os.path.join(TMP, name)
+        with open(files[name], 'w') as f:
+            f.write(text)
+    head = '%s:2: error: struct nst: ' % os.path.join(TMP, 'nnew.c')
+    p = run(src['nnew'], '--rules', files['near.rules'], '--classes', files['nst.classes'], rc=1)
+    assert lines(p)[0] == head + 'cacheline 0 of ro1 (offset 0, 8 bytes) holds written q.lock ' \
+        '(hot-write, offset 8, 4 bytes) [no-hot-write-near]', lines(p)
+    p = run(src['nnew'], '--rules', files['sep.rules'], '--classes', files['nst.classes'], rc=1)
+    assert lines(p)[0].endswith('class:hot-write: q.lock (offset 8, 4 bytes) [separate]'), lines(p)
+    p = run(src['nnew'], '--rules', files['empty.rules'], '--classes', files['lab.classes'], rc=1)
+    assert lines(p)[0].startswith(head + 'cacheline 0 holds members written by different writers: '
+                                  'ro1 (hot-write:a, offset 0, 8 bytes), q.lock (hot-write:b, '
+                                  'offset 8, 4 bytes)'), lines(p)
+    b = subprocess.run([SL, 'baseline', src['nold'], 'nst', '--classes', files['nst.classes']],
+                       capture_output=True, text=True, cwd=TMP)
+    assert b.returncode == 0, b.stderr
+    bl = os.path.join(TMP, 'nst.bl.json')
+    with open(bl, 'w') as f:
+        f.write(b.stdout)
+    p = run(src['nnew'], '--baseline', bl, rc=1)
+    assert any(l.endswith('[baseline-hot-shares-read-mostly]') and 'q.lock' in l
+               for l in lines(p)), lines(p)
+    assert not any('is gone' in l for l in lines(p)), lines(p)
+
+
 def case_error_last():
     """Exit 2 after warnings: the warnings first, each 'structlint: warning:',
     and exactly one error line, the last."""
