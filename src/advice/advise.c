@@ -20,6 +20,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -606,15 +607,18 @@ static int cmp_prop(const void *a, const void *b)
 	return x->n_moved < y->n_moved ? -1 : x->n_moved > y->n_moved;
 }
 
-static bool only_true_sharing(const struct slt_analysis *a)
+/* No finding a layout change can fix: the kind of the others
+ * (SLT_FIND_TRUE_SHARING, SLT_FIND_UNSEEN_WRITER), or NULL. */
+static const struct slt_finding *only_unfixable(const struct slt_analysis *a)
 {
-	bool any = false;
+	const struct slt_finding *f = NULL;
 	for (size_t i = 0; i < a->n_findings; i++) {
 		if (a->findings[i].layout_fixable)
-			return false;
-		any = true;
+			return NULL;
+		if (!f || a->findings[i].kind == SLT_FIND_UNSEEN_WRITER)
+			f = &a->findings[i];
 	}
-	return any;
+	return f;
 }
 
 static int advise(struct ctx *x)
@@ -745,7 +749,23 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 		*out = x.adv;
 		return 0;
 	}
-	if (!x.o->size_only && only_true_sharing(a)) {
+	const struct slt_finding *uf = x.o->size_only ? NULL : only_unfixable(a);
+	if (uf && uf->kind == SLT_FIND_UNSEEN_WRITER) {
+		/* loads that hit a modified line, no store seen: which member
+		 * is written is unknown, so nothing can be moved away from it */
+		x.adv->note = slt_arena_printf(x.ar, "the profile holds no store: line %" PRIu64
+			" is written (its loads hit modified lines, HITM) by an unknown writer, so "
+			"no member can be moved away from it; record stores too (perf c2c record, "
+			"perf mem record -t load,store) or give --classes naming the written members",
+			uf->line);
+		if (!x.adv->note) {
+			slt_advice_free(x.adv);
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		}
+		*out = x.adv;
+		return 0;
+	}
+	if (uf) {
 		x.adv->note = "only true sharing (CPUs contend on the same member): no layout "
 			      "change helps; use per-CPU data or batch the updates";
 		*out = x.adv;

@@ -180,6 +180,17 @@ def case_loads_only_check():
     assert '[unseen-writer]' not in p.stdout and '[no-hot-write-near]' in p.stdout, p.stdout
 
 
+def case_loads_only_suggest():
+    # suggest on a loads-only profile (HITM loads, no store): the writer is
+    # unknown, as report's unseen-writer finding says; not "true sharing"
+    o = hot_obj()
+    c2c = loads_only_c2c()
+    t = run('suggest', o, 'hot', '--samples', c2c, '--base', '0x404080').stdout
+    assert 'no store: line 0 is written' in t and 'unknown writer' in t and \
+        'give --classes' in t, t
+    assert 'true sharing' not in t, t
+
+
 # struct mm_struct of Linux 6.1 in miniature: every member inside an
 # anonymous struct, line 1 holding task_size (64), pgd (72),
 # membarrier_state (80), mm_users (84) and mm_count (88), as in the 6.1
