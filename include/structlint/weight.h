@@ -119,10 +119,12 @@ struct slt_ipw_info {
 	bool kernel_mmap;         /* the kernel mmap event was found */
 	int64_t kaslr_offset;     /* bytes, kernel only */
 	bool estimated;           /* the records handed out are estimates */
-	bool by_thread;           /* the IP samples had no CPU (perf record
-				     of a command without -a/--sample-cpu):
-				     each thread stands for one CPU, numbered
-				     0.. in order of appearance */
+	bool by_thread;           /* the writers are threads: each tid (not
+				     0) is one writer whatever CPUs it ran
+				     on, numbered 0.. in order of appearance
+				     and handed out as the record's cpu; tid
+				     0 (idle) and samples without TID charge
+				     the CPU */
 	char event[64];           /* the IP samples' event name */
 	char basis[256];          /* SLT_IPW_BASIS and the figures */
 };

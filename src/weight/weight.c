@@ -4,7 +4,7 @@
  * perf.data that relocates memory samples and counts the IP samples;
  * when only IP samples are there, the access map and the basic blocks of
  * the asked types, a second read that charges each IP sample to its
- * block per CPU, and the typed records built from the counts.
+ * block per writer (thread), and the typed records built from the counts.
  */
 #include <inttypes.h>
 #include <linux/perf_event.h>
@@ -17,7 +17,13 @@
 #include "structlint/weight.h"
 #include "weight/weight_int.h"
 
-#define MAX_CPUS 4096
+#define MAX_CPUS 4096   /* writers */
+
+struct writer {
+	uint64_t key;     /* 1 << 32 | tid, or 2 << 32 | cpu */
+	uint32_t index;
+	bool used;
+};
 
 struct pass {
 	struct ipw_image im;
@@ -29,31 +35,49 @@ struct pass {
 	void *ctx;
 	struct slt_ipw_info *wi;
 	int oom;
-	/* samples without CPU: threads stand for CPUs, numbered in order of
-	 * appearance */
-	uint32_t *tids;
-	size_t n_tids;
-	size_t last_tid;
+	/* writers (writer_index()): threads, or CPUs where no thread is named */
+	struct writer *slots;
+	size_t cap, n_writers;
+	uint64_t last_key;
+	uint32_t last_writer;
 };
 
-/* The actor index of thread tid (samples without PERF_SAMPLE_CPU). */
-static uint32_t thread_index(struct pass *p, uint32_t tid)
+/* The writer index of a sample: its thread (tid) wherever the sample
+ * names one, so a thread that migrated between CPUs is one writer and two
+ * threads that shared a CPU are two; the CPU only for tid 0 (each CPU's
+ * idle task) and for samples without TID.  Writers are numbered 0.. in
+ * order of appearance; the keys live in an open-addressing table. */
+static uint32_t writer_index(struct pass *p, uint64_t key)
 {
-	if (p->last_tid < p->n_tids && p->tids[p->last_tid] == tid)
-		return (uint32_t)p->last_tid;
-	for (size_t i = 0; i < p->n_tids; i++)
-		if (p->tids[i] == tid)
-			return (uint32_t)(p->last_tid = i);
-	if (p->n_tids == MAX_CPUS)
-		return MAX_CPUS;
-	if (!(p->n_tids & (p->n_tids - 1)) || !p->n_tids) {
-		uint32_t *t = realloc(p->tids, (p->n_tids ? p->n_tids * 2 : 8) * sizeof(*t));
+	if (p->last_key == key && p->n_writers)
+		return p->last_writer;
+	if (2 * (p->n_writers + 1) > p->cap) {
+		size_t nc = p->cap ? p->cap * 2 : 64;
+		struct writer *t = calloc(nc, sizeof(*t));
 		if (!t)
 			return MAX_CPUS;
-		p->tids = t;
+		for (size_t i = 0; i < p->cap; i++) {
+			if (!p->slots[i].used)
+				continue;
+			size_t h = (size_t)(p->slots[i].key * 0x9e3779b97f4a7c15ull) & (nc - 1);
+			while (t[h].used)
+				h = (h + 1) & (nc - 1);
+			t[h] = p->slots[i];
+		}
+		free(p->slots);
+		p->slots = t;
+		p->cap = nc;
 	}
-	p->tids[p->n_tids] = tid;
-	return (uint32_t)(p->last_tid = p->n_tids++);
+	size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (p->cap - 1);
+	while (p->slots[h].used && p->slots[h].key != key)
+		h = (h + 1) & (p->cap - 1);
+	if (!p->slots[h].used) {
+		if (p->n_writers == MAX_CPUS)
+			return MAX_CPUS;
+		p->slots[h] = (struct writer){key, (uint32_t)p->n_writers++, true};
+	}
+	p->last_key = key;
+	return p->last_writer = p->slots[h].index;
 }
 
 static int grow_cpus(struct pass *p, uint32_t cpu)
@@ -124,13 +148,14 @@ static int on_rec(void *ctx, const struct slt_perf_attr *a, const uint8_t *rec,
 	long b = ipw_blocks_find(&p->bl, ip);
 	if (b < 0)
 		return 0;
-	uint32_t cpu = 0;
-	if (a->attr.sample_type & PERF_SAMPLE_CPU)
-		cpu = s.cpu;
-	else if (a->attr.sample_type & PERF_SAMPLE_TID)
-		cpu = thread_index(p, s.tid);
-	if (!(a->attr.sample_type & PERF_SAMPLE_CPU))
+	uint64_t key = 2ull << 32;   /* no TID, no CPU: one writer */
+	if ((a->attr.sample_type & PERF_SAMPLE_TID) && s.tid)
+		key = 1ull << 32 | s.tid;
+	else if (a->attr.sample_type & PERF_SAMPLE_CPU)
+		key = 2ull << 32 | s.cpu;
+	if (key >> 32 == 1)
 		p->wi->by_thread = true;
+	uint32_t cpu = writer_index(p, key);
 	if (cpu >= MAX_CPUS)
 		return 0;
 	if (cpu >= p->n_cpus && grow_cpus(p, cpu))
@@ -270,7 +295,7 @@ static int run(reader_fn rd, void *src, const char *name,
 		 " on %" PRIu64 " basic blocks with sites%s)",
 		 wi->ip_samples, wi->event[0] ? wi->event : "IP", wi->ip_in_binary,
 		 p.im.base, wi->ip_on_blocks, wi->n_blocks,
-		 wi->by_thread ? "; no CPU in the samples: threads 0.. stand for CPUs" : "") >=
+		 wi->by_thread ? "; writers are threads (tid), 0.. in order of appearance" : "") >=
 	    (int)sizeof(wi->basis))
 		wi->basis[sizeof(wi->basis) - 1] = 0;   /* cut, still NUL-ended */
 	if (!rc)
@@ -281,7 +306,7 @@ static int run(reader_fn rd, void *src, const char *name,
 	info->detail[sizeof(info->detail) - 1] = 0;
 out:
 	free(p.counts);
-	free(p.tids);
+	free(p.slots);
 	ipw_blocks_free(&p.bl);
 	ipw_image_free(&p.im);
 	slt_access_free(own);

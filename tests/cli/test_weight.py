@@ -104,8 +104,8 @@ def mmap2(pid, start, length, pgoff, filename):
     return struct.pack('<IHH', PERF_RECORD_MMAP2, MISC_USER, 8 + len(body)) + body
 
 
-def sample(ip, pid, cpu, addr=None, kernel=False):
-    body = struct.pack('<QII', ip, pid, pid)
+def sample(ip, pid, cpu, addr=None, kernel=False, tid=None):
+    body = struct.pack('<QII', ip, pid, pid if tid is None else tid)
     if addr is not None:
         body += struct.pack('<Q', addr)
     body += struct.pack('<II', cpu, 0)
@@ -113,8 +113,10 @@ def sample(ip, pid, cpu, addr=None, kernel=False):
                        8 + len(body)) + body
 
 
-def fixture(cc, n_write=300, n_read=200, cpus=(0, 1)):
-    """The binary and a perf.data of IP samples on its two loops."""
+def fixture(cc, n_write=300, n_read=200, cpus=(0, 1), tids=(4243, 4244), migrate=False):
+    """The binary and a perf.data of IP samples on its two loops: the
+    writer thread (tids[0]) on cpus[0], the reader (tids[1]) on cpus[1];
+    migrate: each thread alternates between CPUs 0 and 1."""
     b = build(cc)
     if b is None:
         sys.exit(77)
@@ -124,12 +126,14 @@ def fixture(cc, n_write=300, n_read=200, cpus=(0, 1)):
     va, off = text_segment(b, load)
     recs = [mmap2(4242, BIAS + va, 0x1000, off, os.path.realpath(b))]
     for i in range(max(n_write, n_read)):
+        cw, cr = (i & 1, (i + 1) & 1) if migrate else cpus
         if i < n_write:
-            recs.append(sample(BIAS + store, 4242, cpus[0]))
+            recs.append(sample(BIAS + store, 4242, cw, tid=tids[0]))
         if i < n_read:
-            recs.append(sample(BIAS + load, 4242, cpus[1]))
+            recs.append(sample(BIAS + load, 4242, cr, tid=tids[1]))
     recs.append(sample(0x7f1234567000, 4242, 0))          # libc: elsewhere
-    pd = os.path.join(TMP, f'ip-{cc}-{n_write}-{n_read}-{cpus[0]}{cpus[1]}.data')
+    pd = os.path.join(TMP, f'ip-{cc}-{n_write}-{n_read}-{cpus[0]}{cpus[1]}-'
+                      f'{tids[0]}{tids[1]}-{int(migrate)}.data')
     perf_data(pd, recs, S_IP | S_TID | S_CPU)
     return b, pd
 
@@ -157,10 +161,33 @@ def t_report():
 
 
 def t_one_cpu():
-    """Both threads on one CPU: no false sharing (the same estimate, one CPU)."""
+    """Both threads on one CPU: still two writers (the writer is the
+    thread: where they run is the scheduler's choice), the same collision;
+    one thread for both loops: one writer, no finding."""
     b, pd = fixture('gcc', cpus=(1, 1))
     p = run('report', b, 'stats', '--samples', pd)
+    assert 'finding 1: collision, line 0' in p.stdout and BASIS in p.stdout, p.stdout
+    b, pd = fixture('gcc', cpus=(0, 1), tids=(4242, 4242))
+    p = run('report', b, 'stats', '--samples', pd)
     assert '0 findings' in p.stdout and BASIS in p.stdout, p.stdout
+
+
+def t_migrating():
+    """Each thread migrates between CPUs 0 and 1 (what `structlint record`
+    saw for fixtures/weight/falseshare.c and a two-thread program): each
+    thread is one writer, so the estimate gives the collision of hits and
+    limit and no true sharing on hits (charged per CPU, hits was written by
+    CPUs 0-1 and limit read by both: true sharing, no proposal)."""
+    b, pd = fixture('gcc', migrate=True)
+    p = run('report', b, 'stats', '--samples', pd)
+    assert 'writers are threads (tid)' in p.stderr, p.stderr
+    d = json.loads(run('report', b, 'stats', '--samples', pd, '--json').stdout)
+    kinds = {f['kind'] for f in d['findings']}
+    assert 'collision' in kinds and 'true-sharing' not in kinds, d['findings']
+    m = {x['path']: x for x in d['members']}
+    assert len(m['hits']['cpus']) == 1 and len(m['limit']['cpus']) == 1, m
+    s = json.loads(run('suggest', b, 'stats', '--samples', pd, '--json').stdout)
+    assert s['proposals'], s
 
 
 def t_suggest():
@@ -270,7 +297,7 @@ def t_pie_page_faults():
     assert 'relocated' in p.stderr, p.stderr
 
 
-CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
+CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
          'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
 
 if __name__ == '__main__':

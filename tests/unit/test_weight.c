@@ -194,21 +194,28 @@ static void gen_exec(struct gen *g, uint32_t pid)
 }
 
 /* One sample: IP, pid/tid, cpu (and addr when the event has ADDR). */
-static void gen_sample(struct gen *g, bool kernel, uint64_t ip, uint32_t pid,
-		       uint32_t cpu, const uint64_t *addr)
+static void gen_sample_tid(struct gen *g, bool kernel, uint64_t ip, uint32_t pid,
+			   uint32_t tid, uint32_t cpu, const uint64_t *addr)
 {
 	uint64_t rec[6];
 	size_t n = 0;
 	struct perf_event_header h = {PERF_RECORD_SAMPLE,
 				      kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, 0};
 	rec[++n] = ip;
-	rec[++n] = (uint64_t)pid | (uint64_t)pid << 32;
+	rec[++n] = (uint64_t)pid | (uint64_t)tid << 32;
 	if (addr)
 		rec[++n] = *addr;
 	rec[++n] = cpu;
 	h.size = (uint16_t)(8 * (n + 1));
 	memcpy(rec, &h, 8);
 	gen_rec(g, rec, h.size);
+}
+
+/* A sample of the main thread (tid = pid). */
+static void gen_sample(struct gen *g, bool kernel, uint64_t ip, uint32_t pid,
+		       uint32_t cpu, const uint64_t *addr)
+{
+	gen_sample_tid(g, kernel, ip, pid, pid, cpu, addr);
 }
 
 /* A sample of an event without PERF_SAMPLE_CPU: IP, pid, tid. */
@@ -330,9 +337,9 @@ static void weighting_case(const char *bin)
 	for (int i = 0; i < 30; i++)
 		gen_sample(&g, false, bias + st.hits_store, 100, 0, NULL);
 	for (int i = 0; i < 10; i++)   /* skid: the next instruction */
-		gen_sample(&g, false, bias + st.limit_load + st.limit_len, 101 - 1, 1, NULL);
+		gen_sample_tid(&g, false, bias + st.limit_load + st.limit_len, 100, 101, 1, NULL);
 	for (int i = 0; i < 7; i++)
-		gen_sample(&g, false, bias + st.limit_load, 100, 1, NULL);
+		gen_sample_tid(&g, false, bias + st.limit_load, 100, 101, 1, NULL);
 	/* noise: another DSO, an unknown process, kernel mode */
 	gen_sample(&g, false, 0x7f0000001000ull, 100, 0, NULL);
 	gen_sample(&g, false, bias + st.hits_store, 999, 0, NULL);
@@ -348,8 +355,8 @@ static void weighting_case(const char *bin)
 	assert_int_equal(wi.ip_in_binary, 47);
 	assert_int_equal(wi.ip_on_blocks, 47);
 	assert_int_equal(wi.mmaps, 1);
-	assert_false(wi.by_thread);
-	/* every site of a sample's block gets the sample, on its CPU */
+	assert_true(wi.by_thread);
+	/* every site of a sample's block gets the sample, on its writer */
 	struct ipw_blocks bl;
 	struct slt_error err;
 	slt_error_clear(&err);
@@ -424,6 +431,48 @@ static void test_by_thread(void **state)
 	assert_int_equal(got.ld[1][0], 4);   /* tid 502 came first */
 	assert_int_equal(got.st[0][1], 4);
 	assert_int_equal(got.st[0][0] + got.ld[1][1], 0);
+}
+
+/* The writer is the thread, not the CPU: a thread that migrated between
+ * CPUs 0 and 1 is one writer (the old per-CPU charge made it two, and its
+ * own stores "true sharing"); two threads on one CPU are two writers. */
+static void test_writer_is_thread(void **state)
+{
+	(void)state;
+	struct sites st;
+	find_sites(pie, &st);
+	const uint64_t bias = 0x561100000000ull;
+	struct gen g;
+	gen_open(&g, "migrate.data", false);
+	gen_mmap2(&g, 700, bias + st.text_vaddr, 0x2000, st.text_off, pie);
+	for (uint32_t i = 0; i < 8; i++) {
+		gen_sample_tid(&g, false, bias + st.hits_store, 700, 701, i & 1, NULL);
+		gen_sample_tid(&g, false, bias + st.limit_load, 700, 702, 5, NULL);
+		gen_sample_tid(&g, false, bias + st.limit_load, 700, 702, 5, NULL);
+	}
+	gen_close(&g);
+	struct got got;
+	struct slt_ipw_info wi;
+	weigh(pie, g.path, &got, &wi);
+	assert_true(wi.by_thread);
+	assert_non_null(strstr(wi.basis, "threads (tid)"));
+	assert_true(got.st[0][0] >= 8);        /* tid 701: writer 0 alone */
+	assert_int_equal(got.st[0][1], 0);
+	assert_true(got.ld[1][1] >= 16);       /* tid 702: writer 1 */
+	assert_int_equal(got.ld[1][0], 0);
+	assert_int_equal(got.other, 0);
+
+	/* two threads on CPU 3: two writers */
+	gen_open(&g, "onecpu.data", false);
+	gen_mmap2(&g, 700, bias + st.text_vaddr, 0x2000, st.text_off, pie);
+	for (uint32_t i = 0; i < 4; i++) {
+		gen_sample_tid(&g, false, bias + st.hits_store, 700, 701, 3, NULL);
+		gen_sample_tid(&g, false, bias + st.limit_load, 700, 702, 3, NULL);
+	}
+	gen_close(&g);
+	weigh(pie, g.path, &got, &wi);
+	assert_true(got.st[0][0] >= 4 && got.ld[1][1] >= 4);
+	assert_int_equal(got.st[0][1] + got.ld[1][0] + got.other, 0);
 }
 
 /* A sample outside every block with sites counts for nothing; a perf.data
@@ -627,6 +676,7 @@ int main(void)
 		cmocka_unit_test(test_weighting_clang),
 		cmocka_unit_test(test_no_mmap),
 		cmocka_unit_test(test_by_thread),
+		cmocka_unit_test(test_writer_is_thread),
 		cmocka_unit_test(test_relocation),
 		cmocka_unit_test(test_mem_relocated),
 		cmocka_unit_test(test_relro_mprotect),
