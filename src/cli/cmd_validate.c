@@ -396,6 +396,7 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 		v->prog.rounds = v->o.rounds;
 		v->prog.level = v->o.level;
 		v->prog.min_overlap = v->o.min_overlap;
+		v->prog.realtime = v->o.engine.realtime;
 		if (!rc) {
 			if (tty)
 				fprintf(stderr, "\rstructlint: validate: building and running your program ...   ");

@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static double now_s(void)
  * NULL) follows its threads' CPU time while it runs.  Returns the
  * exit status (0 ok), 128 + signal, or -1 when it could not start. */
 static int run_sh(const char *dir, const char *cmd, char *const *env,
-		  double *wall, double *cpu, struct proc_sched *ps)
+		  double *wall, double *cpu, struct proc_sched *ps, int rt_prio)
 {
 	double t0 = now_s();
 	if (ps)
@@ -60,6 +61,9 @@ static int run_sh(const char *dir, const char *cmd, char *const *env,
 		for (size_t i = 0; env && env[i]; i++)
 			putenv(env[i]);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
+		struct sched_param sp = { .sched_priority = rt_prio };
+		if (rt_prio && sched_setscheduler(0, SCHED_RR, &sp))
+			_exit(126);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
@@ -172,11 +176,19 @@ static int co_sched(const double *wall, const double *cpu, const struct run_sche
 
 /* The user's command once, timed, its threads followed (rs). */
 static int run_timed(const char *dir, const char *cmd, char *const *env, unsigned cpus,
-		     double *wall, double *cpu, struct run_sched *rs)
+		     bool realtime, double *wall, double *cpu, struct run_sched *rs)
 {
 	struct proc_sched ps;
 	proc_sched_init(&ps, cpus, 0);
-	int st = run_sh(dir, cmd, env, wall, cpu, &ps);
+	/* --realtime: the command SCHED_RR 1, this sampler 2 meanwhile, so
+	 * that its polls are not kept out by the command's threads */
+	int old_policy = SCHED_OTHER;
+	struct sched_param old_sp = { 0 }, sp = { .sched_priority = 2 };
+	bool rt_self = realtime && !pthread_getschedparam(pthread_self(), &old_policy, &old_sp) &&
+		       !pthread_setschedparam(pthread_self(), SCHED_RR, &sp);
+	int st = run_sh(dir, cmd, env, wall, cpu, &ps, realtime ? 1 : 0);
+	if (rt_self)
+		pthread_setschedparam(pthread_self(), old_policy, &old_sp);
 	rs->sampled = ps.usable && ps.wall_ns > 0.0;
 	rs->lo = rs->sampled ? ps.lb_ns / ps.wall_ns : 0.0;
 	rs->hi = rs->sampled ? ps.ub_ns / ps.wall_ns : 1.0;
@@ -215,18 +227,18 @@ int cli_program_run(const struct cli_program_opts *o, const char *diff,
 		snprintf(e_dst, sizeof(e_dst), "SLT_DST=%s", side ? db : da);
 		char *env[] = { e_src, e_dst, NULL };
 		if ((st = run_sh(NULL, "mkdir -p \"$SLT_DST\" && cp -a -- \"$SLT_SRC\"/. \"$SLT_DST\"",
-				 env, NULL, NULL, NULL)))
+				 env, NULL, NULL, NULL, 0)))
 			rc = fail(err, "copying --source-root", o->root, st);
 	}
 	if (!rc) {
 		char *env[] = { e_diff, NULL };
 		if ((st = run_sh(db, "patch -p1 --batch --silent --no-backup-if-mismatch < \"$SLT_DIFF\"",
-				 env, NULL, NULL, NULL)))
+				 env, NULL, NULL, NULL, 0)))
 			rc = fail(err, "applying the proposal (patch -p1) to B", dp, st);
 	}
-	if (!rc && (st = run_sh(da, o->build, env_a, &r->build_a_s, NULL, NULL)))
+	if (!rc && (st = run_sh(da, o->build, env_a, &r->build_a_s, NULL, NULL, 0)))
 		rc = fail(err, "building A", o->build, st);
-	if (!rc && (st = run_sh(db, o->build, env_b, &r->build_b_s, NULL, NULL)))
+	if (!rc && (st = run_sh(db, o->build, env_b, &r->build_b_s, NULL, NULL, 0)))
 		rc = fail(err, "building B", o->build, st);
 	if (!rc && (!(r->wall_a = calloc(n, sizeof(double))) || !(r->wall_b = calloc(n, sizeof(double))) ||
 		    !(r->cpu_a = calloc(n, sizeof(double))) || !(r->cpu_b = calloc(n, sizeof(double)))))
@@ -237,15 +249,15 @@ int cli_program_run(const struct cli_program_opts *o, const char *diff,
 	cpu_set_t set;
 	r->cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
 	/* one discarded run each (caches, page cache), then ABBA */
-	if (!rc && (st = run_sh(da, o->run, env_a, NULL, NULL, NULL)))
+	if (!rc && (st = run_sh(da, o->run, env_a, NULL, NULL, NULL, 0)))
 		rc = fail(err, "running A", o->run, st);
-	if (!rc && (st = run_sh(db, o->run, env_b, NULL, NULL, NULL)))
+	if (!rc && (st = run_sh(db, o->run, env_b, NULL, NULL, NULL, 0)))
 		rc = fail(err, "running B", o->run, st);
 	for (unsigned i = 0; !rc && i < n; i++) {
 		bool a_first = slt_validate_a_first(i);
 		for (int k = 0; k < 2 && !rc; k++) {
 			bool is_a = (k == 0) == a_first;
-			st = run_timed(is_a ? da : db, o->run, is_a ? env_a : env_b, r->cpus,
+			st = run_timed(is_a ? da : db, o->run, is_a ? env_a : env_b, r->cpus, o->realtime,
 				       is_a ? &r->wall_a[i] : &r->wall_b[i], is_a ? &r->cpu_a[i] : &r->cpu_b[i],
 				       &rs[is_a ? i : n + i]);
 			if (st)
@@ -280,7 +292,7 @@ int cli_program_run(const struct cli_program_opts *o, const char *diff,
 	free(rs);
 out:;
 	char *env[] = { e_t, NULL };
-	run_sh(NULL, "rm -rf -- \"$SLT_TMP\"", env, NULL, NULL, NULL);
+	run_sh(NULL, "rm -rf -- \"$SLT_TMP\"", env, NULL, NULL, NULL, 0);
 	if (rc)
 		cli_program_result_free(r);
 	return rc;

@@ -14,6 +14,12 @@ struct cli_program_opts {
 	const char *run;         /* --run CMD, timed, in each copy */
 	unsigned rounds;         /* ABBA rounds (validate's --rounds) */
 	double level;            /* confidence level (0: 0.95) */
+	bool realtime;           /* validate --realtime: the timed runs of
+				    o->run start SCHED_RR priority 1 (the
+				    command's threads inherit it), the
+				    sampling thread 2 meanwhile; the caller
+				    has checked the right to (the engine's
+				    runs come first) */
 	double min_overlap;      /* no verdict when a side's threads ran at
 				    once for less than this share (0..1) of
 				    the wall time, at most (0: no floor) */

@@ -572,10 +572,15 @@ def case_realtime():
     if os.geteuid() != 0 or len(os.sched_getaffinity(0)) < 2:
         print('skip: the overlap part needs root and 2 CPUs')
         return
+    src, obj = prog_tree('prog_rt', PROG_THREADS_C)
     burners = [subprocess.Popen(['sh', '-c', 'while :; do :; done']) for _ in range(2)]
     try:
         d = validate_json(o, 'bad_stats', '--classes', cl, '--realtime', '--rounds', '3',
                           *SHORT[2:])
+        # the user's program too: its timed runs start SCHED_RR
+        pg = validate_json(obj, 'bad_stats', '--classes', cl, '--realtime', '--source-root', src,
+                           '--build', CC + ' -O1 -pthread -o prog main.c', '--run', './prog',
+                           '--rounds', '3', *SHORT[2:])['program']
     finally:
         for b in burners:
             b.kill()
@@ -584,6 +589,10 @@ def case_realtime():
     ov = d['overlap']
     assert ov['a']['median'] >= ov['min'] and ov['b']['median'] >= ov['min'], ov
     assert not ov['low'], ov
+    cs = pg['co_scheduling']
+    if cs['method'] == 'per-thread':
+        assert cs['overlap_at_least']['a'] >= 0.5 and cs['overlap_at_least']['b'] >= 0.5, cs
+        assert not cs['low_overlap'] and pg['verdict'] != 'no verdict', pg
 
 
 def case_fail_unless_faster():
