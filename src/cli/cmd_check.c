@@ -23,6 +23,7 @@
 #include "cli/analysis_args.h"
 #include "cli/static_classes.h"
 #include "common/strmap.h"
+#include "join/join_int.h"
 #include "cli/cli.h"
 #include "structlint/baseline.h"
 #include "structlint/gate.h"
@@ -62,7 +63,9 @@ static const char usage[] =
 "                             member one CPU alone stores to is that CPU's\n"
 "                             (writer label cpuN); in a profile without\n"
 "                             stores, a line whose loads hit modified lines\n"
-"                             (HITM) is an error (unseen-writer)\n"
+"                             (HITM) is an error (unseen-writer); with\n"
+"                             --baseline, its structs are compared with\n"
+"                             the measured classes\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.check/v1)\n"
 "      --sarif                SARIF 2.1.0 (code-scanning upload; notes\n"
@@ -369,18 +372,57 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 	return rc;
 }
 
+/* The classes a --samples analysis gives (measured, given ones winning,
+ * with the writer labels the checks use) as classes-file lines on f, for
+ * the baseline comparison. */
+static void classes_text(FILE *f, const struct slt_analysis *a, const char *const *lab)
+{
+	const struct slt_struct *s = a->layout;
+	fprintf(f, "[%s]\n", s->name);
+	for (size_t m = 0; m < s->n_members; m++) {
+		enum slt_class cls = a->classes[m].cls;
+		char path[512];
+		if (cls == SLT_CLASS_NONE || !s->members[m].name[0])
+			continue;
+		slt_member_path(s, m, path, sizeof(path));
+		bool writer = cls == SLT_CLASS_HOT_WRITE || cls == SLT_CLASS_MIXED ||
+			      cls == SLT_CLASS_TRUE_SHARED;
+		fprintf(f, "%s %s%s%s\n", path, slt_class_name(cls), writer && lab[m] ? ":" : "",
+			writer && lab[m] ? lab[m] : "");
+	}
+}
+
 /* With --samples: report's loading, join and analysis per struct; the
- * measured classes (given ones win, as in report). */
-static int check_measured(struct check *k, struct slt_gate_result *r, struct slt_error *err)
+ * measured classes (given ones win, as in report).  The rules and groups
+ * are checked for k->names; with a baseline b, its structs are analysed
+ * too and *measured gets every analysed struct's classes (check
+ * --baseline compares with the measured classes, as with --classes). */
+static int check_measured(struct check *k, const struct slt_baseline *b,
+			  struct slt_classes **measured, struct slt_gate_result *r,
+			  struct slt_error *err)
 {
 	int rc = 0;
-	for (size_t n = 0; !rc && n < k->n_names; n++) {
+	char *text = NULL;
+	size_t len = 0;
+	FILE *cf = b ? open_memstream(&text, &len) : NULL;
+	if (b && !cf)
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	size_t n_all = k->n_names + (b ? b->n_structs : 0);
+	for (size_t n = 0; !rc && n < n_all; n++) {
+		bool checked = n < k->n_names;
+		const char *name = checked ? k->names[n] : b->structs[n - k->n_names].name;
+		size_t j;
+		bool dup = false;
+		for (size_t q = k->n_names; !checked && q < n && !dup; q++)
+			dup = !strcmp(b->structs[q - k->n_names].name, name);
+		if (!checked && (dup || slt_strmap_get(&k->name_index, name, strlen(name), &j)))
+			continue;   /* analysed already */
 		struct cli_analysis c = k->c;
 		char *ops[2];
 		int n_ops = 0;
 		if (k->c.file)
 			ops[n_ops++] = (char *)k->c.file;
-		ops[n_ops++] = (char *)k->names[n];
+		ops[n_ops++] = (char *)name;
 		c.lopts.expand |= rules_name_paths(k->rules);
 		c.layout = NULL;
 		c.classes = NULL;
@@ -408,12 +450,14 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 			 * CPU's (writer label cpuN) */
 			if (!rc)
 				cli_writer_labels(a, lab, cpu);
-			if (!rc)
+			if (!rc && checked)
 				rc = check_one(k, &c.layout->structs[i], cls, lab, r, err);
 			/* a loads-only profile: its HITM loads show written
 			 * lines, as report says */
-			if (!rc)
+			if (!rc && checked)
 				rc = slt_unseen_check(a, c.samples, r, err);
+			if (!rc && cf)
+				classes_text(cf, a, lab);
 			free(cls);
 			free(lab);
 			free(cpu);
@@ -422,6 +466,12 @@ static int check_measured(struct check *k, struct slt_gate_result *r, struct slt
 		}
 		cli_analysis_release(&c);
 	}
+	if (cf && fclose(cf) && !rc)
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	if (!rc && cf)
+		rc = slt_classes_read_mem(text, len, k->c.samples, SLT_CLASSES_FILE, NULL,
+					  measured, err);
+	free(text);
 	return rc;
 }
 
@@ -528,11 +578,15 @@ static int run(struct check *k, char **ops, int n_ops)
 		return check_failed(&err, k->c.file);
 	}
 	rc = 0;
-	if (k->n_names)
-		rc = k->c.samples ? check_measured(k, r, &err) : check_given(k, r, &err);
+	struct slt_classes *measured = NULL;
+	if (k->c.samples && (k->n_names || b))
+		rc = check_measured(k, b, &measured, r, &err);
+	else if (k->n_names)
+		rc = check_given(k, r, &err);
 	if (!rc && b) {
-		struct slt_classes *cl = NULL;
-		if (k->c.n_classes)
+		struct slt_classes *cl = measured;
+		measured = NULL;
+		if (!cl && k->c.n_classes)
 			rc = cli_classes_load(k->c.classes_paths, k->c.n_classes, &cl, &err);
 		struct slt_baseline_opts bo = { .classes = cl, .suppress = k->suppress,
 						.source = k->baseline_path };
@@ -540,6 +594,7 @@ static int run(struct check *k, char **ops, int n_ops)
 			rc = slt_baseline_compare_file(b, k->c.file, &k->c.lopts, &bo, r, &err);
 		slt_classes_free(cl);
 	}
+	slt_classes_free(measured);
 	if (!rc && k->suppress)
 		slt_suppressions_apply(k->suppress, r, 0);
 	/* structs looked at: the distinct names of rules, operands and baseline */

@@ -479,11 +479,8 @@ def case_nested_paths():
         assert p.stderr.startswith('structlint: %s:%s' % (rules, want)), (text, p.stderr)
 
 
-def case_nested_classes():
-    """Classes given inside a named nested struct (q.lock) apply to the
-    innermost member in check and in a baseline comparison, as in report
-    (the layout is loaded expanded for them): rules, class: groups, writer
-    labels and the baseline all see q.lock on line 0 with ro1."""
+def nst_objs():
+    """struct nst with struct inner q on line 0 (nnew.o) and line 1 (nold.o)."""
     src = {}
     for name, body in (('nnew', 'long ro1; struct inner q; long cold[7]; long tail[6];'),
                        ('nold', 'long ro1; long cold[7]; struct inner q; long tail[6];')):
@@ -493,6 +490,40 @@ def case_nested_classes():
                     'struct nst { %s };\nstruct nst v;\n' % body)
         src[name] = os.path.join(TMP, name + '.o')
         subprocess.run([CC, '-g', '-c', '-o', src[name], c], check=True)
+    return src
+
+
+def case_baseline_samples():
+    """check --baseline B --samples P: a baseline recorded without classes
+    is compared with the classes measured from P (as check --rules
+    --samples uses them), not left without classes."""
+    src = nst_objs()
+    rows = lambda kind: [{'cpu': c, kind: 100, 'symbol': 'f+0x10'} for c in range(4)]
+    prof = os.path.join(TMP, 'nst.json')
+    with open(prof, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'structs': [{'type': 'nst', 'members': [
+            {'member': 'q.lock', 'rows': rows('stores')},
+            {'member': 'ro1', 'rows': rows('loads')}]}]}, f)
+    b = subprocess.run([SL, 'baseline', src['nold'], 'nst'], capture_output=True, text=True,
+                       cwd=TMP)
+    assert b.returncode == 0, b.stderr
+    bl = os.path.join(TMP, 'nst_none.bl.json')
+    with open(bl, 'w') as f:
+        f.write(b.stdout)
+    p = subprocess.run([SL, 'check', src['nnew'], '--baseline', bl, '--samples', prof],
+                       capture_output=True, text=True, cwd=TMP)
+    assert p.returncode == 1, (p.stdout, p.stderr)
+    assert any(l.endswith('[baseline-hot-shares-read-mostly]') and 'written q.lock' in l
+               and 'read-mostly ro1' in l for l in lines(p)), lines(p)
+    assert 'baseline-no-classes' not in p.stdout, p.stdout
+
+
+def case_nested_classes():
+    """Classes given inside a named nested struct (q.lock) apply to the
+    innermost member in check and in a baseline comparison, as in report
+    (the layout is loaded expanded for them): rules, class: groups, writer
+    labels and the baseline all see q.lock on line 0 with ro1."""
+    src = nst_objs()
     files = {}
     for name, text in (('nst.classes', '[nst]\nro1 read-mostly\nq.lock hot-write\n'),
                        ('lab.classes', '[nst]\nro1 hot-write:a\nq.lock hot-write:b\n'),
