@@ -73,6 +73,29 @@ static int code_sections(struct dw *d, struct priv *p, struct slt_error *err)
 	return 0;
 }
 
+/* Why a file has no code to decode: a separate debug file
+ * (objcopy --only-keep-debug, /usr/lib/debug) keeps its executable
+ * sections as SHT_NOBITS; anything else has no executable section. */
+static int no_code(struct dw *d, struct slt_error *err)
+{
+	size_t n = slt_elf_nsections(d->elf);
+	const struct slt_elf_section *nb = NULL;
+	for (size_t i = 1; i < n; i++) {
+		const struct slt_elf_section *s = slt_elf_section(d->elf, i);
+		if (s->type == SHT_NOBITS && (s->flags & SHF_EXECINSTR) && s->size &&
+		    (!nb || !strcmp(s->name, ".text")))
+			nb = s;
+	}
+	if (nb)
+		return slt_error_set(err, SLT_EUNSUPPORTED, d->path, -1,
+					     "give the binary, the file with the code",
+					     "a separate debug file: %s is SHT_NOBITS, "
+					     "no machine code", nb->name);
+	return slt_error_set(err, SLT_EUNSUPPORTED, d->path, -1,
+			     "give the binary, the file with the code",
+			     "no executable section: no machine code");
+}
+
 /* The x86-64 kernel's per-CPU area: a .data..percpu section linked at
  * address 0 (CONFIG_SMP), which %gs addresses. */
 static void percpu_section(struct dw *d, struct aglobals *g)
@@ -293,6 +316,10 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	}
 	if ((rc = code_sections(d, p, err)))
 		goto fail;
+	if (!p->n_code) {   /* nothing to decode: refused, so never cached */
+		rc = no_code(d, err);
+		goto fail;
+	}
 	percpu_section(d, &c.g);
 	slt_error_clear(&scratch);
 	d->err = &scratch; /* type errors show as "no-type", not as failure */
@@ -374,6 +401,13 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 
 	if (rc) {
 		rc = slt_error_set(err, rc, d->path, -1, NULL, "out of memory");
+		goto fail;
+	}
+	if (!m->n_insns) {   /* an empty map would be cached as the binary's */
+		rc = slt_error_set(err, SLT_EUNSUPPORTED, d->path, -1,
+				   "give the binary, the file with the code",
+				   "none of the %zu functions in the DWARF has its "
+				   "code in the file (code sections removed?)", nf);
 		goto fail;
 	}
 	d->err = NULL;

@@ -375,6 +375,34 @@ def case_cache():
     assert sl('report', exe, 'stats') == sl('report', '--no-cache', exe, 'stats')
 
 
+def case_no_code():
+    """A separate debug file (objcopy --only-keep-debug: .text SHT_NOBITS)
+    and a binary whose .text was removed share the binary's build-id: both
+    are refused (exit 2, one line) and nothing is cached under that
+    build-id, so the binary then gets its sites (the old code printed 0
+    sites, exit 0, and cached the empty map for the binary)."""
+    exe = os.path.join(TMP, 'nocode-exe')
+    subprocess.run([CCS['gcc'], '-O2', '-g', '-Wl,--build-id', '-o', exe, SRC], check=True)
+    dbg, bare = exe + '.debug', exe + '.notext'
+    subprocess.run(['objcopy', '--only-keep-debug', exe, dbg], check=True)
+    subprocess.run(['objcopy', '--remove-section', '.text', exe, bare], check=True)
+    cache = tempfile.mkdtemp(prefix='slt-access-nocode-')
+    env = dict(os.environ, STRUCTLINT_CACHE_DIR=cache)
+
+    def sl(*args, rc=0):
+        p = subprocess.run([SL] + list(args), capture_output=True, text=True, env=env)
+        assert p.returncode == rc, (args, p.returncode, p.stdout[-2000:], p.stderr)
+        return p
+    p = sl('access', dbg, 'counters', rc=2)
+    assert p.stderr.count('\n') == 1 and 'a separate debug file: .text is SHT_NOBITS' in p.stderr \
+        and 'give the binary' in p.stderr and not p.stdout, p.stderr
+    p = sl('access', bare, 'counters', rc=2)
+    assert p.stderr.count('\n') == 1 and 'has its code in the file' in p.stderr, p.stderr
+    assert not [f for f in os.listdir(cache) if f.startswith('access-')], os.listdir(cache)
+    d = json.loads(sl('access', '--json', '--sites', exe, 'counters').stdout)
+    assert d['structs'][0]['sites'], d
+
+
 def cache_blocks(b):
     """The access cache file b's head end and its site blocks, each
     (type, first byte, end byte) in the file (src/access/persist.c)."""
@@ -403,6 +431,7 @@ CASES['static-classes'] = case_static_classes
 CASES['text-view'] = case_text_view
 CASES['bad-rnglists'] = case_bad_rnglists
 CASES['bad-inputs'] = case_bad_inputs
+CASES['no-code'] = case_no_code
 
 if __name__ == '__main__':
     if sys.argv[1:] == ['--list']:
