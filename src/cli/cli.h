@@ -48,6 +48,12 @@ int cli_usage_errorv(const char *cmd, const char *fmt, va_list ap);
 /* The message of the last usage error printed (control bytes escaped),
  * "" before the first: check --sarif writes it into its failure log. */
 const char *cli_last_usage_error(void);
+/* A SARIF 2.1.0 log on stdout saying the run did not complete
+ * (executionSuccessful false, exit code 2; err: why, NULL: the usage error
+ * just printed); input: FILE or NULL.  check --sarif and report --sarif
+ * (cmd_check.c). */
+struct slt_error;
+void cli_sarif_failure(const struct slt_error *err, const char *input);
 /* cli_fail() for text and JSON inputs whose message starts "column N: ":
  * "structlint: FILE:LINE:N: what (hint)" (cmd_check.c). */
 int cli_fail_at(const struct slt_error *err);

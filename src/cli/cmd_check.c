@@ -194,11 +194,14 @@ int cli_cmd_usage(const char *cmd, const char *fmt, ...)
  * usage errors included, still writes a SARIF log (structlint(1)). */
 static bool sarif_on_failure;
 
-/* With --sarif: a SARIF log saying the check did not run (err: why). */
-static void sarif_failure(const struct slt_error *err, const char *input)
+void cli_sarif_failure(const struct slt_error *err, const char *input)
 {
-	if (!sarif_on_failure)
-		return;
+	struct slt_error u;
+	if (!err) {   /* the usage error just printed */
+		slt_error_clear(&u);
+		slt_error_set(&u, SLT_EUSAGE, NULL, -1, NULL, "%s", cli_last_usage_error());
+		err = &u;
+	}
 	char cwd[4096];
 	struct slt_gate_write_opts wo = { .input = input ? input : "",
 					  .version = STRUCTLINT_VERSION,
@@ -209,14 +212,17 @@ static void sarif_failure(const struct slt_error *err, const char *input)
 		cli_fail(&werr);
 }
 
+/* With --sarif: a SARIF log saying the check did not run (err: why). */
+static void sarif_failure(const struct slt_error *err, const char *input)
+{
+	if (sarif_on_failure)
+		cli_sarif_failure(err, input);
+}
+
 /* With --sarif: the log for the usage error just printed. */
 static int sarif_usage_failure(int code)
 {
-	struct slt_error err;
-	slt_error_clear(&err);
-	slt_error_set(&err, SLT_EUSAGE, NULL, -1, NULL, "%s",
-		      cli_last_usage_error());
-	sarif_failure(&err, NULL);
+	sarif_failure(NULL, NULL);
 	return code;
 }
 

@@ -179,8 +179,11 @@ int cmd_report(int argc, char **argv)
 	slt_error_clear(&err);
 	size_t n_findings = 0;
 	rc = cli_analysis_load(&c, argv + optind, argc - optind, &err);
-	if (rc > 0)
-		return rc;                       /* usage error, printed */
+	if (rc > 0) {                            /* usage error, printed */
+		if (rp.sarif)
+			cli_sarif_failure(NULL, c.file);
+		return rc;
+	}
 	FILE *html = NULL;
 	struct slt_gate_result *sarif = NULL;
 	if (!rc)
@@ -202,6 +205,10 @@ int cmd_report(int argc, char **argv)
 	}
 	slt_gate_result_free(sarif);
 	rc = cli_html_close(&c, html, rc, &err);
+	int ex = cli_finish(rc, &err, c.fail && n_findings ? SLT_EXIT_FINDINGS : SLT_EXIT_OK);
+	/* --sarif: a log saying the run did not complete, as check writes */
+	if (rp.sarif && ex == SLT_EXIT_ERROR)
+		cli_sarif_failure(&err, c.file);
 	cli_analysis_release(&c);
-	return cli_finish(rc, &err, c.fail && n_findings ? SLT_EXIT_FINDINGS : SLT_EXIT_OK);
+	return ex;
 }

@@ -191,6 +191,20 @@ def case_loads_only_suggest():
     assert 'true sharing' not in t, t
 
 
+def case_report_sarif_failure():
+    # report --sarif on an input error (exit 2; here a gate on a profile
+    # that can show no write) writes a SARIF log saying the run did not
+    # complete, as check --sarif does
+    o = hot_obj()
+    prof = write('hot_nohitm.json', profile('hot', {'c': [{'cpu': 1, 'loads': 100}]}))
+    for args in (('--samples', prof, '--fail-on-findings'),):
+        p = run('report', o, 'hot', *args, '--sarif', rc=2)
+        inv = json.loads(p.stdout)['runs'][0]['invocations'][0]
+        assert inv['executionSuccessful'] is False and inv['exitCode'] == 2, inv
+        msg = inv['toolExecutionNotifications'][0]['message']['text']
+        assert msg and msg in p.stderr.strip().split('\n')[-1], (msg, p.stderr)
+
+
 # struct mm_struct of Linux 6.1 in miniature: every member inside an
 # anonymous struct, line 1 holding task_size (64), pgd (72),
 # membarrier_state (80), mm_users (84) and mm_count (88), as in the 6.1
