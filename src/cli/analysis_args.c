@@ -498,17 +498,20 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 			rc = cli_join_samples(c, c->layout, c->profiles, false, err);
 	}
 	/* once: a profile without stores cannot show a writer */
-	bool any = false, stores = false, hitm = false;
+	bool any = false, stores = false, hitm = false, estimated = false;
 	for (size_t i = 0; !rc && c->samples && i < c->layout->n_structs; i++) {
 		const struct slt_access_profile *p = c->profiles[i];
 		any |= p->matched > 0;
+		estimated |= strstr(p->base_note, SLT_IPW_BASIS) != NULL;
 		stores |= p->input_stores > 0;
 		for (size_t k = 0; k < p->n_cells; k++) {
 			stores |= p->cells[k].stores > 0;
 			hitm |= p->cells[k].hitm > 0;
 		}
 	}
-	if (any && !stores)
+	/* IP-sample estimates have no events that miss stores nor HITM: no
+	 * store there means no sampled code stores to the struct */
+	if (any && !stores && !estimated)
 		fprintf(stderr, "structlint: warning: %s: the profile holds no store, only loads (its events record loads only, or cannot tell loads from stores, e.g. page faults): writes cannot be seen; loads that hit a modified line (HITM) are taken as evidence of %s (record stores too: perf c2c record, perf mem record -t load,store)\n",
 			c->samples, c->classes ? "a write by the hot-write members the classes name on that line, or by an unseen writer where they name none" :
 			"an unseen writer");

@@ -190,6 +190,15 @@ def t_migrating():
     assert s['proposals'], s
 
 
+def t_loads_only():
+    """Only the reader's loop sampled: the estimate has no store, and the
+    memory-profile warning about loads-only events and HITM loads (which
+    IP samples never have) is not printed."""
+    b, pd = fixture('gcc', n_write=0)
+    p = run('report', b, 'stats', '--samples', pd)
+    assert BASIS in p.stderr and 'HITM' not in p.stderr and 'only loads' not in p.stderr, p.stderr
+
+
 def t_suggest():
     b, pd = fixture('gcc')
     d = json.loads(run('suggest', b, 'stats', '--samples', pd, '--json').stdout)
@@ -297,7 +306,7 @@ def t_pie_page_faults():
     assert 'relocated' in p.stderr, p.stderr
 
 
-CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
+CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
          'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
 
 if __name__ == '__main__':
