@@ -143,6 +143,13 @@ struct slt_samples_info {
 	 * "Node{cpu list}" gives the CPUs).  The caller should say that
 	 * perf c2c report -NN gives per-CPU data. */
 	unsigned c2c_node_info;
+	/* Added after c2c_node_info (additive): perf c2c Pareto rows that
+	 * start with a percentage but could not be read (a field that is not
+	 * a number where the header puts one), counted in skipped too, and
+	 * the 1-based line of the first.  Their samples are lost: the caller
+	 * must warn (FILE:LINE). */
+	uint64_t c2c_bad_rows;
+	uint64_t c2c_bad_line;
 };
 
 /*

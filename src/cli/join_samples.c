@@ -225,6 +225,13 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 	if (!rc && first && info.quoted_lines)
 		fprintf(stderr, "structlint: note: %s: read as a mail quote: the quote prefix ('> ', "
 			"'>> ') of %" PRIu64 " lines left out\n", c->samples, info.quoted_lines);
+	if (!rc && first && info.c2c_bad_rows)
+		fprintf(stderr, "structlint: warning: %s:%" PRIu64 ": %" PRIu64 " perf c2c Pareto "
+			"row%s could not be read (a field is not the number its column holds; the "
+			"first is on this line): %s samples are left out; fix or regenerate the "
+			"report (perf c2c report --stdio)\n", c->samples, info.c2c_bad_line,
+			info.c2c_bad_rows, info.c2c_bad_rows == 1 ? "" : "s",
+			info.c2c_bad_rows == 1 ? "its" : "their");
 	if (!rc && first && info.c2c_inferred)
 		fprintf(stderr, "structlint: warning: %s: perf c2c Pareto blocks without their header "
 			"lines: columns recognised from the rows (%u percentage columns read as HITM "

@@ -694,10 +694,13 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 				continue;
 			}
 			int x = parse_row(&c, tl, &stop);
-			if (stop)
+			if (stop) {
 				rc = x;
-			else if (x == 0)
+			} else if (x == 0) {   /* malformed: never lost silently */
 				pc->info->skipped++;
+				if (!pc->info->c2c_bad_rows++)
+					pc->info->c2c_bad_line = tx.line;
+			}
 			continue;
 		}
 		parse_keyval(&c, line);

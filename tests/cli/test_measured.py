@@ -205,6 +205,21 @@ def case_report_sarif_failure():
         assert msg and msg in p.stderr.strip().split('\n')[-1], (msg, p.stderr)
 
 
+def case_c2c_bad_row():
+    # a perf c2c Pareto row with a field that is not a number ("abc%") is
+    # never dropped silently: a warning names FILE:LINE and the count
+    src = os.path.join(ROOT, 'fixtures', 'samples', 'c2c', 'perf6.1-local', 'c2c_stdio.txt')
+    text = open(src).read().split('\n')
+    n = next(i for i, l in enumerate(text) if '[.] writer' in l and ' 0x8 ' in l)
+    text[n] = text[n].replace('57.14%', 'abc%', 1)
+    bad = write('c2c_bad_row.txt', '\n'.join(text))
+    p = run('report', hot_obj(), 'hot', '--samples', bad, '--base', '0x404080')
+    assert 'structlint: warning: %s:%d: 1 perf c2c Pareto row could not be read' % (bad, n + 1) \
+        in p.stderr, p.stderr
+    p = run('report', hot_obj(), 'hot', '--samples', src, '--base', '0x404080')
+    assert 'could not be read' not in p.stderr, p.stderr
+
+
 # struct mm_struct of Linux 6.1 in miniature: every member inside an
 # anonymous struct, line 1 holding task_size (64), pgd (72),
 # membarrier_state (80), mm_users (84) and mm_count (88), as in the 6.1
