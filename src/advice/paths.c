@@ -92,6 +92,19 @@ int slt_adv_path_lines(struct slt_arena *ar, const struct slt_adv_units *us,
 		size_t top = k;
 		while (s->members[top].parent >= 0)
 			top = (size_t)s->members[top].parent;
+		/* a parent's counts sum its children's (anonymous structs and
+		 * expanded nested ones): the children's are counted, once */
+		bool sums = false;
+		for (size_t c = k + 1; c < s->n_members && !sums; c++) {
+			size_t q = c;
+			while (s->members[q].parent >= 0 && (size_t)s->members[q].parent != k)
+				q = (size_t)s->members[q].parent;
+			if (s->members[q].parent < 0)
+				break;   /* past k's descendants (pre-order) */
+			sums = prof->members[c].n_locations > 0;
+		}
+		if (sums)
+			continue;
 		for (size_t l = 0; l < ma->n_locations && !rc; l++) {
 			const struct slt_code_location *cl = &ma->locations[l];
 			const char *key = slt_adv_path_key(ar, cl);

@@ -220,6 +220,24 @@ def case_c2c_bad_row():
     assert 'could not be read' not in p.stderr, p.stderr
 
 
+def case_paths_anonymous():
+    # suggest's "lines each hot code path touches" counts the members a
+    # path has samples on once: an anonymous struct's counts sum its
+    # members' and are not counted again (inc stores cnt only: 1 line)
+    c = write('an.c', 'struct an { struct { long ro1, ro2; int cnt, pad; long cold[20]; }; };\n'
+              'struct an an_v;\n')
+    o = os.path.join(TMP, 'an.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, c], check=True)
+    prof = write('an.json', profile('an', {
+        'cnt': [{'cpu': k, 'stores': 100, 'symbol': 'inc+0x10'} for k in range(4)],
+        'ro1': [{'cpu': k, 'loads': 100, 'symbol': 'lookup+0x20'} for k in range(4)]}))
+    t = run('suggest', o, 'an', '--samples', prof).stdout
+    assert '/*   inc: 1 -> 1 (400 samples) */' in t and '/*   lookup: 1 -> 1 (400 samples) */' in t, t
+    d = json.loads(run('suggest', o, 'an', '--samples', prof, '--json').stdout)
+    paths = [x for pr in d['proposals'] for x in pr['paths']]
+    assert paths and all(x['samples'] == 400 and x['lines_before'] == 1 for x in paths), paths
+
+
 # struct mm_struct of Linux 6.1 in miniature: every member inside an
 # anonymous struct, line 1 holding task_size (64), pgd (72),
 # membarrier_state (80), mm_users (84) and mm_count (88), as in the 6.1
