@@ -471,10 +471,26 @@ static void lines_unseen(struct fd_ctx *x, size_t *buf)
 					if (p->cells[c].member == ls.m[k])
 						hitm_other += (double)p->cells[c].hitm;
 			}
+			/* the classes name writers of different labels on
+			 * the line: write-write, as on the classes basis and
+			 * in check (writers-share-line), scored by the
+			 * line's HITM loads, the evidence that it is written */
+			bool mixed = false;
+			for (size_t q = 0; q < nw && !mixed; q++)
+				for (size_t r = q + 1; r < nw && !mixed; r++) {
+					const char *l1 = x->a->classes[w[q]].label;
+					const char *l2 = x->a->classes[w[r]].label;
+					mixed = l1 && l2 && strcmp(l1, l2) &&
+						slt_member_unit(x->a->layout, w[q]) !=
+						slt_member_unit(x->a->layout, w[r]);
+				}
+			if (mixed)
+				slt_fd_add(x, SLT_FIND_WRITE_WRITE, p->cells[c0].line, (double)hitm,
+					   w, nw, nw);
 			if (hitm_other > 0) {
 				slt_fd_add(x, SLT_FIND_COLLISION, p->cells[c0].line, hitm_other,
 					   w, nw_all, nw);
-			} else {
+			} else if (!mixed) {
 				struct slt_finding *f = slt_fd_add(x, SLT_FIND_UNSEEN_WRITER,
 								   p->cells[c0].line, (double)hitm, ls.m, n, 0);
 				if (f)

@@ -238,6 +238,29 @@ def case_paths_anonymous():
     assert paths and all(x['samples'] == 400 and x['lines_before'] == 1 for x in paths), paths
 
 
+def case_loads_only_labelled_writers():
+    # a loads-only profile with HITM loads and a classes file naming two
+    # writers of different labels on the line: report gives write-write
+    # (besides the collision), as check gives writers-share-line, one rule
+    o = hot_obj()
+    prof = write('hot_hitm2.json', profile('hot', {
+        'c': [{'cpu': 1, 'loads': 100, 'hitm_local': 25}],
+        'd': [{'cpu': 2, 'loads': 100, 'hitm_local': 25}]}))
+    cls = write('hot_lab.classes', 'hot.a hot-write:rx\nhot.b hot-write:tx\nhot.c read-mostly\n')
+    t = run('report', o, 'hot', '--samples', prof, '--classes', cls).stdout
+    assert ': write-write, line 0 (bytes 0..31), score 50' in t, t
+    assert 'collision, line 0' in t, t
+    rules = write('hot_empty.rules', '[struct hot]\n')
+    p = run('check', o, '--rules', rules, '--samples', prof, '--classes', cls, rc=1)
+    assert '[writers-share-line]' in p.stdout, p.stdout
+    # one label: no write-write in either
+    cls1 = write('hot_lab1.classes', 'hot.a hot-write:rx\nhot.b hot-write:rx\nhot.c read-mostly\n')
+    t = run('report', o, 'hot', '--samples', prof, '--classes', cls1).stdout
+    assert 'write-write' not in t and 'collision, line 0' in t, t
+    p = run('check', o, '--rules', rules, '--samples', prof, '--classes', cls1)
+    assert '[writers-share-line]' not in p.stdout, p.stdout
+
+
 # struct mm_struct of Linux 6.1 in miniature: every member inside an
 # anonymous struct, line 1 holding task_size (64), pgd (72),
 # membarrier_state (80), mm_users (84) and mm_count (88), as in the 6.1
