@@ -178,6 +178,7 @@ static void feature(struct pd *p, unsigned bit, const uint8_t *b, size_t n)
 		.version = p->version, .version_size = sizeof(p->version),
 		.nr_cpus = &p->nr_cpus, .attrs = p->attrs, .n_attrs = p->n_attrs,
 		.find_id = find_id_cb, .id_ctx = p,
+		.rec_cb = p->rec_cb, .rec_ctx = p->rec_ctx,
 	};
 	slt_perf_feature(&c, bit, b, n);
 }
@@ -280,6 +281,8 @@ static int on_record(struct pd *p, const uint8_t *rec, size_t size,
 	}
 	case SLT_PERF_RECORD_HEADER_FEATURE:
 		return on_header_feature(p, rec, size);
+	case SLT_PERF_RECORD_HEADER_BUILD_ID:
+		return p->rec_cb ? p->rec_cb(p->rec_ctx, NULL, rec, size, off) : 0;
 	case SLT_PERF_RECORD_COMPRESSED:
 		if (nested) {
 			p->info->skipped++;

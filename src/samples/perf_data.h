@@ -41,6 +41,7 @@ enum {
 /* Feature bits of the file header's flags bitmap (tools/perf/util/header.h,
  * enum HEADER_*): the ones read or written here. */
 enum {
+	SLT_PERF_FEAT_BUILD_ID = 2,
 	SLT_PERF_FEAT_VERSION = 5,
 	SLT_PERF_FEAT_NRCPUS = 7,
 	SLT_PERF_FEAT_CMDLINE = 11,
@@ -179,7 +180,12 @@ void slt_perf_attr_generic_name(const struct perf_event_attr *attr,
  * Called for every record the memory-sample reader does not turn into an
  * slt_sample: a PERF_RECORD_SAMPLE without PERF_SAMPLE_ADDR (an IP sample:
  * cpu-clock, cycles; a is its event) and the kernel's other record types
- * below 64 (MMAP, MMAP2, FORK, COMM, EXIT...; a is NULL).  rec is the whole
+ * below 64 (MMAP, MMAP2, FORK, COMM, EXIT...; a is NULL), and the
+ * build-id table (the HEADER_BUILD_ID feature section's entries, or pipe
+ * mode's records: each as a record of type SLT_PERF_RECORD_HEADER_BUILD_ID,
+ * struct perf_record_header_build_id: pid at 8, build_id[20] at 12, its
+ * size at 32 when misc has bit 15, filename at 36; a is NULL, off the
+ * entry's offset; in file mode before the data).  rec is the whole
  * record (header included, size bytes, untrusted: check every field
  * against size), off its byte offset in the file or stream.  Return 0 to
  * go on; anything else stops the read and is returned.
@@ -213,6 +219,8 @@ struct slt_perf_feat_ctx {
 	size_t n_attrs;
 	int (*find_id)(const void *id_ctx, uint64_t id); /* attr index or -1 */
 	const void *id_ctx;
+	slt_perf_rec_cb rec_cb;    /* BUILD_ID entries (above), or NULL */
+	void *rec_ctx;
 };
 /* Read feature section bit (b, n bytes, untrusted) into c. */
 void slt_perf_feature(const struct slt_perf_feat_ctx *c, unsigned bit,

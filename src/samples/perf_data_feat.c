@@ -68,6 +68,28 @@ static void feat_event_desc(const struct slt_perf_feat_ctx *c,
 	}
 }
 
+/* HEADER_BUILD_ID: perf_record_header_build_id entries (header type 0 in
+ * the section), each handed on as a HEADER_BUILD_ID record. */
+static void feat_build_id(const struct slt_perf_feat_ctx *c, const uint8_t *b, size_t n)
+{
+	uint8_t rec[36 + 4096];
+	size_t pos = 0;
+	while (c->rec_cb && pos + 36 <= n) {
+		uint16_t sz;
+		memcpy(&sz, b + pos + 6, 2);
+		if (sz < 36 || sz > n - pos)
+			break;   /* corrupt: the rest is not placed */
+		if (sz <= sizeof(rec)) {
+			memcpy(rec, b + pos, sz);
+			uint32_t type = SLT_PERF_RECORD_HEADER_BUILD_ID;
+			memcpy(rec, &type, 4);
+			if (c->rec_cb(c->rec_ctx, NULL, rec, sz, pos))
+				break;
+		}
+		pos += sz;
+	}
+}
+
 void slt_perf_feature(const struct slt_perf_feat_ctx *c, unsigned bit,
 		      const uint8_t *b, size_t n)
 {
@@ -82,6 +104,9 @@ void slt_perf_feature(const struct slt_perf_feat_ctx *c, unsigned bit,
 		break;
 	case SLT_PERF_FEAT_EVENT_DESC:
 		feat_event_desc(c, b, n);
+		break;
+	case SLT_PERF_FEAT_BUILD_ID:
+		feat_build_id(c, b, n);
 		break;
 	default:
 		break;   /* skipped by size */

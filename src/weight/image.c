@@ -16,11 +16,13 @@
 #include <libelf.h>
 #include <limits.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "load/elf.h"
+#include "samples/perf_data.h"
 #include "weight/weight_int.h"
 
 #define KERNEL_SPACE 0xffff800000000000ull
@@ -303,6 +305,35 @@ static int on_mmap(struct ipw_image *im, const uint8_t *rec, size_t size,
 	return set_bias(im, pid, (int64_t)(start - at));
 }
 
+void ipw_hex_id(const uint8_t *id, size_t n, char *out)
+{
+	for (size_t i = 0; i < n && i < 20; i++)
+		snprintf(out + 2 * i, 3, "%02x", id[i]);
+	out[2 * (n < 20 ? n : 20)] = 0;
+}
+
+/* A build-id table entry (perf_data.h): the binary's own name with another
+ * build-id is recorded in im->other_id (the first such). */
+static void on_build_id(struct ipw_image *im, const uint8_t *rec, size_t size,
+			uint16_t misc)
+{
+	if (size <= 36 || !im->build_id_len || im->other_id[0])
+		return;
+	const char *fn = (const char *)rec + 36;
+	size_t fl = size - 36;
+	if (im->kernel ? strnlen(fn, fl) == fl || strcmp(fn, "[kernel.kallsyms]") :
+	    name_match(im, fn, fl) == 0)
+		return;
+	size_t n = (misc & (1u << 15)) ? rec[32] : 20;   /* MISC_BUILD_ID_SIZE */
+	if (n > 20)
+		return;
+	bool same = n >= im->build_id_len && !memcmp(rec + 12, im->build_id, im->build_id_len);
+	for (size_t i = im->build_id_len; same && i < n; i++)
+		same = rec[12 + i] == 0;   /* older perf: padded to 20 with zeros */
+	if (!same)
+		ipw_hex_id(rec + 12, n, im->other_id);
+}
+
 int ipw_image_record(struct ipw_image *im, const uint8_t *rec, size_t size)
 {
 	uint32_t type;
@@ -325,6 +356,9 @@ int ipw_image_record(struct ipw_image *im, const uint8_t *rec, size_t size)
 			return 0;
 		return set_bias(im, pid, im->bias[j]);
 	}
+	case SLT_PERF_RECORD_HEADER_BUILD_ID:
+		on_build_id(im, rec, size, misc);
+		return 0;
 	case PERF_RECORD_COMM:     /* exec: the old image is gone */
 		if ((misc & PERF_RECORD_MISC_COMM_EXEC) && !im->kernel)
 			drop_pid(im, rd32(rec + 8));

@@ -254,6 +254,16 @@ static int run(reader_fn rd, void *src, const char *name,
 	wi->mmaps = p.im.mmaps;
 	wi->kernel_mmap = p.im.kmap;
 	wi->kaslr_offset = p.im.koff;
+	if (!rc && p.im.other_id[0]) {   /* samples of another build */
+		char fid[41];
+		ipw_hex_id(p.im.build_id, p.im.build_id_len, fid);
+		rc = slt_error_set(err, SLT_EUSAGE, name, -1,
+				   "give the binary that ran (perf buildid-list -i DATA lists the recorded build-ids)",
+				   "the samples' %s has build-id %s, %s has %s: not the binary that ran",
+				   p.im.kernel ? "[kernel.kallsyms]" : p.im.base, p.im.other_id,
+				   o->binary, fid);
+		goto out;
+	}
 	if (rc || wi->mem_samples || !wi->ip_samples)
 		goto out;
 	/* only IP samples: estimate from the static sites */

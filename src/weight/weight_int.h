@@ -42,6 +42,10 @@ struct ipw_image {
 	int64_t koff;             /* KASLR offset: run time - link */
 	uint64_t mmaps;           /* mmap events of the binary */
 	bool name_only;           /* a mapping matched by file name only */
+	/* the perf.data's build-id table (HEADER_BUILD_ID) names the binary
+	 * ([kernel.kallsyms] for a vmlinux, its path or file name otherwise)
+	 * with another build-id: hex of that one, else "" */
+	char other_id[41];
 };
 
 /* Read binary's program headers (and kernel symbols).  0, or SLT_EIO,
@@ -49,6 +53,8 @@ struct ipw_image {
 int ipw_image_open(struct ipw_image *im, const char *path,
 		   struct slt_error *err);
 void ipw_image_free(struct ipw_image *im);
+/* Hex of id (n bytes, n <= 20) into out[41]. */
+void ipw_hex_id(const uint8_t *id, size_t n, char *out);
 /* Forget the run-time state (a second pass over the same file). */
 void ipw_image_reset(struct ipw_image *im);
 /* A non-sample record (header included, size bytes, untrusted): MMAP,

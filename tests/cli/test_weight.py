@@ -70,9 +70,11 @@ def text_segment(binary, pc):
     raise AssertionError('no PT_LOAD holds 0x%x' % pc)
 
 
-def perf_data(path, records, sample_type, name_attr_config=0):
+def perf_data(path, records, sample_type, name_attr_config=0, features=None):
     """A file-mode perf.data: one software event (cpu-clock: config 0),
-    no feature sections (tools/perf/Documentation/perf.data-file-format.txt)."""
+    the feature sections given ({bit: bytes}: after the data, an index of
+    perf_file_section then the contents; tools/perf/Documentation/
+    perf.data-file-format.txt)."""
     attr = struct.pack('<IIQQQQQ', 1, 128, name_attr_config, 100000, sample_type, 0, 0)
     attr = attr.ljust(128, b'\0')
     data = b''.join(records)
@@ -81,10 +83,34 @@ def perf_data(path, records, sample_type, name_attr_config=0):
     ids_off = attrs_off + attr_size
     data_off = ids_off + 8
     fattr = attr + struct.pack('<QQ', ids_off, 8)
+    flags = [0, 0, 0, 0]
+    feats = sorted((features or {}).items())
+    for bit, _ in feats:
+        flags[bit // 64] |= 1 << (bit % 64)
     header = struct.pack('<8sQQQQQQQQ', b'PERFILE2', hdr_size, attr_size, attrs_off,
-                         attr_size, data_off, len(data), 0, 0) + b'\0' * 32
+                         attr_size, data_off, len(data), 0, 0) + struct.pack('<4Q', *flags)
+    index, body = b'', b''
+    pos = data_off + len(data) + 16 * len(feats)
+    for _, content in feats:
+        index += struct.pack('<QQ', pos + len(body), len(content))
+        body += content
     with open(path, 'wb') as f:
-        f.write(header + fattr + struct.pack('<Q', 7) + data)
+        f.write(header + fattr + struct.pack('<Q', 7) + data + index + body)
+
+
+def build_id_entry(build_id, filename, rec_type=0):
+    """struct perf_record_header_build_id: pid -1, build_id[20] and its
+    size (misc bit 15), the file name padded to 8 (type 0 in the
+    HEADER_BUILD_ID section, 67 as a pipe-mode record)."""
+    fn = filename.encode() + b'\0'
+    fn = fn.ljust((len(fn) + 7) // 8 * 8, b'\0')
+    body = struct.pack('<i', -1) + build_id.ljust(20, b'\0') + struct.pack('<B3x', len(build_id)) + fn
+    return struct.pack('<IHH', rec_type, 1 << 15 | MISC_USER, 8 + len(body)) + body
+
+
+def elf_build_id(binary):
+    r = subprocess.run(['readelf', '-n', binary], capture_output=True, text=True, check=True)
+    return bytes.fromhex(next(l.split()[-1] for l in r.stdout.splitlines() if 'Build ID' in l))
 
 
 def perf_data_pipe(path, records, sample_type):
@@ -188,6 +214,35 @@ def t_migrating():
     assert len(m['hits']['cpus']) == 1 and len(m['limit']['cpus']) == 1, m
     s = json.loads(run('suggest', b, 'stats', '--samples', pd, '--json').stdout)
     assert s['proposals'], s
+
+
+def t_build_id():
+    """The perf.data's build-id table (HEADER_BUILD_ID feature, or pipe
+    mode's records) names FILE with another build-id: refused, exit 2, one
+    line naming both (the old code placed the samples in FILE); the right
+    build-id, or another file's, changes nothing."""
+    b, pd = fixture('gcc')
+    own = elf_build_id(b)
+    other = bytes(reversed(own))
+    with open(pd, 'rb') as f:
+        raw = f.read()
+    hdr = struct.unpack_from('<8sQQQQQQQQ', raw)
+    recs = raw[hdr[5]:hdr[5] + hdr[6]]
+    ref = run('report', b, 'stats', '--samples', pd).stdout
+    for bid, name, ok in ((own, os.path.realpath(b), True), (other, '/usr/lib/libc.so.6', True),
+                          (other, os.path.realpath(b), False), (other, '/elsewhere/' + os.path.basename(b), False)):
+        fd = os.path.join(TMP, 'bid.data')
+        perf_data(fd, [recs], S_IP | S_TID | S_CPU, features={2: build_id_entry(bid, name)})
+        if ok:
+            assert run('report', b, 'stats', '--samples', fd).stdout == ref, (bid, name)
+            continue
+        p = run('report', b, 'stats', '--samples', fd, rc=2)
+        assert p.stderr.count('\n') == 1 and other.hex() in p.stderr and own.hex() in p.stderr \
+            and 'not the binary that ran' in p.stderr, p.stderr
+    fd = os.path.join(TMP, 'bid-pipe.data')
+    perf_data_pipe(fd, [build_id_entry(other, os.path.realpath(b), 67), recs], S_IP | S_TID | S_CPU)
+    p = run('report', b, 'stats', '--samples', fd, rc=2)
+    assert other.hex() in p.stderr and own.hex() in p.stderr, p.stderr
 
 
 def t_loads_only():
@@ -306,7 +361,7 @@ def t_pie_page_faults():
     assert 'relocated' in p.stderr, p.stderr
 
 
-CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
+CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'build_id': t_build_id, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
          'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
 
 if __name__ == '__main__':

@@ -65,7 +65,7 @@ static int setup(void **state)
 	if (sh("%s -O2 -g -pie -fPIE -pthread -o %s fixtures/weight/falseshare.c", cc(0), pie))
 		return -1;
 	if (sh("%s -O2 -g -nostdlib -static -no-pie -fno-pic -mcmodel=kernel "
-	       "-Wl,-Ttext-segment=0xffffffff81000000 -Wl,--defsym=_text=0xffffffff81000000 "
+	       "-Wl,--build-id -Wl,-Ttext-segment=0xffffffff81000000 -Wl,--defsym=_text=0xffffffff81000000 "
 	       "-o %s fixtures/weight/kernel_like.c", cc(0), kern))
 		return -1;
 	have_clang = sh("%s -O2 -g -pie -fPIE -pthread -o %s fixtures/weight/falseshare.c 2>/dev/null",
@@ -666,6 +666,27 @@ static void test_kernel(void **state)
 	assert_int_equal(wi.site_rmw, 5);
 	assert_int_equal(wi.site_loads, 6);
 	assert_int_equal(wi.site_stores, 5);
+
+	/* the build-id table names [kernel.kallsyms] with another build-id
+	 * (perf record -a on another kernel): refused, naming both */
+	gen_open(&g, "kother.data", false);
+	uint8_t bid[56] = {0};
+	struct perf_event_header bh = {SLT_PERF_RECORD_HEADER_BUILD_ID,
+				       PERF_RECORD_MISC_KERNEL | (1u << 15), sizeof(bid)};
+	memcpy(bid, &bh, 8);
+	memset(bid + 8, 0xff, 4);          /* pid -1 */
+	memset(bid + 12, 0xab, 20);
+	bid[32] = 20;
+	memcpy(bid + 36, "[kernel.kallsyms]", 18);
+	gen_rec(&g, bid, sizeof(bid));
+	gen_kmmap(&g, 0xffffffff81000000ull + koff);
+	gen_sample(&g, true, rmw + koff, 0, 3, NULL);
+	gen_close(&g);
+	slt_error_clear(&err);
+	rc = slt_ipw_read(g.path, &o, NULL, NULL, NULL, &wi, &err);
+	assert_int_equal(rc, SLT_EUSAGE);
+	assert_non_null(strstr(err.message, "[kernel.kallsyms] has build-id abababab"));
+	assert_non_null(strstr(err.message, "not the binary that ran"));
 	slt_access_free(m);
 }
 
