@@ -17,6 +17,7 @@
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
+#include "cli/static_classes.h"
 #include "load/elf.h"
 #include "structlint/advice.h"
 #include "structlint/advice_report.h"
@@ -377,6 +378,14 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 	for (size_t i = 0; !rc && s->source_root && i < adv->n_proposals; i++)
 		rc = slt_advice_diff(&adv->proposals[i], a->layout, s->source_root,
 				     &diffs[i], err);
+	/* static classes: said in stdout and the JSON as report's (static) */
+	char static_basis[1400] = "";
+	if (c->use_static)
+		snprintf(static_basis, sizeof(static_basis),
+			 "counted in the machine code: classes proposed by the static access map "
+			 "of %s (%s)%s%s%s", c->file ? c->file : "FILE", CLI_STATIC_CLASSES,
+			 c->n_classes ? ", with " : "", c->n_classes ? c->classes_joined : "",
+			 c->n_classes ? "'s (" CLI_STATIC_GIVEN ")" : "");
 	struct slt_advice_report_opts r = {
 		.nr_cpus = s->o.nr_cpus,
 		.separation = s->o.separation ? s->o.separation : c->ropts.cacheline_size,
@@ -384,7 +393,8 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 		.findings_after = left,
 		.analysis_after = (const struct slt_analysis *const *)after,
 		.basis = a->profile && !strncmp(a->profile->base_note, SLT_IPW_BASIS,
-						 strlen(SLT_IPW_BASIS)) ? a->profile->base_note : NULL,
+						 strlen(SLT_IPW_BASIS)) ? a->profile->base_note :
+			 static_basis[0] ? static_basis : NULL,
 	};
 	if (!rc && html)
 		rc = slt_report_html_struct(html, index, a, adv, &c->ropts, &r, err);

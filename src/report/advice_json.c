@@ -12,7 +12,9 @@
  *   "note": TEXT (why nothing is proposed, or, within v1, why every
  *            proposal leaves sharing; or ""),
  *   "basis": TEXT (only when the accesses are estimates: "estimated from
- *            IP samples x static sites (...)"),
+ *            IP samples x static sites (...)", or static classes: "counted
+ *            in the machine code: classes proposed by the static access
+ *            map of FILE (static)..."),
  *   "suspect": TEXT (additive: why the layout is suspect and nothing is
  *             proposed, or ""),
  *   "proposals": [ {                       (best first)

@@ -285,6 +285,11 @@ def case_static_classes():
     assert d['findings'], d
     p = run('suggest', exe, 'stats')
     assert 'static' in p.stderr, p.stderr
+    # suggest's stdout and JSON name the basis as report and check do
+    assert 'member accesses counted in the machine code' in p.stdout.splitlines()[0] \
+        and '(static)' in p.stdout.splitlines()[0], p.stdout
+    d = json.loads(run('suggest', exe, 'stats', '--json').stdout)
+    assert '(static)' in d['basis'] and 'static access map' in d['basis'], d
     # check without --samples or --classes: the static classes
     rules = os.path.join(TMP, 'stats.rules')
     with open(rules, 'w') as f:
