@@ -199,6 +199,17 @@ int slt_adv_segments(struct slt_adv_units *us, size_t n);
 bool slt_adv_seg_ok(const struct slt_adv_units *us,
 		    const struct slt_adv_unit *u, uint32_t seg);
 
+/* Whether unit u placed at offset o (bytes from the struct start) would
+ * straddle a line boundary although it fits in one line, for a
+ * --keep-together unit (SLT_ADV_KEPT) only: the members the user keeps
+ * together stay on one line, so the search cannot split them to price
+ * their own pairs away (relayout.c).  Judged at the instance's start when
+ * it has one (us->origins); a start that varies (--base-align below the
+ * line) leaves the rule out: no offset keeps a group whole at every
+ * start. */
+bool slt_adv_kept_straddles(const struct slt_adv_units *us,
+			    const struct slt_adv_unit *u, uint64_t o);
+
 /* slt_adv_plan.pad values */
 enum {
 	SLT_ADV_PAD_NONE = 0,

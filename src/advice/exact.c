@@ -398,6 +398,8 @@ static int expand(struct dp *d, size_t xi)
 					continue;
 				o = u->orig_offset;
 			}
+			if (slt_adv_kept_straddles(us, u, o))
+				continue; /* slt_adv_place() refuses it */
 			rc = step(d, &x, xi, (int)b, o, pad);
 		}
 	}

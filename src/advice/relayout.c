@@ -37,6 +37,18 @@ static uint64_t opened_align(const struct slt_adv_units *us)
 	return a ? a : 1;
 }
 
+bool slt_adv_kept_straddles(const struct slt_adv_units *us,
+			    const struct slt_adv_unit *u, uint64_t o)
+{
+	uint64_t start;
+
+	if (!(u->flags & SLT_ADV_KEPT) || !u->size || u->size > us->line ||
+	    us->n_origins > 1)
+		return false;
+	start = o + (us->n_origins ? us->origins[0] : 0);
+	return start / us->line != (start + u->size - 1) / us->line;
+}
+
 bool slt_adv_place(const struct slt_adv_units *us,
 		   const struct slt_adv_plan *p, uint64_t *off,
 		   uint64_t *size)
@@ -76,6 +88,8 @@ bool slt_adv_place(const struct slt_adv_units *us,
 			return false;
 		}
 		if ((u->flags & SLT_ADV_LAST) && i + 1 != p->n)
+			return false;
+		if (slt_adv_kept_straddles(us, u, o))
 			return false;
 		/* a flexible tail after opened anonymous structs starts where
 		 * the outermost one ends: its size is rounded up to its

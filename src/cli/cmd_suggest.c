@@ -40,7 +40,7 @@ static const char usage_tail[] =
 "advice:\n"
 "      --pin MEMBER           MEMBER keeps its offset (repeatable; e.g. the\n"
 "                             member container_of() uses)\n"
-"      --keep-together A,B..  these members stay adjacent, in this order\n"
+"      --keep-together A,B..  these members stay adjacent, in this order (one line when they fit)\n"
 "                             (repeatable)\n"
 "      --move-anchors         allow moving forced-aligned members, existing\n"
 "                             padding and cacheline-group markers (each\n"

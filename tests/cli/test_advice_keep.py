@@ -135,6 +135,56 @@ def case_kept_why():
     assert 'the layout is the best this model finds' not in n, n
 
 
+WIDE_C = r"""
+#include <stdint.h>
+struct wstats {
+	const char *name;
+	uint64_t hits;
+	uint32_t limit, mode;
+	uint64_t misses;
+	unsigned ready:1, dirty:1, kind:6;
+	uint64_t ctl;
+	double cfg[4];
+	void (*cb)(void *);
+	uint64_t tail[2];
+} wstats_inst;
+"""
+WOFF = {'name': (0, 8), 'hits': (8, 8), 'limit': (16, 4), 'mode': (20, 4), 'misses': (24, 8),
+        'cfg': (48, 8), 'cb': (80, 8)}
+
+
+def case_kept_one_line():
+    """The new-user trial's struct (issue 13 item 6): every CPU stores hits
+    and misses and loads name, limit, mode, cfg and cb.  Kept together,
+    hits and misses (16 bytes) never straddle a line in any proposal (the
+    search used to put hits at 120 and misses at 128 to price their own
+    write-write pair away, leaving cfg on hits's line), and the best
+    proposal has no reader on the writers' line."""
+    src = os.path.join(tmp(), 'wstats.c')
+    with open(src, 'w') as f:
+        f.write(WIDE_C)
+    o = src[:-2] + '.o'
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    rows = [(m, 0, st, 'count_' + m, c) for c in range(8)
+            for m, st in (('hits', 100), ('misses', 80))]
+    rows += [(m, 60, 0, 'lookup', c) for c in range(8)
+             for m in ('name', 'limit', 'mode', 'cfg', 'cb')]
+    samples = [{'addr': hex(BASE + WOFF[m][0]), 'cpu': c, 'loads': ld, 'stores': st,
+                'symbol': sym, 'size': WOFF[m][1]} for m, ld, st, sym, c in rows]
+    p = os.path.join(tmp(), 'wide.json')
+    with open(p, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'samples': samples}, f)
+    d = json.loads(run('suggest', '--json', o, 'wstats', '--samples', p, '--base', hex(BASE),
+                       '--keep-together', 'hits,misses', '--max-proposals', '20').stdout)
+    assert d['proposals'], d['note']
+    for q in d['proposals']:
+        ln = lines_of(q, ('hits', 'misses'))
+        assert ln['hits'][0] == ln['misses'][1], (q['summary'], ln)
+    ln = lines_of(d['proposals'][0], ('name', 'hits', 'misses', 'limit', 'mode', 'cfg', 'cb'))
+    w = set(ln['hits'])
+    assert not any(set(ln[m]) & w for m in ('name', 'limit', 'mode', 'cfg', 'cb')), ln
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
