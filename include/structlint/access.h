@@ -285,6 +285,12 @@ struct slt_access_opts {
 int slt_access_build(const char *path, const struct slt_access_opts *opts,
 		     struct slt_access_map **out, struct slt_error *err);
 
+/* What can be told from path's first bytes before any DWARF is read: raw
+ * BTF (no machine code) and an ELF machine other than x86-64 are
+ * SLT_EUNSUPPORTED with err filled; anything else (unreadable included:
+ * the open that follows says why) 0. */
+int slt_access_check_file(const char *path, struct slt_error *err);
+
 /* Same for an in-memory ELF image (copied): the fuzz target's entry. */
 int slt_access_build_mem(const void *data, size_t size, const char *name,
 			 const struct slt_access_opts *opts,

@@ -6,11 +6,14 @@
  * coverage counts.
  */
 #include <elf.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "access/access_int.h"
 #include "access/lines.h"
+#include "load/source.h"
 
 struct priv {
 	struct slt_source *src;
@@ -71,6 +74,13 @@ static int code_sections(struct dw *d, struct priv *p, struct slt_error *err)
 			.bytes = data, .addr = s->addr, .size = size};
 	}
 	return 0;
+}
+
+static int not_x86(const char *path, unsigned machine, struct slt_error *err)
+{
+	return slt_error_set(err, SLT_EUNSUPPORTED, path, -1,
+			     "the access map decodes x86-64 code only",
+			     "ELF machine %u is not x86-64", machine);
 }
 
 /* Why a file has no code to decode: a separate debug file
@@ -300,10 +310,7 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	p->src = src;
 	m->path = src->path;
 	if (slt_elf_machine(d->elf) != EM_X86_64) {
-		rc = slt_error_set(err, SLT_EUNSUPPORTED, d->path, -1,
-				   "the access map decodes x86-64 code only",
-				   "ELF machine %u is not x86-64",
-				   slt_elf_machine(d->elf));
+		rc = not_x86(d->path, slt_elf_machine(d->elf), err);
 		goto fail;
 	}
 	if (slt_elf_type(d->elf) == ET_REL) {
@@ -435,12 +442,36 @@ fail:
 	return rc;
 }
 
+int slt_access_check_file(const char *path, struct slt_error *err)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;   /* the open that follows says why */
+	ssize_t n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n >= 4 && slt_btf_magic(h, (size_t)n))
+		return slt_error_set(err, SLT_EUNSUPPORTED, path, -1,
+				     "give a vmlinux with DWARF and its code",
+				     "raw BTF only, no machine code");
+	if (n == (ssize_t)sizeof(h) && !memcmp(h, ELFMAG, SELFMAG)) {
+		unsigned m = h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[18] << 8 | h[19]
+						       : (unsigned)h[19] << 8 | h[18];
+		if (m != EM_X86_64)
+			return not_x86(path, m, err);
+	}
+	return 0;
+}
+
 int slt_access_build(const char *path, const struct slt_access_opts *opts,
 		     struct slt_access_map **out, struct slt_error *err)
 {
 	struct slt_source *src;
 	*out = NULL;
-	int rc = slt_source_open_dwarf(path, NULL, &src, err);
+	int rc = slt_access_check_file(path, err);
+	if (rc)
+		return rc;
+	rc = slt_source_open_dwarf(path, NULL, &src, err);
 	return rc ? rc : build(src, opts, out, err);
 }
 

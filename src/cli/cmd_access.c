@@ -140,7 +140,11 @@ int cmd_access(int argc, char **argv)
 	struct slt_layout *layout = NULL;
 	struct slt_access_map *map = NULL;
 	struct slt_access_summary **sums = NULL;
-	int rc = slt_layout_load(file, names, n_names, &lo, &layout, &err);
+	/* raw BTF, another machine: said before the layout (whose error, a
+	 * relocatable object's unrelocated DWARF, would hide it) */
+	int rc = slt_access_check_file(file, &err);
+	if (!rc)
+		rc = slt_layout_load(file, names, n_names, &lo, &layout, &err);
 	if (!rc) {
 		/* the whole-binary map, cached by build-id (read back for
 		 * the named structs and their members' types: --write-classes

@@ -47,7 +47,7 @@ int cli_static_classes(const char *file, const struct slt_layout *layout,
 	*out = NULL;
 	if (!file)
 		return slt_error_set(err, SLT_EUSAGE, NULL, -1,
-				     "give FILE (the binary with its code and DWARF), or --samples FILE or --classes FILE",
+				     "give FILE (the binary with its code and DWARF)",
 				     "static classes need the binary: the running kernel's BTF has no machine code");
 	struct slt_access_map *map = NULL;
 	int rc = cli_access_map_for(file, layout, no_cache, &map, err);

@@ -11,6 +11,7 @@ Environment: STRUCTLINT (binary), CC_GCC, CC_CLANG (compilers).
 """
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -223,6 +224,31 @@ def case_bad_inputs():
         f.write(b'\x7fELF' + bytes(60))
     p = run('access', junk, 'root', rc=2)
     assert p.stderr.count('\n') == 1, p.stderr
+    # raw BTF (a copy of the running kernel's, or a minimal header): no
+    # machine code, said as such (was "mmap: Permission denied" on sysfs)
+    btf = os.path.join(TMP, 'raw.btf')
+    with open(btf, 'wb') as f:
+        f.write(struct.pack('<HBBIIIII', 0xeB9F, 1, 0, 24, 0, 0, 0, 1) + b'\0')
+    paths = [btf] + (['/sys/kernel/btf/vmlinux'] if os.access('/sys/kernel/btf/vmlinux', os.R_OK) else [])
+    for b in paths:
+        p = run('access', b, 'mm_struct', rc=2)
+        assert p.stderr.count('\n') == 1 and 'raw BTF only, no machine code' in p.stderr \
+            and 'vmlinux with DWARF' in p.stderr, p.stderr
+    # another machine (an object whose e_machine says aarch64): named as
+    # such, not "no struct named" from its unrelocated DWARF
+    a64 = os.path.join(TMP, 'a64.o')
+    with open(obj, 'rb') as f:
+        raw = bytearray(f.read())
+    raw[18:20] = struct.pack('<H', 183)
+    with open(a64, 'wb') as f:
+        f.write(raw)
+    p = run('access', a64, 'root', rc=2)
+    assert 'ELF machine 183 is not x86-64' in p.stderr, p.stderr
+    # report without FILE: static classes need the binary, and the
+    # alternatives are given once (they were repeated)
+    if os.access('/sys/kernel/btf/vmlinux', os.R_OK):
+        p = run('report', 'mm_struct', rc=2)
+        assert p.stderr.count('\n') == 1 and p.stderr.count('--samples FILE or --classes FILE') == 1, p.stderr
 
 
 def section_offset(path, name):
