@@ -28,6 +28,9 @@ struct priv {
 	bool lazy_failed;
 	void *blob;                /* the payload the strings point into */
 	char *path;                /* owned copy of the path */
+	struct func_pc { uint64_t pc; uint32_t i; } *by_pc;
+				   /* funcs by low_pc (callee names), lazy */
+	bool by_pc_failed;
 };
 
 static const char *const reason_names[SLT_AR_N] = {
@@ -494,6 +497,7 @@ void slt_access_free(struct slt_access_map *m)
 		slt_acc_lines_free(p->lines);
 		if (p->att_open)
 			cs_close(&p->att);
+		free(p->by_pc);
 		free(p->code);
 		if (p->src)
 			p->src->ops->close(p->src);
@@ -567,6 +571,43 @@ int slt_access_site_source(struct slt_access_map *m,
 				  line);
 }
 
+static int cmp_by_pc(const void *a, const void *b)
+{
+	uint64_t x = ((const struct func_pc *)a)->pc, y = ((const struct func_pc *)b)->pc;
+	return x < y ? -1 : x > y;
+}
+
+/* The name of the function whose code starts at pc, or NULL: a binary
+ * search over the functions sorted by entry once (sites are many). */
+static const char *func_at(const struct slt_access_map *m, uint64_t pc)
+{
+	struct priv *p = m->priv_;
+	if (!p->by_pc && !p->by_pc_failed && m->n_funcs) {
+		if (!(p->by_pc = malloc(m->n_funcs * sizeof(*p->by_pc)))) {
+			p->by_pc_failed = true;
+			return NULL;
+		}
+		for (size_t i = 0; i < m->n_funcs; i++)
+			p->by_pc[i] = (struct func_pc){m->funcs[i].low_pc, (uint32_t)i};
+		qsort(p->by_pc, m->n_funcs, sizeof(*p->by_pc), cmp_by_pc);
+	}
+	if (!p->by_pc)
+		return NULL;
+	size_t lo = 0, hi = m->n_funcs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->by_pc[mid].pc == pc) {
+			const char *nm = m->funcs[p->by_pc[mid].i].name;
+			return nm && nm[0] ? nm : NULL;
+		}
+		if (p->by_pc[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 char *slt_access_site_insn(const struct slt_access_map *m,
 			   const struct slt_access_site *s, char *buf,
 			   size_t size)
@@ -590,8 +631,13 @@ char *slt_access_site_insn(const struct slt_access_map *m,
 		size_t n = c->size - (s->pc - c->addr);
 		cs_insn *in = NULL;
 		if (cs_disasm(p->att, b, n < 16 ? n : 16, s->pc, 1, &in) == 1) {
-			snprintf(buf, size, "%s%s%s", in->mnemonic,
-				 in->op_str[0] ? " " : "", in->op_str);
+			const char *callee = NULL;
+			if ((in->id == X86_INS_CALL || in->id == X86_INS_JMP) &&
+			    !strncmp(in->op_str, "0x", 2))
+				callee = func_at(m, strtoull(in->op_str, NULL, 16));
+			snprintf(buf, size, "%s%s%s%s%s%s", in->mnemonic,
+				 in->op_str[0] ? " " : "", in->op_str,
+				 callee ? " <" : "", callee ? callee : "", callee ? ">" : "");
 			cs_free(in, 1);
 		}
 		break;

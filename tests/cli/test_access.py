@@ -204,6 +204,10 @@ def case_text_view():
     p = run('access', '--sites', build('gcc', 5, 'O2'), 'counters')
     site = [l for l in p.stdout.splitlines() if 'atomic_ref+0x' in l]
     assert site and 'rmw' in site[0] and 'lock add' in site[0] and 'access.c:' in site[0], p.stdout
+    # a call site names its callee (was the bare address)
+    p = run('access', '--sites', build('gcc', 5, 'O0'), 'root')
+    site = [l for l in p.stdout.splitlines() if 'lock_user+0x' in l and '[call]' in l]
+    assert site and '<lock_it>' in site[0], p.stdout
 
 
 def case_bad_inputs():
