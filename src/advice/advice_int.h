@@ -582,10 +582,13 @@ long slt_adv_run_bitfield(const struct slt_struct *orig, size_t i);
  * again with them).  Anchored and pinned members on the findings' lines
  * are named too (they hold the lines' other members around them).  left:
  * there are proposals, but none removes all the sharing (the note says
- * so).  From ar; NULL with *rc SLT_ENOMEM.
+ * so).  best: the least sharing the proposals leave (negative when there
+ * are none); an option is said to lift a constraint, and the constraint
+ * named, only when its run gives strictly less.  From ar; NULL with *rc
+ * SLT_ENOMEM.
  */
 const char *slt_adv_why_none(const struct slt_adv_units *us,
 			     const struct slt_advice_opts *o, struct slt_arena *ar,
-			     bool left, int *rc);
+			     bool left, double best, int *rc);
 
 #endif

@@ -784,7 +784,11 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 		left = x.adv->proposals[i].kind != SLT_PROPOSAL_SIZE &&
 		       x.adv->proposals[i].score_after > 0;
 	if (!rc && (!x.adv->n_proposals || left) && !x.o->size_only && x.before.coherence > 0) {
-		const char *why = slt_adv_why_none(&x.us, x.o, x.ar, left, &rc);
+		double best = -1;
+		for (size_t i = 0; i < x.adv->n_proposals; i++)
+			if (best < 0 || x.adv->proposals[i].score_after < best)
+				best = x.adv->proposals[i].score_after;
+		const char *why = slt_adv_why_none(&x.us, x.o, x.ar, left, best, &rc);
 		if (why)
 			x.adv->note = why;
 	}
