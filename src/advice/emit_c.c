@@ -64,6 +64,38 @@ static bool inline_body(const struct slt_member *m)
 	return !*h || *h == '{';
 }
 
+/* The alignment level `parent` (-1: the top) of l gets from its direct
+ * members alone: the largest of their own and their types' alignments. */
+static uint32_t contents_align(const struct slt_struct *l, long parent)
+{
+	uint32_t a = 1;
+
+	for (size_t i = parent < 0 ? 0 : (size_t)parent + 1; i < l->n_members; i++) {
+		const struct slt_member *m = &l->members[i];
+		if (parent >= 0 && m->depth <= l->members[parent].depth)
+			break;
+		if (m->parent != (int32_t)parent)
+			continue;
+		if (m->alignment > a)
+			a = m->alignment;
+		if (m->natural_alignment > a)
+			a = m->natural_alignment;
+	}
+	return a;
+}
+
+/* Whether a type alignment `a` of a level of the proposal is written:
+ * where the proposal needs it (its members alone give less: contents), or
+ * where the source had it and needed it (orig_a, the original's forced
+ * alignment of the same level, above orig_contents, what its members gave
+ * there); an attribute the members imply changes nothing and is not
+ * added. */
+static bool align_needed(uint32_t a, uint32_t contents, uint32_t orig_a,
+			 uint32_t orig_contents)
+{
+	return a && (a > contents || (a == orig_a && orig_a > orig_contents));
+}
+
 static void attr_align(struct emit *e, uint32_t a)
 {
 	if (!a)
@@ -257,9 +289,13 @@ static void member(struct emit *e, size_t i, unsigned depth, long orig_parent,
 		fputc('}', e->f);
 		if (m->flags & SLT_MEMBER_PACKED)
 			fputs(" __attribute__((__packed__))", e->f);
-		/* the type's alignment after the brace; the member's only when
-		 * it differs (the type's already aligns the member) */
-		attr_align(e, m->type_alignment);
+		/* the type's alignment after the brace, where the source
+		 * had it or the proposal needs it; the member's only when it
+		 * differs (the type's already aligns the member) */
+		uint32_t oa = oi >= 0 ? e->orig->members[oi].type_alignment : 0;
+		if (align_needed(m->type_alignment, contents_align(e->s, (long)i), oa,
+				 oi >= 0 ? contents_align(e->orig, oi) : 0))
+			attr_align(e, m->type_alignment);
 		if (*m->name)
 			fprintf(e->f, " %s%s", m->name,
 				*m->decl_tail == '[' ? m->decl_tail : "");
@@ -293,7 +329,10 @@ static void member(struct emit *e, size_t i, unsigned depth, long orig_parent,
 	}
 	if (m->flags & SLT_MEMBER_BITFIELD)
 		fprintf(e->f, ":%u", m->bit_size);
-	attr_align(e, m->alignment);
+	/* a member's own alignment that its type already gives changes
+	 * nothing (6.1 cgroup's self: 8 on an 8-aligned type) */
+	if (!m->natural_alignment || m->alignment > m->natural_alignment)
+		attr_align(e, m->alignment);
 	fputs(";\n", e->f);
 }
 
@@ -425,9 +464,13 @@ int slt_advice_emit_c(const struct slt_proposal *p,
 	fputc('}', e.f);
 	if (s->packed)
 		fputs(" __attribute__((__packed__))", e.f);
-	if (s->forced_alignment && user_space && s->forced_alignment == e.line)
+	if (!align_needed(s->forced_alignment, contents_align(s, -1),
+			  orig ? orig->forced_alignment : 0,
+			  orig ? contents_align(orig, -1) : 0))
+		; /* the members align it */
+	else if (user_space && s->forced_alignment == e.line)
 		fputs(" __attribute__((__aligned__(" SLT_ADV_LINE_CONST ")))", e.f);
-	else if (s->forced_alignment)
+	else
 		fprintf(e.f, " __attribute__((__aligned__(%u)))",
 			s->forced_alignment);
 	if (s->typedef_named)

@@ -1017,6 +1017,64 @@ def compile_decl(cc, text, tag):
     assert p.returncode == 0, (cc, tag, p.stderr[-2000:], text[-3000:])
 
 
+ATTR_C = r"""
+/* 6.1 mm_struct in miniature (issue 13): an anonymous struct holding
+ * every member, the hot count among read-mostly members */
+struct mmx {
+	struct {
+		long mt[3];
+		void *gua;
+		long base[4];
+		long task_size;
+		void *pgd;
+		int membarrier_state;
+		int users;
+		int count;
+		long pgtables;
+		int map_count;
+		int ptl;
+		long lock[5];
+		long rest[100];
+	};
+	unsigned long cpu_bitmap[];
+} mmx_inst;
+"""
+
+
+def case_no_added_attributes():
+    """A declaration carries an alignment attribute only where the source
+    had one or the proposal needs one: padding members align the struct
+    and the anonymous struct that holds them already, so neither closing
+    brace gets __aligned__ / ____cacheline_aligned_in_smp (the old code
+    added both); an isolate wrapper still gets its own.  The forms compile
+    and their static asserts hold."""
+    src = os.path.join(TMP, 'attr.c')
+    with open(src, 'w') as f:
+        f.write(ATTR_C)
+    o = src[:-2] + '.o'
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(TMP, 'attr.classes')
+    with open(cls, 'w') as f:
+        f.write('mmx.count hot-write\nmmx.pgd read-mostly\nmmx.task_size read-mostly\n')
+    kcompat = os.path.join(ROOT, 'tests', 'cli', 'kcompat.h')
+    seen_pad = False
+    for form in ('user', 'kernel'):
+        d = advice(o, 'mmx', '--classes', cls, '--c-form', form, '--max-proposals', '20')
+        assert d['proposals'], d['note']
+        for p in d['proposals']:
+            decl = p['c_decl'].split('_Static_assert')[0].split('static_assert')[0]
+            closers = [ln.strip() for ln in decl.splitlines() if ln.strip().startswith('}')]
+            wrapped = p['kind'] == 'isolate'
+            seen_pad |= '_pad' in decl
+            # the struct's own closing brace and the anonymous struct's
+            assert closers[-1] == '};', (form, p['kind'], closers)
+            if not wrapped:
+                assert all(c == '};' for c in closers), (form, p['kind'], closers)
+            pre = '' if form == 'user' else '#include "%s"\n' % kcompat
+            compile_decl(CC, pre + p['c_decl'], 'attr_%s_%s' % (form[0], p['kind']))
+    assert seen_pad
+
+
 def case_c_forms():
     """Every emitted declaration compiles with gcc and clang where it is
     used: a user-space object gets the user-space form (auto), with the
