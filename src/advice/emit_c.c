@@ -207,6 +207,30 @@ long slt_adv_run_bitfield(const struct slt_struct *o, size_t i)
 	return best;
 }
 
+/* Whether what precedes member i of l at its level ends on a multiple of
+ * unit bytes (a bitfield storage unit), or nothing precedes it: then the
+ * compiler starts a bitfield run there without a zero-width bitfield. */
+static bool unit_start(const struct slt_struct *l, size_t i, uint64_t unit)
+{
+	const struct slt_member *m = &l->members[i], *q = NULL;
+	uint64_t end_bits;
+
+	for (size_t j = i; j-- > 0;)
+		if (l->members[j].parent == m->parent) {
+			q = &l->members[j];
+			break;
+		} else if (l->members[j].depth < m->depth) {
+			break;
+		}
+	if (!q)
+		return true;
+	if (!unit)
+		return false;
+	end_bits = q->offset * 8 + ((q->flags & SLT_MEMBER_BITFIELD) ?
+				    q->bit_offset + q->bit_size : q->size * 8);
+	return end_bits % (unit * 8) == 0;
+}
+
 /* orig_parent: orig's index of the member whose level this is (-1: the
  * top level), or -2 when it is not known (an inserted wrapper, a member
  * not matched): then bitfield runs keep their declarations as they are. */
@@ -236,8 +260,10 @@ static void member(struct emit *e, size_t i, unsigned depth, long orig_parent,
 			 * bitfield of the widest storage type puts it there,
 			 * an unnamed one restores leading unused bits */
 			const struct slt_member *fb = &e->orig->members[bf];
-			tabs(e, depth + 1);
-			fprintf(e->f, "%s :0;\n", fb->decl_head);
+			if (!unit_start(e->s, i, fb->size)) {
+				tabs(e, depth + 1);
+				fprintf(e->f, "%s :0;\n", fb->decl_head);
+			}
 			if ((m->flags & SLT_MEMBER_BITFIELD) && m->bit_offset) {
 				tabs(e, depth + 1);
 				fprintf(e->f, "%s :%u;\n", m->decl_head,

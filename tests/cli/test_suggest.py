@@ -1075,6 +1075,49 @@ def case_no_added_attributes():
     assert seen_pad
 
 
+BITS_C = r"""
+#include <stdint.h>
+struct bitsx {
+	const char *name;
+	uint64_t hits;
+	uint32_t limit, mode;
+	uint64_t misses;
+	unsigned ready:1, dirty:1, kind:6;
+	uint64_t ctl;
+	double cfg[4];
+	void (*cb)(void *);
+	uint64_t tail[2];
+} bitsx_inst;
+"""
+
+
+def case_no_redundant_zero_width():
+    """A bitfield run moved after a member that ends on its storage unit
+    starts there anyway: no `unsigned int :0;` line (the old code wrote
+    one whenever the run left its original predecessor); the forms
+    compile and their static asserts hold."""
+    src = os.path.join(TMP, 'bitsx.c')
+    with open(src, 'w') as f:
+        f.write(BITS_C)
+    o = src[:-2] + '.o'
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(TMP, 'bitsx.classes')
+    with open(cls, 'w') as f:
+        f.write('bitsx.misses hot-write\nbitsx.ready read-mostly\nbitsx.name read-mostly\n'
+                'bitsx.hits hot-write\n')
+    d = advice(o, 'bitsx', '--classes', cls, '--c-form', 'user', '--max-proposals', '20')
+    moved_run = 0
+    for p in d['proposals']:
+        lay = [m for m in p['layout']['members'] if m['depth'] == 0]
+        i = [m['name'] for m in lay].index('ready')
+        prev = lay[i - 1]
+        if prev['name'] != 'misses' and (prev['offset'] + prev['size']) % 4 == 0:
+            moved_run += 1
+            assert ':0;' not in p['c_decl'], (p['kind'], p['c_decl'])
+        compile_decl(CC, '#include <stdint.h>\n' + p['c_decl'], 'bits_%s' % p['kind'])
+    assert moved_run, [p['summary'] for p in d['proposals']]
+
+
 def case_c_forms():
     """Every emitted declaration compiles with gcc and clang where it is
     used: a user-space object gets the user-space form (auto), with the
