@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 
+import test_advice_keep
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
 CC = os.environ.get('CC_GCC', 'gcc')
@@ -915,6 +917,19 @@ struct unx {
 """
 
 
+def fixture_obj(tag, c_text, classes):
+    """TAG.c compiled with -g, and TAG.classes: (object, classes path)."""
+    src = os.path.join(TMP, tag + '.c')
+    with open(src, 'w') as f:
+        f.write(c_text)
+    o = src[:-2] + '.o'
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(TMP, tag + '.classes')
+    with open(cls, 'w') as f:
+        f.write(classes)
+    return o, cls
+
+
 WHY_MEASURED_C = r"""
 /* 6.1 rq (issue 13 item 2): the finding is on line 0, the pinned first
  * member is not in it; nohz_csd at 64 bounds the segment that holds
@@ -947,16 +962,10 @@ def case_why_measured():
     --move-first changes nothing) is not named, the anchored nohz_csd that
     bounds has_blocked_load's segment is, with or without --move-first;
     an option whose best equals the default's best is not said to lift."""
-    src = os.path.join(TMP, 'whym.c')
-    with open(src, 'w') as f:
-        f.write(WHY_MEASURED_C)
-    o = src[:-2] + '.o'
-    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
-    cls = os.path.join(TMP, 'whym.classes')
-    with open(cls, 'w') as f:
-        f.write('rqy.nr_running hot-write\nrqy.has_blocked_load read-mostly\n'
-                'uny.hot hot-write\nuny.ro read-mostly\nuny.named read-mostly\n'
-                'uny.ro2 read-mostly\n')
+    o, cls = fixture_obj('whym', WHY_MEASURED_C,
+                         'rqy.nr_running hot-write\nrqy.has_blocked_load read-mostly\n'
+                         'uny.hot hot-write\nuny.ro read-mostly\nuny.named read-mostly\n'
+                         'uny.ro2 read-mostly\n')
     for extra in ([], ['--move-first']):
         d = advice(o, 'rqy', '--classes', cls, *extra)
         assert not d['proposals'], d['proposals'][0]['summary']
@@ -1048,14 +1057,7 @@ def case_no_added_attributes():
     brace gets __aligned__ / ____cacheline_aligned_in_smp (the old code
     added both); an isolate wrapper still gets its own.  The forms compile
     and their static asserts hold."""
-    src = os.path.join(TMP, 'attr.c')
-    with open(src, 'w') as f:
-        f.write(ATTR_C)
-    o = src[:-2] + '.o'
-    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
-    cls = os.path.join(TMP, 'attr.classes')
-    with open(cls, 'w') as f:
-        f.write('mmx.count hot-write\nmmx.pgd read-mostly\nmmx.task_size read-mostly\n')
+    o, cls = fixture_obj('attr', ATTR_C, 'mmx.count hot-write\nmmx.pgd read-mostly\nmmx.task_size read-mostly\n')
     kcompat = os.path.join(ROOT, 'tests', 'cli', 'kcompat.h')
     seen_pad = False
     for form in ('user', 'kernel'):
@@ -1075,20 +1077,8 @@ def case_no_added_attributes():
     assert seen_pad
 
 
-BITS_C = r"""
-#include <stdint.h>
-struct bitsx {
-	const char *name;
-	uint64_t hits;
-	uint32_t limit, mode;
-	uint64_t misses;
-	unsigned ready:1, dirty:1, kind:6;
-	uint64_t ctl;
-	double cfg[4];
-	void (*cb)(void *);
-	uint64_t tail[2];
-} bitsx_inst;
-"""
+# the new-user trial's struct (test_advice_keep.py), with its bitfield run
+BITS_C = test_advice_keep.WIDE_C.replace('wstats', 'bitsx')
 
 
 def case_no_redundant_zero_width():
@@ -1096,15 +1086,9 @@ def case_no_redundant_zero_width():
     starts there anyway: no `unsigned int :0;` line (the old code wrote
     one whenever the run left its original predecessor); the forms
     compile and their static asserts hold."""
-    src = os.path.join(TMP, 'bitsx.c')
-    with open(src, 'w') as f:
-        f.write(BITS_C)
-    o = src[:-2] + '.o'
-    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
-    cls = os.path.join(TMP, 'bitsx.classes')
-    with open(cls, 'w') as f:
-        f.write('bitsx.misses hot-write\nbitsx.ready read-mostly\nbitsx.name read-mostly\n'
-                'bitsx.hits hot-write\n')
+    o, cls = fixture_obj('bitsx', BITS_C,
+                         'bitsx.misses hot-write\nbitsx.ready read-mostly\n'
+                         'bitsx.name read-mostly\nbitsx.hits hot-write\n')
     d = advice(o, 'bitsx', '--classes', cls, '--c-form', 'user', '--max-proposals', '20')
     moved_run = 0
     for p in d['proposals']:
