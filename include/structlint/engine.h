@@ -410,6 +410,11 @@ enum slt_engine_flush slt_engine_flush_parse(const char *name);
 /* Kernel stats modes (slt_engine_opts.stats_mode, .counters):
  * structlint/kstats.h. */
 
+/* --realtime (engine, validate and validate --run): the SCHED_RR
+ * priority of the threads that do the work; the thread that times or
+ * samples them runs one above, so that it is never kept out by them. */
+#define SLT_ENGINE_RT_PRIO 1
+
 struct slt_engine_opts {
 	unsigned threads;        /* updater threads; 0 = online CPUs */
 	double seconds;          /* wall time per run, > 0 */
@@ -425,7 +430,8 @@ struct slt_engine_opts {
 				    bound layout's) */
 	uint64_t seed;           /* PRNG seed: leaf choice, values */
 	bool pin;                /* pin updater i to CPU i % online CPUs */
-	bool realtime;           /* the engine's threads SCHED_RR priority 1,
+	bool realtime;           /* the engine's threads SCHED_RR priority
+				    SLT_ENGINE_RT_PRIO (1),
 				    the thread that times the run priority 2
 				    while it runs (sched(7)): on a machine busy
 				    with normal-priority work the updaters then

@@ -183,10 +183,10 @@ static int run_timed(const char *dir, const char *cmd, char *const *env, unsigne
 	/* --realtime: the command SCHED_RR 1, this sampler 2 meanwhile, so
 	 * that its polls are not kept out by the command's threads */
 	int old_policy = SCHED_OTHER;
-	struct sched_param old_sp = { 0 }, sp = { .sched_priority = 2 };
+	struct sched_param old_sp = { 0 }, sp = { .sched_priority = SLT_ENGINE_RT_PRIO + 1 };
 	bool rt_self = realtime && !pthread_getschedparam(pthread_self(), &old_policy, &old_sp) &&
 		       !pthread_setschedparam(pthread_self(), SCHED_RR, &sp);
-	int st = run_sh(dir, cmd, env, wall, cpu, &ps, realtime ? 1 : 0);
+	int st = run_sh(dir, cmd, env, wall, cpu, &ps, realtime ? SLT_ENGINE_RT_PRIO : 0);
 	if (rt_self)
 		pthread_setschedparam(pthread_self(), old_policy, &old_sp);
 	rs->sampled = ps.usable && ps.wall_ns > 0.0;

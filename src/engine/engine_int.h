@@ -11,7 +11,6 @@
  * owns per-CPU area i, as a kernel CPU owns its per-CPU data.
  */
 #ifndef SLT_ENGINE_INT_H
-#define ENG_RT_PRIO 1   /* --realtime: the engine's threads (the timer: +1) */
 #define SLT_ENGINE_INT_H
 
 #include <pthread.h>

@@ -398,7 +398,7 @@ int slt_engine_run(const struct slt_engine_bound *b,
 	 * sleeps while it waits for them, a yield would keep out the
 	 * lower-priority thread pinned to its CPU */
 	int old_policy = SCHED_OTHER;
-	struct sched_param old_sp = { 0 }, sp = { .sched_priority = ENG_RT_PRIO + 1 };
+	struct sched_param old_sp = { 0 }, sp = { .sched_priority = SLT_ENGINE_RT_PRIO + 1 };
 	bool timer_rt = false;
 	if (!rc && r->o.realtime) {
 		timer_rt = !pthread_getschedparam(pthread_self(), &old_policy, &old_sp) &&
@@ -418,7 +418,7 @@ int slt_engine_run(const struct slt_engine_bound *b,
 			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		}
 		if (r->o.realtime) {
-			struct sched_param tp = { .sched_priority = ENG_RT_PRIO };
+			struct sched_param tp = { .sched_priority = SLT_ENGINE_RT_PRIO };
 			pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 			pthread_attr_setschedpolicy(&attr, SCHED_RR);
 			pthread_attr_setschedparam(&attr, &tp);
