@@ -136,12 +136,18 @@ enum slt_engine_role {
 	SLT_ROLE_FLUSH_READ,   /* loaded by the flush for each flushed group
 				  (cgroup.rstat_css_list) */
 	SLT_ROLE_FLUSH_WRITE,  /* stored by the flush for each flushed group
-				  (bstat, last_bstat, rstat_flush_next, 6.1's
-				  embedded lruvec_stats) */
+				  (bstat, last_bstat, 6.1's embedded
+				  lruvec_stats) */
+	SLT_ROLE_FLUSH_LINK,   /* the flush list's link (cgroup.
+				  rstat_flush_next, 6.8+): stored for each
+				  group the flush takes off a CPU's updated
+				  tree while it still holds that CPU's lock
+				  (cgroup_rstat_updated_list(), flush "list");
+				  with flush "pop" stored as flush-write */
 };
 
 /* "back-pointer", "percpu-pointer", "read", "hot-write", "flush-read",
- * "flush-write"; "?" for anything else. */
+ * "flush-write", "flush-link"; "?" for anything else. */
 const char *slt_engine_role_name(enum slt_engine_role r);
 
 enum slt_engine_mode {
@@ -186,6 +192,19 @@ struct slt_engine_spec {
 	size_t n_roles;
 	bool pattern;           /* the hot-write (stats) or all (replay)
 				   roles come from a measured pattern */
+	bool tree_via_pcpu;     /* STATS: the percpu-pointer role also
+				   reaches the per-CPU updated tree, as
+				   cgroup.rstat_cpu does (cgroup_rstat_cpu()
+				   = per_cpu_ptr(cgrp->rstat_cpu, cpu)): the
+				   tree walks of the update (every level
+				   cgroup_rstat_updated() visits, the
+				   speculative test included) and of the
+				   flush load it from each group's object
+				   they visit, so the per-CPU lock's holds
+				   touch the object's line as the kernel's
+				   do.  False for mem_cgroup_per_node, whose
+				   tree lives in another object (the memcg's
+				   cgroup). */
 };
 
 /*
@@ -205,9 +224,10 @@ struct slt_engine_spec {
  *     6.12's line 29: lru_zone_size and iter); flush-write lruvec_stats
  *     when embedded (6.1 .. 6.9: the flush writes the aggregated counters
  *     into it).
- *   cgroup, from kernel/cgroup/rstat.c: percpu-pointer rstat_cpu;
- *     flush-read rstat_css_list; flush-write rstat_flush_next (optional,
- *     6.8+), last_bstat, bstat.
+ *   cgroup, from kernel/cgroup/rstat.c: percpu-pointer rstat_cpu, also
+ *     the updated tree's (tree_via_pcpu); flush-read rstat_css_list;
+ *     flush-link rstat_flush_next (optional, 6.8+); flush-write
+ *     last_bstat, bstat.
  * Returns 0 and *out, SLT_EUSAGE for another name (the hint lists the
  * built-in names), SLT_ENOMEM.
  */
@@ -358,6 +378,7 @@ struct slt_engine_bound {
 	char *struct_name;
 	enum slt_engine_mode mode;
 	bool pattern;                    /* spec->pattern */
+	bool tree_via_pcpu;              /* spec->tree_via_pcpu */
 	unsigned cacheline_size;         /* bytes */
 	struct slt_engine_bound_role *roles; /* in spec order, optional roles
 					    the struct lacks left out */
@@ -412,7 +433,9 @@ enum slt_engine_flush slt_engine_flush_parse(const char *name);
 
 /* --realtime (engine, validate and validate --run): the SCHED_RR
  * priority of the threads that do the work; the thread that times or
- * samples them runs one above, so that it is never kept out by them. */
+ * samples them runs one above, so that it is never kept out by them, and
+ * so does the engine's flusher (it sleeps until woken, then runs at once,
+ * as a kernel flush worker preempts the task on its CPU when woken). */
 #define SLT_ENGINE_RT_PRIO 1
 
 struct slt_engine_opts {
@@ -430,8 +453,8 @@ struct slt_engine_opts {
 				    bound layout's) */
 	uint64_t seed;           /* PRNG seed: leaf choice, values */
 	bool pin;                /* pin updater i to CPU i % online CPUs */
-	bool realtime;           /* the engine's threads SCHED_RR priority
-				    SLT_ENGINE_RT_PRIO (1),
+	bool realtime;           /* the engine's updaters SCHED_RR priority
+				    SLT_ENGINE_RT_PRIO (1), the flusher and
 				    the thread that times the run priority 2
 				    while it runs (sched(7)): on a machine busy
 				    with normal-priority work the updaters then

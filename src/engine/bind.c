@@ -86,6 +86,7 @@ int slt_engine_bind(const struct slt_engine_spec *spec,
 	b->s = s;
 	b->mode = spec->mode;
 	b->pattern = spec->pattern;
+	b->tree_via_pcpu = spec->tree_via_pcpu && spec->mode == SLT_ENGINE_STATS;
 	b->cacheline_size = cl;
 	b->object_size = s->size;
 	int rc = 0;

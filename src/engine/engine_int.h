@@ -200,8 +200,11 @@ int64_t eng_group_total(const struct eng_tree *t, size_t g);
 void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 		   unsigned cpu);
 /* Detach cpu's updated tree in post-order (children first) into out
- * (room for n_groups); returns the count.  Caller holds cpu's lock. */
-size_t eng_tree_pop(struct eng_tree *t, unsigned cpu, int32_t *out);
+ * (room for n_groups); returns the count.  Caller (th) holds cpu's lock.
+ * Both walks reach a group's links through its object's percpu-pointer
+ * role when the bound layout says tree_via_pcpu (engine.h). */
+size_t eng_tree_pop(struct eng_run *r, struct eng_thread *th, unsigned cpu,
+		    int32_t *out);
 
 /* role accesses (update.c) */
 void eng_role_load(struct eng_thread *th, const uint8_t *obj, size_t role);

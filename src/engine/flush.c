@@ -6,8 +6,9 @@
  * SLT_FLUSH_POP aggregates each popped group while still holding the
  * per-CPU lock (Linux up to 6.7: cgroup_rstat_cpu_pop_updated() inside
  * the raw_spin_lock_irqsave()); SLT_FLUSH_LIST detaches the whole list
- * under it and aggregates after releasing it (6.8+,
- * cgroup_rstat_updated_list()).  Both hold the global lock for the whole
+ * under it, chaining it through the flush-link role (rstat_flush_next),
+ * and aggregates after releasing it (6.8+, cgroup_rstat_updated_list()).
+ * The walks load each visited group's rstat_cpu (tree.c) for cgroup.  Both hold the global lock for the whole
  * flush (the irqsafe flush of 5.15 and 6.1 never drops it; 6.8 .. 6.14
  * drop it between CPUs only on need_resched()).
  *
@@ -70,10 +71,25 @@ static void aggregate(struct eng_run *r, struct eng_thread *th,
 		th->counters_visited += K;
 		slt_stats_trigger_flushed_group(&r->trig, (size_t)g->idx, cpu);
 		for (size_t k = 0; k < b->n_roles; k++)
-			if (b->roles[k].role == SLT_ROLE_FLUSH_WRITE)
+			if (b->roles[k].role == SLT_ROLE_FLUSH_WRITE ||
+			    (b->roles[k].role == SLT_ROLE_FLUSH_LINK && r->o.flush == SLT_FLUSH_POP))
 				eng_role_store(th, obj, k, (uint8_t)sum);
 		th->flushed_groups++;
 	}
+}
+
+/* cgroup_rstat_updated_list() (6.8+): each popped group is chained into
+ * the flush list through its rstat_flush_next while the per-CPU lock is
+ * held (the flush-link roles). */
+static void link_list(struct eng_run *r, struct eng_thread *th,
+		      const int32_t *list, size_t n)
+{
+	const struct slt_engine_bound *b = r->b;
+	for (size_t k = 0; k < b->n_roles; k++)
+		if (b->roles[k].role == SLT_ROLE_FLUSH_LINK)
+			for (size_t i = 0; i < n; i++)
+				eng_role_store(th, r->tree.groups[list[i]].obj, k,
+					       (uint8_t)(i + 1 < n ? list[i + 1] : 0));
 }
 
 /* cgroup_rstat_flush_locked() under cgroup_rstat_lock. */
@@ -91,7 +107,9 @@ static void rstat_flush(struct eng_run *r, struct eng_thread *th)
 	for (unsigned cpu = 0; cpu < t->n_cpus; cpu++) {
 		eng_lock(&t->cpu_lock[cpu]);
 		uint64_t c0 = eng_now_ns();
-		size_t n = eng_tree_pop(t, cpu, scratch);
+		size_t n = eng_tree_pop(r, th, cpu, scratch);
+		if (r->o.flush == SLT_FLUSH_LIST)
+			link_list(r, th, scratch, n);
 		if (r->o.flush == SLT_FLUSH_POP)
 			aggregate(r, th, scratch, n, cpu);
 		uint64_t c1 = eng_now_ns();

@@ -22,6 +22,7 @@ const char *slt_engine_role_name(enum slt_engine_role r)
 	case SLT_ROLE_HOT_WRITE: return "hot-write";
 	case SLT_ROLE_FLUSH_READ: return "flush-read";
 	case SLT_ROLE_FLUSH_WRITE: return "flush-write";
+	case SLT_ROLE_FLUSH_LINK: return "flush-link";
 	}
 	return "?";
 }
@@ -140,9 +141,10 @@ int slt_engine_spec_builtin(const char *name, const struct slt_struct *s,
 	} else if (!strcmp(n, "cgroup")) {
 		if (!(sp = spec_new(n, SLT_ENGINE_STATS, 5)))
 			goto nomem;
+		sp->tree_via_pcpu = true;   /* cgroup_rstat_cpu(cgrp, cpu) */
 		rc = spec_add(sp, "rstat_cpu", SLT_ROLE_PERCPU_PTR, 0, 0, false, 0);
 		if (!rc) rc = spec_add(sp, "rstat_css_list", SLT_ROLE_FLUSH_READ, 0, 0, false, 0);
-		if (!rc) rc = spec_add(sp, "rstat_flush_next", SLT_ROLE_FLUSH_WRITE, 0, 0, true, 0);
+		if (!rc) rc = spec_add(sp, "rstat_flush_next", SLT_ROLE_FLUSH_LINK, 0, 0, true, 0);
 		if (!rc) rc = spec_add(sp, "last_bstat", SLT_ROLE_FLUSH_WRITE, 0, 0, false, 0);
 		if (!rc) rc = spec_add(sp, "bstat", SLT_ROLE_FLUSH_WRITE, 0, 0, false, 0);
 	} else {

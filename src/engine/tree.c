@@ -142,6 +142,25 @@ int eng_tree_init(struct eng_run *r, struct slt_error *err)
 	return 0;
 }
 
+/* Group g's links on cpu's updated tree.  With tree_via_pcpu (cgroup):
+ * cgroup_rstat_cpu(cgrp, cpu) = per_cpu_ptr(cgrp->rstat_cpu, cpu), a load
+ * of the percpu-pointer role from g's object, the node's address
+ * following from the loaded value (a dependent load, as the kernel's);
+ * else straight from the tree (memcg: its tree lives in the memcg's
+ * cgroup, not in the object). */
+static struct eng_pcpu *node_of(struct eng_run *r, struct eng_thread *th,
+				size_t g, unsigned cpu)
+{
+	struct eng_tree *t = &r->tree;
+	if (!r->b->tree_via_pcpu || r->role_pcpu < 0)
+		return eng_pcpu_of(t, g, cpu);
+	/* the pointer is eng_ctr_of(t, g, 0); g's node sits at
+	 * g * sizeof(struct eng_pcpu) in the same per-CPU chunk */
+	uint8_t *p = eng_role_ptr(th, t->groups[g].obj, r->role_pcpu);
+	return eng_pcpu_at(t, p - t->ctr_off - g * 2 * t->n_ctr * sizeof(int64_t) +
+			   g * sizeof(struct eng_pcpu), cpu);
+}
+
 void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 		   unsigned cpu)
 {
@@ -150,12 +169,12 @@ void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 	 * seq_cst load pairs with the flusher's seq_cst reset (tree pop)
 	 * and the update's fence after its counter stores, so that either this update sees the
 	 * reset and marks again, or the flush sees the update's value */
-	if (atomic_load(&eng_pcpu_of(t, g, cpu)->next) != ENG_OFF)
+	if (atomic_load(&node_of(r, th, g, cpu)->next) != ENG_OFF)
 		return;
 	eng_lock(&t->cpu_lock[cpu]);
 	uint64_t t1 = eng_now_ns();
 	for (int32_t c = (int32_t)g;;) {
-		struct eng_pcpu *pc = eng_pcpu_of(t, (size_t)c, cpu);
+		struct eng_pcpu *pc = node_of(r, th, (size_t)c, cpu);
 		if (atomic_load_explicit(&pc->next, memory_order_relaxed) != ENG_OFF)
 			break;
 		int32_t parent = t->groups[c].parent;
@@ -163,7 +182,7 @@ void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 			atomic_store_explicit(&pc->next, ENG_END, memory_order_relaxed);
 			break;
 		}
-		struct eng_pcpu *pp = eng_pcpu_of(t, (size_t)parent, cpu);
+		struct eng_pcpu *pp = node_of(r, th, (size_t)parent, cpu);
 		atomic_store_explicit(&pc->next, pp->children, memory_order_relaxed);
 		pp->children = c;
 		c = parent;
@@ -175,14 +194,14 @@ void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 
 /* Post-order walk of c's updated children, then c; each popped node is
  * reset (off the tree, no children). */
-static size_t pop_from(struct eng_tree *t, unsigned cpu, int32_t c,
-		       int32_t *out, size_t n)
+static size_t pop_from(struct eng_run *r, struct eng_thread *th, unsigned cpu,
+		       int32_t c, int32_t *out, size_t n)
 {
-	struct eng_pcpu *pc = eng_pcpu_of(t, (size_t)c, cpu);
+	struct eng_pcpu *pc = node_of(r, th, (size_t)c, cpu);
 	for (int32_t k = pc->children; k >= 0;) {
-		struct eng_pcpu *pk = eng_pcpu_of(t, (size_t)k, cpu);
+		struct eng_pcpu *pk = node_of(r, th, (size_t)k, cpu);
 		int32_t next = atomic_load_explicit(&pk->next, memory_order_relaxed);
-		n = pop_from(t, cpu, k, out, n);
+		n = pop_from(r, th, cpu, k, out, n);
 		k = next;
 	}
 	pc->children = ENG_END;
@@ -191,9 +210,10 @@ static size_t pop_from(struct eng_tree *t, unsigned cpu, int32_t c,
 	return n;
 }
 
-size_t eng_tree_pop(struct eng_tree *t, unsigned cpu, int32_t *out)
+size_t eng_tree_pop(struct eng_run *r, struct eng_thread *th, unsigned cpu,
+		    int32_t *out)
 {
-	if (atomic_load(&eng_pcpu_of(t, 0, cpu)->next) == ENG_OFF)
+	if (atomic_load(&node_of(r, th, 0, cpu)->next) == ENG_OFF)
 		return 0;
-	return pop_from(t, cpu, 0, out, 0);
+	return pop_from(r, th, cpu, 0, out, 0);
 }

@@ -383,6 +383,7 @@ static void test_access_counts(void **state)
 				break;
 			case SLT_ROLE_FLUSH_READ: loads = flusher ? r->flushed_groups * lines : 0; break;
 			case SLT_ROLE_FLUSH_WRITE: stores = flusher ? r->flushed_groups * lines : 0; break;
+			case SLT_ROLE_FLUSH_LINK: stores = flusher ? r->flushed_groups * lines : 0; break;
 			}
 			assert_int_equal(a->loads, loads);
 			assert_int_equal(a->stores, stores);
@@ -391,6 +392,47 @@ static void test_access_counts(void **state)
 	slt_engine_result_free(r);
 	slt_engine_bound_free(b);
 	free_struct(s);
+}
+
+/* cgroup_rstat_cpu(cgrp, cpu) loads cgrp->rstat_cpu for every group the
+ * tree walks visit (the update's speculative test and marking, the
+ * flush's pop), so the per-CPU lock's holds touch the object's line; the
+ * list flush stores rstat_flush_next (flush-link) once per flushed group.
+ * memcg's tree is not in its object: its pointer is loaded once per
+ * update (test_access_counts). */
+static void test_cgroup_tree_walk(void **state)
+{
+	(void)state;
+	static const struct fake_member cg612[] = {
+		{ "rstat_cpu", "struct cgroup_rstat_cpu *", 960, 8 },
+		{ "rstat_css_list", "struct list_head", 968, 16 },
+		{ "rstat_flush_next", "struct cgroup *", 1024, 8 },
+		{ "last_bstat", "struct cgroup_base_stat", 1032, 24 },
+		{ "bstat", "struct cgroup_base_stat", 1056, 24 },
+	};
+	struct slt_struct *cg = make_struct("cgroup", 2304, cg612, N(cg612));
+	struct slt_engine_bound *b = bind_builtin(cg);
+	assert_true(b->tree_via_pcpu);
+	size_t kp = 0, kl = 0;
+	assert_int_equal(role_of(b, "rstat_cpu", &kp)->role, SLT_ROLE_PERCPU_PTR);
+	assert_int_equal(role_of(b, "rstat_flush_next", &kl)->role, SLT_ROLE_FLUSH_LINK);
+	struct slt_engine_opts o = exact_opts(2, 64, SLT_FLUSH_LIST, 5);
+	struct slt_engine_result *r = NULL;
+	assert_int_equal(slt_engine_run(b, &o, &r, NULL), 0);
+	uint64_t M = o.max_updates, pcpu = 0;
+	for (unsigned t = 0; t < 2; t++)
+		pcpu += r->access[t * b->n_roles + kp].loads;
+	/* per update: the update path's load and the speculative test's */
+	assert_true(pcpu >= 2 * 2 * M);
+	const struct slt_engine_access *fl = &r->access[2 * b->n_roles];
+	/* the flusher: the pop visits every flushed group (>= 1 load each)
+	 * and the aggregation loads it once more */
+	assert_true(fl[kp].loads >= 2 * r->flushed_groups);
+	assert_int_equal(fl[kl].stores, r->flushed_groups);
+	assert_true(r->flushed_groups > 0);
+	slt_engine_result_free(r);
+	slt_engine_bound_free(b);
+	free_struct(cg);
 }
 
 struct readback {
@@ -745,6 +787,7 @@ int main(void)
 		cmocka_unit_test(test_hist_buckets),
 		cmocka_unit_test(test_exact_totals),
 		cmocka_unit_test(test_access_counts),
+		cmocka_unit_test(test_cgroup_tree_walk),
 		cmocka_unit_test(test_profile_roundtrip),
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_writer_groups),
