@@ -29,6 +29,10 @@
 #define AREG_RBP 6
 #define AREG_NONE (-1)
 
+/* The argument registers in order (rdi, rsi, rdx, rcx, r8, r9),
+ * DWARF-numbered (track.c). */
+extern const int acc_arg_regs[6];
+
 /* What a DWARF location says about a register (struct avar.how). */
 enum avar_how {
 	AV_IN_REG = 1,   /* DW_OP_regN: the register holds the value */
@@ -40,6 +44,13 @@ enum avar_how {
 			    slot, as AV_SLOT */
 	AV_VAL,          /* DW_OP_regN of a variable of another type than
 			    a pointer: the register holds a typed value */
+	AV_ENTRY,        /* DW_OP_entry_value(DW_OP_regN), [DW_OP_plus_uconst
+			    off,] DW_OP_stack_value (or DW_OP_GNU_entry_value):
+			    the value is what argument register reg held at
+			    the function's entry (plus off), not what reg
+			    holds now; whichever
+			    register the tracked state proves holds that
+			    entry value (struct rstate.arg) holds it */
 	AV_SCOPE,        /* a pointer to a struct/union declared in the
 			    scope [lo, hi), located or not (reg AREG_NONE):
 			    a container a container_of may reach */
@@ -48,9 +59,11 @@ enum avar_how {
 /* One (variable, PC range) location record of a function. */
 struct avar {
 	uint64_t lo, hi;      /* valid for lo <= pc < hi */
-	int64_t off;          /* AV_REG_PLUS: addend; AV_SLOT: slot key */
+	int64_t off;          /* AV_REG_PLUS, AV_ENTRY: addend; AV_SLOT: slot
+				 key */
 	uint64_t type_die;    /* .debug_info offset of its DW_AT_type */
-	int8_t reg;           /* AV_IN_REG/AV_REG_PLUS: register; AV_SLOT:
+	int8_t reg;           /* AV_IN_REG/AV_REG_PLUS: register; AV_ENTRY:
+				 the register whose entry value it is; AV_SLOT:
 				 the slot is at off from AREG_RSP or AREG_RBP
 				 (their tracked stack depth at the PC), or
 				 from the CFA (-2: entry %rsp + 8) */

@@ -268,26 +268,63 @@ static int add_var(struct fctx *x, uint64_t lo, uint64_t hi, int reg,
 	return 0;
 }
 
+/* The argument register (DWARF number) whose entry value the
+ * DW_OP_entry_value expression of len bytes at (libdwarf's pointer) bytes
+ * names: DW_OP_regN or DW_OP_regx N, N one of the six argument registers;
+ * -1 for anything else. */
+static int entry_reg(Dwarf_Unsigned len, Dwarf_Unsigned bytes)
+{
+	const unsigned char *b = (const unsigned char *)(uintptr_t)bytes;
+	int r = -1;
+	if (!b)
+		return -1;
+	if (len == 1 && b[0] >= DW_OP_reg0 && b[0] <= DW_OP_reg15)
+		r = b[0] - DW_OP_reg0;
+	else if (len == 2 && b[0] == DW_OP_regx && b[1] < 0x80)
+		r = b[1];
+	for (int i = 0; i < 6 && r >= 0; i++)
+		if (acc_arg_regs[i] == r)
+			return r;
+	return -1;
+}
+
 /* Decode one location description: 1 and how, reg and off when it is one of
  * the forms the map uses (see enum avar_how), else 0. */
 static int decode_loc(struct fctx *x, Dwarf_Locdesc_c desc, Dwarf_Unsigned nops,
 		      int *how, int *reg, int64_t *off)
 {
 	struct dw *d = x->c->d;
-	Dwarf_Small atom[2] = {0, 0};
-	Dwarf_Unsigned op1[2] = {0, 0};
-	if (nops == 0 || nops > 2)
+	Dwarf_Small atom[3] = {0, 0, 0};
+	Dwarf_Unsigned op1[3] = {0, 0, 0}, op2[3] = {0, 0, 0};
+	if (nops == 0 || nops > 3)
 		return 0;
 	for (Dwarf_Unsigned j = 0; j < nops; j++) {
-		Dwarf_Unsigned o2, o3, br;
+		Dwarf_Unsigned o3, br;
 		Dwarf_Error e = NULL;
-		if (dwarf_get_location_op_value_c(desc, j, &atom[j], &op1[j], &o2,
+		if (dwarf_get_location_op_value_c(desc, j, &atom[j], &op1[j], &op2[j],
 						  &o3, &br, &e) != DW_DLV_OK) {
 			drop_err(d, &e);
 			return 0;
 		}
 	}
 	int r = -1;
+	if (atom[0] == DW_OP_entry_value || atom[0] == DW_OP_GNU_entry_value) {
+		/* the value a register held at the function's entry, or
+		 * that plus a constant (the address of a member):
+		 * DW_OP_entry_value's operands are the length of its
+		 * expression and (libdwarf) a pointer to its bytes */
+		bool plus = nops == 3 && atom[1] == DW_OP_plus_uconst &&
+			    op1[1] < ((Dwarf_Unsigned)1 << 31);
+		if (atom[nops - 1] != DW_OP_stack_value || (nops == 3 && !plus) ||
+		    nops < 2 || (r = entry_reg(op1[0], op2[0])) < 0)
+			return 0;
+		*how = AV_ENTRY;
+		*reg = r;
+		*off = plus ? (int64_t)op1[1] : 0;
+		return 1;
+	}
+	if (nops == 3)
+		return 0;
 	if (atom[0] >= DW_OP_reg0 && atom[0] <= DW_OP_reg15)
 		r = atom[0] - DW_OP_reg0;
 	else if (atom[0] == DW_OP_regx && op1[0] < AREG_N)

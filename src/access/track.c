@@ -137,6 +137,18 @@ static void pend_take(struct tctx *t, uint64_t pc)
 
 /* ---- DWARF records --------------------------------------------------- */
 
+/* Does reg hold, as the tracked state proves, the value argument register
+ * areg held at the function's entry (an AV_ENTRY record's value)?  Only
+ * while the pass has followed it from the entry (struct rstate.arg, no
+ * addend): DW_OP_entry_value names the value, not a place. */
+static bool holds_entry(const struct tctx *t, int reg, int areg)
+{
+	const struct rstate *r = &t->cur.r[reg];
+	if (!r->arg || r->aoff || reg == AREG_RSP)
+		return false;
+	return acc_arg_regs[r->arg - 1] == areg;
+}
+
 /* The best DWARF answer for an access at disp(reg) at pc (for_access), or
  * for what reg points to (!for_access: AV_IN_REG records only, disp 0).
  * Returns 0 with st and off, or the reason nothing fits. */
@@ -149,9 +161,13 @@ static int dwarf_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 	*st = NULL;
 	for (size_t i = 0; i < f->n_vars; i++) {
 		const struct avar *v = &f->vars[i];
-		if (v->reg != reg || pc < v->lo || pc >= v->hi)
+		if (pc < v->lo || pc >= v->hi)
 			continue;
-		if (v->how != AV_IN_REG && !(for_access && v->how == AV_REG_PLUS))
+		bool plus = v->how == AV_REG_PLUS || (v->how == AV_ENTRY && v->off);
+		if (v->how == AV_ENTRY ? !holds_entry(t, reg, v->reg) :
+		    v->reg != reg || (v->how != AV_IN_REG && v->how != AV_REG_PLUS))
+			continue;
+		if (plus && !for_access)
 			continue;
 		const struct slt_type *p;
 		int r = slt_acc_pointee(t->env->d, v->type_die, &p);
@@ -161,7 +177,7 @@ static int dwarf_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 				reason = r;
 			continue;
 		}
-		int64_t o = disp - (v->how == AV_REG_PLUS ? v->off : 0);
+		int64_t o = disp - (plus ? v->off : 0);
 		if (o < 0 || (uint64_t)o >= p->size) {
 			reason = SLT_AR_BAD_OFFSET;
 			if (bad && (!bad->st || p->size > bad->st->size))

@@ -76,11 +76,6 @@ struct tctx {
 	bool indirect;  /* an indirect jump seen in the function (loops.c) */
 };
 
-/* The argument registers in order, DWARF-numbered. */
-
-/* The argument registers in order (rdi, rsi, rdx, rcx, r8, r9),
- * DWARF-numbered. */
-extern const int acc_arg_regs[6];
 
 struct resolved {
 	const struct slt_type *st;
