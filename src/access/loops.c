@@ -24,7 +24,8 @@
  *
  * An indirect jump (a jump table: the kernel has none, built with
  * -fno-jump-tables) reaches code without a pending edge, so after one the
- * function's bodies start from nothing as before.  The back edge is
+ * function's bodies start from nothing as before (less the frame
+ * pointer: track.c, note_frame_pointer()).  The back edge is
  * looked for within ACC_LOOP_SCAN instructions of B, straight through
  * (jumps, calls and returns are read, not followed); a body whose back
  * edge is farther starts from nothing too.

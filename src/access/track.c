@@ -131,8 +131,35 @@ static void pend_take(struct tctx *t, uint64_t pc)
 	if (!t->fall) {
 		if (!acc_loop_entry(t, pc))
 			state_reset(&t->cur, false);
+		/* a compiled function that sets up a frame pointer keeps it
+		 * in %rbp until its epilogue (the compilers never allocate
+		 * %rbp then): a body reached without a state still has it */
+		if (t->cur.r[AREG_RBP].kind == RK_NONE && t->fp.kind == RK_STACK)
+			t->cur.r[AREG_RBP] = t->fp;
 		t->fall = true;
 	}
+}
+
+/* The frame pointer set up at the entry: `mov %rsp,%rbp` in the
+ * straight-line code the function starts with (the prologue, which gcc
+ * interleaves with the body's first instructions; `call __fentry__` is
+ * the one call allowed before it), %rbp then holding a stack address. */
+static void note_frame_pointer(struct tctx *t, const cs_insn *in)
+{
+	const cs_x86 *x = &in->detail->x86;
+	if (t->past_entry)
+		return;
+	if (acc_ends_block(in) && in->id != X86_INS_CALL) {
+		t->past_entry = true;
+		return;
+	}
+	if (in->id != X86_INS_MOV || x->op_count != 2 ||
+	    x->operands[0].type != X86_OP_REG || x->operands[1].type != X86_OP_REG ||
+	    x->operands[0].reg != X86_REG_RBP || x->operands[1].reg != X86_REG_RSP)
+		return;
+	if (t->cur.r[AREG_RBP].kind == RK_STACK)
+		t->fp = t->cur.r[AREG_RBP];
+	t->past_entry = true;
 }
 
 /* ---- DWARF records --------------------------------------------------- */
@@ -716,6 +743,8 @@ int slt_acc_track(const struct atrack_env *env, const struct afunc *f,
 			}
 			af->n_insns++;
 			rc = one_insn(&t, in, af, func_idx, m, sites);
+			if (r == 0)
+				note_frame_pointer(&t, in);
 		}
 	}
 	cs_free(in, 1);

@@ -72,6 +72,9 @@ struct tctx {
 	cs_insn *ahead;              /* lookahead.c's decode buffer */
 	bool realigned; /* and $-N,%rsp seen: stack depths are relative to
 			   the realigned frame, not to the CFA */
+	struct rstate fp; /* %rbp after the entry's `push %rbp; mov %rsp,%rbp`
+			     (RK_STACK), else RK_NONE: the frame pointer */
+	bool past_entry;  /* a jump, call or return seen: no prologue now */
 	uint32_t func_idx;
 	bool indirect;  /* an indirect jump seen in the function (loops.c) */
 };
