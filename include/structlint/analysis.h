@@ -154,6 +154,14 @@ enum slt_finding_kind {
 				      a line modified in another cache
 				      (HITM), but the profile holds no
 				      store: written by an unknown writer */
+	SLT_FIND_ELEMENT_SHARING,  /* (added after UNSEEN_WRITER) false
+				      sharing between the elements of one
+				      array member: different CPUs store
+				      to different elements (disjoint
+				      bytes) on one line; not fixable by
+				      reordering members (layout_fixable
+				      false): pad each element to a line
+				      or make it per-CPU */
 };
 
 enum slt_score_basis {
@@ -275,7 +283,7 @@ int slt_layout_unfold(struct slt_layout **l, const char *file, const char *const
 		      const struct slt_class_entry **why, struct slt_error *err);
 
 /* "collision", "write-write", "true-sharing", "straddle", "adjacent",
- * "unseen-writer";
+ * "unseen-writer", "element-sharing";
  * "classes", "counts", "per-cpu". */
 const char *slt_finding_kind_name(enum slt_finding_kind k);
 const char *slt_score_basis_name(enum slt_score_basis b);

@@ -91,6 +91,16 @@ struct slt_member_access {
 	size_t n_locations;
 };
 
+/* Accesses of one element of an array member on one cache line, per CPU
+ * (added after the cells, additive; see slt_line_access.elems). */
+struct slt_elem_access {
+	uint32_t elem;                   /* element index in the member,
+					    innermost scalars counted in
+					    row-major order */
+	struct slt_cpu_access *cpus;     /* sorted by cpu, only CPUs seen */
+	size_t n_cpus;
+};
+
 /* Accesses of one innermost member on one cache line (added after v1,
  * additive; see slt_access_profile.cells). */
 struct slt_line_access {
@@ -101,6 +111,15 @@ struct slt_line_access {
 					    peer_local + peer_remote */
 	struct slt_cpu_access *cpus;     /* sorted by cpu, only CPUs seen */
 	size_t n_cpus;
+	/* Added after the cells (additive): for an array member, the
+	 * per-CPU accesses of each element the samples placed by their
+	 * offset (address or type offset), sorted by elem; an access of
+	 * several elements (its size) counts in each.  unplaced_stores:
+	 * stores by known CPUs whose element is not known (the sample named
+	 * the member without an offset).  n_elems is 0 for other members. */
+	struct slt_elem_access *elems;
+	size_t n_elems;
+	uint64_t unplaced_stores;
 };
 
 /* Other types kept in slt_access_profile.other_types. */

@@ -608,15 +608,19 @@ static int cmp_prop(const void *a, const void *b)
 }
 
 /* No finding a layout change can fix: the kind of the others
- * (SLT_FIND_TRUE_SHARING, SLT_FIND_UNSEEN_WRITER), or NULL. */
+ * (SLT_FIND_TRUE_SHARING, SLT_FIND_ELEMENT_SHARING,
+ * SLT_FIND_UNSEEN_WRITER; an unseen writer first, then sharing between
+ * an array's elements), or NULL. */
 static const struct slt_finding *only_unfixable(const struct slt_analysis *a)
 {
 	const struct slt_finding *f = NULL;
 	for (size_t i = 0; i < a->n_findings; i++) {
-		if (a->findings[i].layout_fixable)
+		const struct slt_finding *g = &a->findings[i];
+		if (g->layout_fixable)
 			return NULL;
-		if (!f || a->findings[i].kind == SLT_FIND_UNSEEN_WRITER)
-			f = &a->findings[i];
+		if (!f || g->kind == SLT_FIND_UNSEEN_WRITER ||
+		    (g->kind == SLT_FIND_ELEMENT_SHARING && f->kind == SLT_FIND_TRUE_SHARING))
+			f = g;
 	}
 	return f;
 }
@@ -758,6 +762,21 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 			"no member can be moved away from it; record stores too (perf c2c record, "
 			"perf mem record -t load,store) or give --classes naming the written members",
 			uf->line);
+		if (!x.adv->note) {
+			slt_advice_free(x.adv);
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		}
+		*out = x.adv;
+		return 0;
+	}
+	if (uf && uf->kind == SLT_FIND_ELEMENT_SHARING && uf->n_members) {
+		/* CPUs write different elements of one array on one line:
+		 * no order of the members splits the array */
+		x.adv->note = slt_arena_printf(x.ar, "false sharing between the elements of %s "
+			"(different CPUs write different elements, disjoint bytes, on line %" PRIu64
+			"): reordering members cannot split an array; pad each element to its own "
+			"line (a ____cacheline_aligned element type) or make it per-CPU data",
+			a->layout->members[uf->members[0]].name, uf->line);
 		if (!x.adv->note) {
 			slt_advice_free(x.adv);
 			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");

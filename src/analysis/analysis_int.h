@@ -28,6 +28,18 @@ uint64_t slt_member_accesses(const struct slt_access_profile *p, size_t i);
 double slt_cpu_cross(const struct slt_cpu_access *w, size_t nw,
 		     const struct slt_cpu_access *a, size_t na);
 
+/* The scores of one measured cell of an array member whose accesses are
+ * placed element by element (cell->elems, no unplaced stores): returns the
+ * true-sharing score, traffic between different CPUs on the same element
+ * (per_cpu: slt_cpu_cross() within each element; else the stores on the
+ * elements stored to by true_share_cpus CPUs or more), and sets *between
+ * to the false sharing between elements: sum over a store by CPU c on
+ * element e and CPU d != c of min(c's stores on e, d's accesses on the
+ * cell's other elements).  Cost: element-CPU pairs x CPUs of the cell
+ * (cross.c). */
+double slt_fd_elem_scores(const struct slt_line_access *cell, bool per_cpu,
+			  unsigned true_share_cpus, double *between);
+
 /* The outermost named member holding member i (i itself at top level, or
  * when only anonymous composites hold it): the unit whose pairs with other
  * units are false sharing (pairs.c). */

@@ -22,6 +22,8 @@ static const char ADV_WRITE_WRITE_LABELS[] =
 	"put members of different writers (their hot-write labels: threads, roles or CPUs) on different lines (reorder or CACHELINE_PADDING), or give each writer its own copy";
 static const char ADV_TRUE[] =
 	"true sharing: the CPUs contend on this member itself and no layout change helps; use per-CPU data or batch the updates";
+static const char ADV_ELEMENT[] =
+	"false sharing between the array's elements: different CPUs write different elements (disjoint bytes) on this line; reordering members cannot split an array: pad each element to its own line (a ____cacheline_aligned element type) or make it per-CPU data";
 static const char ADV_STRADDLE[] =
 	"align the member so that it sits in one line, or move it";
 static const char ADV_UNSEEN[] =
@@ -38,6 +40,7 @@ const char *slt_finding_kind_name(enum slt_finding_kind k)
 	case SLT_FIND_STRADDLE: return "straddle";
 	case SLT_FIND_ADJACENT: return "adjacent";
 	case SLT_FIND_UNSEEN_WRITER: return "unseen-writer";
+	case SLT_FIND_ELEMENT_SHARING: return "element-sharing";
 	}
 	return "unknown";
 }
@@ -75,26 +78,6 @@ int slt_fd_cpuset_add(struct cpuset *cs, const struct slt_cpu_access *c, size_t 
 	}
 	return 0;
 }
-
-/* sum over c != d of min(stores by c in w, accesses by d in a); declared in
- * analysis_int.h (the advisor's cost uses the same estimator) */
-double slt_cpu_cross(const struct slt_cpu_access *w, size_t nw,
-		    const struct slt_cpu_access *a, size_t na)
-{
-	double s = 0;
-	for (size_t i = 0; i < nw; i++) {
-		if (!w[i].stores)
-			continue;
-		for (size_t k = 0; k < na; k++) {
-			if (a[k].cpu == w[i].cpu)
-				continue;
-			uint64_t acc = a[k].loads + a[k].stores;
-			s += (double)(w[i].stores < acc ? w[i].stores : acc);
-		}
-	}
-	return s;
-}
-
 
 static bool writes(enum slt_class c)
 {
@@ -139,11 +122,12 @@ struct slt_finding *slt_fd_add(struct fd_ctx *x, enum slt_finding_kind k,
 	f->score = score;
 	f->n_members = n;
 	f->n_writers = n_writers;
-	f->layout_fixable = k != SLT_FIND_TRUE_SHARING;
+	f->layout_fixable = k != SLT_FIND_TRUE_SHARING && k != SLT_FIND_ELEMENT_SHARING;
 	f->advice = k == SLT_FIND_COLLISION ? ADV_COLLISION :
 		    k == SLT_FIND_WRITE_WRITE ? ADV_WRITE_WRITE :
 		    k == SLT_FIND_TRUE_SHARING ? ADV_TRUE :
 		    k == SLT_FIND_STRADDLE ? ADV_STRADDLE :
+		    k == SLT_FIND_ELEMENT_SHARING ? ADV_ELEMENT :
 		    k == SLT_FIND_UNSEEN_WRITER ? ADV_UNSEEN : ADV_ADJACENT;
 	/* writers told apart by the classes' labels, not by CPUs */
 	for (size_t i = 0; k == SLT_FIND_WRITE_WRITE && i < n; i++)
@@ -650,8 +634,19 @@ static void members(struct fd_ctx *x)
 				double sc = a->basis == SLT_BASIS_CPU ?
 					    slt_cpu_cross(cell->cpus, cell->n_cpus, cell->cpus, cell->n_cpus) :
 					    (double)cell->stores;
+				/* an array placed element by element: CPUs
+				 * that store to the same element contend on
+				 * it (true sharing), CPUs that store to
+				 * different ones only share the line (false
+				 * sharing between the elements) */
+				double el = 0;
+				if (cell->n_elems && !cell->unplaced_stores)
+					sc = slt_fd_elem_scores(cell, a->basis == SLT_BASIS_CPU,
+								a->classify.true_share_cpus, &el);
 				if (sc > 0)
 					slt_fd_add(x, SLT_FIND_TRUE_SHARING, cell->line, sc, &i, 1, 1);
+				if (el > 0)
+					slt_fd_add(x, SLT_FIND_ELEMENT_SHARING, cell->line, el, &i, 1, 1);
 			}
 		}
 		if (measured_composite || f == l || m->size > cl)

@@ -58,7 +58,7 @@ long slt_join_member_at(const struct slt_struct *s, uint64_t off)
 }
 
 /* Elements of an array member from decl_tail "[5][5]"; 1 for scalars. */
-static uint64_t array_elems(const struct slt_member *m)
+uint64_t slt_join_array_elems(const struct slt_member *m)
 {
 	const char *t = m->decl_tail;
 	uint64_t n = 1;
@@ -96,7 +96,7 @@ static double fit(const struct slt_struct *s, uint64_t off, uint32_t asz)
 		return rel == 0 ? 0.9 : rel % a == 0 ? 0.75 : 0.1;
 	}
 	/* A scalar, or one element of an array of scalars. */
-	uint64_t n = array_elems(m), unit = m->size;
+	uint64_t n = slt_join_array_elems(m), unit = m->size;
 	if (n > 1 && m->size % n == 0) {
 		unit = m->size / n;
 		rel %= unit;

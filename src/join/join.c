@@ -23,6 +23,7 @@
 
 #include "common/arena.h"
 #include "common/strdist.h"
+#include "join/elems.h"
 #include "join/join_int.h"
 
 struct slt_join {
@@ -429,6 +430,13 @@ int slt_join_add(void *ctx, const struct slt_sample *in)
 		   !(member < -1 && (s->flags & SLT_SAMPLE_TYPE))) {
 		kind = SLT_POINT_MEMBER;
 		key = (uint64_t)(member >= 0 ? member : -2 - member);
+		/* a named member with its offset inside it keeps the byte
+		 * (high half of the key: offset in the member + 1), so that
+		 * an array's elements are told apart */
+		const struct slt_member *nm = &j->layout->members[key];
+		if (member >= 0 && (s->flags & SLT_SAMPLE_TYPE) && s->type_offset >= nm->offset &&
+		    s->type_offset - nm->offset < nm->size && s->type_offset - nm->offset < UINT32_MAX)
+			key |= (s->type_offset - nm->offset + 1) << 32;
 		if (member < -1) {
 			j->folded_samples += s->loads + s->stores;
 			if (!j->folded_path && !(j->folded_path = intern(j, s->member)))
@@ -544,6 +552,7 @@ struct cell_acc {
 	uint64_t line;
 	size_t member;
 	struct slt_acc acc;
+	struct slt_elems elems;        /* an array member's elements */
 };
 
 static int cmp_cell(const void *x, const void *y)
@@ -557,22 +566,22 @@ static int cmp_cell(const void *x, const void *y)
 /* Add point acc to the cell (line, member); cells is a small growing
  * array searched linearly from the end (points arrive in no order, cells
  * are few: lines x members touched). */
-static int add_cell(struct cell_acc **cells, size_t *n, size_t *cap,
-		    uint64_t line, size_t member, const struct slt_acc *a)
+static struct cell_acc *add_cell(struct cell_acc **cells, size_t *n, size_t *cap,
+				 uint64_t line, size_t member, const struct slt_acc *a)
 {
 	for (size_t i = *n; i-- > 0;)
 		if ((*cells)[i].line == line && (*cells)[i].member == member)
-			return slt_acc_merge(&(*cells)[i].acc, a);
+			return slt_acc_merge(&(*cells)[i].acc, a) ? NULL : &(*cells)[i];
 	if (*n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 64;
 		struct cell_acc *c = realloc(*cells, nc * sizeof(*c));
 		if (!c)
-			return SLT_ENOMEM;
+			return NULL;
 		*cells = c;
 		*cap = nc;
 	}
 	(*cells)[*n] = (struct cell_acc){ .line = line, .member = member };
-	return slt_acc_merge(&(*cells)[(*n)++].acc, a);
+	return slt_acc_merge(&(*cells)[*n].acc, a) ? NULL : &(*cells)[(*n)++];
 }
 
 static int map_points(struct slt_join *j, struct slt_access_profile *p,
@@ -587,8 +596,8 @@ static int map_points(struct slt_join *j, struct slt_access_profile *p,
 		if (pt->kind == SLT_POINT_FREE)
 			continue;
 		if (pt->kind == SLT_POINT_MEMBER) {
-			m = (long)pt->key;
-			off = s->members[m].offset;
+			m = (long)(pt->key & UINT32_MAX);
+			off = s->members[m].offset + (pt->key >> 32 ? (pt->key >> 32) - 1 : 0);
 		} else if (pt->kind == SLT_POINT_NOMEMBER) {
 			m = -1;
 			off = 0;
@@ -603,9 +612,14 @@ static int map_points(struct slt_join *j, struct slt_access_profile *p,
 			continue;
 		}
 		p->matched += pt->acc.loads + pt->acc.stores;
+		struct cell_acc *c = NULL;
 		if (slt_acc_merge(&own[m], &pt->acc) ||
-		    add_cell(cells, n_cells, cap_cells, (p->line_origin + off) / j->cl,
-			     (size_t)m, &pt->acc))
+		    !(c = add_cell(cells, n_cells, cap_cells, (p->line_origin + off) / j->cl,
+				   (size_t)m, &pt->acc)))
+			return SLT_ENOMEM;
+		bool placed = pt->kind != SLT_POINT_MEMBER || pt->key >> 32;
+		if (slt_elems_add(&c->elems, &s->members[m], placed, off - s->members[m].offset,
+				  pt->access_size, &pt->acc))
 			return SLT_ENOMEM;
 	}
 	return 0;
@@ -713,6 +727,7 @@ static int build(struct slt_join *j, struct slt_access_profile *p,
 				memcpy(c->cpus, a->cpus, a->n_cpus * sizeof(*c->cpus));
 				c->n_cpus = a->n_cpus;
 			}
+			rc = slt_elems_publish(ar, &cells[i].elems, c);
 		}
 		if (!rc)
 			p->n_cells = n_cells;
@@ -722,8 +737,10 @@ static int build(struct slt_join *j, struct slt_access_profile *p,
 		slt_acc_release(&own[i]);
 	free(own);
 	slt_acc_release(&outside);
-	for (size_t i = 0; i < n_cells; i++)
+	for (size_t i = 0; i < n_cells; i++) {
 		slt_acc_release(&cells[i].acc);
+		free(cells[i].elems.v);
+	}
 	free(cells);
 	return rc;
 }

@@ -44,6 +44,10 @@ int slt_member_closest(const struct slt_struct *s, const char *want,
  * outside. */
 long slt_join_member_at(const struct slt_struct *s, uint64_t off);
 
+/* Elements of an array member from its decl_tail ("[5][5]": 25); 1 for
+ * scalars and for dimensions that cannot be read. */
+uint64_t slt_join_array_elems(const struct slt_member *m);
+
 /*
  * Resolve the base of the SLT_POINT_ADDR points pts[0..n) (n > 0): from
  * opts (--base, checked against any --line hints, then --line hints) or by

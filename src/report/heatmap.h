@@ -171,8 +171,8 @@ const char *slt_hm_given_source(const struct slt_hm *m);
 /* The false-sharing score of the analysed layout: with a proposal, its
  * score_before (the advisor's, which the text and JSON writers print as
  * "score before -> after"); else the scores of the collision and
- * write-write findings summed.  Straddle, adjacent-line, true-sharing and
- * unseen-writer findings are not counted either way.  (On the classes
+ * write-write findings summed.  Straddle, adjacent-line, true-sharing,
+ * element-sharing and unseen-writer findings are not counted either way.  (On the classes
  * basis without a separation the two are equal; on a profile's basis the
  * advisor shares a member's accesses out over its lines.) */
 double slt_hm_score(const struct slt_analysis *a, const struct slt_advice *adv);

@@ -29,7 +29,7 @@
  *             "stores", "hitm" } ] } ],
  *   "findings": [ { "rank" (1 = highest score), "kind": "collision" |
  *             "write-write" | "true-sharing" | "straddle" | "adjacent" |
- *             "unseen-writer",
+ *             "unseen-writer" | "element-sharing",
  *             "line", "line2", "score", "layout_fixable": bool,
  *             "advice": TEXT, "members": [ { "index", "path", "offset",
  *             "size", "class", "written": bool, "unit" } ] } ]

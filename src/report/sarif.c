@@ -106,7 +106,7 @@ const char *slt_gate_rule_help(const char *rule)
 		if (!strcmp(rule_help[i].id, rule))
 			return rule_help[i].help;
 	if (rule && !strncmp(rule, "finding-", 8))
-		return "A sharing finding of structlint report (collision, write-write, true-sharing, straddle, adjacent, unseen-writer); see structlint(1), CLASSES AND FINDINGS.";
+		return "A sharing finding of structlint report (collision, write-write, true-sharing, element-sharing, straddle, adjacent, unseen-writer); see structlint(1), CLASSES AND FINDINGS.";
 	if (rule && !strncmp(rule, "baseline-", 9))
 		return "A difference from the recorded baseline layout (structlint baseline); see structlint(1), BASELINE.";
 	return "A structlint layout check; see structlint(1), CHECK.";

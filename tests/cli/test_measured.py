@@ -364,5 +364,36 @@ def case_loads_only_named_writer():
     assert 'taken as evidence of an unseen writer' in p.stderr, p.stderr
 
 
+
+def case_slot_array_elements():
+    # per-CPU slots: CPU c stores slot[c] (a profile entry with the member
+    # and its offset): false sharing between the elements, not true
+    # sharing; every CPU storing slot[0] stays true sharing; suggest says
+    # that padding each element or per-CPU data is the cure
+    o = obj('slots', 'struct slots { long slot[8]; long tail; } slots;\n')
+    own = write('slots_own.json', profile('struct slots', {}))
+    doc = json.loads(open(own).read())
+    doc['structs'][0]['members'] = [{'member': 'slot', 'offset': 8 * c,
+                                     'rows': [{'cpu': c, 'stores': 100}]} for c in range(8)]
+    write('slots_own.json', doc)
+    p = run('report', o, 'slots', '--samples', own)
+    assert 'finding 1: element-sharing, line 0 (bytes 0..63), score 5600' in p.stdout, p.stdout
+    assert 'true-sharing' not in p.stdout, p.stdout
+    assert 'different CPUs write different elements (disjoint bytes)' in p.stdout, p.stdout
+    d = json.loads(run('report', o, 'slots', '--samples', own, '--json').stdout)
+    assert [(f['kind'], f['layout_fixable']) for f in d['findings']] == \
+        [('element-sharing', False)], d['findings']
+    p = run('suggest', o, 'slots', '--samples', own)
+    assert ('false sharing between the elements of slot (different CPUs write different '
+            'elements, disjoint bytes, on line 0): reordering members cannot split an array; '
+            'pad each element to its own line') in p.stdout, p.stdout
+    doc['structs'][0]['members'] = [{'member': 'slot', 'offset': 0,
+                                     'rows': [{'cpu': c, 'stores': 100} for c in range(8)]}]
+    same = write('slots_same.json', doc)
+    p = run('report', o, 'slots', '--samples', same)
+    assert 'finding 1: true-sharing, line 0 (bytes 0..63), score 5600' in p.stdout, p.stdout
+    assert 'element-sharing' not in p.stdout, p.stdout
+
+
 if __name__ == '__main__':
     clicases.main(clicases.of_module(globals()))
