@@ -54,6 +54,10 @@ const char *cli_last_usage_error(void);
  * (cmd_check.c). */
 struct slt_error;
 void cli_sarif_failure(const struct slt_error *err, const char *input);
+/* Is --sarif on the command line (spelt in full, before "--")?  Found
+ * before the options are parsed, so that a usage error in them still gets
+ * its SARIF log (check, report; cmd_check.c). */
+bool cli_argv_sarif(int argc, char **argv);
 /* cli_fail() for text and JSON inputs whose message starts "column N: ":
  * "structlint: FILE:LINE:N: what (hint)" (cmd_check.c). */
 int cli_fail_at(const struct slt_error *err);

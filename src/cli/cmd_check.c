@@ -212,6 +212,14 @@ void cli_sarif_failure(const struct slt_error *err, const char *input)
 		cli_fail(&werr);
 }
 
+bool cli_argv_sarif(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--sarif"))
+			return true;
+	return false;
+}
+
 /* With --sarif: a SARIF log saying the check did not run (err: why). */
 static void sarif_failure(const struct slt_error *err, const char *input)
 {
@@ -659,9 +667,7 @@ int cmd_check(int argc, char **argv)
 	int opt;
 	opterr = 0;
 	optind = 1;
-	sarif_on_failure = false;
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		sarif_on_failure |= !strcmp(argv[i], "--sarif");
+	sarif_on_failure = cli_argv_sarif(argc, argv);
 	while ((opt = getopt_long(argc, argv, ":" CLI_ANALYSIS_SHORTOPTS "r:b:", long_opts, NULL)) != -1) {
 		int rc = 0;
 		switch (opt) {

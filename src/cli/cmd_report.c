@@ -51,7 +51,8 @@ static const char usage_tail[] =
 "  -p, --pretty               indent the JSON (implies --json)\n"
 "      --sarif                the findings as SARIF 2.1.0 (one warning per\n"
 "                             finding, rule finding-KIND; properties.bases\n"
-"                             with --base-align)\n"
+"                             with --base-align; on exit 2, usage errors\n"
+"                             included, a log with the error)\n"
 "      --fail-on-findings     exit 1 when anything is flagged\n"
 "      --suggest              also print the layout advisor's proposals\n"
 "                             (structlint suggest's text, or its map with\n"
@@ -170,11 +171,17 @@ int cmd_report(int argc, char **argv)
 	struct cli_analysis c;
 	struct rep rp = { 0 };
 	cli_analysis_init(&c);
+	bool sarif_asked = cli_argv_sarif(argc, argv);
 	int rc = parse_args(argc, argv, &c, &rp);
 	if (rc < 0)
 		return SLT_EXIT_OK;              /* --help */
-	if (rc)
+	if (rc) {
+		/* a usage error in the options (printed): --sarif, parsed or
+		 * on the command line, still gets its log for the upload */
+		if (rp.sarif || sarif_asked)
+			cli_sarif_failure(NULL, NULL);
 		return rc;
+	}
 	struct slt_error err;
 	slt_error_clear(&err);
 	size_t n_findings = 0;

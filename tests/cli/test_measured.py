@@ -205,6 +205,23 @@ def case_report_sarif_failure():
         assert msg and msg in p.stderr.strip().split('\n')[-1], (msg, p.stderr)
 
 
+def case_report_sarif_usage():
+    # report --sarif with a usage error found while parsing the options
+    # (an unknown option before or after --sarif, a bad option value, an
+    # option --sarif excludes) still writes a SARIF log with the error
+    o = hot_obj()
+    for args in (('--bogus', '--sarif'), ('--sarif', '--bogus'),
+                 ('--sarif', '--min-share', 'x'), ('--sarif', '--json'),
+                 ('--sarif', '--classes')):
+        p = run('report', o, 'hot', *args, rc=2)
+        inv = json.loads(p.stdout)['runs'][0]['invocations'][0]
+        assert inv['executionSuccessful'] is False and inv['exitCode'] == 2, (args, inv)
+        msg = inv['toolExecutionNotifications'][0]['message']['text']
+        assert msg and msg in p.stderr.strip().split('\n')[-1], (args, msg, p.stderr)
+    # without --sarif: nothing on stdout
+    assert run('report', o, 'hot', '--bogus', rc=2).stdout == ''
+
+
 def case_c2c_bad_row():
     # a perf c2c Pareto row with a field that is not a number ("abc%") is
     # never dropped silently: a warning names FILE:LINE and the count
