@@ -2,6 +2,7 @@
 /* Member access classes: the rules are at the top of
  * include/structlint/analysis.h; and the check of a classes file's member
  * names against a struct (slt_classes_check). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,10 +25,15 @@ uint64_t slt_member_accesses(const struct slt_access_profile *p, size_t i)
 	return p->members[i].loads + p->members[i].stores;
 }
 
+/* same: the most CPUs that stored to one element of the member (an array
+ * whose stores are all placed element by element), UINT_MAX when unknown:
+ * CPUs that store to different elements do not contend on the same bytes
+ * (false sharing between the elements, findings.c), so the member is
+ * true-shared only when some element is stored to by true_share_cpus. */
 static enum slt_class measured(const struct slt_member_access *m,
 				      uint64_t total,
 				      const struct slt_classify_opts *o,
-				      unsigned *writers)
+				      unsigned same, unsigned *writers)
 {
 	uint64_t acc = m->loads + m->stores;
 	*writers = 0;
@@ -38,9 +44,43 @@ static enum slt_class measured(const struct slt_member_access *m,
 	double w = (double)m->stores / (double)acc;
 	if (w <= o->read_mostly_ratio)
 		return SLT_CLASS_READ_MOSTLY;
-	if (*writers >= o->true_share_cpus)
+	if (*writers >= o->true_share_cpus && (same == UINT_MAX || same >= o->true_share_cpus))
 		return SLT_CLASS_TRUE_SHARED;
 	return w >= o->hot_write_ratio ? SLT_CLASS_HOT_WRITE : SLT_CLASS_MIXED;
+}
+
+/* Per member: the most CPUs storing to one of its elements on any line
+ * (see measured()), UINT_MAX for members whose stores are not all placed
+ * element by element (no array, or samples without offsets).  One pass
+ * over the cells.  NULL when out of memory (every member then unknown). */
+static unsigned *element_writers(const struct slt_struct *s,
+				 const struct slt_access_profile *p)
+{
+	unsigned *v = malloc((s->n_members + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < s->n_members; i++)
+		v[i] = 0;
+	for (size_t c = 0; p && c < p->n_cells; c++) {
+		const struct slt_line_access *cell = &p->cells[c];
+		if (cell->member >= s->n_members || !cell->stores)
+			continue;
+		unsigned *w = &v[cell->member];
+		if (!cell->n_elems || cell->unplaced_stores)
+			*w = UINT_MAX;
+		for (size_t e = 0; *w != UINT_MAX && e < cell->n_elems; e++) {
+			unsigned n = 0;
+			for (size_t k = 0; k < cell->elems[e].n_cpus; k++)
+				n += cell->elems[e].cpus[k].stores > 0;
+			if (n > *w)
+				*w = n;
+		}
+	}
+	/* stores never placed on a cell: unknown */
+	for (size_t i = 0; i < s->n_members; i++)
+		if (p && p->members && !v[i] && p->members[i].stores)
+			v[i] = UINT_MAX;
+	return v;
 }
 
 void slt_classify_members(const struct slt_struct *s,
@@ -58,6 +98,7 @@ void slt_classify_members(const struct slt_struct *s,
 		if (!s->members[i].n_children && acc > busiest)
 			busiest = acc;
 	}
+	unsigned *same = p && p->members ? element_writers(s, p) : NULL;
 	for (size_t i = 0; i < s->n_members; i++) {
 		struct slt_member_class *mc = &out[i];
 		memset(mc, 0, sizeof(*mc));
@@ -84,7 +125,8 @@ void slt_classify_members(const struct slt_struct *s,
 			 * transparent) */
 			enum slt_class m = slt_member_transparent(&s->members[i]) ?
 					   SLT_CLASS_NONE :
-					   measured(&p->members[i], total, o, &mc->writers);
+					   measured(&p->members[i], total, o,
+						    same ? same[i] : UINT_MAX, &mc->writers);
 			mc->cls = mc->measured = m;
 			mc->heat = busiest ? (double)slt_member_accesses(p, i) / (double)busiest : 0;
 			if (mc->heat > 1)
@@ -97,6 +139,7 @@ void slt_classify_members(const struct slt_struct *s,
 			mc->given_at = at;
 		}
 	}
+	free(same);
 }
 
 /* Does path (indices stripped) name a member of s (1), or lie inside a

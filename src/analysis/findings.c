@@ -13,6 +13,7 @@
 #include "analysis/findings_int.h"
 #include "common/arena.h"
 #include "common/sort.h"
+#include "join/join_int.h"
 
 static const char ADV_COLLISION[] =
 	"move the read-mostly members to a line of their own, or separate the written ones with CACHELINE_PADDING";
@@ -609,6 +610,11 @@ static void members(struct fd_ctx *x)
 		 * cells stay on it, not on its leaves) is true sharing too */
 		bool measured_composite = !leaf(m) && m->size && k == SLT_CLASS_TRUE_SHARED &&
 					  a->basis != SLT_BASIS_CLASSES;
+		/* measured: an array whose CPUs store to different elements
+		 * (classed hot-write or mixed, as no element is stored to by
+		 * several) is looked at element by element as well */
+		bool elements = a->basis != SLT_BASIS_CLASSES && leaf(m) && writes(k) &&
+				slt_join_array_elems(m) > 1;
 		if ((!leaf(m) && !measured_composite) || !hot(k))
 			continue;
 		uint64_t f = (a->line_origin + m->offset) / cl;
@@ -623,7 +629,7 @@ static void members(struct fd_ctx *x)
 				f = (a->line_origin + s->members[q].offset) / cl;
 				slt_fd_add(x, SLT_FIND_TRUE_SHARING, f, 1, &q, 1, 1);
 			}
-		} else if (k == SLT_CLASS_TRUE_SHARED) {
+		} else if (k == SLT_CLASS_TRUE_SHARED || elements) {
 			/* Measured: on each line the member was accessed on
 			 * (its cells), so that a member spanning many lines,
 			 * an array, is charged where the CPUs met. */
@@ -643,6 +649,8 @@ static void members(struct fd_ctx *x)
 				if (cell->n_elems && !cell->unplaced_stores)
 					sc = slt_fd_elem_scores(cell, a->basis == SLT_BASIS_CPU,
 								a->classify.true_share_cpus, &el);
+				if (k != SLT_CLASS_TRUE_SHARED)
+					sc = 0;
 				if (sc > 0)
 					slt_fd_add(x, SLT_FIND_TRUE_SHARING, cell->line, sc, &i, 1, 1);
 				if (el > 0)

@@ -61,7 +61,8 @@ const char cli_analysis_usage[] =
 "      --read-mostly-ratio X  stores/accesses <= X: read-mostly (0.05)\n"
 "      --min-share X          members and lines under X of all accesses are\n"
 "                             cold / not flagged (0.01)\n"
-"      --true-share-cpus N    written by >= N CPUs: true-shared (2)\n"
+"      --true-share-cpus N    written by >= N CPUs: true-shared (2; an array\n"
+"                             placed by offsets: one element by >= N)\n"
 "      --adjacent             also flag interference in 128-byte line pairs\n";
 
 void cli_analysis_init(struct cli_analysis *c)

@@ -395,7 +395,8 @@ def case_slot_array_elements():
     write('slots_own.json', doc)
     p = run('report', o, 'slots', '--samples', own)
     assert 'finding 1: element-sharing, line 0 (bytes 0..63), score 5600' in p.stdout, p.stdout
-    assert 'true-sharing' not in p.stdout, p.stdout
+    assert 'true-sharing' not in p.stdout and 'true-shared' not in p.stdout, p.stdout
+    assert 'written:    slot  bytes 0..63  hot-write  ld=0 st=800' in p.stdout, p.stdout
     assert 'different CPUs write different elements (disjoint bytes)' in p.stdout, p.stdout
     d = json.loads(run('report', o, 'slots', '--samples', own, '--json').stdout)
     assert [(f['kind'], f['layout_fixable']) for f in d['findings']] == \

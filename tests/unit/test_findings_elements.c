@@ -87,6 +87,9 @@ static void test_per_cpu_slots(void **state)
 	assert_int_equal(r.a->n_findings, 1);
 	assert_true(score(&r, SLT_FIND_ELEMENT_SHARING, 0, idx(s, "slot")) == 5600);
 	assert_false(r.a->findings[0].layout_fixable);
+	/* stored by 8 CPUs, but no element by two: hot-write, not
+	 * true-shared */
+	assert_int_equal(r.a->classes[idx(s, "slot")].cls, SLT_CLASS_HOT_WRITE);
 	assert_string_equal(slt_finding_kind_name(SLT_FIND_ELEMENT_SHARING), "element-sharing");
 	done(&r);
 	/* the same, each sample naming the member and its offset (a
@@ -122,6 +125,7 @@ static void test_same_element(void **state)
 		v[c] = typed_sample("pc", 0, c, 0, 100);
 	struct run r = analyze(s, v, 8);
 	assert_int_equal(r.a->n_findings, 1);
+	assert_int_equal(r.a->classes[idx(s, "slot")].cls, SLT_CLASS_TRUE_SHARED);
 	assert_true(score(&r, SLT_FIND_TRUE_SHARING, 0, idx(s, "slot")) == 5600);
 	done(&r);
 	/* overlapping ranges: 16-byte stores at 0 and 8 by CPUs 0 and 1
@@ -148,6 +152,29 @@ static void test_scalar_unchanged(void **state)
 	assert_int_equal(r.a->n_findings, 1);
 	assert_int_equal(r.p->cells[0].n_elems, 0);
 	assert_true(score(&r, SLT_FIND_TRUE_SHARING, 1, idx(s, "tail")) == 5600);
+	assert_int_equal(r.a->classes[idx(s, "tail")].cls, SLT_CLASS_TRUE_SHARED);
+	done(&r);
+	slt_arena_free(ar);
+}
+
+/* One CPU stores slot[0], CPU 1 loads slot[1] (100 each): false sharing
+ * between the elements, min(100, 100) = 100; one writer, hot-write. */
+static void test_one_writer(void **state)
+{
+	(void)state;
+	struct slt_arena *ar = slt_arena_new();
+	struct slt_struct *s = pc(ar);
+	struct slt_sample v[2] = { typed_sample("pc", 0, 0, 0, 100),
+				   typed_sample("pc", 8, 1, 100, 0) };
+	struct run r = analyze(s, v, 2);
+	assert_int_equal(r.a->n_findings, 1);
+	assert_true(score(&r, SLT_FIND_ELEMENT_SHARING, 0, idx(s, "slot")) == 100);
+	done(&r);
+	/* both on slot[0]: one writer and a reader of its bytes, no
+	 * finding of either kind (true sharing needs 2 writers) */
+	v[1].type_offset = 0;
+	r = analyze(s, v, 2);
+	assert_int_equal(r.a->n_findings, 0);
 	done(&r);
 	slt_arena_free(ar);
 }
@@ -168,6 +195,7 @@ static void test_both(void **state)
 	};
 	struct run r = analyze(s, v, 4);
 	assert_int_equal(r.a->n_findings, 2);
+	assert_int_equal(r.a->classes[idx(s, "slot")].cls, SLT_CLASS_TRUE_SHARED);
 	assert_true(score(&r, SLT_FIND_TRUE_SHARING, 0, idx(s, "slot")) == 200);
 	assert_true(score(&r, SLT_FIND_ELEMENT_SHARING, 0, idx(s, "slot")) == 1000);
 	done(&r);
@@ -180,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_per_cpu_slots),
 		cmocka_unit_test(test_same_element),
 		cmocka_unit_test(test_scalar_unchanged),
+		cmocka_unit_test(test_one_writer),
 		cmocka_unit_test(test_both),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
