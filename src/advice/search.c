@@ -263,6 +263,88 @@ static void greedy_order(const struct slt_adv_units *us, bool size_only,
 	}
 }
 
+/* Filler order for spacers: larger alignment, then larger size first
+ * (the fewest holes), then the index. */
+static int cmp_filler(const void *a, const void *b, void *arg)
+{
+	const struct slt_adv_units *us = arg;
+	size_t i = *(const size_t *)a, k = *(const size_t *)b;
+	const struct slt_adv_unit *x = &us->u[i], *y = &us->u[k];
+	if (x->align != y->align)
+		return x->align > y->align ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return i < k ? -1 : i > k;
+}
+
+/*
+ * Spacer candidates: at each group boundary b of the greedy order g, the
+ * first k cold units after b (in the order they come, then largest
+ * first) moved to b, for k = 1, 2, ... until they hold a line's bytes
+ * (beyond that any start of the instance has a line boundary between the
+ * groups).  Without padding (an embedded instance, --in) and where the
+ * instance's start varies (--base-align below the line, priced at its
+ * worst start), cold members between two groups are what separates them;
+ * one local-search move cannot open such a gap (each single move of a
+ * cold unit leaves the groups on a shared line at some start, so it never
+ * improves).  Each candidate is priced like the greedy ones, the best
+ * kept in *best.  Candidates: at most boundaries x 2 x line bytes, each
+ * O(n).
+ */
+static int spacers(const struct slt_adv_units *us, const struct slt_adv_search *s,
+		   const struct slt_adv_weights *w, const struct slt_adv_plan *g,
+		   const size_t *bnd, size_t n_bnd, struct slt_adv_plan *best,
+		   double *bobj, bool *have, struct slt_adv_cost *cost)
+{
+	struct slt_adv_plan c = { 0 };
+	size_t *cold = calloc(g->n ? g->n : 1, sizeof(*cold));
+	bool *take = calloc(us->n ? us->n : 1, sizeof(*take));
+	int rc = cold && take ? plan_alloc(&c, g->n) : SLT_ENOMEM;
+
+	for (size_t b = 0; b < n_bnd && !rc; b++) {
+		size_t at = bnd[b], nc = 0;
+		uint32_t seg = us->u[g->order[at]].seg;
+		for (size_t i = at; i < g->n; i++) {
+			const struct slt_adv_unit *u = &us->u[g->order[i]];
+			if (u->role == SLT_ADV_COLD && !u->n_leaves && u->seg == seg &&
+			    !(u->flags & (SLT_ADV_ANCHORED | SLT_ADV_LAST)))
+				cold[nc++] = g->order[i];
+		}
+		for (int pass = 0; pass < 2 && !rc; pass++) {
+			if (pass)
+				qsort_r(cold, nc, sizeof(*cold), cmp_filler, (void *)us);
+			uint64_t bytes = 0;
+			for (size_t k = 1; k <= nc && bytes < us->line && !rc; k++) {
+				double obj;
+				size_t m = 0;
+				bytes += us->u[cold[k - 1]].size;
+				for (size_t j = 0; j < k; j++)
+					take[cold[j]] = true;
+				for (size_t i = 0; i < at; i++)
+					c.order[m++] = g->order[i];
+				for (size_t j = 0; j < k; j++)
+					c.order[m++] = cold[j];
+				for (size_t i = at; i < g->n; i++)
+					if (!take[g->order[i]])
+						c.order[m++] = g->order[i];
+				for (size_t j = 0; j < k; j++)
+					take[cold[j]] = false;
+				memset(c.pad, 0, c.n * sizeof(*c.pad));
+				if (slt_adv_objective(us, s, w, &c, &obj, cost, &rc) &&
+				    (!*have || obj < *bobj)) {
+					plan_copy(best, &c);
+					*bobj = obj;
+					*have = true;
+				}
+			}
+		}
+	}
+	free(cold);
+	free(take);
+	slt_adv_plan_free(&c);
+	return rc;
+}
+
 /* Local search from *p (objective *obj).  Moves count applied moves;
  * max_moves 0 = unlimited.  It stops after the pass in which its
  * evaluations exceed s->max_work / units (checked after each unit's moves
@@ -425,6 +507,8 @@ int slt_adv_search_heuristic(const struct slt_adv_units *us,
 		}
 	} else {
 		greedy_order(us, s->size_only, seq, &p, bnd, &n_bnd);
+		if (!s->size_only)
+			rc = spacers(us, s, w, &p, bnd, n_bnd, best, &bobj, &have, cost);
 		if (!s->allow_padding || s->size_only)
 			n_bnd = 0;
 		for (size_t m = 0; m < (1u << n_bnd) && !rc; m++) {
