@@ -33,7 +33,33 @@ struct emit {
 	bool top_built, nomem;
 	bool user;                      /* user-space forms */
 	unsigned line;                  /* the proposal's line size */
+	/* user space: the alignment a zero-size padding member or group
+	 * marker left out gives the next member (_Alignas), 0 when none;
+	 * skipped[i]: member i was left out (no static assert) */
+	uint32_t pend;
+	bool *skipped;
 };
+
+/* The next member at i's level after i, or NULL. */
+static const struct slt_member *next_sibling(const struct slt_struct *s, size_t i)
+{
+	for (size_t j = i + 1; j < s->n_members; j++) {
+		if (s->members[j].parent == s->members[i].parent)
+			return &s->members[j];
+		if (s->members[j].depth < s->members[i].depth)
+			break;
+	}
+	return NULL;
+}
+
+/* _Alignas(a) before a declaration: the line size by its name. */
+static void alignas_spec(struct emit *e, uint32_t a)
+{
+	if (a == e->line)
+		fputs("_Alignas(" SLT_ADV_LINE_CONST ") ", e->f);
+	else
+		fprintf(e->f, "_Alignas(%u) ", a);
+}
 
 static void tabs(struct emit *e, unsigned n)
 {
@@ -273,6 +299,27 @@ static void member(struct emit *e, size_t i, unsigned depth, long orig_parent,
 		*prev_orig = oi;
 	}
 	tabs(e, depth + 1);
+	const struct slt_member *nx = next_sibling(e->s, i);
+	if (e->user && e->skipped && (is_pad(m) || (m->flags & (SLT_MEMBER_GROUP_BEGIN |
+							       SLT_MEMBER_GROUP_END))) &&
+	    !(nx && (nx->flags & SLT_MEMBER_BITFIELD))) {
+		/* ISO C has no zero-size member (-pedantic): its alignment
+		 * goes on the next member (_Alignas), or on the enclosing
+		 * brace when it is the last; a bitfield cannot take
+		 * _Alignas, so before one the GNU form below stays */
+		uint32_t a = m->alignment > 1 && (is_pad(m) || !m->natural_alignment ||
+						  m->alignment > m->natural_alignment) ? m->alignment : 0;
+		if (a > e->pend)
+			e->pend = a;
+		fprintf(e->f, "/* %s%s */\n", m->name,
+			is_pad(m) ? ": the next member starts a cache line" : "");
+		e->skipped[i] = true;
+		return;
+	}
+	if (e->pend && !(m->flags & SLT_MEMBER_BITFIELD)) {
+		alignas_spec(e, e->pend);
+		e->pend = 0;
+	}
 	if (is_pad(m) && e->user) {
 		/* a zero-size member aligned to the line, as
 		 * CACHELINE_PADDING() expands in the kernel */
@@ -316,10 +363,14 @@ static void member(struct emit *e, size_t i, unsigned depth, long orig_parent,
 		if (m->flags & SLT_MEMBER_PACKED)
 			fputs(" __attribute__((__packed__))", e->f);
 		/* the type's alignment after the brace, where the source
-		 * had it or the proposal needs it; the member's only when it
+		 * had it or the proposal needs it (a last member left out
+		 * needs it: user space); the member's only when it
 		 * differs (the type's already aligns the member) */
 		uint32_t oa = oi >= 0 ? e->orig->members[oi].type_alignment : 0;
-		if (align_needed(m->type_alignment, contents_align(e->s, (long)i), oa,
+		if (e->pend) {
+			attr_align(e, m->type_alignment > e->pend ? m->type_alignment : e->pend);
+			e->pend = 0;
+		} else if (align_needed(m->type_alignment, contents_align(e->s, (long)i), oa,
 				 oi >= 0 ? contents_align(e->orig, oi) : 0))
 			attr_align(e, m->type_alignment);
 		if (*m->name)
@@ -396,7 +447,7 @@ static void asserts(struct emit *e, const char *tname)
 	bool groups = false;
 
 	for (size_t i = 0; i < s->n_members; i++) {
-		if (!assertable(s, i))
+		if (!assertable(s, i) || (e->skipped && e->skipped[i]))
 			continue;
 		if (e->user)
 			fprintf(e->f, "_Static_assert(offsetof(%s, %s) == %llu, \"%s\");\n",
@@ -477,6 +528,14 @@ int slt_advice_emit_c(const struct slt_proposal *p,
 	e.f = open_memstream(&buf, &len);
 	if (!e.f)
 		return SLT_ENOMEM;
+	if (user_space) {
+		e.skipped = slt_arena_calloc(a, s->n_members + 1, sizeof(*e.skipped));
+		if (!e.skipped) {
+			fclose(e.f);
+			free(buf);
+			return SLT_ENOMEM;
+		}
+	}
 	if (user_space)
 		fprintf(e.f, "#include <stddef.h>\n"
 			"#ifndef " SLT_ADV_LINE_CONST "\n"
@@ -490,7 +549,9 @@ int slt_advice_emit_c(const struct slt_proposal *p,
 	fputc('}', e.f);
 	if (s->packed)
 		fputs(" __attribute__((__packed__))", e.f);
-	if (!align_needed(s->forced_alignment, contents_align(s, -1),
+	if (e.pend) /* its last member was left out */
+		attr_align(&e, s->forced_alignment > e.pend ? s->forced_alignment : e.pend);
+	else if (!align_needed(s->forced_alignment, contents_align(s, -1),
 			  orig ? orig->forced_alignment : 0,
 			  orig ? contents_align(orig, -1) : 0))
 		; /* the members align it */

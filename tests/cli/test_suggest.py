@@ -645,7 +645,9 @@ def case_source_root():
                         '-D____cacheline_aligned_in_smp=__attribute__((__aligned__(64)))', 'seed.c'],
                        cwd=work, check=True)
         got = [(m['name'], m['offset']) for m in layout(po, 'cgroup')['members'] if m['depth'] == 0]
-        want = [(m['name'], m['offset']) for m in p['layout']['members'] if m['depth'] == 0]
+        # user space: the padding is _Alignas on the next member
+        want = [(m['name'], m['offset']) for m in p['layout']['members']
+                if m['depth'] == 0 and not m['name'].startswith('_pad')]
         assert got == want, (p['kind'], got, want)
     t = run('suggest', o, 'cgroup', '--classes', CGROUP, '--source-root', src).stdout
     assert '\n/* diff: */\n--- a/seed.c\n' in t, t
@@ -1017,11 +1019,15 @@ def case_why_none():
 CLANG = os.environ.get('CC_CLANG', 'clang')
 
 
-def compile_decl(cc, text, tag):
+# user-space forms are ISO C: no zero-size members (issue 13)
+PEDANTIC = ['-std=c11', '-pedantic', '-Wall', '-Wextra', '-Werror']
+
+
+def compile_decl(cc, text, tag, flags=('-std=gnu11', '-Wall', '-Werror')):
     src = os.path.join(TMP, 'form_%s.c' % tag)
     with open(src, 'w') as f:
         f.write(text)
-    p = subprocess.run([cc, '-std=gnu11', '-Wall', '-Werror', '-c', '-o', src[:-2] + '.o', src],
+    p = subprocess.run([cc, *flags, '-c', '-o', src[:-2] + '.o', src],
                        capture_output=True, text=True)
     assert p.returncode == 0, (cc, tag, p.stderr[-2000:], text[-3000:])
 
@@ -1124,9 +1130,12 @@ def case_c_forms():
                 if form == 'auto':
                     assert 'CACHELINE_PADDING' not in c and '____cacheline' not in c, c
                     assert 'static_assert(' not in c.replace('_Static_assert(', ''), c
-                    head = '#include <stddef.h>\n' + prelude(name).replace('#include <assert.h>', '')
-                    if any(m['name'].startswith('_pad') for m in p['layout']['members']) or \
-                            p['kind'] == 'isolate':
+                    # the user-space form needs no struct cacheline_padding
+                    head = '#include <stddef.h>\n' + prelude(name).replace('#include <assert.h>', '') \
+                        .replace('struct cacheline_padding { char x[0]; } __attribute__((aligned(64)));', '')
+                    if any(m['name'].startswith('_pad') for m in p['layout']['members']):
+                        assert '_Alignas(STRUCTLINT_CACHELINE_BYTES)' in c and '[0]' not in c, c
+                    if p['kind'] == 'isolate':
                         assert '__aligned__(STRUCTLINT_CACHELINE_BYTES)' in c, c
                 else:
                     pre = prelude(name)
@@ -1143,7 +1152,8 @@ def case_c_forms():
                         assert 'CACHELINE_PADDING(_pad' in c, c
                 text = head + c + '\nstruct %s form_inst;\n' % name
                 for cc in (CC, CLANG):
-                    compile_decl(cc, text, '%s_%s_%d_%s' % (name, form, k, os.path.basename(cc)))
+                    compile_decl(cc, text, '%s_%s_%d_%s' % (name, form, k, os.path.basename(cc)),
+                                 *([PEDANTIC] if form == 'auto' else []))
                     n += 1
     assert n >= 20, n
     # user space: --source-root's diff uses the aligned attribute too
@@ -1157,9 +1167,71 @@ def case_c_forms():
     pads = [p for p in d['proposals'] if any(m['name'].startswith('_pad') for m in p['layout']['members'])]
     assert pads, [p['kind'] for p in d['proposals']]
     for p in pads:
-        assert 'CACHELINE_PADDING' not in p['diff'] and '__aligned__(64)' in p['diff'], p['diff']
+        assert 'CACHELINE_PADDING' not in p['diff'] and 'STRUCTLINT_CACHELINE_BYTES' in p['diff'], p['diff']
     # usage
     run('suggest', so, 'cgroup', '--classes', CGROUP, '--c-form', 'bogus', rc=2)
+
+
+# A user-space program's struct in ISO C (cgroup's 6.1 shape, seed.c
+# without the kernel's zero-size padding type), for the diff's compile
+# test.
+UCG_C = r"""struct cgroup_rstat_cpu;
+struct list_head { struct list_head *next, *prev; };
+struct cgroup_base_stat { unsigned long long utime, stime, sum_exec_runtime; };
+struct cgroup {
+	long self[25];
+	char other[704];
+	struct cgroup *dom_cgrp;
+	struct cgroup *old_dom_cgrp;
+	struct cgroup_rstat_cpu *rstat_cpu;
+	struct list_head rstat_css_list;
+	struct cgroup_base_stat last_bstat;
+	struct cgroup_base_stat bstat;
+	char rest[800];
+};
+struct cgroup ucg_inst;
+"""
+
+
+def case_user_diff_compiles():
+    """User space: --source-root's diff uses STRUCTLINT_CACHELINE_BYTES and
+    carries its definition (the old diff wrote a literal __aligned__(64)),
+    puts padding as _Alignas on the next member (no zero-size member);
+    applied with patch, the source compiles with gcc and clang under
+    -std=c11 -pedantic -Wall -Wextra -Werror and, built with -g, has the
+    proposal's offsets."""
+    import shutil
+    src = os.path.join(TMP, 'ucg')
+    os.makedirs(src, exist_ok=True)
+    with open(os.path.join(src, 'ucg.c'), 'w') as f:
+        f.write(UCG_C)
+    subprocess.run([CC, '-g', '-c', '-o', 'ucg.o', 'ucg.c'], cwd=src, check=True)
+    d = advice(os.path.join(src, 'ucg.o'), 'cgroup', '--classes', CGROUP, '--source-root', src,
+               '--max-proposals', '20')
+    pads = 0
+    for k, p in enumerate(d['proposals']):
+        assert 'diff' in p, p.get('diff_error')
+        t = p['diff']
+        assert '__aligned__(64)' not in t and '[0]' not in t, t
+        if any(m['name'].startswith('_pad') for m in p['layout']['members']):
+            pads += 1
+            assert '_Alignas(STRUCTLINT_CACHELINE_BYTES)' in t, t
+            assert '+#define STRUCTLINT_CACHELINE_BYTES 64' in t, t
+        work = os.path.join(TMP, 'ucg_%d' % k)
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(src, work)
+        r = subprocess.run(['patch', '-p1'], input=t, cwd=work, capture_output=True, text=True)
+        assert r.returncode == 0, (r.stdout, r.stderr, t)
+        for cc in (CC, CLANG):
+            r = subprocess.run([cc, *PEDANTIC, '-g', '-c', '-o', 'ucg.o', 'ucg.c'], cwd=work,
+                               capture_output=True, text=True)
+            assert r.returncode == 0, (cc, p['kind'], r.stderr[-2000:], t)
+        got = json.loads(run('--json', os.path.join(work, 'ucg.o'), 'cgroup').stdout)['structs'][0]
+        want = {m['name']: m['offset'] for m in p['layout']['members']
+                if m['depth'] == 0 and not m['name'].startswith('_pad')}
+        assert {m['name']: m['offset'] for m in got['members'] if m['depth'] == 0} == want, (got, want)
+        assert got['size'] == p['layout']['size'], (got['size'], p['layout']['size'])
+    assert pads, [p['kind'] for p in d['proposals']]
 
 
 if __name__ == '__main__':
