@@ -307,6 +307,31 @@ def shared_starts(p, align, at=0, reads=KAS_READ):
     return sorted(bad)
 
 
+def case_user_markers_pedantic():
+    """User space (--c-form user): the declaration has no zero-size member
+    (group markers and padding become comments, their alignment _Alignas
+    on the next member), so it compiles with gcc and clang under
+    -std=c11 -pedantic -Wall -Wextra -Werror, its static asserts holding
+    (the old code wrote `unsigned char __cacheline_group_begin__...[0]`)."""
+    o, cls = fixture()
+    n = 0
+    for extra in ([], ['--move-anchors']):
+        d = json.loads(run('suggest', '--json', o, 'ksock', '--classes', cls, '--c-form', 'user',
+                           '--max-proposals', '20', *extra).stdout)
+        for k, p in enumerate(d['proposals']):
+            c = p['c_decl']
+            assert '[0]' not in c, c
+            src = os.path.join(tmp(), 'umark_%d_%d.c' % (len(extra), k))
+            with open(src, 'w') as f:
+                f.write(c)
+            for cc in (CC, os.environ.get('CC_CLANG', 'clang')):
+                r = subprocess.run([cc, '-std=c11', '-pedantic', '-Wall', '-Wextra', '-Werror', '-c',
+                                    '-o', src[:-2] + '.o', src], capture_output=True, text=True)
+                assert r.returncode == 0, (cc, p['kind'], r.stderr[-2000:], c)
+                n += 1
+    assert n >= 4, n
+
+
 def case_base_align():
     """--base-align 8: every proposal keeps i_mmap_rwsem off the lines of
     the read-mostly members at each of the 8 starts a line may give it
