@@ -288,6 +288,15 @@ struct slt_proposal {
 	struct slt_group_move *group_moves; /* members moved into another
 				       kernel group, in proposal order */
 	size_t n_group_moves;
+	/* --in CONTAINER.MEMBER (set by the caller; NULL: not embedded):
+	 * the spec, and the container's size, lines and slab cost (its own
+	 * kmem_cache, the same cache model as slab_before/after) before and
+	 * after the instance's size changes by bytes_added, the container's
+	 * members after it placed again with C rules (borrowed string) */
+	const char *container;
+	uint64_t container_size_before, container_size_after;
+	uint64_t container_lines_before, container_lines_after;
+	struct slt_slab_cost container_slab_before, container_slab_after;
 };
 
 struct slt_advice {

@@ -40,6 +40,15 @@ struct slt_struct;
 int cli_instance_offset(const char *file, const struct slt_load_opts *lo,
 			const char *spec, const struct slt_struct *s,
 			uint64_t *off, struct slt_error *err);
+/* suggest --in (instance_in.c): each proposal's container figures
+ * (slt_proposal.container...): CONTAINER of spec loaded from file again,
+ * MEMBER's size changed by the proposal's bytes_added and the members
+ * after it (at each enclosing level) placed again.  0 or an error. */
+struct slt_advice;
+struct slt_advice_opts;
+int cli_container_cost(const char *file, const struct slt_load_opts *lo,
+		       const char *spec, const struct slt_advice_opts *o,
+		       struct slt_advice *adv, struct slt_error *err);
 /* --base-align N (report, suggest): a power of two from 1 to 4096 into
  * *out; 0, or SLT_EXIT_ERROR after printing the usage error. */
 int cli_base_align_option(const char *arg, unsigned *out);

@@ -72,7 +72,9 @@ static const char usage_tail[] =
 "                             layouts are priced at the start that gives\n"
 "                             (e.g. --in inode.i_data --base-align 8);\n"
 "                             reorderings only: padding would raise the\n"
-"                             alignment and move it in CONTAINER\n"
+"                             alignment and move it in CONTAINER; each\n"
+"                             proposal prices CONTAINER's size, lines and\n"
+"                             slab cost before and after\n"
 "      --line-size N          cache line size in bytes (as --cacheline)\n"
 "      --size-only            only the smallest layout (pahole --reorganize's\n"
 "                             goal, never breaking alignment); needs no\n"
@@ -368,6 +370,12 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 	int rc = slt_advise(a, &o, &adv, err);
 	if (rc)
 		return rc;
+	/* --in: the container's growth priced too */
+	const char *in = s->in ? s->in : c->in;
+	if (in && (rc = cli_container_cost(c->file, &c->lopts, in, &o, adv, err))) {
+		slt_advice_free(adv);
+		return rc;
+	}
 	ssize_t *left = calloc(adv->n_proposals + 1, sizeof(*left));
 	char **diffs = calloc(adv->n_proposals + 1, sizeof(*diffs));
 	struct slt_analysis **after = calloc(adv->n_proposals + 1, sizeof(*after));

@@ -39,6 +39,10 @@
  *             what kmalloc() of the size would take; embedded: the
  *             instance is in a container (--in), not a slab object) },
  *     "tips_size_class": bool (a larger kmalloc class after than before),
+ *     "container": (--in only) { "in": CONTAINER.MEMBER, "size_before",
+ *             "size_after": BYTES, "lines_before", "lines_after",
+ *             "slab_before", "slab_after": as above, the container's in a
+ *             kmem_cache of its own } (the instance's growth placed in it),
  *     "moved": [ NAME ] (slt_proposal.moved: top-level members of the
  *             original layout relocated, the summary's count; "" when
  *             anonymous),
@@ -169,6 +173,17 @@ static json_t *proposal_json(const struct slt_advice *adv, size_t i,
 	slt_json_set(o, "slab_after", slab_json(&p->slab_after), bad);
 	slt_json_set(o, "tips_size_class",
 	    json_boolean(slt_slab_tips(&p->slab_before, &p->slab_after)), bad);
+	if (p->container) {
+		json_t *c = json_object();
+		slt_json_set(c, "in", json_string(p->container), bad);
+		slt_json_set(c, "size_before", U(p->container_size_before), bad);
+		slt_json_set(c, "size_after", U(p->container_size_after), bad);
+		slt_json_set(c, "lines_before", U(p->container_lines_before), bad);
+		slt_json_set(c, "lines_after", U(p->container_lines_after), bad);
+		slt_json_set(c, "slab_before", slab_json(&p->container_slab_before), bad);
+		slt_json_set(c, "slab_after", slab_json(&p->container_slab_after), bad);
+		slt_json_set(o, "container", c, bad);
+	}
 	json_t *mv = json_array();
 	for (size_t k = 0; mv && k < p->n_moved; k++) {
 		size_t m = p->moved[k];

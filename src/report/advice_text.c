@@ -76,10 +76,32 @@ static void slab_line(FILE *out, const struct slt_proposal *p,
 {
 	char b[40], a[40];
 	const struct slt_slab_cost *sb = &p->slab_before, *sa = &p->slab_after;
-	if (sb->embedded) {
+	if (sb->embedded && !p->container) {
 		fputs("/* slab: none of its own: the instance is a member of its container "
 		      "(--in), whose slab object grows or shrinks with it (not priced here) */\n",
 		      out);
+		return;
+	}
+	if (sb->embedded) {
+		const struct slt_slab_cost *cb = &p->container_slab_before,
+					   *ca = &p->container_slab_after;
+		fprintf(out, "/* slab: none of its own: the instance is a member of its container "
+			"(--in %s), which grows or shrinks with it: %" PRIu64 " -> %" PRIu64
+			" bytes, %" PRIu64 " -> %" PRIu64 " cachelines; in a kmem_cache of its own ",
+			p->container, p->container_size_before, p->container_size_after,
+			p->container_lines_before, p->container_lines_after);
+		if (cb->hwcache_align)
+			fputs("with SLAB_HWCACHE_ALIGN", out);
+		else
+			fprintf(out, "aligned to %u bytes (--base-align)", cb->cache_align);
+		if (r->nr_cpus)
+			fprintf(out, ", %u CPUs", r->nr_cpus);
+		fputs(": ", out);
+		slab_side(out, cb);
+		fputs(" -> ", out);
+		slab_side(out, ca);
+		fprintf(out, "; kmalloc()'d instead: %s -> %s */\n",
+			slt_slab_class_name(cb, b, sizeof(b)), slt_slab_class_name(ca, a, sizeof(a)));
 		return;
 	}
 	if (sb->no_slab_cache || sa->no_slab_cache) {

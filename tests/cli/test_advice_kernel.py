@@ -421,6 +421,47 @@ def case_base_align_spacer():
             assert not shared_starts(p, 8, 376, reads), (reads, p['kind'], shared_starts(p, 8, 376, reads))
 
 
+KH_C = r"""
+struct kh { char a; long b; char c; long d; } kh_inst;
+struct khost { char before[40]; struct kh in; int after; } khost_inst;
+"""
+
+
+def case_container_priced():
+    """--in prices the container: its size, lines and slab cost before and
+    after the instance grows or shrinks, the members after it placed
+    again (the old output said "not priced here").  kh (32 bytes, two
+    holes) at 40 in khost, an int after it: --size-only packs kh to 24,
+    khost goes 80 -> 72 bytes; on kas61 in kinode61 each proposal's
+    container is 376 + its size, rounded to 8."""
+    o, cls = compiled('kh', KH_C, '')
+    d = json.loads(run('suggest', '--json', o, 'kh', '--size-only', '--in', 'khost.in').stdout)
+    p = d['proposals'][0]
+    assert p['size_after'] == 24, p['size_after']
+    c = p['container']
+    assert c['in'] == 'khost.in' and (c['size_before'], c['size_after']) == (80, 72), c
+    assert (c['lines_before'], c['lines_after']) == (2, 2), c
+    # line-aligned (the default): SLAB_HWCACHE_ALIGN objects, 128 both sides
+    assert c['slab_before']['hwcache_align'] and c['slab_after']['object_size'] == 128, c
+    d = json.loads(run('suggest', '--json', o, 'kh', '--size-only', '--in', 'khost.in',
+                       '--base-align', '8').stdout)
+    c = d['proposals'][0]['container']
+    assert (c['slab_before']['object_size'], c['slab_after']['object_size']) == (80, 72), c
+    t = run('suggest', o, 'kh', '--size-only', '--in', 'khost.in').stdout
+    assert 'its container (--in khost.in), which grows or shrinks with it: 80 -> 72 bytes' in t, t[:3000]
+    assert 'not priced here' not in t, t[:3000]
+    d = json.loads(run('suggest', '--json', o, 'kh', '--size-only').stdout)
+    assert 'container' not in d['proposals'][0], d['proposals'][0]
+    o, cls = compiled('kas61', KAS61_C, 'kas61.i_mmap_rwsem hot-write\n' +
+                      ''.join('kas61.%s read-mostly\n' % r for r in KAS_READ))
+    d = json.loads(run('suggest', '--json', o, 'kas61', '--classes', cls, '--max-proposals', '20',
+                       '--in', 'kinode61.i_data', '--base-align', '8').stdout)
+    for p in d['proposals']:
+        c = p['container']
+        assert c['size_before'] == 376 + 192 and c['size_after'] == -(-(376 + p['size_after']) // 8) * 8, c
+        assert c['slab_after']['object_size'] == c['size_after'] and c['slab_after']['cache_align'] == 8, c
+
+
 def case_isolate_embedded():
     """The aligned wrapper (isolate) and CACHELINE_PADDING raise the
     struct's alignment to the line: for an instance inside a container
