@@ -203,10 +203,11 @@ bool slt_adv_seg_ok(const struct slt_adv_units *us,
  * straddle a line boundary although it fits in one line, for a
  * --keep-together unit (SLT_ADV_KEPT) only: the members the user keeps
  * together stay on one line, so the search cannot split them to price
- * their own pairs away (relayout.c).  Judged at the instance's start when
- * it has one (us->origins); a start that varies (--base-align below the
- * line) leaves the rule out: no offset keeps a group whole at every
- * start. */
+ * their own pairs away (relayout.c).  Judged at every start the instance
+ * may have (us->origins: --base-align below the line, --in): a unit no
+ * larger than the starts' spacing must lie within one block of that
+ * spacing, so that it is on one line at each; a larger one straddles at
+ * some start wherever it is, and the rule leaves it out. */
 bool slt_adv_kept_straddles(const struct slt_adv_units *us,
 			    const struct slt_adv_unit *u, uint64_t o);
 

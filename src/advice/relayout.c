@@ -40,13 +40,21 @@ static uint64_t opened_align(const struct slt_adv_units *us)
 bool slt_adv_kept_straddles(const struct slt_adv_units *us,
 			    const struct slt_adv_unit *u, uint64_t o)
 {
-	uint64_t start;
+	uint64_t start, sep = us->separation > us->line ? us->separation : us->line, step;
 
-	if (!(u->flags & SLT_ADV_KEPT) || !u->size || u->size > us->line ||
-	    us->n_origins > 1)
+	if (!(u->flags & SLT_ADV_KEPT) || !u->size || u->size > us->line)
+		return false;
+	/* the starts are origins[0] + k x step (mod the separation); a line
+	 * is a multiple of step, so a unit within one step-aligned block
+	 * (at the start) is within one line at every start, and one that
+	 * crosses a block boundary has a line boundary there at some start */
+	step = us->n_origins > 1 ? sep / us->n_origins : us->line;
+	if (step > us->line)
+		step = us->line;
+	if (u->size > step) /* no offset keeps it whole at every start */
 		return false;
 	start = o + (us->n_origins ? us->origins[0] : 0);
-	return start / us->line != (start + u->size - 1) / us->line;
+	return start / step != (start + u->size - 1) / step;
 }
 
 bool slt_adv_place(const struct slt_adv_units *us,

@@ -185,6 +185,41 @@ def case_kept_one_line():
     assert not any(set(ln[m]) & w for m in ('name', 'limit', 'mode', 'cfg', 'cb')), ln
 
 
+KK_C = r"""
+struct kk { int x; int a; int b; int y; long r1; long r2; long c[12]; int z; int w; } kk_inst;
+"""
+
+
+def case_kept_every_base():
+    """--keep-together with --base-align below the line (issue 13): a kept
+    group that fits in the starts' spacing (a and b, two ints: 8 bytes,
+    --base-align 8 or 16) is on one line at every start the instance may
+    have, in every proposal (the rule used to be skipped there: a regroup
+    put a at 124 and b at 128, split at base 0); a group larger than the
+    spacing is left to the search (no offset keeps it whole)."""
+    src = os.path.join(tmp(), 'kk.c')
+    with open(src, 'w') as f:
+        f.write(KK_C)
+    o = src[:-2] + '.o'
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(tmp(), 'kk.classes')
+    with open(cls, 'w') as f:
+        f.write('kk.a hot-write\nkk.b hot-write\nkk.x read-mostly\nkk.r1 read-mostly\n'
+                'kk.z read-mostly\nkk.w hot-write\n')
+    for ba in (8, 16):
+        d = json.loads(run('suggest', '--json', o, 'kk', '--classes', cls, '--keep-together', 'a,b',
+                           '--base-align', str(ba), '--max-proposals', '20').stdout)
+        assert d['proposals'], d['note']
+        for q in d['proposals']:
+            m = {x['name']: x['offset'] for x in q['layout']['members'] if x['depth'] == 0}
+            split = [s for s in range(0, 64, ba) if (m['a'] + s) // 64 != (m['b'] + 3 + s) // 64]
+            assert not split, (ba, q['kind'], m['a'], m['b'], split)
+    # larger than the spacing: still proposals
+    d = json.loads(run('suggest', '--json', o, 'kk', '--classes', cls, '--keep-together', 'a,b,y',
+                       '--base-align', '8', '--max-proposals', '20').stdout)
+    assert d['proposals'], d['note']
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
