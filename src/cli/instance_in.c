@@ -27,29 +27,50 @@ int cli_base_align_option(const char *arg, unsigned *out)
 	return 0;
 }
 
-int cli_instance_offset(const char *file, const struct slt_load_opts *lo,
-			const char *spec, const struct slt_struct *s,
-			uint64_t *off, struct slt_error *err)
+/* CONTAINER of spec (CONTAINER.MEMBER) loaded from file with nested
+ * members inline into *l; *member gets MEMBER's path (in spec), *mi its
+ * index in the container (n_members: none).  0, a usage error, or the
+ * load's error. */
+static int load_container(const char *file, const struct slt_load_opts *lo,
+			  const char *spec, struct slt_layout **l,
+			  const char **member, size_t *mi, struct slt_error *err)
 {
-	char cname[256], path[512];
+	char path[512];
+	char cname[256];
 	const char *dot = strchr(spec, '.');
 	struct slt_load_opts o = *lo;
-	struct slt_layout *l = NULL;
 	const char *ops[1] = { cname };
-	int rc;
 
 	if (!dot || dot == spec || !dot[1] || (size_t)(dot - spec) >= sizeof(cname))
 		return cli_usage_error("--in '%s': want CONTAINER.MEMBER, e.g. inode.i_data", spec);
 	snprintf(cname, sizeof(cname), "%.*s", (int)(dot - spec), spec);
 	o.expand = true;
-	rc = slt_layout_load(file, ops, 1, &o, &l, err);
+	*member = dot + 1;
+	int rc = slt_layout_load(file, ops, 1, &o, l, err);
+	if (rc)
+		return rc;
+	const struct slt_struct *c = &(*l)->structs[0];
+	*mi = c->n_members;
+	for (size_t i = 0; i < c->n_members && *mi == c->n_members; i++)
+		if (!strcmp(slt_member_path(c, i, path, sizeof(path)), *member))
+			*mi = i;
+	return 0;
+}
+
+int cli_instance_offset(const char *file, const struct slt_load_opts *lo,
+			const char *spec, const struct slt_struct *s,
+			uint64_t *off, struct slt_error *err)
+{
+	const char *mpath;
+	struct slt_layout *l = NULL;
+	size_t i;
+	int rc = load_container(file, lo, spec, &l, &mpath, &i, err);
+
 	if (rc)
 		return rc;
 	const struct slt_struct *c = &l->structs[0];
 	rc = -1;
-	for (size_t i = 0; i < c->n_members && rc; i++) {
-		if (strcmp(slt_member_path(c, i, path, sizeof(path)), dot + 1))
-			continue;
+	if (i < c->n_members) {
 		const struct slt_member *m = &c->members[i];
 		const char *t = m->type;
 		if (!strncmp(t, "struct ", 7))
@@ -58,13 +79,13 @@ int cli_instance_offset(const char *file, const struct slt_load_opts *lo,
 			rc = cli_usage_error("--in %s: that member is a %s of %" PRIu64
 					     " bytes, not struct %s (%" PRIu64 " bytes)",
 					     spec, m->type, m->size, s->name, s->size);
-			break;
+		} else {
+			*off = m->offset;
+			rc = 0;
 		}
-		*off = m->offset;
-		rc = 0;
 	}
 	if (rc < 0)
-		rc = cli_usage_error("--in %s: struct %s has no member %s", spec, cname, dot + 1);
+		rc = cli_usage_error("--in %s: struct %s has no member %s", spec, c->name, mpath);
 	slt_layout_free(l);
 	return rc;
 }
@@ -131,25 +152,14 @@ int cli_container_cost(const char *file, const struct slt_load_opts *lo,
 		       const char *spec, const struct slt_advice_opts *o,
 		       struct slt_advice *adv, struct slt_error *err)
 {
-	char cname[256], path[512];
-	const char *dot = strchr(spec, '.');
-	struct slt_load_opts lo2 = *lo;
+	const char *mpath;
 	struct slt_layout *l = NULL;
-	const char *ops[1] = { cname };
-	int rc;
+	size_t mi;
+	int rc = load_container(file, lo, spec, &l, &mpath, &mi, err);
 
-	if (!dot || (size_t)(dot - spec) >= sizeof(cname))
-		return 0; /* cli_instance_offset() said why */
-	snprintf(cname, sizeof(cname), "%.*s", (int)(dot - spec), spec);
-	lo2.expand = true;
-	rc = slt_layout_load(file, ops, 1, &lo2, &l, err);
 	if (rc)
 		return rc;
 	const struct slt_struct *c = &l->structs[0];
-	size_t mi = c->n_members;
-	for (size_t i = 0; i < c->n_members && mi == c->n_members; i++)
-		if (!strcmp(slt_member_path(c, i, path, sizeof(path)), dot + 1))
-			mi = i;
 	unsigned line = o->cacheline_size ? o->cacheline_size : SLT_CACHELINE_DEFAULT;
 	for (size_t i = 0; mi < c->n_members && !rc && i < adv->n_proposals; i++) {
 		struct slt_proposal *p = &adv->proposals[i];

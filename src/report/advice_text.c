@@ -71,50 +71,14 @@ static void slab_side(FILE *out, const struct slt_slab_cost *c)
 		" B of slab each)", c->object_size, n, c->order, n ? slab / n : 0);
 }
 
-static void slab_line(FILE *out, const struct slt_proposal *p,
-		      const struct slt_advice_report_opts *r)
+/* The figures of a kmem_cache of its own, after the text already written:
+ * which cache is assumed (the binary does not say), both sides, the
+ * kmalloc classes, the comment's end. */
+static void slab_figures(FILE *out, const struct slt_slab_cost *sb,
+			 const struct slt_slab_cost *sa,
+			 const struct slt_advice_report_opts *r)
 {
 	char b[40], a[40];
-	const struct slt_slab_cost *sb = &p->slab_before, *sa = &p->slab_after;
-	if (sb->embedded && !p->container) {
-		fputs("/* slab: none of its own: the instance is a member of its container "
-		      "(--in), whose slab object grows or shrinks with it (not priced here) */\n",
-		      out);
-		return;
-	}
-	if (sb->embedded) {
-		const struct slt_slab_cost *cb = &p->container_slab_before,
-					   *ca = &p->container_slab_after;
-		fprintf(out, "/* slab: none of its own: the instance is a member of its container "
-			"(--in %s), which grows or shrinks with it: %" PRIu64 " -> %" PRIu64
-			" bytes, %" PRIu64 " -> %" PRIu64 " cachelines; in a kmem_cache of its own ",
-			p->container, p->container_size_before, p->container_size_after,
-			p->container_lines_before, p->container_lines_after);
-		if (cb->hwcache_align)
-			fputs("with SLAB_HWCACHE_ALIGN", out);
-		else
-			fprintf(out, "aligned to %u bytes (--base-align)", cb->cache_align);
-		if (r->nr_cpus)
-			fprintf(out, ", %u CPUs", r->nr_cpus);
-		fputs(": ", out);
-		slab_side(out, cb);
-		fputs(" -> ", out);
-		slab_side(out, ca);
-		fprintf(out, "; kmalloc()'d instead: %s -> %s */\n",
-			slt_slab_class_name(cb, b, sizeof(b)), slt_slab_class_name(ca, a, sizeof(a)));
-		return;
-	}
-	if (sb->no_slab_cache || sa->no_slab_cache) {
-		fprintf(out, "/* slab: %s -> %s; %s */\n",
-			slt_slab_class_name(sb, b, sizeof(b)),
-			slt_slab_class_name(sa, a, sizeof(a)),
-			sb->no_slab_cache && sa->no_slab_cache
-				? "too large for any slab cache before and after"
-				: "too large for a slab cache on one side");
-		return;
-	}
-	/* the cache is the binary's unknown: say which one is assumed */
-	fputs("/* slab, in a kmem_cache of its own ", out);
 	if (sb->hwcache_align)
 		fputs("with SLAB_HWCACHE_ALIGN (assumed: the instance starts a line)", out);
 	else
@@ -131,6 +95,41 @@ static void slab_line(FILE *out, const struct slt_proposal *p,
 	if (slt_slab_tips(sb, sa))
 		fputs(", tips into a larger size class", out);
 	fputs(" */\n", out);
+}
+
+static void slab_line(FILE *out, const struct slt_proposal *p,
+		      const struct slt_advice_report_opts *r)
+{
+	char b[40], a[40];
+	const struct slt_slab_cost *sb = &p->slab_before, *sa = &p->slab_after;
+	if (sb->embedded && !p->container) {
+		fputs("/* slab: none of its own: the instance is a member of its container "
+		      "(--in), whose slab object grows or shrinks with it (not priced here) */\n",
+		      out);
+		return;
+	}
+	if (sb->embedded) {
+		/* --in: the container's figures (its own cache) */
+		fprintf(out, "/* slab: none of its own: the instance is a member of its container "
+			"(--in %s), which grows or shrinks with it: %" PRIu64 " -> %" PRIu64
+			" bytes, %" PRIu64 " -> %" PRIu64 " cachelines; in a kmem_cache of its own ",
+			p->container, p->container_size_before, p->container_size_after,
+			p->container_lines_before, p->container_lines_after);
+		slab_figures(out, &p->container_slab_before, &p->container_slab_after, r);
+		return;
+	}
+	if (sb->no_slab_cache || sa->no_slab_cache) {
+		fprintf(out, "/* slab: %s -> %s; %s */\n",
+			slt_slab_class_name(sb, b, sizeof(b)),
+			slt_slab_class_name(sa, a, sizeof(a)),
+			sb->no_slab_cache && sa->no_slab_cache
+				? "too large for any slab cache before and after"
+				: "too large for a slab cache on one side");
+		return;
+	}
+	/* the cache is the binary's unknown: say which one is assumed */
+	fputs("/* slab, in a kmem_cache of its own ", out);
+	slab_figures(out, sb, sa, r);
 }
 
 static void moved_line(FILE *out, const struct slt_advice *adv,

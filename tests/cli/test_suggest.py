@@ -1172,25 +1172,15 @@ def case_c_forms():
     run('suggest', so, 'cgroup', '--classes', CGROUP, '--c-form', 'bogus', rc=2)
 
 
-# A user-space program's struct in ISO C (cgroup's 6.1 shape, seed.c
-# without the kernel's zero-size padding type), for the diff's compile
-# test.
-UCG_C = r"""struct cgroup_rstat_cpu;
-struct list_head { struct list_head *next, *prev; };
-struct cgroup_base_stat { unsigned long long utime, stime, sum_exec_runtime; };
-struct cgroup {
-	long self[25];
-	char other[704];
-	struct cgroup *dom_cgrp;
-	struct cgroup *old_dom_cgrp;
-	struct cgroup_rstat_cpu *rstat_cpu;
-	struct list_head rstat_css_list;
-	struct cgroup_base_stat last_bstat;
-	struct cgroup_base_stat bstat;
-	char rest[800];
-};
-struct cgroup ucg_inst;
-"""
+# A user-space program's structs in ISO C, for the diff's compile test:
+# seed.c without the kernel's zero-size padding type (which only its 6.12
+# branch uses).
+def ucg_source():
+    with open(os.path.join(ROOT, 'fixtures', 'report', 'seed.c')) as f:
+        src = f.read()
+    pad = 'struct cacheline_padding { char x[0]; } __attribute__((aligned(64)));'
+    assert pad in src
+    return src.replace(pad, '')
 
 
 def case_user_diff_compiles():
@@ -1204,7 +1194,7 @@ def case_user_diff_compiles():
     src = os.path.join(TMP, 'ucg')
     os.makedirs(src, exist_ok=True)
     with open(os.path.join(src, 'ucg.c'), 'w') as f:
-        f.write(UCG_C)
+        f.write(ucg_source())
     subprocess.run([CC, '-g', '-c', '-o', 'ucg.o', 'ucg.c'], cwd=src, check=True)
     d = advice(os.path.join(src, 'ucg.o'), 'cgroup', '--classes', CGROUP, '--source-root', src,
                '--max-proposals', '20')
