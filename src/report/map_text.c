@@ -106,10 +106,25 @@ static const char *cell_color(const struct slt_hm *m, long o)
 	}
 }
 
-/* The cells row of line k (blank when the panel has no line k). */
-static void cells_row(struct row *r, const struct panel *p, uint64_t k)
+/* The names rows of one panel (as many as the names a finding uses
+ * need), and the rows of a line's finding markers that do not fit after
+ * its cells. */
+struct names {
+	struct row *r;
+	size_t n, cap;
+};
+
+static struct row *names_row(struct names *nm, size_t x);
+
+/* The cells row of line k (blank when the panel has no line k), its
+ * markers " !N" after the bar while they fit the width; the others wrap
+ * onto rows of their own in mk, indented to the first marker's column
+ * (to the cells' when not even one fits there), never cut. */
+static void cells_row(struct row *r, struct names *mk, const struct panel *p,
+		      uint64_t k)
 {
 	const struct slt_hm *m = &p->m;
+	mk->n = 0;
 	if (k >= m->n_lines)
 		return;
 	uint64_t off = k ? k * m->cl - m->origin : 0;
@@ -129,29 +144,39 @@ static void cells_row(struct row *r, const struct panel *p, uint64_t k)
 	int h = slt_hm_line_heat(m, k);
 	if (h >= 0)
 		r_printf(r, " %d", h);
-	bool any = false;
+	size_t indent = r->vis;
+	struct row *t = r;
+	bool any = false;       /* a marker on row t */
 	for (size_t i = 0; m->fa && i < m->fa->n_findings; i++) {
 		if (!slt_hm_finding_on(&m->fa->findings[i], k))
 			continue;
+		char b[32];
+		size_t len = (size_t)snprintf(b, sizeof(b), " !%zu", slt_hm_fnum(m, i));
+		if (any && t->vis + len > p->width) {
+			r_esc(t, p->color, "\033[0m");
+			if (t != r)
+				r_cut(t, p->width);
+			if (!(t = names_row(mk, mk->n)))
+				return;
+			if (indent + len > p->width)
+				indent = p->prefix - 1;
+			r_pad(t, indent);
+			any = false;
+		}
 		if (!any)
-			r_esc(r, p->color, "\033[1;31m");
-		r_printf(r, " !%zu", slt_hm_fnum(m, i));
+			r_esc(t, p->color, "\033[1;31m");
+		r_text(t, b, len);
 		any = true;
 	}
 	if (any)
-		r_esc(r, p->color, "\033[0m");
+		r_esc(t, p->color, "\033[0m");
+	if (t != r)
+		r_cut(t, p->width);
 	r_cut(r, p->width);
 }
 
 #define NAME_ROWS 8         /* rows for names no finding uses, at most */
 #define MAX_RUNS 256
-
-/* The names rows of one panel (as many as the names a finding uses
- * need). */
-struct names {
-	struct row *r;
-	size_t n, cap;
-};
 
 static struct row *names_row(struct names *nm, size_t x)
 {
@@ -335,7 +360,12 @@ static size_t names_rows(struct names *nm, const struct panel *p, uint64_t k)
 		}
 	for (size_t i = 0; i < l.rows && i < nm->n; i++)
 		r_cut(&nm->r[i], p->width);
-	return nm->r[0].vis ? l.rows : 0;
+	if (!nm->r[0].vis) {
+		for (size_t i = 0; i < nm->n; i++)
+			r_clear(&nm->r[i]);
+		nm->n = 0;
+	}
+	return nm->n;
 }
 
 /* A line inside a run that one member fills, with the same member on the
@@ -386,11 +416,39 @@ static int flush(FILE *out, struct row *rs, size_t n, const struct panel *ps)
 	return oom ? SLT_ENOMEM : 0;
 }
 
+/* The extra rows of n panels side by side (names or markers; a panel's
+ * nr[i].n rows, the most of them), then cleared for the next line. */
+static int flush_rows(FILE *out, struct names *nr, size_t n, const struct panel *ps)
+{
+	size_t rows = 0;
+	int rc = 0;
+	for (size_t i = 0; i < n; i++)
+		rows = nr[i].n > rows ? nr[i].n : rows;
+	for (size_t x = 0; !rc && x < rows; x++) {
+		struct row two[2] = { { 0 }, { 0 } };
+		for (size_t i = 0; i < n; i++)
+			if (x < nr[i].n)
+				two[i] = nr[i].r[x];
+		rc = flush(out, two, n, ps);
+		for (size_t i = 0; i < n; i++)
+			if (x < nr[i].n)
+				nr[i].r[x] = two[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (size_t x = 0; x < nr[i].n; x++)
+			r_clear(&nr[i].r[x]);
+		if (nr[i].cap && !names_row(&nr[i], 0))
+			rc = SLT_ENOMEM;
+		nr[i].n = 0;
+	}
+	return rc;
+}
+
 /* The rows of n panels side by side, line by line. */
 static int draw(FILE *out, struct panel *ps, size_t n)
 {
 	struct row rs[2] = { { 0 }, { 0 } };
-	struct names nr[2] = { { 0 }, { 0 } };
+	struct names nr[2] = { { 0 }, { 0 } }, mk[2] = { { 0 }, { 0 } };
 	uint64_t lines = 0;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++)
@@ -416,36 +474,23 @@ static int draw(FILE *out, struct panel *ps, size_t n)
 			continue;
 		}
 		for (size_t i = 0; i < n; i++)
-			cells_row(&rs[i], &ps[i], k);
+			cells_row(&rs[i], &mk[i], &ps[i], k);
 		rc = flush(out, rs, n, ps);
-		size_t rows = 0;
-		for (size_t i = 0; i < n; i++) {
-			size_t u = names_rows(&nr[i], &ps[i], k);
-			rows = u > rows ? u : rows;
-		}
-		for (size_t x = 0; !rc && x < rows; x++) {
-			struct row two[2] = { { 0 }, { 0 } };
-			for (size_t i = 0; i < n; i++)
-				if (x < nr[i].n)
-					two[i] = nr[i].r[x];
-			rc = flush(out, two, n, ps);
-			for (size_t i = 0; i < n; i++)
-				if (x < nr[i].n)
-					nr[i].r[x] = two[i];
-		}
-		for (size_t i = 0; i < n; i++) {
-			for (size_t x = 0; x < nr[i].n; x++)
-				r_clear(&nr[i].r[x]);
-			if (nr[i].cap && !names_row(&nr[i], 0))
-				rc = SLT_ENOMEM;
-			nr[i].n = 0;
-		}
+		if (!rc)
+			rc = flush_rows(out, mk, n, ps);
+		for (size_t i = 0; i < n; i++)
+			names_rows(&nr[i], &ps[i], k);
+		if (!rc)
+			rc = flush_rows(out, nr, n, ps);
 	}
 	for (size_t i = 0; i < n; i++) {
 		free(rs[i].p);
 		for (size_t x = 0; x < nr[i].cap; x++)
 			free(nr[i].r[x].p);
 		free(nr[i].r);
+		for (size_t x = 0; x < mk[i].cap; x++)
+			free(mk[i].r[x].p);
+		free(mk[i].r);
 	}
 	return rc;
 }

@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from html_check import check_page  # noqa: E402
-from test_map import CC, CLASSES, ROOT, TMP, memcg, rows_of, run, units  # noqa: E402
+from test_map import CC, CLASSES, ESC, ROOT, TMP, golden, memcg, rows_of, run, units  # noqa: E402
 
 def demo():
     """(object, classes file, profile) of fixtures/report/map_demo.c."""
@@ -185,6 +185,35 @@ def case_html_hover_shared():
     page = page_of('report', o, 'demo', '--classes', cls)
     hi = re.search(r'<title>hi \(uint32_t\): offset 20[^<]*', page).group(0)
     assert 'also here: raw (uint64_t): offset 16, 8 bytes' in hi, hi
+
+
+def case_map_marks_wrap():
+    # a line's finding markers that do not fit after its cells wrap onto
+    # rows of their own under the first marker, never cut with '~' (at 30
+    # columns line 0's " !5" was cut to "!4~")
+    o, _, prof = demo()
+    args = ('report', o, 'demo', '--samples', prof, '--adjacent', '--map')
+    d = json.loads(run('report', '--json', o, 'demo', '--samples', prof, '--adjacent'))
+    on0 = sorted(f['rank'] for f in d['findings'] if 0 in (f['line'], f.get('line2', -1)))
+    assert len(on0) >= 5, on0
+    for cols in range(20, 41):
+        t = run(*args, columns=cols)
+        lines = t.split('\n')
+        row0 = next(i for i, l in enumerate(lines) if l.startswith('0 '))
+        marks = re.findall(r'!(\d+)', lines[row0].split('|', 2)[2])
+        x = row0 + 1
+        while re.fullmatch(r' +(!\d+ ?)+', lines[x]):
+            marks += re.findall(r'!(\d+)', lines[x])
+            x += 1
+        assert sorted(int(m) for m in marks) == on0, (cols, on0, lines[row0:x + 1])
+        assert '~' not in '\n'.join(lines[row0:x]), (cols, lines[row0:x])
+        for l in lines:
+            assert len(l) <= max(cols, 20), (cols, l)
+    t = run(*args, columns=30)
+    golden('demo-adjacent.30.txt', t)
+    c = run(*args, '--color=always', columns=30)
+    golden('demo-adjacent.30.color.txt', c)
+    assert ESC.sub('', c) == t
 
 
 if __name__ == '__main__':
