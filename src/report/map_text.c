@@ -781,13 +781,16 @@ int slt_report_advice_map(FILE *out, const struct slt_advice *advice,
 			 advice->note ? advice->note : "");
 		w_end(&w);
 	}
+	/* no proposal: the original's map still, after the reason */
+	if (!advice->n_proposals)
+		return slt_report_analysis_map(out, a, opts, err);
 	int rc = 0;
 	for (size_t i = 0; !rc && i < advice->n_proposals; i++) {
 		if (i)
 			fputc('\n', out);
 		rc = proposal_map(out, advice, i, opts, ropts, err);
 	}
-	if (!rc && advice->n_proposals) {
+	if (!rc) {
 		struct slt_hm m = { .a = a, .fa = a };
 		findings_key(out, &m, width);
 	}

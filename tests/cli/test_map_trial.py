@@ -216,6 +216,22 @@ def case_map_marks_wrap():
     assert ESC.sub('', c) == t
 
 
+def case_suggest_map_none():
+    # no proposal (6.12's mem_cgroup_per_node: no sharing to remove): the
+    # reason, then the original's map as report --map draws it (it drew
+    # nothing); the page has the map and the reason too
+    from test_map import obj
+    args = (obj(True), 'mem_cgroup_per_node', '--classes',
+            os.path.join(CLASSES, 'mem_cgroup_per_node.classes'))
+    t = run('suggest', *args, '--map')
+    head, _, rest = t.partition('\n    model can remove\n')
+    assert head.startswith('struct mem_cgroup_per_node: 0 proposals\nno proposal: '), t
+    assert rest and rest == run('report', *args, '--map'), t
+    assert rows_of(rest), rest
+    page = page_of('suggest', *args)
+    assert len(svgs(page)) == 1 and '<p>No proposal: no layout with less sharing' in page, page
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()),
