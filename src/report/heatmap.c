@@ -116,7 +116,7 @@ int slt_hm_build(struct slt_hm *m, const struct slt_analysis *a,
 	size_t n = m->n_lines * m->cl;
 	for (size_t b = 0; b < n; b++)
 		m->owner[b] = b < m->origin || b >= end ? HM_OUTSIDE : HM_HOLE;
-	if (slt_hm_owners(m)) {
+	if (slt_hm_owners(m) || slt_hm_labels(m)) {
 		slt_hm_free(m);
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	}
@@ -165,6 +165,8 @@ int slt_hm_set_findings(struct slt_hm *m, const struct slt_analysis *fa,
 
 void slt_hm_free(struct slt_hm *m)
 {
+	if (m->s)
+		slt_hm_labels_free(m);
 	free(m->owner);
 	free(m->orig);
 	free(m->fnum);

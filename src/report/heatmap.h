@@ -80,10 +80,25 @@ struct slt_hm {
 					  member) is one of them */
 	size_t *hid_at;                /* n_lines + 1: line k's are
 					  hid[hid_at[k] .. hid_at[k + 1]) */
+	char **label;                  /* per member of s: the name drawn
+					  when its own is drawn for another
+					  member too (heatmap_label.c), else
+					  NULL */
 	const char *given_word;        /* how given classes are labelled
 					  (slt_report_opts.given_word; NULL:
 					  "given") */
 };
+
+/* The labels of the members drawn (m->label): 0 or SLT_ENOMEM; and
+ * their release (slt_hm_free() calls it). */
+int slt_hm_labels(struct slt_hm *m);
+void slt_hm_labels_free(struct slt_hm *m);
+
+/* The name the maps draw for member i of m->s: its name, or the shortest
+ * dotted suffix of its path no other member drawn shares
+ * ("sk_receive_queue.lock" where sk_lock's lock is drawn too); "" for an
+ * anonymous member. */
+const char *slt_hm_label(const struct slt_hm *m, long i);
 
 /* Build the model of s (a->layout, or a proposal's layout of it).
  * Returns 0, SLT_EUSAGE (larger than HM_MAX_BYTES) or SLT_ENOMEM. */

@@ -155,7 +155,7 @@ static double marks_w(const struct slt_hm *m, uint64_t k)
 /* The name of owner o fits inside its run of w units. */
 static bool fits(const struct slt_hm *m, long o, double w)
 {
-	const char *name = o >= 0 ? m->s->members[o].name : "";
+	const char *name = o >= 0 ? slt_hm_label(m, o) : "";
 	return name[0] && strlen(name) * CHAR_W + 3 <= w;
 }
 
@@ -198,7 +198,7 @@ static unsigned names(FILE *out, const struct slt_hm *m, uint64_t k, double cw,
 					break;
 				o = m->hid[x_hid++];
 			}
-			const char *nm = m->s->members[o].name;
+			const char *nm = slt_hm_label(m, o);
 			if (!m->named[o] || !nm[0])
 				continue;
 			double len = (strlen(nm) + (n ? 2 : 1)) * CHAR_W;
@@ -258,7 +258,7 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 			fputs("</rect>", out);
 			if (fits(m, o, rw)) {
 				fprintf(out, "<text class=\"nm\" x=\"%.2f\" y=\"%.0f\">", x + 2, y + 11);
-				slt_html_esc(out, m->s->members[o].name);
+				slt_html_esc(out, slt_hm_label(m, o));
 				fputs("</text>", out);
 			}
 		}

@@ -336,7 +336,7 @@ static size_t names_rows(struct names *nm, const struct panel *p, uint64_t k)
 			end++;
 		if (end == p->cells)
 			end++;          /* the last: up to under the bar */
-		const char *name = m->s->members[mem[i]].name;
+		const char *name = slt_hm_label(m, mem[i]);
 		size_t len = strlen(name);
 		r_pad(r0, p->prefix + c);
 		if (len && c + len < end) {
@@ -351,12 +351,12 @@ static size_t names_rows(struct names *nm, const struct panel *p, uint64_t k)
 	struct plus l = { .nm = nm, .p = p, .rows = 1, .tail = p->prefix + p->cells + 2 };
 	for (size_t i = 0; i < n; i++)
 		if (!placed[i] && m->s->members[mem[i]].name[0])
-			plus_name(&l, m->s->members[mem[i]].name, m->named[mem[i]] ? 0 : 1);
+			plus_name(&l, slt_hm_label(m, mem[i]), m->named[mem[i]] ? 0 : 1);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t x = m->hid_at[k]; x < m->hid_at[k + 1]; x++) {
 			long i = m->hid[x];
 			if (m->s->members[i].name[0] && m->named[i] == !pass)
-				plus_name(&l, m->s->members[i].name, pass ? 2 : 0);
+				plus_name(&l, slt_hm_label(m, i), pass ? 2 : 0);
 		}
 	for (size_t i = 0; i < l.rows && i < nm->n; i++)
 		r_cut(&nm->r[i], p->width);
@@ -464,8 +464,8 @@ static int draw(FILE *out, struct panel *ps, size_t n)
 				if (w >= 0) {
 					r_pad(&rs[i], ps[i].prefix - 1);
 					r_printf(&rs[i], ": lines %" PRIu64 "-%" PRIu64 ": ", k, j);
-					r_text(&rs[i], ps[i].m.s->members[w].name,
-					       strlen(ps[i].m.s->members[w].name));
+					r_text(&rs[i], slt_hm_label(&ps[i].m, w),
+					       strlen(slt_hm_label(&ps[i].m, w)));
 					r_cut(&rs[i], ps[i].width);
 				}
 			}
@@ -632,13 +632,13 @@ static size_t panel_need(const struct panel *p)
 		for (unsigned b = 0; b < m->cl; b++) {
 			long o = slt_hm_owner(m, k, b);
 			if (o >= 0 && o != prev) {
-				size_t c = p->prefix + 1 + strlen(m->s->members[o].name);
+				size_t c = p->prefix + 1 + strlen(slt_hm_label(m, o));
 				need = c > need ? c : need;
 			}
 			prev = o;
 		}
 		for (size_t x = m->hid_at[k]; x < m->hid_at[k + 1]; x++) {
-			size_t c = p->prefix + 1 + strlen(m->s->members[m->hid[x]].name);
+			size_t c = p->prefix + 1 + strlen(slt_hm_label(m, m->hid[x]));
 			need = c > need ? c : need;
 		}
 		long w = inner_line(m, k);
@@ -648,7 +648,7 @@ static size_t panel_need(const struct panel *p)
 		while (inner_line(m, j + 1) == w)
 			j++;
 		size_t c = p->prefix - 1 + strlen(": lines -: ") +
-			   2 * (size_t)slt_hm_digits(j) + strlen(m->s->members[w].name);
+			   2 * (size_t)slt_hm_digits(j) + strlen(slt_hm_label(m, w));
 		need = c > need ? c : need;
 		k = j;
 	}

@@ -232,6 +232,25 @@ def case_suggest_map_none():
     assert len(svgs(page)) == 1 and '<p>No proposal: no layout with less sharing' in page, page
 
 
+def case_map_leaf_names():
+    # two members drawn with one name (sk_receive_queue.lock and
+    # sk_lock.slock.lock, as in sock): each drawn as the shortest dotted
+    # suffix that tells it apart, on the terminal and the page; other
+    # names stay leaves (qlen, owned)
+    o, cls = units()
+    for cols in (40, 80, 120):
+        t = run('report', o, 'twolocks', '--classes', cls, '--map', columns=cols)
+        names = ' '.join(' '.join(n) for _, n in rows_of(t).values())
+        words = set(re.split(r'[+,^ ]+', names))
+        assert {'sk_receive_queue.lock', 'slock.lock', 'qlen', 'owned'} <= words, (cols, names)
+        assert 'lock' not in words, (cols, names)
+    for cmd in ('report', 'suggest'):
+        page = page_of(cmd, o, 'twolocks', '--classes', cls)
+        words = visible_words(svgs(page)[0][4])
+        assert {'sk_receive_queue.lock', 'slock.lock'} <= words and 'lock' not in words, \
+            (cmd, sorted(words))
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()),
