@@ -4,7 +4,8 @@
  * (structlint/map_report.h): one document, everything inline (CSS, SVG
  * maps), no script and no reference outside the page, so it opens from a
  * CI job's artifacts as it is.  Per definition (section sN): the numbers,
- * the map (sN-lK: line K), the findings (sN-fK: finding K), and per
+ * the map (sN-lK: line K; its finding markers after the line's number,
+ * in view at any width), the findings (sN-fK: finding K), and per
  * proposal its numbers and its map beside the original's.  Colours carry
  * the letters' meaning too (the legend); the maps are drawn at one
  * legible size (html_svg.c: text 10.8px; a narrower window scrolls the

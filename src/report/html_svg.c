@@ -15,12 +15,13 @@
 
 #define ROW 16          /* row height */
 #define NROW 12         /* height of a row of names under a line */
-#define GUT 76          /* left gutter: line and offset */
-#define RIGHT 64        /* least right margin: heat and finding markers */
+#define GUT 76          /* left gutter: line and offset, and after the
+			 * line the widest line's finding markers */
+#define MK0 26          /* the first finding marker, after the line */
+#define RIGHT 28        /* right margin: the heat bar */
 #define TOP 14          /* ruler */
 #define CELLS 512.0     /* width of one line's bytes */
 #define CHAR_W 5.6      /* a 9px monospace character, about */
-#define MK0 (GUT + CELLS + 28)  /* the first finding marker */
 /* Drawn at SCALE px per unit (html_page.c's CSS does not scale it down):
  * the 9-unit text is 10.8px at every window width; a narrower window
  * scrolls the map's box sideways, never the page.  Printed, a map is as
@@ -226,9 +227,12 @@ static unsigned names(FILE *out, const struct slt_hm *m, uint64_t k, double cw,
 	return rows;
 }
 
-/* Line k at y (its names rows below it): the whole picture is w wide. */
+/* Line k at y (its names rows below it): the whole picture is w wide,
+ * its cells start at gut; the finding markers stand between the line's
+ * number and its offset, so a narrow window that shows the start of the
+ * map's box shows them. */
 static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
-		const char *fid, double cw, double y, double w)
+		const char *fid, double cw, double y, double w, double gut)
 {
 	if (id)
 		fprintf(out, "<g class=\"ln\" id=\"%s-l%" PRIu64 "\">", id, k);
@@ -238,7 +242,7 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 		y, w, ROW);
 	fprintf(out, "<text class=\"lab\" x=\"%d\" y=\"%.0f\">%" PRIu64 "</text>"
 		"<text class=\"off\" x=\"%d\" y=\"%.0f\">+%" PRIu64 "</text>",
-		22, y + 12, k, GUT - 4, y + 12, k ? k * m->cl - m->origin : 0);
+		22, y + 12, k, (int)gut - 4, y + 12, k ? k * m->cl - m->origin : 0);
 	bool prof = m->a->profile && m->a->profile->members;
 	for (unsigned b = 0; b < m->cl;) {
 		long o = slt_hm_owner(m, k, b);
@@ -246,7 +250,7 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 		while (e < m->cl && slt_hm_owner(m, k, e) == o)
 			e++;
 		if (o != HM_OUTSIDE) {
-			double x = GUT + b * cw, rw = (e - b) * cw;
+			double x = gut + b * cw, rw = (e - b) * cw;
 			/* class m: a member, outlined so that neighbours of
 			 * one class stay apart */
 			fprintf(out, "<rect class=\"%s%s\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\"",
@@ -264,7 +268,7 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 		}
 		b = e;
 	}
-	double x = GUT + CELLS + 4;
+	double x = gut + CELLS + 4;
 	int h = slt_hm_line_heat(m, k);
 	if (h > 0) {
 		fprintf(out, "<rect class=\"heat\" x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\">"
@@ -280,7 +284,7 @@ static void row(FILE *out, const struct slt_hm *m, uint64_t k, const char *id,
 			num, num, slt_finding_kind_name(m->fa->findings[i].kind));
 		x += 8 + 6 * slt_hm_digits(num);
 	}
-	names(out, m, k, cw, GUT, y + ROW, w - GUT - 2);
+	names(out, m, k, cw, gut, y + ROW, w - gut - 2);
 	fputs("</g>\n", out);
 }
 
@@ -288,16 +292,17 @@ void slt_html_svg(FILE *out, const struct slt_hm *m, const char *id,
 		  const char *fid, const char *label)
 {
 	double cw = CELLS / m->cl;
-	/* as wide as the widest line's markers need */
-	double w = GUT + CELLS + RIGHT;
+	/* the gutter as wide as the widest line's markers need */
+	double gut = GUT;
 	for (uint64_t k = 0; fid && k < m->n_lines; k++) {
-		double e = MK0 + marks_w(m, k) + 2;
-		if (e > w)
-			w = e;
+		double e = GUT + marks_w(m, k);
+		if (e > gut)
+			gut = e;
 	}
+	double w = gut + CELLS + RIGHT;
 	double h = TOP + 2;
 	for (uint64_t k = 0; k < m->n_lines; k++)
-		h += ROW + NROW * names(NULL, m, k, cw, GUT, 0, w - GUT - 2);
+		h += ROW + NROW * names(NULL, m, k, cw, gut, 0, w - gut - 2);
 	fprintf(out, "<svg class=\"map\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
 		"role=\"img\" aria-label=\"", w, h, w * SCALE, h * SCALE);
 	slt_html_esc(out, label);
@@ -305,12 +310,12 @@ void slt_html_svg(FILE *out, const struct slt_hm *m, const char *id,
 	/* the ruler: byte offsets within the line, every eighth of it */
 	for (unsigned b = 0; b < m->cl; b += m->cl / 8 ? m->cl / 8 : 1)
 		fprintf(out, "<text class=\"ru\" x=\"%.2f\" y=\"10\">%u</text>",
-			GUT + b * cw, b);
+			gut + b * cw, b);
 	fprintf(out, "<text class=\"ru\" x=\"2\" y=\"10\">line</text>\n");
 	double y = TOP;
 	for (uint64_t k = 0; k < m->n_lines; k++) {
-		row(out, m, k, id, fid, cw, y, w);
-		y += ROW + NROW * names(NULL, m, k, cw, GUT, 0, w - GUT - 2);
+		row(out, m, k, id, fid, cw, y, w, gut);
+		y += ROW + NROW * names(NULL, m, k, cw, gut, 0, w - gut - 2);
 	}
 	fputs("</svg>\n", out);
 }

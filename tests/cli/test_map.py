@@ -578,7 +578,9 @@ def case_map_marks():
     # every window width: the map at its own size (10.8px text), its box
     # scrolls when narrower (tests/real/html-screenshot.sh measures it)
     assert 'svg.map{display:block;max-width:none}' in page
-    assert 'viewBox="0 0 652 ' in page and '.mapbox{overflow-x:auto' in page
+    # 630: the gutter (76) and the one marker a line has (14) before the
+    # cells (512), the heat bar's margin (28) after them
+    assert 'viewBox="0 0 630 ' in page and '.mapbox{overflow-x:auto' in page
     assert '<th>classes</th><td>given</td>' in page, page
 
 

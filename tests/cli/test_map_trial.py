@@ -49,9 +49,11 @@ def page_of(*args):
 
 
 def case_html_marks_fit():
-    # four findings on line 0: every marker inside the SVG's viewBox (the
-    # picture as wide as its widest line of markers needs), at 6 units a
-    # digit and 8 more for the '!' and the gap, as the markers are drawn
+    # four findings on line 0: every marker between the line's number and
+    # the cells (a narrow window shows the start of a map's box, so the
+    # markers, which were after the cells, out of view), at 6 units a
+    # digit and 8 more for the '!' and the gap, as the markers are drawn,
+    # each linked to its finding
     o, _, prof = demo()
     for cmd in ('report', 'suggest'):
         page = page_of(cmd, o, 'demo', '--samples', prof)
@@ -59,9 +61,13 @@ def case_html_marks_fit():
         assert maps, page[:2000]
         marks = 0
         for vw, vh, _, _, body in maps:
-            for x, num in re.findall(r'<text class="mk" x="([0-9.]+)" y="[0-9.]+">!(\d+)', body):
+            cells = min(float(x) for x in re.findall(r'<rect class="c-[a-z]+[^"]*" x="([0-9.]+)"', body))
+            for ref, x, num in re.findall(r'<a href="#([^"]+)"><text class="mk" x="([0-9.]+)" '
+                                          r'y="[0-9.]+">!(\d+)', body):
                 marks += 1
-                assert float(x) + 8 + 6 * len(num) <= vw, (cmd, x, num, vw)
+                assert 22 < float(x) and float(x) + 8 + 6 * len(num) <= cells - 30, \
+                    (cmd, x, num, cells)
+                assert ref.endswith('-f' + num) and ('<li id="%s"' % ref) in page, (cmd, ref)
         assert marks >= 5, (cmd, marks)
 
 
