@@ -17,7 +17,8 @@
 /* s with & < > " ' escaped (text and attribute values alike). */
 void slt_html_esc(FILE *out, const char *s);
 
-/* The map of m as an <svg> element.  id: the prefix of its ids (lines are
+/* The map of m as a <div class="map"> of <svg> elements, one per line (a
+ * printed page breaks between lines), each a window on one picture.  id: the prefix of its ids (lines are
  * ID-lK; NULL: no ids); fid: the prefix of the findings' ids its markers
  * link to (NULL: no markers); label: the figure's accessible name. */
 void slt_html_svg(FILE *out, const struct slt_hm *m, const char *id,

@@ -300,22 +300,32 @@ void slt_html_svg(FILE *out, const struct slt_hm *m, const char *id,
 			gut = e;
 	}
 	double w = gut + CELLS + RIGHT;
-	double h = TOP + 2;
-	for (uint64_t k = 0; k < m->n_lines; k++)
-		h += ROW + NROW * names(NULL, m, k, cw, gut, 0, w - gut - 2);
-	fprintf(out, "<svg class=\"map\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
-		"role=\"img\" aria-label=\"", w, h, w * SCALE, h * SCALE);
+	/* one <svg> per line (its names rows, and the ruler with line 0),
+	 * each a window (viewBox) on the one picture: stacked they are the
+	 * map, and a printed page may break between any two lines (an <svg>
+	 * is never broken, so one for the whole map went to the next page
+	 * whole, leaving the page before it half blank) */
+	fputs("<div class=\"map\" role=\"img\" aria-label=\"", out);
 	slt_html_esc(out, label);
 	fputs("\">\n", out);
-	/* the ruler: byte offsets within the line, every eighth of it */
-	for (unsigned b = 0; b < m->cl; b += m->cl / 8 ? m->cl / 8 : 1)
-		fprintf(out, "<text class=\"ru\" x=\"%.2f\" y=\"10\">%u</text>",
-			gut + b * cw, b);
-	fprintf(out, "<text class=\"ru\" x=\"2\" y=\"10\">line</text>\n");
 	double y = TOP;
 	for (uint64_t k = 0; k < m->n_lines; k++) {
+		double y0 = k ? y : 0;
+		double y1 = y + ROW + NROW * names(NULL, m, k, cw, gut, 0, w - gut - 2);
+		if (k + 1 == m->n_lines)
+			y1 += 2;
+		fprintf(out, "<svg class=\"map\" viewBox=\"0 %.0f %.0f %.0f\" width=\"%.0f\" "
+			"height=\"%.1f\">\n", y0, w, y1 - y0, w * SCALE, (y1 - y0) * SCALE);
+		if (!k) {
+			/* the ruler: byte offsets within the line, every eighth */
+			for (unsigned b = 0; b < m->cl; b += m->cl / 8 ? m->cl / 8 : 1)
+				fprintf(out, "<text class=\"ru\" x=\"%.2f\" y=\"10\">%u</text>",
+					gut + b * cw, b);
+			fprintf(out, "<text class=\"ru\" x=\"2\" y=\"10\">line</text>\n");
+		}
 		row(out, m, k, id, fid, cw, y, w, gut);
-		y += ROW + NROW * names(NULL, m, k, cw, gut, 0, w - gut - 2);
+		fputs("</svg>\n", out);
+		y = y1;
 	}
-	fputs("</svg>\n", out);
+	fputs("</div>\n", out);
 }

@@ -30,14 +30,26 @@ def demo():
             os.path.join(ROOT, 'fixtures', 'report', 'map_demo.profile.json'))
 
 
-SVG = re.compile(r'<svg class="map" viewBox="0 0 ([0-9.]+) ([0-9.]+)"(?: width="([0-9.]+)" '
-                 r'height="([0-9.]+)")?(.*?)</svg>', re.S)
+MAP = re.compile(r'<div class="map" role="img" aria-label="[^"]*">(.*?)</div>', re.S)
+SVG = re.compile(r'<svg class="map" viewBox="0 ([0-9.]+) ([0-9.]+) ([0-9.]+)" width="([0-9.]+)" '
+                 r'height="([0-9.]+)">(.*?)</svg>', re.S)
 
 
 def svgs(page):
-    """(viewBox width, height, width px, height px, body) of each map."""
-    return [(float(a), float(b), float(c or 0), float(d or 0), e)
-            for a, b, c, d, e in SVG.findall(page)]
+    """(viewBox width, height, width px, height px, body) of each map: its
+    <svg>s, one per line, each a window on the one picture, stacked."""
+    out = []
+    for m in MAP.findall(page):
+        parts = SVG.findall(m)
+        assert parts, m[:500]
+        y = 0.0
+        for y0, vw, vh, w, h, _ in parts:
+            # the windows tile the picture: each starts where the last ended
+            assert float(y0) == y and vw == parts[0][1] and w == parts[0][3], (y0, y, vw, w)
+            y = float(y0) + float(vh)
+        out.append((float(parts[0][1]), y, float(parts[0][3]),
+                    sum(float(p[4]) for p in parts), ''.join(p[5] for p in parts)))
+    return out
 
 
 def page_of(*args):
@@ -150,6 +162,13 @@ def case_html_print():
         assert want in pr, (want, pr)
     assert not re.search(r'(section|figure|table)[^{}]*\{[^}]*break-inside:avoid', pr), pr
     assert '.print{display:none}' in css.split('@media print')[0], css
+    # a map is one <svg> per line, so a page breaks between lines: one
+    # <svg> for the whole map (never broken) went to page 2 whole and left
+    # page 1 half blank
+    maps = MAP.findall(page)
+    n = [(len(SVG.findall(m)), m.count('<g class="ln"')) for m in maps]
+    assert maps and all(a == b >= 40 for a, b in n), n
+    assert len(svgs(page)) == len(maps)
     decls = re.findall(r'<details><summary>C declaration</summary><pre><code>(.*?)</code>', page, re.S)
     copies = re.findall(r'<div class="print"><p>C declaration</p><pre><code>(.*?)</code>', page, re.S)
     assert decls and decls == copies, (len(decls), len(copies))

@@ -172,7 +172,8 @@ done
 # Printed (the print stylesheet, to PDF): the maps' text at least 7 pt
 # high (pdftotext's word boxes of the line offsets "+N"; side by side maps
 # printed at about 4), the C declarations shown (closed <details> are not
-# printed), nothing past the page's right edge.  The pages as PNG (60 dpi,
+# printed), nothing past the page's right edge, page 1 filled (its last
+# word at least 80% down).  The pages as PNG (60 dpi,
 # pdftoppm) to look at.
 for page in memcg61 memcg61-suggest; do
 	pdf=$out/$page.pdf
@@ -195,6 +196,11 @@ import re, sys
 t = open(sys.argv[1]).read()
 pages = t.count('<page ')
 w = float(re.search(r'<page width="([0-9.]+)"', t).group(1))
+# page 1 filled: its last word at least 80% down (one <svg> for a whole
+# map went to page 2 whole and left page 1 half blank)
+p1 = t.split('<page ')[1]
+ph = float(re.search(r'height="([0-9.]+)"', p1).group(1))
+low = max([float(y) for y in re.findall(r'yMax="([0-9.]+)"', p1)] or [0])
 words = re.findall(r'xMin="[0-9.]+" yMin="([0-9.]+)" xMax="([0-9.]+)" yMax="([0-9.]+)">([^<]*)<', t)
 hs = [float(b) - float(a) for a, _, b, x in words if re.fullmatch(r'\+\d+', x)]
 out = [x for _, r, _, x in words if float(r) > w]
@@ -203,10 +209,13 @@ if not hs or min(hs) < 7:
     bad.append('map text %.1f pt high' % (min(hs) if hs else 0))
 if out:
     bad.append('%d words past the right edge' % len(out))
+if pages > 1 and low < 0.8 * ph:
+    bad.append('page 1 filled to %.0f%% only' % (100 * low / ph))
 if sys.argv[2].endswith('suggest') and 'static_assert' not in t:
     bad.append('no C declaration')
 print(('BAD ' + '; '.join(bad)) if bad else
-      'OK %d pages, map text %.1f pt high' % (pages, min(hs)))
+      'OK %d pages, page 1 filled to %.0f%%, map text %.1f pt high' %
+      (pages, 100 * low / ph, min(hs)))
 PY
 )
 	if [[ $verdict == OK* ]]; then
