@@ -220,8 +220,9 @@ struct slt_validate_result {
 	bool low_overlap;        /* verdict NONE because a side's median
 				    overlap is under opts.min_overlap (the
 				    intervals are still computed) */
-	double min_overlap;      /* the floor applied (0: none, e.g. one
-				    updater thread) */
+	double min_overlap;      /* the floor applied (opts.min_overlap; one
+				    updater thread overlaps 0%: no verdict
+				    unless the floor is 0) */
 	unsigned allowed_cpus, distinct_cpus; /* of the last run */
 	/* STATS mode, of the last run (engine.h "Kernel stats modes") */
 	enum slt_stats_mode stats_mode;

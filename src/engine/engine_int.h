@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "structlint/engine.h"
 
@@ -72,6 +73,28 @@ static inline void eng_lock(struct eng_lock *l)
 	while (atomic_exchange_explicit(&l->v, 1, memory_order_acquire))
 		while (atomic_load_explicit(&l->v, memory_order_relaxed))
 			eng_cpu_relax();
+}
+
+/* eng_lock(), napping when nap (struct eng_thread.nap_wait).  The --realtime flusher runs one priority
+ * above the updaters and shares their CPUs: spinning for a lock that an
+ * updater it preempted holds would keep that holder off its CPU (an
+ * inversion the kernel cannot have: its per-CPU lock is taken with
+ * interrupts off, so a flush worker never preempts a holder), so after a
+ * short spin it sleeps 2 us at a time, which lets the holder run and
+ * release it.  Its holds then include the naps: a sleep is a voluntary
+ * context switch, which the preemption check counts (engine.h). */
+static inline void eng_lock_nap(struct eng_lock *l, bool nap)
+{
+	if (!nap || !l->spin) {
+		eng_lock(l);
+		return;
+	}
+	static const struct timespec naptime = { 0, 2000 };
+	for (unsigned spins = 0; !eng_trylock(l);)
+		if (++spins < 256)
+			eng_cpu_relax();
+		else
+			nanosleep(&naptime, NULL);
 }
 
 static inline void eng_unlock(struct eng_lock *l)
@@ -153,6 +176,8 @@ struct eng_thread {
 				      after eng_cosched_end() the CPU time
 				      the thread used */
 	unsigned cs_wait;          /* operations to the next sample */
+	bool nap_wait;             /* waits for a busy spinlock by napping
+				      (eng_lock_nap()): the --realtime flusher */
 	char pad_[64];
 };
 

@@ -100,12 +100,12 @@ static void rstat_flush(struct eng_run *r, struct eng_thread *th)
 	/* preemption baselines: the flush lock's hold (the whole flush),
 	 * taken once the lock is held, and the per-CPU holds (moved on by
 	 * each check) */
-	eng_lock(&r->flush_lock);
+	eng_lock_nap(&r->flush_lock, th->nap_wait);
 	uint64_t fbase = eng_preempt_snap();
 	th->nivcsw = fbase;
 	uint64_t f0 = eng_now_ns();
 	for (unsigned cpu = 0; cpu < t->n_cpus; cpu++) {
-		eng_lock(&t->cpu_lock[cpu]);
+		eng_lock_nap(&t->cpu_lock[cpu], th->nap_wait);
 		uint64_t c0 = eng_now_ns();
 		size_t n = eng_tree_pop(r, th, cpu, scratch);
 		if (r->o.flush == SLT_FLUSH_LIST)

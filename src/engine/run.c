@@ -370,6 +370,7 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		th->run = r;
 		th->idx = i;
 		th->cpu = r->o.pin && i < T ? cpus[i % n_cpus] : -1;
+		th->nap_wait = r->o.realtime && i >= T;
 		th->rng = r->o.seed * 0x9E3779B97F4A7C15ULL + i + 1;
 		if (!th->rng)
 			th->rng = 1;

@@ -216,7 +216,10 @@ int slt_validate_run(const struct slt_engine_bound *a,
 		r->verdict = slt_verdict_of(opts->paired ? &r->ci_paired : &r->ci);
 		/* false sharing needs the threads running at once: too little
 		 * overlap, no verdict (validate.h) */
-		r->min_overlap = r->threads >= 2 ? opts->min_overlap : 0.0;
+		r->min_overlap = opts->min_overlap;
+		/* one updater (--threads 1, or one allowed CPU): nothing runs
+		 * beside it, its overlap is 0 and it gets no verdict either,
+		 * unless the floor is 0 */
 		if (r->verdict != SLT_VERDICT_NONE &&
 		    (r->a.median_overlap < r->min_overlap || r->b.median_overlap < r->min_overlap)) {
 			r->verdict = SLT_VERDICT_NONE;

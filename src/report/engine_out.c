@@ -86,9 +86,11 @@ void slt_engine_mode_text(FILE *f, const char *indent, enum slt_stats_mode m,
 		c->node_items, c->memcg_items, c->event_items,
 		c->from_file ? "from the FILE's lruvec_stats_percpu / memcg_vmstats_percpu" :
 		"defaults: the FILE has no lruvec_stats_percpu / memcg_vmstats_percpu");
-	fprintf(f, "%slocks: %s\n", indent, spin ?
-		"spinning (every updater, and 5.15-rc1's flush worker, has a CPU: holds run on, as under the kernel's IRQ-off spinlocks)" :
-		"sleeping mutexes (more threads than CPUs: a spinner would wait out a preempted holder's time slice)");
+	fprintf(f, "%slocks: %s\n", indent, !spin ?
+		"sleeping mutexes (more threads than CPUs: a spinner would wait out a preempted holder's time slice)" :
+		m == SLT_STATS_5_15 ?
+		"spinning (the updaters and the flush worker fit the CPUs, one each: holds run on, as under the kernel's IRQ-off spinlocks)" :
+		"spinning (the updaters fit the CPUs, one each: holds run on, as under the kernel's IRQ-off spinlocks)");
 }
 
 json_t *slt_engine_mode_json(enum slt_stats_mode m,

@@ -133,16 +133,21 @@ static void hist_rows(FILE *f, const char *what,
 
 /* Why there is no verdict ("" when there is one). */
 static const char *no_verdict_reason(const struct slt_validate_result *r,
+				     const struct slt_engine_opts *e,
 				     char *buf, size_t n)
 {
 	buf[0] = 0;
-	if (r->low_overlap)
+	if (r->low_overlap && r->threads < 2)
+		snprintf(buf, n, "one updater thread (%u CPU%s allowed): false sharing needs two threads "
+			 "running at once on different CPUs; give --threads 2 or more and at least two CPUs",
+			 r->allowed_cpus, r->allowed_cpus == 1 ? "" : "s");
+	else if (r->low_overlap)
 		snprintf(buf, n, "threads overlapped %.0f%% of the time (median over the runs, A %.0f%%, "
 			 "B %.0f%%), under the %.0f%% needed: false sharing shows only while threads run at "
-			 "once; give the run free CPUs (a less loaded machine, --threads <= free CPUs, "
-			 "or --realtime)",
+			 "once; give the run free CPUs (a less loaded machine, --threads <= free CPUs%s)",
 			 100.0 * fmin(r->a.median_overlap, r->b.median_overlap),
-			 100.0 * r->a.median_overlap, 100.0 * r->b.median_overlap, 100.0 * r->min_overlap);
+			 100.0 * r->a.median_overlap, 100.0 * r->b.median_overlap, 100.0 * r->min_overlap,
+			 e->realtime ? "" : ", or --realtime");
 	else if (r->verdict == SLT_VERDICT_NONE)
 		snprintf(buf, n, "%u round%s: too few runs for a confidence interval that "
 			 "says anything about the noise; run %u or more rounds",
@@ -311,7 +316,7 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		r->paired ? "independent" : "paired",
 		r->paired ? "B/A of the medians" : paired_what,
 		other->ratio, other->level * 100.0, oci);
-	if (no_verdict_reason(r, reason, sizeof(reason))[0])
+	if (no_verdict_reason(r, e, reason, sizeof(reason))[0])
 		fprintf(f, "no verdict: %s\n", reason);
 	if (l->program) {
 		const struct slt_program_result *pg = l->program;
@@ -544,7 +549,7 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	slt_json_set(root, "verdict_from", json_string(r->paired ? "ci_paired" : "ci"), &bad);
 	slt_json_set(root, "verdict", json_string(slt_verdict_name(r->verdict)), &bad);
 	char reason[400];
-	no_verdict_reason(r, reason, sizeof(reason));
+	no_verdict_reason(r, e, reason, sizeof(reason));
 	slt_json_set(root, "reason", reason[0] ? json_string(reason) : json_null(), &bad);
 	json_t *ov = json_object();
 	slt_json_set(ov, "min", num(r->min_overlap), &bad);

@@ -148,7 +148,7 @@ def check_numbers(d, rounds):
                                if d['verdict_from'] == 'ci_paired' else 'B/A of the medians'), hl
     ci = d[d['verdict_from']]
     ov = d['overlap']
-    assert ov['min'] == (0.5 if d['options']['threads'] >= 2 else 0), ov
+    assert ov['min'] == 0.5, ov
     for side in 'ab':
         o = ov[side]
         assert len(o['runs']) == rounds and all(0 <= x <= 1 for x in o['runs']), o
@@ -354,6 +354,14 @@ def case_no_overlap():
     assert not d['overlap']['low'] and d['verdict'] == want, d['verdict']
     p = run('validate', bad_obj(), 'bad_stats', '--classes', classes(), '--min-overlap', '101', rc=2)
     assert '--min-overlap' in p.stderr, p.stderr
+    # one allowed CPU and the default thread count: one updater, nothing
+    # runs beside it, no verdict either (it used to get the floor 0)
+    i = args.index('--threads')
+    p = subprocess.run(args[:i] + args[i + 2:], capture_output=True, text=True, preexec_fn=one)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d['options']['threads'] == 1 and d['overlap']['low'] and d['verdict'] == 'no verdict', d['verdict']
+    assert d['reason'].startswith('one updater thread (1 CPU allowed)'), d['reason']
 
 
 def case_sensitivity():

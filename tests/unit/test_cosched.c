@@ -128,7 +128,9 @@ static void test_one_cpu_no_overlap(void **state)
 	free(s);
 }
 
-/* One updater: no pair can overlap; validate applies no floor. */
+/* One updater (--threads 1, or one allowed CPU with the default thread
+ * count): nothing runs beside it, so no false sharing can show: its
+ * overlap is 0 and there is no verdict, unless the floor is 0. */
 static void test_one_thread(void **state)
 {
 	(void)state;
@@ -143,8 +145,14 @@ static void test_one_thread(void **state)
 	struct slt_validate_result *v = NULL;
 	struct slt_error err;
 	assert_int_equal(slt_validate_run(b, b, &vo, NULL, NULL, &v, &err), 0);
-	assert_true(v->min_overlap == 0.0 && !v->low_overlap);
+	assert_int_equal(v->threads, 1);
 	assert_true(v->a.median_overlap == 0.0);
+	assert_true(v->low_overlap);
+	assert_int_equal(v->verdict, SLT_VERDICT_NONE);
+	slt_validate_result_free(v);
+	vo.min_overlap = 0.0;
+	assert_int_equal(slt_validate_run(b, b, &vo, NULL, NULL, &v, &err), 0);
+	assert_true(!v->low_overlap && v->min_overlap == 0.0);
 	slt_validate_result_free(v);
 	slt_engine_bound_free(b);
 	free(s->members);
