@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "common/num.h"
 #include "join/join_int.h"
+#include "load/elf.h"
 #include "structlint/samples.h"
 #include "samples/perf_data.h"
 #include "structlint/weight.h"
@@ -618,4 +619,26 @@ void cli_analysis_release(struct cli_analysis *c)
 	c->profiles = NULL;
 	c->classes = NULL;
 	c->layout = NULL;
+}
+
+/* Whether file (NULL: the running kernel's BTF) is a kernel image or
+ * module: BTF (raw or /sys/kernel/btf), or an ELF file with a section only
+ * those have (.modinfo, __ksymtab, __ksymtab_gpl, .data..percpu). */
+bool cli_kernel_binary(const char *file)
+{
+	static const char *const secs[] = { ".modinfo", "__ksymtab", "__ksymtab_gpl",
+					    ".data..percpu" };
+	struct slt_elf *e = NULL;
+	struct slt_error err;
+	bool k = false;
+
+	slt_error_clear(&err);
+	if (!file || slt_elf_open(file, &e, &err))
+		return true;
+	for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]) && !k; i++)
+		k = slt_elf_find_section(e, secs[i]) != 0;
+	if (!k && slt_elf_find_section(e, ".BTF") && !slt_elf_find_section(e, ".debug_info"))
+		k = true;
+	slt_elf_close(e);
+	return k;
 }

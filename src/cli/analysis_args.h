@@ -220,4 +220,10 @@ int cli_classes_warn(const struct slt_classes *cl, const struct slt_layout *l,
  * exist.  The one rule of report, suggest, check, baseline. */
 int cli_file_operand(const char *s, struct slt_error *err);
 
+/* Whether file (NULL: the running kernel's BTF) is a kernel image or
+ * module (then proposals use the kernel's CACHELINE_PADDING() forms, else
+ * the user-space ones): BTF, or an ELF file with .modinfo, __ksymtab,
+ * __ksymtab_gpl or .data..percpu. */
+bool cli_kernel_binary(const char *file);
+
 #endif

@@ -18,7 +18,6 @@
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
 #include "cli/static_classes.h"
-#include "load/elf.h"
 #include "structlint/advice.h"
 #include "structlint/advice_report.h"
 #include "structlint/map_report.h"
@@ -335,28 +334,6 @@ static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
 	return 0;
 }
 
-/* Whether file (NULL: the running kernel's BTF) is a kernel image or
- * module: BTF (raw or /sys/kernel/btf), or an ELF file with a section only
- * those have (.modinfo, __ksymtab, __ksymtab_gpl, .data..percpu). */
-static bool kernel_binary(const char *file)
-{
-	static const char *const secs[] = { ".modinfo", "__ksymtab", "__ksymtab_gpl",
-					    ".data..percpu" };
-	struct slt_elf *e = NULL;
-	struct slt_error err;
-	bool k = false;
-
-	slt_error_clear(&err);
-	if (!file || slt_elf_open(file, &e, &err))
-		return true;
-	for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]) && !k; i++)
-		k = slt_elf_find_section(e, secs[i]) != 0;
-	if (!k && slt_elf_find_section(e, ".BTF") && !slt_elf_find_section(e, ".debug_info"))
-		k = true;
-	slt_elf_close(e);
-	return k;
-}
-
 /* The advice for a (definition index of the layout): on stdout as text,
  * JSON or map, and into the HTML page html (NULL: none; stdout: the page
  * only). */
@@ -366,7 +343,7 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 {
 	struct slt_advice *adv = NULL;
 	struct slt_advice_opts o = s->o;
-	o.user_space = s->c_form == 2 || (!s->c_form && !kernel_binary(c->file));
+	o.user_space = s->c_form == 2 || (!s->c_form && !cli_kernel_binary(c->file));
 	int rc = slt_advise(a, &o, &adv, err);
 	if (rc)
 		return rc;

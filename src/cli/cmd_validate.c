@@ -284,6 +284,9 @@ static int layout_b(const struct cli_analysis *c, const struct val *v,
 	ao.cacheline_size = c->ropts.cacheline_size;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	ao.nr_cpus = ncpu > 0 ? (unsigned)ncpu : 1;
+	/* the diff --source-root applies must compile where it is used, as
+	 * suggest's (--c-form auto) */
+	ao.user_space = !cli_kernel_binary(c->file);
 	if (v->proposal > 5)
 		ao.max_proposals = v->proposal;
 	int rc = slt_advise(s->a, &ao, &s->adv, err);

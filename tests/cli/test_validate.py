@@ -461,6 +461,50 @@ def prog_tree(name, main_c):
     return src, obj
 
 
+SMALL_H = r'''#ifndef SMALL_H
+#define SMALL_H
+struct small_stats {
+	unsigned long counter;
+	const char *name;
+	const long *limits;
+};
+#endif
+'''
+SMALL_C = r'''#include <stddef.h>
+#include <stdio.h>
+#include "small.h"
+struct small_stats small_instance;
+int main(void)
+{
+	printf("%zu\\n", offsetof(struct small_stats, name));
+	return 0;
+}
+'''
+
+
+def case_program_padding():
+    """A user-space struct too small to separate its hot counter from its
+    read-mostly pointers without padding: the diff validate applies to B
+    must compile (the user-space form, as suggest's --c-form auto), not
+    the kernel's CACHELINE_PADDING() (trial: 'expected
+    specifier-qualifier-list before CACHELINE_PADDING', building B failed)."""
+    src = os.path.join(TMP, 'small')
+    os.makedirs(src, exist_ok=True)
+    write('small/small.h', SMALL_H)
+    write('small/main.c', SMALL_C)
+    obj = os.path.join(src, 'main.o')
+    subprocess.run([CC, '-g', '-c', '-o', obj, 'main.c'], cwd=src, check=True)
+    cls = write('small.classes', '[small_stats]\ncounter = hot-write\nname = read-mostly\nlimits = read-mostly\n')
+    p = subprocess.run([SL, 'validate', '--json', obj, 'small_stats', '--classes', cls,
+                        '--source-root', src, '--build', CC + ' -std=c11 -pedantic -Werror -o prog main.c',
+                        '--run', './prog', '--rounds', '1', '--min-overlap', '0'] + SHORT[2:],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert 'CACHELINE_PADDING' not in p.stderr, p.stderr
+    d = json.loads(p.stdout)
+    assert d['program']['rounds'] == 1, d['program']
+
+
 def case_program():
     """--source-root/--build/--run: the user's program built without (A) and
     with (B) the proposal and run in ABBA rounds.  Checked: B's binary has
