@@ -306,9 +306,11 @@ for line in sys.stdin.read().splitlines():
     for side in "ab":
         s = d["sides"][side]
         if s["percpu_lock"]["holds"]:
-            print("%-32s   %s: per-CPU lock holds in 1-5 us: %d of %d, mean %.3f us" % (
+            u = s["percpu_update_lock"]
+            print("%-32s   %s: per-CPU lock holds in 1-5 us: %d of %d, mean %.3f us; update path: %d of %d, mean %.3f us" % (
                 "", side.upper(), s["percpu_lock"]["buckets_us"]["1-5"], s["percpu_lock"]["holds"],
-                s["percpu_lock"]["sum_ns"] / 1e3 / max(1, s["percpu_lock"]["holds"])))
+                s["percpu_lock"]["sum_ns"] / 1e3 / max(1, s["percpu_lock"]["holds"]),
+                u["buckets_us"]["1-5"], u["holds"], u["sum_ns"] / 1e3 / max(1, u["holds"])))
     sn = d.get("sensitivity")
     if sn:
         print("%-32s   sensitivity: %s: %s" % ("", "robust" if sn["robust"] else "NOT ROBUST", ", ".join(

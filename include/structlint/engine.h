@@ -620,6 +620,13 @@ struct slt_engine_result {
 	struct slt_engine_hist flush_lock;  /* global flush lock holds */
 	struct slt_engine_hist percpu_lock; /* per-CPU lock holds, updates
 					       and flushes */
+	struct slt_engine_hist percpu_update_lock; /* of them, the update
+					       path's (marking a group and
+					       its ancestors updated,
+					       cgroup_rstat_updated()):
+					       the flushes' aggregation
+					       under the lock (pop) left
+					       out */
 	uint64_t flushes;        /* flushes run, the final one included */
 	uint64_t batch_crossings; /* updates that completed a batch (every
 				    opts.batch-th update of a thread): each

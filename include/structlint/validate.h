@@ -191,6 +191,8 @@ struct slt_validate_side {
 	/* STATS mode: lock hold-time histograms summed over the runs, and
 	 * flush counts summed (zero in REPLAY mode) */
 	struct slt_engine_hist flush_lock, percpu_lock;
+	struct slt_engine_hist percpu_update_lock; /* of percpu_lock, the
+				    update path's holds (engine.h) */
 	uint64_t flushes, flush_wakeups, batch_crossings;
 	uint64_t reader_flushes;  /* of the flushes, by readers (6.1,
 				     mainline modes) */

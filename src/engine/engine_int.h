@@ -147,6 +147,8 @@ struct eng_thread {
 	struct slt_engine_access *acc; /* [n_roles] or NULL */
 	int64_t *added;            /* [n_groups] values added per group */
 	struct slt_engine_hist cpu_hist, flush_hist;
+	struct slt_engine_hist mark_hist; /* cpu_hist's holds by the update
+					     path's marking (tree.c) */
 	double *lat;               /* reservoir of update latencies, ns */
 	size_t n_lat;
 	uint64_t lat_seen;
@@ -282,8 +284,9 @@ bool eng_lat_due(struct eng_thread *th, unsigned every);
 uint64_t eng_preempt_snap(void);
 /* Count a lock hold of ns into h, or as preempted when it is at least
  * SLT_ENGINE_PREEMPT_CHECK_NS long and the thread's involuntary context
- * switches rose above *base (engine.h); a check moves *base on. */
-void eng_hold_add(uint64_t *base, struct slt_engine_hist *h, uint64_t ns);
+ * switches rose above *base (engine.h); a check moves *base on.  Returns
+ * whether it counted the hold as preempted. */
+bool eng_hold_add(uint64_t *base, struct slt_engine_hist *h, uint64_t ns);
 
 /* name without a leading "struct " or "union " (spec.c) */
 const char *eng_strip_tag(const char *name);

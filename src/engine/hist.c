@@ -74,18 +74,20 @@ uint64_t eng_preempt_snap(void)
 	return nivcsw();
 }
 
-void eng_hold_add(uint64_t *base, struct slt_engine_hist *h, uint64_t ns)
+bool eng_hold_add(uint64_t *base, struct slt_engine_hist *h, uint64_t ns)
 {
 	if (ns < SLT_ENGINE_PREEMPT_CHECK_NS) {
 		slt_engine_hist_add(h, ns);
-		return;
+		return false;
 	}
 	uint64_t now = nivcsw();
-	if (now > *base)
+	bool preempted = now > *base;
+	if (preempted)
 		slt_engine_hist_add_preempted(h, ns);
 	else
 		slt_engine_hist_add(h, ns);
 	*base = now;
+	return preempted;
 }
 
 /* The gap to the next timed update: geometric on {1, 2, ...} with mean

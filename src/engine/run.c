@@ -247,6 +247,7 @@ static int fill_result(struct eng_run *r, uint64_t t0, uint64_t t1,
 				res->added[g] += th->added[g];
 		}
 		slt_engine_hist_merge(&res->percpu_lock, &th->cpu_hist);
+		slt_engine_hist_merge(&res->percpu_update_lock, &th->mark_hist);
 		slt_engine_hist_merge(&res->flush_lock, &th->flush_hist);
 		res->flushes += th->flushes;
 		res->flushed_groups += th->flushed_groups;

@@ -189,7 +189,10 @@ void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 	}
 	uint64_t t2 = eng_now_ns();
 	eng_unlock(&t->cpu_lock[cpu]);
-	eng_hold_add(&th->nivcsw, &th->cpu_hist, t2 - t1);
+	if (eng_hold_add(&th->nivcsw, &th->cpu_hist, t2 - t1))
+		slt_engine_hist_add_preempted(&th->mark_hist, t2 - t1);
+	else
+		slt_engine_hist_add(&th->mark_hist, t2 - t1);
 }
 
 /* Post-order walk of c's updated children, then c; each popped node is

@@ -77,6 +77,7 @@ static void take_run(struct slt_validate_side *side, struct side_runs *sr,
 	sr->p999[i] = e->lat_p999_ns;
 	slt_engine_hist_merge(&side->flush_lock, &e->flush_lock);
 	slt_engine_hist_merge(&side->percpu_lock, &e->percpu_lock);
+	slt_engine_hist_merge(&side->percpu_update_lock, &e->percpu_update_lock);
 	side->flushes += e->flushes;
 	side->flush_wakeups += e->flush_wakeups;
 	side->reader_flushes += e->reader_flushes;

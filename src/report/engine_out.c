@@ -37,7 +37,9 @@
  *                   "period_ms", "worker_flushes", "reader_flushes",
  *                   "reader_checks", "periodic_flushes", "flush_busy",
  *                   "counters_visited" } (added to v1),
- *   "flush_lock", "percpu_lock": { "holds": N (not preempted), "sum_ns",
+ *   "flush_lock", "percpu_lock", "percpu_update_lock" (of percpu_lock's
+ *                   holds the update path's; added to v1):
+ *                 { "holds": N (not preempted), "sum_ns",
  *                   "max_ns", "preempted": N, "preempted_sum_ns",
  *                   "preempted_max_ns",
  *                   "buckets_us": [ { "range": "0-1", "count": N }, ... ] },
@@ -167,6 +169,9 @@ int slt_engine_write_text(FILE *f, const struct slt_engine_result *r,
 		hist_text(f, "flush lock hold time", &r->flush_lock);
 		fputc('\n', f);
 		hist_text(f, "per-CPU lock hold time", &r->percpu_lock);
+		fputc('\n', f);
+		hist_text(f, "of them, the update path's (marking the group and its ancestors updated)",
+			  &r->percpu_update_lock);
 	}
 	fflush(f);
 	return ferror(f) ? SLT_EIO : 0;
@@ -269,6 +274,7 @@ int slt_engine_write_json(FILE *f, const struct slt_engine_result *r,
 	}
 	slt_json_set(d, "flush_lock", hist_json(&r->flush_lock, &bad), &bad);
 	slt_json_set(d, "percpu_lock", hist_json(&r->percpu_lock, &bad), &bad);
+	slt_json_set(d, "percpu_update_lock", hist_json(&r->percpu_update_lock, &bad), &bad);
 	slt_json_set(d, "groups", U(r->n_groups), &bad);
 	if (r->access && b && r->n_roles == b->n_roles) {
 		json_t *a = json_array();

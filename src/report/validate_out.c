@@ -73,7 +73,8 @@
  *       "lat_p50_ns", "lat_p90_ns", "lat_p99_ns", "lat_p999_ns" (medians
  *       over the runs, 1 decimal), "flushes", "batch_crossings",
  *       "flush_wakeups", "seconds" (run time summed),
- *       "flush_lock", "percpu_lock": { "holds" (not preempted), "sum_ns",
+ *       "flush_lock", "percpu_lock", "percpu_update_lock" (of percpu_lock's
+ *       holds the update path's; added to v1): { "holds" (not preempted), "sum_ns",
  *           "max_ns", "preempted", "preempted_max_ns",
  *           "buckets_us": { "0-1": N, "1-5": N, ... ">90": N } } } }
  * }
@@ -282,6 +283,7 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 		row(f, "flusher wake-ups", (double)r->a.flush_wakeups, (double)r->b.flush_wakeups, 0);
 		hist_rows(f, "flush lock", &r->a.flush_lock, &r->b.flush_lock);
 		hist_rows(f, "per-CPU lock", &r->a.percpu_lock, &r->b.percpu_lock);
+		hist_rows(f, "update path", &r->a.percpu_update_lock, &r->b.percpu_update_lock);
 	}
 	fprintf(f, "(change: the ops/s row's is the verdict's estimator, %s; the other rows' are B/A of the medians)\n",
 		r->paired ? "the geometric mean of the per-round ratios B/A (paired)"
@@ -436,6 +438,7 @@ static json_t *side_json(const struct slt_validate_side *s,
 	slt_json_set(o, "seconds", num(s->seconds), bad);
 	slt_json_set(o, "flush_lock", hist_json(&s->flush_lock, bad), bad);
 	slt_json_set(o, "percpu_lock", hist_json(&s->percpu_lock, bad), bad);
+	slt_json_set(o, "percpu_update_lock", hist_json(&s->percpu_update_lock, bad), bad);
 	return o;
 }
 

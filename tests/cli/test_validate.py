@@ -594,7 +594,9 @@ def case_program_one_cpu():
     cs = pg['co_scheduling']
     assert cs['method'] == 'per-thread', cs
     for side in 'ab':
-        assert cs['overlap_at_least'][side] == 0, cs
+        # the lower bound is 0 up to the jitter of reading the threads'
+        # times one after another in a sweep (seen: 6e-05 at load 30)
+        assert cs['overlap_at_least'][side] < 0.01, cs
         assert cs['overlap_at_most'][side] < 0.25, cs
         assert cs['sampled_cpu'][side] > 0.5, cs
     assert cs['low_overlap'] is True and pg['verdict'] == 'no verdict', pg

@@ -430,6 +430,10 @@ static void test_cgroup_tree_walk(void **state)
 	assert_true(fl[kp].loads >= 2 * r->flushed_groups);
 	assert_int_equal(fl[kl].stores, r->flushed_groups);
 	assert_true(r->flushed_groups > 0);
+	/* the update path's per-CPU holds are a part of all of them */
+	const struct slt_engine_hist *u = &r->percpu_update_lock, *all = &r->percpu_lock;
+	assert_true(u->holds > 0 && u->holds <= all->holds && u->sum_ns <= all->sum_ns);
+	assert_true(u->holds + u->preempted < all->holds + all->preempted);  /* the pops */
 	slt_engine_result_free(r);
 	slt_engine_bound_free(b);
 	free_struct(cg);
