@@ -15,6 +15,7 @@
  *   SIZE     smallest size, alignment kept (pahole --reorganize's goal);
  *            outside --size-only only when its sharing score is no higher
  *            than the original's.
+ * MINIMAL and ISOLATE run in kinds.c.
  * Proposals that do not lower the objective (SIZE: the size) are dropped,
  * and so are duplicates of a better one.
  */
@@ -24,29 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advice/advice_int.h"
+#include "advice/advise_int.h"
 #include "common/sort.h"
 
-struct ctx {
-	const struct slt_analysis *a;
-	const struct slt_advice_opts *o;
-	struct slt_adv_units us;
-	struct slt_adv_weights w;
-	struct slt_adv_cost before;
-	struct slt_advice *adv;
-	struct slt_arena *ar;
-	size_t cap;
-	bool exact_gave_up;    /* the exact search ran out of budget once */
-	uint64_t regroup_size; /* bytes of the REGROUP search's result when
-				  the exact subset DP found it (UINT64_MAX:
-				  none, or not proven optimal) */
-	const char *method;    /* how the last search() found its plan, for
-				  the summary (static or from ar) */
-	struct slt_error *err; /* set by the safety net (internal error) */
-	bool unsafe;           /* the safety net refused a proposal */
-	bool no_isolate;       /* ISOLATE not tried: the instance is embedded
-				  or only base_align-aligned */
-};
 
 #define EXACT_METHOD "exact (subset DP)"
 
@@ -61,7 +42,7 @@ struct ctx {
 /* x->method plus, when the local search that gave the plan stopped at its
  * work budget, a note saying so (the result is then not a local optimum,
  * but the same on every run). */
-static int note_spent(struct ctx *x, bool spent)
+static int note_spent(struct adv_ctx *x, bool spent)
 {
 	if (!spent)
 		return 0;
@@ -74,8 +55,8 @@ static int note_spent(struct ctx *x, bool spent)
  * its result where that applies and fits its budget; where it does not,
  * the hot-set DP (hotdp.c) polished by the local search, kept when it beats
  * the heuristic. */
-static int search(struct ctx *x, const struct slt_adv_search *s,
-		  struct slt_adv_plan *p, struct slt_adv_cost *c)
+int adv_search(struct adv_ctx *x, const struct slt_adv_search *s,
+	       struct slt_adv_plan *p, struct slt_adv_cost *c)
 {
 	struct slt_adv_plan e;
 	struct slt_adv_cost ec;
@@ -161,7 +142,7 @@ static bool same_plan_layout(const struct slt_proposal *x,
 /* The relocated and shifted members of plan p (slt_adv_relocated(): the
  * one definition, advice.h) as ascending index lists from x->ar, and the
  * lines each code path touches into *pr. */
-static int moved_lists(struct ctx *x, const struct slt_adv_plan *p,
+static int moved_lists(struct adv_ctx *x, const struct slt_adv_plan *p,
 		       size_t **moved, size_t *n_moved, size_t **shifted,
 		       size_t *n_shifted, struct slt_proposal *pr)
 {
@@ -199,7 +180,7 @@ static int moved_lists(struct ctx *x, const struct slt_adv_plan *p,
 /* The slab cost of layout l, both sides of a proposal under one cache
  * model (slt_slab_cache_align(): where the instance is assumed to start
  * says which). */
-static int slab(struct ctx *x, const struct slt_struct *l, struct slt_slab_cost *out)
+static int slab(struct adv_ctx *x, const struct slt_struct *l, struct slt_slab_cost *out)
 {
 	bool hw;
 	uint32_t align = slt_slab_cache_align(l->size, l->alignment, x->us.line,
@@ -213,8 +194,8 @@ static int slab(struct ctx *x, const struct slt_struct *l, struct slt_slab_cost 
 
 /* Add the proposal of plan p (cost c) unless it is no better or a
  * duplicate. */
-static int add(struct ctx *x, enum slt_proposal_kind k,
-	       const struct slt_adv_plan *p, const struct slt_adv_cost *c)
+int adv_add(struct adv_ctx *x, enum slt_proposal_kind k,
+	    const struct slt_adv_plan *p, const struct slt_adv_cost *c)
 {
 	struct slt_advice *adv = x->adv;
 	const struct slt_struct *orig = x->a->layout;
@@ -357,12 +338,12 @@ static int add(struct ctx *x, enum slt_proposal_kind k,
 	return pr->summary ? 0 : SLT_ENOMEM;
 }
 
-static int run(struct ctx *x, enum slt_proposal_kind k,
+static int run(struct adv_ctx *x, enum slt_proposal_kind k,
 	       const struct slt_adv_search *s)
 {
 	struct slt_adv_plan p;
 	struct slt_adv_cost c;
-	int rc = search(x, s, &p, &c);
+	int rc = adv_search(x, s, &p, &c);
 
 	if (rc == SLT_ENOTFOUND)
 		return 0;
@@ -370,228 +351,8 @@ static int run(struct ctx *x, enum slt_proposal_kind k,
 		return rc;
 	if (k == SLT_PROPOSAL_REGROUP && !strcmp(x->method, EXACT_METHOD))
 		x->regroup_size = c.size;
-	rc = add(x, k, &p, &c);
+	rc = adv_add(x, k, &p, &c);
 	slt_adv_plan_free(&p);
-	return rc;
-}
-
-/* Findings left and members relocated by plan p, for comparing MINIMAL
- * candidates; false when illegal or out of memory (*rc). */
-static bool min_key(struct ctx *x, const struct slt_adv_plan *p,
-		    const struct slt_adv_cost *c, size_t key[2], int *rc)
-{
-	uint64_t *off = malloc((p->n ? p->n : 1) * sizeof(*off)), size;
-	size_t sh;
-	bool ok = off && slt_adv_place(&x->us, p, off, &size);
-
-	*rc = off ? 0 : SLT_ENOMEM;
-	if (ok)
-		*rc = slt_adv_relocated(&x->us, p, off, NULL, &key[1], &sh);
-	free(off);
-	key[0] = c->shared;
-	return ok && !*rc;
-}
-
-/* MINIMAL: the exhaustive single / pair relocations (minimal.c); where
- * they leave findings, the local search from the original order (any
- * number of moves, padding allowed) when it leaves fewer. */
-static int run_minimal(struct ctx *x, const struct slt_adv_search *s)
-{
-	struct slt_adv_plan p = { 0 }, q;
-	struct slt_adv_cost c, qc;
-	struct slt_adv_minimal_info mi;
-	struct slt_adv_search m = *s;
-	size_t pk[2], qk[2];
-	bool have;
-	int rc = slt_adv_search_minimal(&x->us, &x->w, 0, &p, &c, &mi);
-
-	if (rc && rc != SLT_ENOTFOUND)
-		return rc;
-	have = !rc;
-	x->method = slt_arena_printf(x->ar, "every single relocation%s%s (%zu plans)%s",
-		mi.hot_only ? " of a member with a class or samples" : "",
-		mi.pairs ? " and every pair" : "", mi.evaluated,
-		mi.spent ? "; the pair search stopped at its work budget" : "");
-	if (!x->method) {
-		rc = SLT_ENOMEM;
-		goto out;
-	}
-	if (have && !min_key(x, &p, &c, pk, &rc))
-		goto out;
-	if (!have || pk[0]) {
-		const char *method = x->method;
-		m.max_moves = x->us.n;
-		rc = search(x, &m, &q, &qc);
-		if (rc == SLT_ENOTFOUND) {
-			rc = 0;
-			x->method = method;
-		} else if (rc) {
-			goto out;
-		} else if (min_key(x, &q, &qc, qk, &rc) &&
-			   (!have || qk[0] < pk[0])) {
-			slt_adv_plan_free(&p);
-			p = q;
-			c = qc;
-			have = true;
-			x->method = slt_arena_printf(x->ar, "local search from the "
-				"original order, after %s", method);
-			if (!x->method)
-				rc = SLT_ENOMEM;
-		} else {
-			slt_adv_plan_free(&q);
-			x->method = method;
-		}
-	}
-	if (!rc && have)
-		rc = add(x, SLT_PROPOSAL_MINIMAL, &p, &c);
-out:
-	if (have)
-		slt_adv_plan_free(&p);
-	return rc;
-}
-
-/* Members plan p shifts (slt_adv_relocated()); SIZE_MAX when illegal. */
-static size_t shifted_of(struct ctx *x, const struct slt_adv_plan *p, int *rc)
-{
-	uint64_t *off = malloc((p->n ? p->n : 1) * sizeof(*off)), size;
-	size_t reloc, sh = SIZE_MAX;
-
-	if (!off)
-		*rc = SLT_ENOMEM;
-	else if (slt_adv_place(&x->us, p, off, &size))
-		*rc = slt_adv_relocated(&x->us, p, off, NULL, &reloc, &sh);
-	free(off);
-	return sh;
-}
-
-/* The writer label of a unit's first written leaf (NULL: none given). */
-static const char *writer_of(const struct slt_adv_unit *u)
-{
-	for (size_t j = 0; j < u->n_leaves; j++)
-		if (u->leaves[j].write)
-			return u->leaves[j].label;
-	return NULL;
-}
-
-/* Whether written units a and b have the same writer (the same label, or
- * both none); with a profile, units written by a common CPU. */
-static bool same_writer(const struct slt_adv_unit *a, const struct slt_adv_unit *b)
-{
-	if (a->n_cpus && b->n_cpus) {
-		for (size_t i = 0, k = 0; i < a->n_cpus && k < b->n_cpus;) {
-			if (a->cpus[i].cpu < b->cpus[k].cpu)
-				i++;
-			else if (a->cpus[i].cpu > b->cpus[k].cpu)
-				k++;
-			else if (a->cpus[i++].stores && b->cpus[k++].stores)
-				return true;
-		}
-		return false;
-	}
-	const char *x = writer_of(a), *y = writer_of(b);
-	return x == y || (x && y && !strcmp(x, y));
-}
-
-/* Most hot units tried by run_isolate(). */
-#define ISOLATE_UNITS 8
-
-/* ISOLATE: each of the (at most ISOLATE_UNITS) busiest written movable
- * units alone in a line-aligned anonymous struct (SLT_ADV_PAD_WRAP), at
- * every position of the original order of the others; of the plans that
- * leave no sharing block (slt_adv_cost.shared: isolating that one member
- * is the whole cure), the one with the lowest objective, then the fewest
- * members shifted, is proposed. */
-static int run_isolate(struct ctx *x, const struct slt_adv_search *s)
-{
-	const struct slt_adv_units *us = &x->us;
-	size_t n = us->n, cand[ISOLATE_UNITS], nc = 0;
-	struct slt_adv_plan p = { 0 }, best = { 0 };
-	struct slt_adv_cost c, bc;
-	double bo = 0;
-	size_t bsh = SIZE_MAX;
-	int rc = 0;
-
-	/* candidates: written units by stores, then written leaves; a unit
-	 * whose writer (label, or none) also writes another unit is not
-	 * one writer's member to isolate: that would split the writer's
-	 * members over two lines */
-	for (size_t u = 0; u < n; u++) {
-		const struct slt_adv_unit *a = &us->u[u];
-		if (a->role != SLT_ADV_WRITE || (a->flags & (SLT_ADV_ANCHORED | SLT_ADV_LAST)))
-			continue;
-		bool shared_writer = false;
-		for (size_t v = 0; v < n && !shared_writer; v++)
-			shared_writer = v != u && us->u[v].role == SLT_ADV_WRITE &&
-					same_writer(a, &us->u[v]);
-		if (shared_writer)
-			continue;
-		size_t at = nc < ISOLATE_UNITS ? nc++ : ISOLATE_UNITS;
-		while (at > 0) {
-			const struct slt_adv_unit *b = &us->u[cand[at - 1]];
-			if (b->stores > a->stores ||
-			    (b->stores == a->stores && b->n_write >= a->n_write))
-				break;
-			if (at < ISOLATE_UNITS)
-				cand[at] = cand[at - 1];
-			at--;
-		}
-		if (at < ISOLATE_UNITS)
-			cand[at] = u;
-	}
-	if (!nc)
-		return 0;
-	p.order = malloc(n * sizeof(*p.order));
-	p.pad = malloc(n);
-	best.order = malloc(n * sizeof(*best.order));
-	best.pad = malloc(n);
-	if (!p.order || !p.pad || !best.order || !best.pad) {
-		rc = SLT_ENOMEM;
-		goto out;
-	}
-	p.n = best.n = n;
-	bool have = false;
-	for (size_t k = 0; k < nc && !rc; k++) {
-		for (size_t pos = 0; pos < n && !rc; pos++) {
-			double o;
-			for (size_t u = 0, j = 0; u < n; u++) {
-				if (u == cand[k])
-					continue;
-				if (j == pos)
-					j++;
-				p.order[j++] = u;
-			}
-			p.order[pos] = cand[k];
-			memset(p.pad, SLT_ADV_PAD_NONE, n);
-			p.pad[pos] = SLT_ADV_PAD_WRAP;
-			/* proposed only where isolating the member is the
-			 * whole cure: no sharing block left */
-			if (!slt_adv_objective(us, s, &x->w, &p, &o, &c, &rc) || c.shared)
-				continue;
-			double eps = 1e-9 * (bo > 1 ? bo : 1);
-			bool better = !have || o < bo - eps;
-			if (!better && o > bo + eps)
-				continue;
-			/* of equal plans, the one shifting the fewest members */
-			size_t sh = shifted_of(x, &p, &rc);
-			if (rc)
-				break;
-			if (!better && sh >= bsh)
-				continue;
-			have = true;
-			bo = o;
-			bsh = sh;
-			bc = c;
-			memcpy(best.order, p.order, n * sizeof(*p.order));
-			memcpy(best.pad, p.pad, n);
-		}
-	}
-	if (!rc && have) {
-		x->method = "every position of the busiest written members, one at a time";
-		rc = add(x, SLT_PROPOSAL_ISOLATE, &best, &bc);
-	}
-out:
-	slt_adv_plan_free(&p);
-	slt_adv_plan_free(&best);
 	return rc;
 }
 
@@ -625,7 +386,7 @@ static const struct slt_finding *only_unfixable(const struct slt_analysis *a)
 	return f;
 }
 
-static int advise(struct ctx *x)
+static int advise(struct adv_ctx *x)
 {
 	const struct slt_advice_opts *o = x->o;
 	struct slt_adv_search s = { .max_size = UINT64_MAX, .allow_padding = true };
@@ -665,7 +426,7 @@ static int advise(struct ctx *x)
 		/* MINIMAL first: a regroup with the same layout is dropped
 		 * as its duplicate, and the proposal says how few members
 		 * it relocates */
-		rc = run_minimal(x, &s);
+		rc = adv_run_minimal(x, &s);
 		if (!rc)
 			rc = run(x, SLT_PROPOSAL_REGROUP, &s);
 		if (!rc) {
@@ -682,7 +443,7 @@ static int advise(struct ctx *x)
 		 * not offered there; the other proposals are priced at
 		 * every start */
 		if (!rc && !x->o->embedded && !SLT_ADV_SHIFTED(&x->us))
-			rc = run_isolate(x, &s);
+			rc = adv_run_isolate(x, &s);
 		else if (!rc)
 			x->no_isolate = true;
 		top = x->a->layout->size;
@@ -701,14 +462,14 @@ static int advise(struct ctx *x)
 			struct slt_adv_plan pl;
 			struct slt_adv_cost c;
 			p.max_size = x->a->layout->size + b;
-			rc = search(x, &p, &pl, &c);
+			rc = adv_search(x, &p, &pl, &c);
 			if (rc == SLT_ENOTFOUND) {
 				rc = 0;
 				continue;
 			}
 			if (!rc && c.total < prev - 1e-9) {
 				prev = c.total;
-				rc = add(x, SLT_PROPOSAL_PARETO, &pl, &c);
+				rc = adv_add(x, SLT_PROPOSAL_PARETO, &pl, &c);
 			}
 			slt_adv_plan_free(&pl);
 		}
@@ -726,7 +487,7 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 	       struct slt_advice **out, struct slt_error *err)
 {
 	static const struct slt_advice_opts none;
-	struct ctx x = { .a = a, .o = opts ? opts : &none,
+	struct adv_ctx x = { .a = a, .o = opts ? opts : &none,
 			 .regroup_size = UINT64_MAX, .err = err };
 	size_t maxp = x.o->max_proposals ? x.o->max_proposals : 5;
 	int rc;
