@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of the C that `structlint suggest` writes: the
+declaration and the --source-root diff in their kernel and user-space
+forms (--c-form) compile with gcc and clang (user space also under
+-std=c11 -pedantic -Wall -Wextra -Werror), add no attribute the source
+lacked, write no redundant zero-width bitfield; the applied diff gives the
+proposal's offsets.  The seed miniatures and helpers are test_suggest.py's.
+
+    test_suggest_forms.py --list    case names
+    test_suggest_forms.py CASE      run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC, CC_CLANG (compilers).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+import test_advice_keep
+from test_suggest import CC, CGROUP, MEMCG61, ROOT, TMP, advice, layout, obj, offsets, run, seed_prelude
+from test_suggest_why import anon_obj, fixture_obj
+
+CLANG = os.environ.get('CC_CLANG', 'clang')
+
+
+# user-space forms are ISO C: no zero-size members (issue 13)
+PEDANTIC = ['-std=c11', '-pedantic', '-Wall', '-Wextra', '-Werror']
+
+
+def compile_decl(cc, text, tag, flags=('-std=gnu11', '-Wall', '-Werror')):
+    src = os.path.join(TMP, 'form_%s.c' % tag)
+    with open(src, 'w') as f:
+        f.write(text)
+    p = subprocess.run([cc, *flags, '-c', '-o', src[:-2] + '.o', src],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, (cc, tag, p.stderr[-2000:], text[-3000:])
+
+
+ATTR_C = r"""
+/* 6.1 mm_struct in miniature (issue 13): an anonymous struct holding
+ * every member, the hot count among read-mostly members */
+struct mmx {
+	struct {
+		long mt[3];
+		void *gua;
+		long base[4];
+		long task_size;
+		void *pgd;
+		int membarrier_state;
+		int users;
+		int count;
+		long pgtables;
+		int map_count;
+		int ptl;
+		long lock[5];
+		long rest[100];
+	};
+	unsigned long cpu_bitmap[];
+} mmx_inst;
+"""
+
+
+def case_no_added_attributes():
+    """A declaration carries an alignment attribute only where the source
+    had one or the proposal needs one: padding members align the struct
+    and the anonymous struct that holds them already, so neither closing
+    brace gets __aligned__ / ____cacheline_aligned_in_smp (the old code
+    added both); an isolate wrapper still gets its own.  The forms compile
+    and their static asserts hold."""
+    o, cls = fixture_obj('attr', ATTR_C, 'mmx.count hot-write\nmmx.pgd read-mostly\nmmx.task_size read-mostly\n')
+    kcompat = os.path.join(ROOT, 'tests', 'cli', 'kcompat.h')
+    seen_pad = False
+    for form in ('user', 'kernel'):
+        d = advice(o, 'mmx', '--classes', cls, '--c-form', form, '--max-proposals', '20')
+        assert d['proposals'], d['note']
+        for p in d['proposals']:
+            decl = p['c_decl'].split('_Static_assert')[0].split('static_assert')[0]
+            closers = [ln.strip() for ln in decl.splitlines() if ln.strip().startswith('}')]
+            wrapped = p['kind'] == 'isolate'
+            seen_pad |= '_pad' in decl
+            # the struct's own closing brace and the anonymous struct's
+            assert closers[-1] == '};', (form, p['kind'], closers)
+            if not wrapped:
+                assert all(c == '};' for c in closers), (form, p['kind'], closers)
+            pre = '' if form == 'user' else '#include "%s"\n' % kcompat
+            compile_decl(CC, pre + p['c_decl'], 'attr_%s_%s' % (form[0], p['kind']))
+    assert seen_pad
+
+
+# the new-user trial's struct (test_advice_keep.py), with its bitfield run
+BITS_C = test_advice_keep.WIDE_C.replace('wstats', 'bitsx')
+
+
+def case_no_redundant_zero_width():
+    """A bitfield run moved after a member that ends on its storage unit
+    starts there anyway: no `unsigned int :0;` line (the old code wrote
+    one whenever the run left its original predecessor); the forms
+    compile and their static asserts hold."""
+    o, cls = fixture_obj('bitsx', BITS_C,
+                         'bitsx.misses hot-write\nbitsx.ready read-mostly\n'
+                         'bitsx.name read-mostly\nbitsx.hits hot-write\n')
+    d = advice(o, 'bitsx', '--classes', cls, '--c-form', 'user', '--max-proposals', '20')
+    moved_run = 0
+    for p in d['proposals']:
+        lay = [m for m in p['layout']['members'] if m['depth'] == 0]
+        i = [m['name'] for m in lay].index('ready')
+        prev = lay[i - 1]
+        if prev['name'] != 'misses' and (prev['offset'] + prev['size']) % 4 == 0:
+            moved_run += 1
+            assert ':0;' not in p['c_decl'], (p['kind'], p['c_decl'])
+        compile_decl(CC, '#include <stdint.h>\n' + p['c_decl'], 'bits_%s' % p['kind'])
+    assert moved_run, [p['summary'] for p in d['proposals']]
+
+
+def case_c_forms():
+    """Every emitted declaration compiles with gcc and clang where it is
+    used: a user-space object gets the user-space form (auto), with the
+    aligned attribute and STRUCTLINT_CACHELINE_BYTES, _Static_assert, no
+    CACHELINE_PADDING; --c-form kernel gives the kernel's macros, compiled
+    against include/linux/cache.h's definitions (tests/cli/kcompat.h);
+    the static asserts holding is the proof of the offsets."""
+    kcompat = os.path.join(ROOT, 'tests', 'cli', 'kcompat.h')
+    cases = [(obj(False), 'cgroup', CGROUP, seed_prelude),
+             (obj(False), 'mem_cgroup_per_node', MEMCG61, seed_prelude),
+             (anon_obj(), 'anon_mm', os.path.join(TMP, 'anon.classes'), lambda n: '')]
+    n = 0
+    for o, name, cls, prelude in cases:
+        for form in ('auto', 'kernel'):
+            d = advice(o, name, '--classes', cls, '--max-proposals', '20', '--c-form', form,
+                       '--move-first')
+            assert d['proposals'], (name, d['note'])
+            for k, p in enumerate(d['proposals']):
+                c = p['c_decl']
+                if form == 'auto':
+                    assert 'CACHELINE_PADDING' not in c and '____cacheline' not in c, c
+                    assert 'static_assert(' not in c.replace('_Static_assert(', ''), c
+                    # the user-space form needs no struct cacheline_padding
+                    head = '#include <stddef.h>\n' + prelude(name).replace('#include <assert.h>', '') \
+                        .replace('struct cacheline_padding { char x[0]; } __attribute__((aligned(64)));', '')
+                    if any(m['name'].startswith('_pad') for m in p['layout']['members']):
+                        assert '_Alignas(STRUCTLINT_CACHELINE_BYTES)' in c and '[0]' not in c, c
+                    if p['kind'] == 'isolate':
+                        assert '__aligned__(STRUCTLINT_CACHELINE_BYTES)' in c, c
+                else:
+                    pre = prelude(name)
+                    # seed.c spells out struct cacheline_padding itself
+                    head = ('#include <assert.h>\n#include <stddef.h>\n'
+                            '#undef static_assert\n'
+                            '#define static_assert(expr, ...) __static_assert(expr, ##__VA_ARGS__, #expr)\n'
+                            '#define __static_assert(expr, msg, ...) _Static_assert(expr, msg)\n'
+                            '#define CACHELINE_PADDING(name) struct cacheline_padding name\n'
+                            '#define ____cacheline_aligned_in_smp __attribute__((__aligned__(64)))\n'
+                            if 'struct cacheline_padding {' in pre else
+                            '#include "%s"\n' % kcompat) + pre
+                    if any(m['name'].startswith('_pad') for m in p['layout']['members']):
+                        assert 'CACHELINE_PADDING(_pad' in c, c
+                text = head + c + '\nstruct %s form_inst;\n' % name
+                for cc in (CC, CLANG):
+                    compile_decl(cc, text, '%s_%s_%d_%s' % (name, form, k, os.path.basename(cc)),
+                                 *([PEDANTIC] if form == 'auto' else []))
+                    n += 1
+    assert n >= 20, n
+    # user space: --source-root's diff uses the aligned attribute too
+    import shutil
+    src = os.path.join(TMP, 'usrc')
+    os.makedirs(src, exist_ok=True)
+    shutil.copy(os.path.join(ROOT, 'fixtures', 'report', 'seed.c'), src)
+    so = os.path.join(src, 'seed.o')
+    subprocess.run([CC, '-g', '-c', '-o', so, 'seed.c'], cwd=src, check=True)
+    d = advice(so, 'cgroup', '--classes', CGROUP, '--source-root', src, '--max-proposals', '20')
+    pads = [p for p in d['proposals'] if any(m['name'].startswith('_pad') for m in p['layout']['members'])]
+    assert pads, [p['kind'] for p in d['proposals']]
+    for p in pads:
+        assert 'CACHELINE_PADDING' not in p['diff'] and 'STRUCTLINT_CACHELINE_BYTES' in p['diff'], p['diff']
+    # usage
+    run('suggest', so, 'cgroup', '--classes', CGROUP, '--c-form', 'bogus', rc=2)
+
+
+# A user-space program's structs in ISO C, for the diff's compile test:
+# seed.c without the kernel's zero-size padding type (which only its 6.12
+# branch uses).
+def ucg_source():
+    with open(os.path.join(ROOT, 'fixtures', 'report', 'seed.c')) as f:
+        src = f.read()
+    pad = 'struct cacheline_padding { char x[0]; } __attribute__((aligned(64)));'
+    assert pad in src
+    return src.replace(pad, '')
+
+
+def case_user_diff_compiles():
+    """User space: --source-root's diff uses STRUCTLINT_CACHELINE_BYTES and
+    carries its definition (the old diff wrote a literal __aligned__(64)),
+    puts padding as _Alignas on the next member (no zero-size member);
+    applied with patch, the source compiles with gcc and clang under
+    -std=c11 -pedantic -Wall -Wextra -Werror and, built with -g, has the
+    proposal's offsets."""
+    import shutil
+    src = os.path.join(TMP, 'ucg')
+    os.makedirs(src, exist_ok=True)
+    with open(os.path.join(src, 'ucg.c'), 'w') as f:
+        f.write(ucg_source())
+    subprocess.run([CC, '-g', '-c', '-o', 'ucg.o', 'ucg.c'], cwd=src, check=True)
+    d = advice(os.path.join(src, 'ucg.o'), 'cgroup', '--classes', CGROUP, '--source-root', src,
+               '--max-proposals', '20')
+    pads = 0
+    for k, p in enumerate(d['proposals']):
+        assert 'diff' in p, p.get('diff_error')
+        t = p['diff']
+        assert '__aligned__(64)' not in t and '[0]' not in t, t
+        if any(m['name'].startswith('_pad') for m in p['layout']['members']):
+            pads += 1
+            assert '_Alignas(STRUCTLINT_CACHELINE_BYTES)' in t, t
+            assert '+#define STRUCTLINT_CACHELINE_BYTES 64' in t, t
+        work = os.path.join(TMP, 'ucg_%d' % k)
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(src, work)
+        r = subprocess.run(['patch', '-p1'], input=t, cwd=work, capture_output=True, text=True)
+        assert r.returncode == 0, (r.stdout, r.stderr, t)
+        for cc in (CC, CLANG):
+            r = subprocess.run([cc, *PEDANTIC, '-g', '-c', '-o', 'ucg.o', 'ucg.c'], cwd=work,
+                               capture_output=True, text=True)
+            assert r.returncode == 0, (cc, p['kind'], r.stderr[-2000:], t)
+        got = json.loads(run('--json', os.path.join(work, 'ucg.o'), 'cgroup').stdout)['structs'][0]
+        want = {m['name']: m['offset'] for m in p['layout']['members']
+                if m['depth'] == 0 and not m['name'].startswith('_pad')}
+        assert {m['name']: m['offset'] for m in got['members'] if m['depth'] == 0} == want, (got, want)
+        assert got['size'] == p['layout']['size'], (got['size'], p['layout']['size'])
+    assert pads, [p['kind'] for p in d['proposals']]
+
+
+if __name__ == '__main__':
+    import clicases
+    clicases.main(clicases.of_module(globals()))
