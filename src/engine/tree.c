@@ -7,6 +7,7 @@
  * group and its ancestors on it under the per-CPU lock, the flush pops it
  * children first.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,11 +155,11 @@ static struct eng_pcpu *node_of(struct eng_run *r, struct eng_thread *th,
 	struct eng_tree *t = &r->tree;
 	if (!r->b->tree_via_pcpu || r->role_pcpu < 0)
 		return eng_pcpu_of(t, g, cpu);
-	/* the pointer is eng_ctr_of(t, g, 0); g's node sits at
-	 * g * sizeof(struct eng_pcpu) in the same per-CPU chunk */
+	/* the pointer is eng_ctr_of(t, g, 0); g's node lies at a fixed
+	 * distance from it in the same per-CPU chunk */
 	uint8_t *p = eng_role_ptr(th, t->groups[g].obj, r->role_pcpu);
-	return eng_pcpu_at(t, p - t->ctr_off - g * 2 * t->n_ctr * sizeof(int64_t) +
-			   g * sizeof(struct eng_pcpu), cpu);
+	ptrdiff_t to_node = (uint8_t *)eng_pcpu_of(t, g, 0) - (uint8_t *)eng_ctr_of(t, g, 0);
+	return eng_pcpu_at(t, p + to_node, cpu);
 }
 
 void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
