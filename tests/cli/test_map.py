@@ -242,9 +242,10 @@ def case_proposal_classes():
     # the member it belongs to, found by path in the report (also a member
     # the isolate proposal wraps in an anonymous struct)
     import test_suggest
+    import test_suggest_why
     try:
         cases = [(obj(), 'mem_cgroup_per_node', MEMCG61)]
-        o = test_suggest.anon_obj()
+        o = test_suggest_why.anon_obj()
         cases.append((o, 'anon_mm', os.path.join(test_suggest.TMP, 'anon.classes')))
         letter = {'hot-write': 'W', 'read-mostly': 'R', 'mixed': 'M', 'true-shared': 'T',
                   'cold': 'c', 'none': '?'}
