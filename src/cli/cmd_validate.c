@@ -111,8 +111,11 @@ static const char usage_tail[] =
 "                             (A as is, B with proposal N applied by patch\n"
 "                             -p1, as suggest --source-root writes it), CMD\n"
 "                             built and run by sh -c in each copy\n"
-"                             (STRUCTLINT_SIDE=A or B set; its output goes\n"
-"                             to stderr), one discarded run each, then\n"
+"                             (STRUCTLINT_SIDE=A or B set); both built\n"
+"                             before the engine runs (a failed build: its\n"
+"                             output's last lines, exit 2); the runs'\n"
+"                             output goes to stderr; one discarded run each,\n"
+"                             then\n"
 "                             --rounds ABBA rounds: wall and CPU seconds per\n"
 "                             run, the paired 95% interval of the speed\n"
 "                             (1/time) B/A and a verdict: the measurement to\n"
@@ -237,6 +240,7 @@ struct vstate {
 	struct slt_engine_pattern *pattern;  /* --samples' measured accesses */
 	struct slt_sensitivity sens;         /* --sensitivity */
 	struct slt_program_result prog;      /* --run */
+	struct cli_program_tree tree;        /* --run: the built copies */
 	char *diff;                          /* the proposal as a patch */
 	char b_what[160];
 	char pattern_what[400];
@@ -247,6 +251,7 @@ static void vstate_release(struct vstate *s)
 	slt_validate_result_free(s->res);
 	slt_engine_pattern_free(s->pattern);
 	cli_program_result_free(&s->prog);
+	cli_program_tree_free(&s->tree);
 	free(s->diff);
 	slt_engine_bound_free(s->bound_a);
 	slt_engine_bound_free(s->bound_b);
@@ -369,9 +374,36 @@ static int bind_both(const struct cli_analysis *c, struct val *v,
 
 static void progress(void *arg, char side, unsigned round, double ops)
 {
-	(void)arg;
-	fprintf(stderr, "\rstructlint: validate: round %u, %c: %.0f ops/s   ",
-		round + 1, side, ops);
+	fprintf(stderr, "\rstructlint: validate: round %u/%u, %c: %.0f ops/s   ",
+		round + 1, *(const unsigned *)arg, side, ops);
+}
+
+static void program_progress(unsigned round, unsigned rounds)
+{
+	fprintf(stderr, "\r\033[Kstructlint: validate: your program: round %u/%u ...", round + 1, rounds);
+}
+
+/* --source-root/--build/--run: the proposal's diff, both copies built
+ * (before anything is measured: a broken build fails fast). */
+static int program_build(struct val *v, struct vstate *s, const struct slt_struct *sa, bool tty,
+			 struct slt_error *err)
+{
+	int rc = slt_advice_diff(&s->adv->proposals[v->proposal - 1], sa, v->prog.root, &s->diff, err);
+	if (!rc && !s->diff[0])
+		rc = slt_error_set(err, SLT_EUSAGE, v->prog.root, -1, "pick another --proposal",
+				   "the source already has proposal %lu's order: nothing to compare",
+				   v->proposal);
+	v->prog.rounds = v->o.rounds;
+	v->prog.level = v->o.level;
+	v->prog.min_overlap = v->o.min_overlap;
+	v->prog.realtime = v->o.engine.realtime;
+	if (!rc && tty)
+		fprintf(stderr, "\rstructlint: validate: building your program (A and B) ...   ");
+	if (!rc)
+		rc = cli_program_prepare(&v->prog, s->diff, &s->tree, &s->prog, err);
+	if (rc && tty)
+		fputs("\r\033[K", stderr);
+	return rc;
 }
 
 static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
@@ -387,25 +419,13 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 	if (!rc)
 		rc = bind_both(c, v, s, sa, sb, err);
 	bool tty = isatty(STDERR_FILENO);
+	if (!rc && v->prog.run)   /* the user's own program: built first */
+		rc = program_build(v, s, sa, tty, err);
 	if (!rc)
 		rc = slt_validate_run(s->bound_a, s->bound_b, &v->o, tty ? progress : NULL,
-				      NULL, &s->res, err);
-	if (!rc && v->prog.run) {   /* the user's own program */
-		rc = slt_advice_diff(&s->adv->proposals[v->proposal - 1], sa, v->prog.root, &s->diff, err);
-		if (!rc && !s->diff[0])
-			rc = slt_error_set(err, SLT_EUSAGE, v->prog.root, -1, "pick another --proposal",
-					   "the source already has proposal %lu's order: nothing to compare",
-					   v->proposal);
-		v->prog.rounds = v->o.rounds;
-		v->prog.level = v->o.level;
-		v->prog.min_overlap = v->o.min_overlap;
-		v->prog.realtime = v->o.engine.realtime;
-		if (!rc) {
-			if (tty)
-				fprintf(stderr, "\rstructlint: validate: building and running your program ...   ");
-			rc = cli_program_run(&v->prog, s->diff, &s->prog, err);
-		}
-	}
+				      &v->o.rounds, &s->res, err);
+	if (!rc && v->prog.run)
+		rc = cli_program_measure(&v->prog, &s->tree, tty ? program_progress : NULL, &s->prog, err);
 	if (!rc && v->sensitivity)
 		rc = slt_validate_sensitivity(s->bound_a, s->bound_b, &v->o, s->res, &s->sens, err);
 	if (tty)

@@ -43,10 +43,11 @@ static double now_s(void)
 }
 
 /* Run `sh -c cmd` in dir (NULL: here) with the variables of env ("K=V",
- * NULL-terminated); *wall and *cpu (may be NULL) in seconds; ps (may be
- * NULL) follows its threads' CPU time while it runs.  Returns the
- * exit status (0 ok), 128 + signal, or -1 when it could not start. */
-static int run_sh(const char *dir, const char *cmd, char *const *env,
+ * NULL-terminated); its output to log (a file, replaced; NULL: standard
+ * error); *wall and *cpu (may be NULL) in seconds; ps (may be NULL)
+ * follows its threads' CPU time while it runs.  Returns the exit status
+ * (0 ok), 128 + signal, or -1 when it could not start. */
+static int run_sh(const char *dir, const char *cmd, char *const *env, const char *log,
 		  double *wall, double *cpu, struct proc_sched *ps, int rt_prio)
 {
 	double t0 = now_s();
@@ -60,6 +61,11 @@ static int run_sh(const char *dir, const char *cmd, char *const *env,
 			_exit(126);
 		for (size_t i = 0; env && env[i]; i++)
 			putenv(env[i]);
+		int fd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600) : -1;
+		if (log && fd < 0)
+			_exit(126);
+		if (fd >= 0)
+			dup2(fd, STDERR_FILENO);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 		struct sched_param sp = { .sched_priority = rt_prio };
 		if (rt_prio && sched_setscheduler(0, SCHED_RR, &sp))
@@ -186,7 +192,7 @@ static int run_timed(const char *dir, const char *cmd, char *const *env, unsigne
 	struct sched_param old_sp = { 0 }, sp = { .sched_priority = SLT_ENGINE_RT_PRIO + 1 };
 	bool rt_self = realtime && !pthread_getschedparam(pthread_self(), &old_policy, &old_sp) &&
 		       !pthread_setschedparam(pthread_self(), SCHED_RR, &sp);
-	int st = run_sh(dir, cmd, env, wall, cpu, &ps, realtime ? SLT_ENGINE_RT_PRIO : 0);
+	int st = run_sh(dir, cmd, env, NULL, wall, cpu, &ps, realtime ? SLT_ENGINE_RT_PRIO : 0);
 	if (rt_self)
 		pthread_setschedparam(pthread_self(), old_policy, &old_sp);
 	rs->sampled = ps.usable && ps.wall_ns > 0.0;
@@ -199,49 +205,106 @@ static int run_timed(const char *dir, const char *cmd, char *const *env, unsigne
 	return st;
 }
 
-int cli_program_run(const struct cli_program_opts *o, const char *diff,
-		    struct slt_program_result *r, struct slt_error *err)
+/* The last lines (at most BUILD_TAIL) of a failed build's output (log)
+ * to standard error, indented, before the error line names the step. */
+#define BUILD_TAIL 12
+
+static void print_tail(const char *log)
+{
+	FILE *f = fopen(log, "r");
+	if (!f)
+		return;
+	long starts[BUILD_TAIL];
+	unsigned n = 0;
+	int ch, prev = '\n';
+	for (long pos = 0; (ch = getc(f)) != EOF; pos++, prev = ch)
+		if (prev == '\n')
+			starts[n++ % BUILD_TAIL] = pos;
+	unsigned first = n > BUILD_TAIL ? n - BUILD_TAIL : 0;
+	char line[512];
+	for (unsigned i = first; i < n; i++) {
+		if (fseek(f, starts[i % BUILD_TAIL], SEEK_SET) || !fgets(line, sizeof(line), f))
+			break;
+		size_t len = strlen(line);
+		fprintf(stderr, "  | %s%s", line, len && line[len - 1] == '\n' ? "" : "\n");
+	}
+	fclose(f);
+}
+
+void cli_program_tree_free(struct cli_program_tree *t)
+{
+	if (!t->dir[0])
+		return;
+	char e_t[sizeof(t->dir) + 16];
+	snprintf(e_t, sizeof(e_t), "SLT_TMP=%s", t->dir);
+	char *env[] = { e_t, NULL };
+	run_sh(NULL, "rm -rf -- \"$SLT_TMP\"", env, NULL, NULL, NULL, NULL, 0);
+	t->dir[0] = 0;
+}
+
+static char side_a[] = "STRUCTLINT_SIDE=A", side_b[] = "STRUCTLINT_SIDE=B";
+static char *const env_a[] = { side_a, NULL }, *const env_b[] = { side_b, NULL };
+
+int cli_program_prepare(const struct cli_program_opts *o, const char *diff,
+			struct cli_program_tree *t, struct slt_program_result *r,
+			struct slt_error *err)
 {
 	memset(r, 0, sizeof(*r));
-	unsigned n = o->rounds;
-	char tmpl[] = "/tmp/structlint-validate-XXXXXX";
-	if (!mkdtemp(tmpl))
+	snprintf(t->dir, sizeof(t->dir), "/tmp/structlint-validate-XXXXXX");
+	if (!mkdtemp(t->dir)) {
+		t->dir[0] = 0;
 		return slt_error_set(err, SLT_EIO, "/tmp", -1, NULL, "cannot create a directory: %s",
 				     strerror(errno));
-	char da[64], db[64], dp[64], e_src[4200], e_dst[80], e_diff[80], e_t[64];
-	snprintf(da, sizeof(da), "%s/A", tmpl);
-	snprintf(db, sizeof(db), "%s/B", tmpl);
-	snprintf(dp, sizeof(dp), "%s/proposal.diff", tmpl);
+	}
+	snprintf(t->a, sizeof(t->a), "%s/A", t->dir);
+	snprintf(t->b, sizeof(t->b), "%s/B", t->dir);
+	char dp[sizeof(t->dir) + 16], log[sizeof(t->dir) + 16], e_src[4200], e_dst[sizeof(t->a) + 16], e_diff[sizeof(dp) + 16];
+	snprintf(dp, sizeof(dp), "%s/proposal.diff", t->dir);
+	snprintf(log, sizeof(log), "%s/build.log", t->dir);
 	snprintf(e_src, sizeof(e_src), "SLT_SRC=%s", o->root);
 	snprintf(e_diff, sizeof(e_diff), "SLT_DIFF=%s", dp);
-	snprintf(e_t, sizeof(e_t), "SLT_TMP=%s", tmpl);
-	char ea[] = "STRUCTLINT_SIDE=A", eb[] = "STRUCTLINT_SIDE=B";
-	char *env_a[] = { ea, NULL }, *env_b[] = { eb, NULL };
 	int rc = 0, st;
 	FILE *f = fopen(dp, "w");
-	if (!f || fputs(diff, f) < 0 || fclose(f)) {
-		rc = slt_error_set(err, SLT_EIO, dp, -1, NULL, "cannot write the proposal's diff");
-		goto out;
+	bool wrote = f && fputs(diff, f) >= 0;
+	if (f && fclose(f))
+		wrote = false;
+	if (!wrote) {
+		return slt_error_set(err, SLT_EIO, dp, -1, NULL, "cannot write the proposal's diff");
 	}
 	for (int side = 0; side < 2 && !rc; side++) {
-		snprintf(e_dst, sizeof(e_dst), "SLT_DST=%s", side ? db : da);
+		snprintf(e_dst, sizeof(e_dst), "SLT_DST=%s", side ? t->b : t->a);
 		char *env[] = { e_src, e_dst, NULL };
 		if ((st = run_sh(NULL, "mkdir -p \"$SLT_DST\" && cp -a -- \"$SLT_SRC\"/. \"$SLT_DST\"",
-				 env, NULL, NULL, NULL, 0)))
+				 env, NULL, NULL, NULL, NULL, 0)))
 			rc = fail(err, "copying --source-root", o->root, st);
 	}
 	if (!rc) {
 		char *env[] = { e_diff, NULL };
-		if ((st = run_sh(db, "patch -p1 --batch --silent --no-backup-if-mismatch < \"$SLT_DIFF\"",
-				 env, NULL, NULL, NULL, 0)))
+		if ((st = run_sh(t->b, "patch -p1 --batch --silent --no-backup-if-mismatch < \"$SLT_DIFF\"",
+				 env, NULL, NULL, NULL, NULL, 0)))
 			rc = fail(err, "applying the proposal (patch -p1) to B", dp, st);
 	}
-	if (!rc && (st = run_sh(da, o->build, env_a, &r->build_a_s, NULL, NULL, 0)))
-		rc = fail(err, "building A", o->build, st);
-	if (!rc && (st = run_sh(db, o->build, env_b, &r->build_b_s, NULL, NULL, 0)))
-		rc = fail(err, "building B", o->build, st);
-	if (!rc && (!(r->wall_a = calloc(n, sizeof(double))) || !(r->wall_b = calloc(n, sizeof(double))) ||
-		    !(r->cpu_a = calloc(n, sizeof(double))) || !(r->cpu_b = calloc(n, sizeof(double)))))
+	/* both builds before anything is measured: a broken build fails in
+	 * seconds, with its output's last lines, not after the engine's runs */
+	for (int side = 0; side < 2 && !rc; side++) {
+		if ((st = run_sh(side ? t->b : t->a, o->build, side ? env_b : env_a, log,
+				 side ? &r->build_b_s : &r->build_a_s, NULL, NULL, 0))) {
+			print_tail(log);
+			rc = fail(err, side ? "building B" : "building A", o->build, st);
+		}
+	}
+	return rc;
+}
+
+int cli_program_measure(const struct cli_program_opts *o, const struct cli_program_tree *t,
+			void (*progress)(unsigned round, unsigned rounds),
+			struct slt_program_result *r, struct slt_error *err)
+{
+	unsigned n = o->rounds;
+	const char *da = t->a, *db = t->b;
+	int rc = 0, st;
+	if (!(r->wall_a = calloc(n, sizeof(double))) || !(r->wall_b = calloc(n, sizeof(double))) ||
+	    !(r->cpu_a = calloc(n, sizeof(double))) || !(r->cpu_b = calloc(n, sizeof(double))))
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	struct run_sched *rs = !rc ? calloc(2 * (size_t)n + 1, sizeof(*rs)) : NULL;
 	if (!rc && !rs)
@@ -249,11 +312,13 @@ int cli_program_run(const struct cli_program_opts *o, const char *diff,
 	cpu_set_t set;
 	r->cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set) : 1;
 	/* one discarded run each (caches, page cache), then ABBA */
-	if (!rc && (st = run_sh(da, o->run, env_a, NULL, NULL, NULL, 0)))
+	if (!rc && (st = run_sh(da, o->run, env_a, NULL, NULL, NULL, NULL, 0)))
 		rc = fail(err, "running A", o->run, st);
-	if (!rc && (st = run_sh(db, o->run, env_b, NULL, NULL, NULL, 0)))
+	if (!rc && (st = run_sh(db, o->run, env_b, NULL, NULL, NULL, NULL, 0)))
 		rc = fail(err, "running B", o->run, st);
 	for (unsigned i = 0; !rc && i < n; i++) {
+		if (progress)
+			progress(i, n);
 		bool a_first = slt_validate_a_first(i);
 		for (int k = 0; k < 2 && !rc; k++) {
 			bool is_a = (k == 0) == a_first;
@@ -290,9 +355,6 @@ int cli_program_run(const struct cli_program_opts *o, const char *diff,
 		}
 	}
 	free(rs);
-out:;
-	char *env[] = { e_t, NULL };
-	run_sh(NULL, "rm -rf -- \"$SLT_TMP\"", env, NULL, NULL, NULL, 0);
 	if (rc)
 		cli_program_result_free(r);
 	return rc;

@@ -25,18 +25,40 @@ struct cli_program_opts {
 				    the wall time, at most (0: no floor) */
 };
 
+/* The two built copies of --source-root (cli_program_prepare()). */
+struct cli_program_tree {
+	char dir[64];            /* the temporary directory ("": none) */
+	char a[72], b[72];       /* its A and B copies */
+};
+
 /*
- * Copy o->root twice under a new directory in /tmp (A as is, B with diff,
- * a unified diff relative to the root, applied by patch -p1), build both
- * with o->build, run o->run once per side (discarded), then o->rounds
- * ABBA rounds, and fill *r (slt_program_result: wall and CPU seconds per
- * run, medians, the paired intervals of the speeds 1/time, the verdict
- * from the wall-time interval).  The copies are removed.  Returns 0, or
- * SLT_EIO naming the step that failed (copy, patch, build A/B, run A/B),
+ * Copy o->root twice under a new directory in /tmp (t; A as is, B with
+ * diff, a unified diff relative to the root, applied by patch -p1) and
+ * build both with o->build (its output kept in a log; when a build fails,
+ * the log's last lines go to standard error before the error), filling
+ * r->build_a_s and r->build_b_s.  Done before anything is measured, so
+ * that a broken build fails fast.  Returns 0, or SLT_EIO naming the step
+ * that failed (copy, patch, build A/B).  t stays until
+ * cli_program_tree_free(), also on error.
+ */
+int cli_program_prepare(const struct cli_program_opts *o, const char *diff,
+			struct cli_program_tree *t, struct slt_program_result *r,
+			struct slt_error *err);
+
+/*
+ * Run o->run once per side in t's copies (discarded), then o->rounds ABBA
+ * rounds (progress, may be NULL, called before each round with the
+ * 0-based round and the number of rounds), and fill the rest of *r
+ * (slt_program_result: wall and CPU seconds per run, medians, the paired
+ * intervals of the speeds 1/time, the verdict from the wall-time
+ * interval).  Returns 0, or SLT_EIO naming the run that failed,
  * SLT_ENOMEM.  Free r with cli_program_result_free().
  */
-int cli_program_run(const struct cli_program_opts *o, const char *diff,
-		    struct slt_program_result *r, struct slt_error *err);
+int cli_program_measure(const struct cli_program_opts *o, const struct cli_program_tree *t,
+			void (*progress)(unsigned round, unsigned rounds),
+			struct slt_program_result *r, struct slt_error *err);
 void cli_program_result_free(struct slt_program_result *r);
+/* Remove t's directory (nothing when there is none). */
+void cli_program_tree_free(struct cli_program_tree *t);
 
 #endif
