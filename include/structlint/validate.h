@@ -150,9 +150,11 @@ struct slt_validate_opts {
 				    independent one */
 	double min_overlap;      /* co-scheduling floor (0..1, default
 				    SLT_VALIDATE_MIN_OVERLAP; 0 = no floor):
-				    with 2 or more updater threads, a median
-				    overlap (slt_engine_result.overlap) under
-				    it on either side gives no verdict */
+				    a round counts only when both its runs'
+				    overlap (slt_engine_result.overlap) is at
+				    or over it; fewer than
+				    SLT_VALIDATE_MIN_KEPT_ROUNDS such rounds
+				    give no verdict */
 };
 
 /* The default co-scheduling floor: the updaters must have run at the same
@@ -163,6 +165,15 @@ struct slt_validate_opts {
  * measurable change"; with half the run overlapped a real effect keeps
  * at least half its size. */
 #define SLT_VALIDATE_MIN_OVERLAP 0.5
+
+/* The rounds a verdict needs whose two runs both overlapped at least the
+ * floor: the medians, both intervals and the verdict are computed over
+ * those rounds only (a round of little overlap measures the scheduler,
+ * not the layout, and averaged in it dilutes the effect); fewer give no
+ * verdict.  The same 3 as any verdict needs (SLT_VERDICT_MIN_RUNS): the
+ * paired interval is exact at few rounds, and it widens by itself when
+ * few are kept. */
+#define SLT_VALIDATE_MIN_KEPT_ROUNDS SLT_VERDICT_MIN_RUNS
 
 /* Defaults: 20 rounds, warm-up 0.5 s, the engine's defaults with 0.5 s per
  * run and count_accesses off (validate needs no profile), 10000 resamples,
@@ -184,7 +195,8 @@ bool slt_validate_a_first(unsigned round);
 /* The figures of one side over its runs. */
 struct slt_validate_side {
 	double *ops_per_s;       /* [rounds], run order */
-	double median_ops_per_s;
+	double median_ops_per_s; /* of the kept rounds (slt_validate_result
+				    .kept) when there are enough, else of all */
 	/* update latency, ns: the median over the runs of each run's
 	 * percentile */
 	double lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns;
@@ -219,9 +231,16 @@ struct slt_validate_result {
 				    per-round ratios (same runs) */
 	bool paired;             /* the verdict is ci_paired's */
 	enum slt_verdict verdict;
-	bool low_overlap;        /* verdict NONE because a side's median
-				    overlap is under opts.min_overlap (the
-				    intervals are still computed) */
+	bool low_overlap;        /* verdict NONE because fewer than
+				    SLT_VALIDATE_MIN_KEPT_ROUNDS rounds had
+				    both runs' overlap at or over
+				    opts.min_overlap (the intervals are then
+				    computed over all rounds) */
+	bool *kept;              /* [rounds]: both runs' overlap >= the floor;
+				    with enough of them, the medians of ops/s,
+				    ci, ci_paired and the verdict are over
+				    these rounds only */
+	unsigned kept_rounds;    /* how many */
 	double min_overlap;      /* the floor applied (opts.min_overlap; one
 				    updater thread overlaps 0%: no verdict
 				    unless the floor is 0) */

@@ -39,6 +39,7 @@ void slt_validate_result_free(struct slt_validate_result *r)
 	free(r->b.ops_per_s);
 	free(r->a.overlap);
 	free(r->b.overlap);
+	free(r->kept);
 	free(r);
 }
 
@@ -93,7 +94,6 @@ static void take_run(struct slt_validate_side *side, struct side_runs *sr,
 static void finish_side(struct slt_validate_side *side,
 			const struct side_runs *sr, unsigned n)
 {
-	side->median_ops_per_s = slt_stats_median(side->ops_per_s, n);
 	side->lat_p50_ns = slt_stats_median(sr->p50, n);
 	side->lat_p90_ns = slt_stats_median(sr->p90, n);
 	side->lat_p99_ns = slt_stats_median(sr->p99, n);
@@ -136,6 +136,76 @@ static int check_opts(const struct slt_engine_bound *a,
 	return 0;
 }
 
+/* Which rounds count: those where both runs' updaters overlapped at
+ * least the floor (validate.h, SLT_VALIDATE_MIN_KEPT_ROUNDS).  Returns
+ * how many; r->kept[] marks them. */
+static unsigned keep_rounds(struct slt_validate_result *r, double floor)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < r->rounds; i++) {
+		r->kept[i] = r->a.overlap[i] >= floor && r->b.overlap[i] >= floor;
+		k += r->kept[i];
+	}
+	return k;
+}
+
+/* The medians, both intervals and the verdict, over the kept rounds when
+ * enough are kept, else over all of them (then no verdict). */
+static int compare(struct slt_validate_result *r, const struct slt_validate_opts *opts,
+		   struct slt_error *err)
+{
+	unsigned n = r->rounds;
+	r->min_overlap = opts->min_overlap;
+	r->kept_rounds = keep_rounds(r, opts->min_overlap);
+	bool enough = r->kept_rounds >= SLT_VALIDATE_MIN_KEPT_ROUNDS;
+	unsigned m = enough ? r->kept_rounds : n;
+	double *a = malloc(m * sizeof(*a)), *b = malloc(m * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
+	for (unsigned i = 0, j = 0; i < n; i++)
+		if (!enough || r->kept[i]) {
+			a[j] = r->a.ops_per_s[i];
+			b[j++] = r->b.ops_per_s[i];
+		}
+	r->a.median_ops_per_s = slt_stats_median(a, m);
+	r->b.median_ops_per_s = slt_stats_median(b, m);
+	int rc = 0;
+	if (m >= SLT_VERDICT_MIN_RUNS)
+		rc = slt_stats_ratio_ci(a, m, b, m, opts->resamples, opts->level, opts->ci_seed,
+					&r->ci, err);
+	else   /* no interval: the medians' ratio, no resampling done */
+		r->ci = (struct slt_ratio_ci){
+			.median_a = r->a.median_ops_per_s, .median_b = r->b.median_ops_per_s,
+			.ratio = r->b.median_ops_per_s / r->a.median_ops_per_s,
+			.lo = NAN, .hi = NAN,
+			.level = opts->level > 0.0 ? opts->level : SLT_BOOTSTRAP_LEVEL,
+			.n_a = m, .n_b = m,
+		};
+	if (!rc)
+		rc = slt_stats_paired_ratio_ci(a, b, m, opts->level, &r->ci_paired, err);
+	free(a);
+	free(b);
+	if (rc)
+		return rc;
+	if (m < SLT_VERDICT_MIN_RUNS)   /* no interval, no verdict */
+		r->ci.lo = r->ci.hi = r->ci_paired.lo = r->ci_paired.hi = NAN;
+	r->paired = opts->paired;
+	r->verdict = slt_verdict_of(opts->paired ? &r->ci_paired : &r->ci);
+	/* false sharing needs the threads running at once: a round whose
+	 * runs overlapped too little is left out, and too few rounds left
+	 * give no verdict.  One updater (--threads 1, or one allowed CPU):
+	 * nothing runs beside it, its overlap is 0 and it gets no verdict
+	 * either, unless the floor is 0 */
+	if (r->verdict != SLT_VERDICT_NONE && !enough) {
+		r->verdict = SLT_VERDICT_NONE;
+		r->low_overlap = true;
+	}
+	return 0;
+}
+
 int slt_validate_run(const struct slt_engine_bound *a,
 		     const struct slt_engine_bound *b,
 		     const struct slt_validate_opts *opts,
@@ -155,6 +225,7 @@ int slt_validate_run(const struct slt_engine_bound *a,
 	    !(r->b.ops_per_s = calloc(n, sizeof(double))) ||
 	    !(r->a.overlap = calloc(n, sizeof(double))) ||
 	    !(r->b.overlap = calloc(n, sizeof(double))) ||
+	    !(r->kept = calloc(n, sizeof(bool))) ||
 	    side_runs_alloc(&sa, n) || side_runs_alloc(&sb, n)) {
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		goto out;
@@ -195,38 +266,7 @@ int slt_validate_run(const struct slt_engine_bound *a,
 	}
 	finish_side(&r->a, &sa, n);
 	finish_side(&r->b, &sb, n);
-	if (n >= SLT_VERDICT_MIN_RUNS)
-		rc = slt_stats_ratio_ci(r->a.ops_per_s, n, r->b.ops_per_s, n,
-					opts->resamples, opts->level, opts->ci_seed,
-					&r->ci, err);
-	else   /* no interval: the medians' ratio, no resampling done */
-		r->ci = (struct slt_ratio_ci){
-			.median_a = r->a.median_ops_per_s, .median_b = r->b.median_ops_per_s,
-			.ratio = r->b.median_ops_per_s / r->a.median_ops_per_s,
-			.lo = NAN, .hi = NAN,
-			.level = opts->level > 0.0 ? opts->level : SLT_BOOTSTRAP_LEVEL,
-			.n_a = n, .n_b = n,
-		};
-	if (!rc)
-		rc = slt_stats_paired_ratio_ci(r->a.ops_per_s, r->b.ops_per_s, n,
-					       opts->level, &r->ci_paired, err);
-	if (!rc && n < SLT_VERDICT_MIN_RUNS)   /* no interval, no verdict */
-		r->ci.lo = r->ci.hi = r->ci_paired.lo = r->ci_paired.hi = NAN;
-	if (!rc) {
-		r->paired = opts->paired;
-		r->verdict = slt_verdict_of(opts->paired ? &r->ci_paired : &r->ci);
-		/* false sharing needs the threads running at once: too little
-		 * overlap, no verdict (validate.h) */
-		r->min_overlap = opts->min_overlap;
-		/* one updater (--threads 1, or one allowed CPU): nothing runs
-		 * beside it, its overlap is 0 and it gets no verdict either,
-		 * unless the floor is 0 */
-		if (r->verdict != SLT_VERDICT_NONE &&
-		    (r->a.median_overlap < r->min_overlap || r->b.median_overlap < r->min_overlap)) {
-			r->verdict = SLT_VERDICT_NONE;
-			r->low_overlap = true;
-		}
-	}
+	rc = compare(r, opts, err);
 out:
 	side_runs_free(&sa);
 	side_runs_free(&sb);

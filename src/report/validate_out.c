@@ -43,6 +43,9 @@
  *   "reason": why there is no verdict (under 3 rounds; threads that did
  *       not overlap enough), else null,
  *   "overlap": { "min": the floor applied (0..1; 0: none, one thread),
+ *       "kept_rounds", "kept": [ BOOL ] (round order: both runs at or over
+ *       "min"; with 3 or more, the medians, intervals and verdict are of
+ *       these rounds only),
  *       "low": bool (no verdict for it), "allowed_cpus", "distinct_cpus",
  *       "a" | "b": { "median", "min" (fractions of the run during which
  *       >= 2 updaters ran at once), "runs": [ FRACTION ] (round order),
@@ -144,10 +147,12 @@ static const char *no_verdict_reason(const struct slt_validate_result *r,
 			 r->allowed_cpus, r->allowed_cpus == 1 ? "" : "s");
 	else if (r->low_overlap)
 		snprintf(buf, n, "threads overlapped %.0f%% of the time (median over the runs, A %.0f%%, "
-			 "B %.0f%%), under the %.0f%% needed: false sharing shows only while threads run at "
-			 "once; give the run free CPUs (a less loaded machine, --threads <= free CPUs%s)",
+			 "B %.0f%%), under the %.0f%% needed in both runs of %u rounds or more (%u of %u "
+			 "had it): false sharing shows only while threads run at once; give the run free "
+			 "CPUs (a less loaded machine, --threads <= free CPUs%s)",
 			 100.0 * fmin(r->a.median_overlap, r->b.median_overlap),
 			 100.0 * r->a.median_overlap, 100.0 * r->b.median_overlap, 100.0 * r->min_overlap,
+			 SLT_VALIDATE_MIN_KEPT_ROUNDS, r->kept_rounds, r->rounds,
 			 e->realtime ? "" : ", or --realtime");
 	else if (r->verdict == SLT_VERDICT_NONE)
 		snprintf(buf, n, "%u round%s: too few runs for a confidence interval that "
@@ -298,10 +303,14 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 	}
 	fprintf(f, "\nco-scheduling: >= 2 updaters ran at once: A median %.1f%% (min %.1f%%), "
 		"B median %.1f%% (min %.1f%%) of each run; CPU time / wall per updater: A %.2f, B %.2f; "
-		"%u distinct CPUs pinned of %u allowed; floor %.0f%%\n",
+		"%u distinct CPUs pinned of %u allowed; floor %.0f%%\n"
+		"rounds kept: %u of %u (both runs at or over the floor; the ops/s medians, intervals and "
+		"verdict are %s)\n",
 		100.0 * r->a.median_overlap, 100.0 * r->a.min_overlap, 100.0 * r->b.median_overlap,
 		100.0 * r->b.min_overlap, r->a.cpu_share, r->b.cpu_share, r->distinct_cpus,
-		r->allowed_cpus, 100.0 * r->min_overlap);
+		r->allowed_cpus, 100.0 * r->min_overlap, r->kept_rounds, r->rounds,
+		r->kept_rounds >= SLT_VALIDATE_MIN_KEPT_ROUNDS ? "of these rounds"
+		: "of all rounds, for information: too few kept");
 	char oci[80], reason[400];
 	fmt_interval(ci, sizeof(ci), vci, true);
 	fmt_interval(oci, sizeof(oci), other, true);
@@ -557,6 +566,11 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	json_t *ov = json_object();
 	slt_json_set(ov, "min", num(r->min_overlap), &bad);
 	slt_json_set(ov, "low", json_boolean(r->low_overlap), &bad);
+	slt_json_set(ov, "kept_rounds", U(r->kept_rounds), &bad);
+	json_t *kept = json_array();
+	for (unsigned i = 0; i < r->rounds; i++)
+		slt_json_push(kept, json_boolean(r->kept[i]), &bad);
+	slt_json_set(ov, "kept", kept, &bad);
 	slt_json_set(ov, "allowed_cpus", U(r->allowed_cpus), &bad);
 	slt_json_set(ov, "distinct_cpus", U(r->distinct_cpus), &bad);
 	for (int side = 0; side < 2; side++) {

@@ -15,8 +15,10 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 
-from test_validate import (CC, SHORT, SL, bad_obj, classes, prog_tree, PROG_C)
+from test_validate import (CC, SHORT, SL, PROG_C, bad_obj, check_numbers, classes, prog_tree)
 
 # engine runs that would take years: a test that reaches them hangs (and
 # its guard timeout fails it) instead of passing
@@ -50,6 +52,48 @@ def case_build_first():
     p = sl(*base, '--build', 'seq 1 100; exit 1')
     lines = p.stderr.rstrip('\n').split('\n')
     assert lines[:-1] == ['  | %d' % i for i in range(89, 101)], lines
+
+
+def case_kept_rounds():
+    """Only rounds whose two runs both overlapped at least the floor count:
+    the medians, both intervals and the verdict are of those rounds (3 or
+    more), else no verdict; the text says how many were kept.  Some rounds
+    are made to overlap little by confining validate's main thread (whose
+    CPU mask each run's updaters inherit) to one CPU for a while, then
+    freeing it, over and over; the rule is checked on whatever rounds
+    that gives (check_numbers), never on timing.  (Old code: the medians
+    and interval of all rounds, a median-overlap floor, no 'kept'.)"""
+    cpus = sorted(os.sched_getaffinity(0))
+    args = ['validate', '--json', bad_obj(), 'bad_stats', '--classes', classes(),
+            '--rounds', '8'] + SHORT[2:]
+    p = subprocess.Popen([SL] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stop = threading.Event()
+
+    def toggle():
+        one = True
+        while not stop.wait(0.35):
+            try:
+                os.sched_setaffinity(p.pid, {cpus[0]} if one else set(cpus))
+            except OSError:
+                return
+            one = not one
+    t = threading.Thread(target=toggle)
+    t.start()
+    try:
+        out, err = p.communicate(timeout=GUARD_S)
+    finally:
+        stop.set()
+        t.join()
+    assert p.returncode == 0, err
+    d = json.loads(out)
+    check_numbers(d, 8)
+    ov = d['overlap']
+    if ov['kept_rounds'] < 3:
+        assert d['verdict'] == 'no verdict' and ov['low'], d
+        assert '(%d of 8 had it)' % ov['kept_rounds'] in d['reason'], d['reason']
+    # the text names the count
+    t = sl(*[a for a in args if a != '--json'], '--min-overlap', '0').stdout
+    assert 'rounds kept: 8 of 8 (both runs at or over the floor' in t, t
 
 
 if __name__ == '__main__':
