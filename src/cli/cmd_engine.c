@@ -19,6 +19,7 @@
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
 #include "cli/engine_args.h"
+#include "cli/realtime.h"
 #include "structlint/engine.h"
 
 static const char usage_head[] =
@@ -81,7 +82,8 @@ static const char usage_tail[] =
 "      --realtime             run the engine's threads SCHED_RR (updaters 1;\n"
 "                             flusher and timer 2) so that they run at once on a\n"
 "                             machine busy with other work (root, or\n"
-"                             CAP_SYS_NICE / RLIMIT_RTPRIO >= 2)\n"
+"                             CAP_SYS_NICE / RLIMIT_RTPRIO >= 2); a warning\n"
+"                             when the kernel's RT throttling is on\n"
 "      --write-profile OUT    write the exact per-member, per-thread loads and\n"
 "                             stores as a structlint.profile/v1 to OUT\n"
 "output:\n"
@@ -265,6 +267,8 @@ int cmd_engine(int argc, char **argv)
 		rc = cli_engine_stats_mode(&e.run, c.file, &c.lopts, &err);
 	if (!rc && (rc = slt_engine_bind(spec, &c.layout->structs[0], c.ropts.cacheline_size, &b, &err)))
 		cli_engine_err_file(&err, c.file ? c.file : SLT_KERNEL_BTF_PATH);
+	if (!rc && e.o.realtime && !(rc = cli_realtime_check(&err)))
+		cli_realtime_throttle_warn(NULL);
 	if (!rc)
 		rc = slt_engine_run(b, &e.o, &r, &err);
 	if (!rc && e.o.max_updates && r->seconds >= e.o.seconds)

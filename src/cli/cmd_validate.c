@@ -22,6 +22,7 @@
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
 #include "cli/engine_args.h"
+#include "cli/realtime.h"
 #include "cli/validate_program.h"
 #include "structlint/advice.h"
 #include "structlint/advice_report.h"
@@ -90,7 +91,8 @@ static const char usage_tail[] =
 "      --realtime             run the engine's threads SCHED_RR (updaters 1;\n"
 "                             flusher and timer 2) so that they run at once on a\n"
 "                             machine busy with other work (root, or\n"
-"                             CAP_SYS_NICE / RLIMIT_RTPRIO >= 2)\n"
+"                             CAP_SYS_NICE / RLIMIT_RTPRIO >= 2); a warning\n"
+"                             when the kernel's RT throttling is on\n"
 "      --independent          the verdict from the independent interval:\n"
 "                             B/A of the medians, A's and B's runs\n"
 "                             resampled (percentile bootstrap); default:\n"
@@ -420,6 +422,8 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 		rc = layout_b(c, v, s, &sb, err);
 	if (!rc)
 		rc = bind_both(c, v, s, sa, sb, err);
+	if (!rc && v->o.engine.realtime && !(rc = cli_realtime_check(err)))
+		cli_realtime_throttle_warn(NULL);
 	bool tty = isatty(STDERR_FILENO);
 	if (!rc && v->prog.run)   /* the user's own program: built first */
 		rc = program_build(v, s, sa, tty, err);

@@ -96,6 +96,84 @@ def case_kept_rounds():
     assert 'rounds kept: 8 of 8 (both runs at or over the floor' in t, t
 
 
+def rt_throttled():
+    """(runtime, period) of the kernel's RT throttling when it is on."""
+    try:
+        with open('/proc/sys/kernel/sched_rt_runtime_us') as f:
+            runtime = int(f.read())
+        with open('/proc/sys/kernel/sched_rt_period_us') as f:
+            period = int(f.read())
+    except (OSError, ValueError):
+        return None
+    return (runtime, period) if 0 <= runtime < period else None
+
+
+def rt_allowed():
+    try:
+        os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(2))
+    except (OSError, AttributeError):
+        return False
+    os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+    return True
+
+
+def case_realtime_throttle():
+    """--realtime with the kernel's RT throttling on (runtime < period, the
+    default 950000 of 1000000): one warning, before the runs, with the
+    figures, what they do to the run and how to lift them; none without
+    --realtime.  (Old code: silent, the runs just took longer.)"""
+    thr = rt_throttled()
+    if not thr or not rt_allowed():
+        print('skip: RT throttling off, or SCHED_RR not allowed here')
+        return
+    base = ['validate', bad_obj(), 'bad_stats', '--classes', classes()] + SHORT
+    p = sl(*base, '--realtime', '--seconds', '0.05')
+    assert p.returncode == 0, p.stderr
+    warn = [l for l in p.stderr.split('\n') if 'throttles real-time threads' in l]
+    assert len(warn) == 1 and warn[0].startswith('structlint: warning: --realtime: '), p.stderr
+    assert 'sched_rt_runtime_us %d of sched_rt_period_us %d' % thr in warn[0], warn
+    assert 'stopped for %.0f ms of every %.0f ms' % ((thr[1] - thr[0]) / 1e3, thr[1] / 1e3) in warn[0], warn
+    p = sl(*base, '--seconds', '0.05')
+    assert 'throttles' not in p.stderr, p.stderr
+    # engine --realtime says it too
+    p = sl('engine', bad_obj(), 'bad_stats', '--classes', classes(), '--threads', '2',
+           '--seconds', '0.05', '--realtime')
+    assert p.returncode == 0 and 'throttles real-time threads' in p.stderr, p.stderr
+
+
+def case_progress_tty():
+    """On a terminal, validate shows which round of how many it is at, for
+    the engine's rounds and the program's (--realtime too, where a run
+    can take long); nothing on a pipe."""
+    import pty
+    src, obj = prog_tree('prog_tty', PROG_C)
+    args = [SL, 'validate', '--json', obj, 'bad_stats', '--classes', classes(), '--source-root', src,
+            '--build', CC + ' -o prog main.c', '--run', './prog', '--rounds', '3',
+            '--seconds', '0.05'] + SHORT[4:] + (['--realtime'] if rt_allowed() else [])
+    master, slave = pty.openpty()
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    err = b''
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    out = p.communicate(timeout=GUARD_S)[0]
+    os.close(master)
+    assert p.returncode == 0, err
+    err = err.decode()
+    for i in (1, 2, 3):
+        assert 'validate: round %d/3, ' % i in err, err
+        assert 'your program: round %d/3' % i in err, err
+    assert json.loads(out)['program']['rounds'] == 3
+    p = subprocess.run(args, capture_output=True, text=True, timeout=GUARD_S)
+    assert 'round 1/3' not in p.stderr, p.stderr
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
