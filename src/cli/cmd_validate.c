@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/analysis_args.h"
@@ -65,7 +66,8 @@ static const char usage_tail[] =
 "      --against FILE2:STRUCT2\n"
 "                             B = another real layout (e.g. a later\n"
 "                             kernel's); needs no --classes for a struct\n"
-"                             with a built-in role map\n"
+"                             with a built-in role map; loaded first, so\n"
+"                             that a typo in it fails at once\n"
 "      --rounds R             rounds, each one run of A and one of B,\n"
 "                             1 to 10000 (default 20; under 3: no verdict)\n"
 "      --seconds S            seconds per run, 0.01 to 3600 (default 0.5)\n"
@@ -238,6 +240,7 @@ struct vstate {
 	struct slt_advice *adv;
 	struct slt_layout *b_layout;         /* --against */
 	char *b_file;                        /* --against's FILE, strdup'ed */
+	bool b_expand;                       /* b_layout loaded with -E */
 	struct slt_engine_spec *spec_a, *spec_b;
 	struct slt_engine_bound *bound_a, *bound_b;
 	struct slt_validate_result *res;
@@ -269,21 +272,48 @@ static void vstate_release(struct vstate *s)
 	free(s->given);
 }
 
-/* Layout B: the proposal, or --against's struct.  Returns 0, a usage
- * error (> 0, printed) or SLT_E* with err filled. */
+/* --against FILE2:STRUCT2 loaded, before anything of A's is read (its
+ * samples, the analysis), so that a typo in it fails at once. */
+static int load_against(const struct cli_analysis *c, const struct val *v, struct vstate *s,
+			struct slt_error *err)
+{
+	const char *colon = strrchr(v->against, ':');
+	free(s->b_file);
+	s->b_file = strndup(v->against, (size_t)(colon - v->against));
+	if (!s->b_file)
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	const char *name = colon + 1;
+	s->b_expand = c->lopts.expand;
+	return slt_layout_load(s->b_file, &name, 1, &c->lopts, &s->b_layout, err);
+}
+
+/* The inputs that need no loading, checked before any is read: --source-
+ * root a directory.  Returns 0 or a printed usage error. */
+static int check_inputs(const struct val *v)
+{
+	struct stat st;
+	if (v->prog.root && (stat(v->prog.root, &st) || !S_ISDIR(st.st_mode)))
+		return cli_usage_error("--source-root %s: %s", v->prog.root,
+				       errno == ENOENT ? "no such directory" : "not a directory");
+	return 0;
+}
+
+/* Layout B: the proposal, or --against's struct (load_against()).
+ * Returns 0, a usage error (> 0, printed) or SLT_E* with err filled. */
 static int layout_b(const struct cli_analysis *c, const struct val *v,
 		    struct vstate *s, const struct slt_struct **b,
 		    struct slt_error *err)
 {
 	if (v->against) {
-		const char *colon = strrchr(v->against, ':');
-		s->b_file = strndup(v->against, (size_t)(colon - v->against));
-		if (!s->b_file)
-			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
-		const char *name = colon + 1;
-		int rc = slt_layout_load(s->b_file, &name, 1, &c->lopts, &s->b_layout, err);
-		if (rc)
-			return rc;
+		/* A reloaded with nested structs inline (a class named a member
+		 * inside one): B the same way, so that the roles bind alike */
+		if (c->lopts.expand && !s->b_expand) {
+			slt_layout_free(s->b_layout);
+			s->b_layout = NULL;
+			int rc = load_against(c, v, s, err);
+			if (rc)
+				return rc;
+		}
 		*b = &s->b_layout->structs[0];
 		snprintf(s->b_what, sizeof(s->b_what), "struct %s as loaded", (*b)->name);
 		return 0;
@@ -496,7 +526,13 @@ int cmd_validate(int argc, char **argv)
 	slt_error_clear(&err);
 	struct vstate s;
 	memset(&s, 0, sizeof(s));
-	rc = cli_analysis_load(&c, argv + optind, argc - optind, &err);
+	/* every input checked before any run: the cheap ones, B's layout,
+	 * then A's (its samples joined), the roles of both bound */
+	rc = check_inputs(&v);
+	if (!rc && v.against)
+		rc = load_against(&c, &v, &s, &err);
+	if (!rc)
+		rc = cli_analysis_load(&c, argv + optind, argc - optind, &err);
 	if (!rc)
 		rc = validate(&c, &v, &s, &err);
 	enum slt_verdict verdict = s.res ? s.res->verdict : SLT_VERDICT_NO_CHANGE;

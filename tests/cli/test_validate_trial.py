@@ -18,7 +18,8 @@ import sys
 import threading
 import time
 
-from test_validate import (CC, SHORT, SL, PROG_C, bad_obj, check_numbers, classes, prog_tree)
+from test_validate import (CC, SHORT, SL, PROG_C, TMP, bad_obj, check_numbers, classes, compile_c,
+                           prog_tree, seed, OTHER_C)
 
 # engine runs that would take years: a test that reaches them hangs (and
 # its guard timeout fails it) instead of passing
@@ -172,6 +173,33 @@ def case_progress_tty():
     assert json.loads(out)['program']['rounds'] == 3
     p = subprocess.run(args, capture_output=True, text=True, timeout=GUARD_S)
     assert 'round 1/3' not in p.stderr, p.stderr
+
+
+def case_inputs_first():
+    """Every input is checked before A's samples are read and any run
+    starts: a typo in --against's FILE or STRUCT, a --source-root that is
+    not a directory.  A's --samples here is a FIFO nobody writes: reading
+    it would block, so a check made after it (the old order: A loaded,
+    its samples joined, the analysis run, then B loaded) hangs until the
+    guard; in the right order the error comes first (exit 2, one line)."""
+    fifo = os.path.join(TMP, 'samples.fifo')
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    o = bad_obj()
+    other = compile_c('other', OTHER_C)
+    for against, what in ((other + ':bad_statz', "no struct or union named 'bad_statz'"),
+                          (os.path.join(TMP, 'no-such.o') + ':bad_stats', 'no-such.o')):
+        p = sl('validate', o, 'bad_stats', '--samples', fifo, '--against', against, *FOREVER)
+        assert p.returncode == 2 and p.stdout == '', (against, p.returncode, p.stderr)
+        err = p.stderr.strip().split('\n')
+        assert len(err) == 1 and what in err[0], err
+    src, obj = prog_tree('prog_in', PROG_C)
+    p = sl('validate', obj, 'bad_stats', '--samples', fifo, '--source-root', os.path.join(src, 'main.c'),
+           '--build', 'true', '--run', 'true', *FOREVER)
+    assert p.returncode == 2 and 'main.c: not a directory' in p.stderr, p.stderr
+    p = sl('validate', obj, 'bad_stats', '--samples', fifo, '--source-root', os.path.join(TMP, 'nodir'),
+           '--build', 'true', '--run', 'true', *FOREVER)
+    assert p.returncode == 2 and 'no such directory' in p.stderr, p.stderr
 
 
 if __name__ == '__main__':
