@@ -117,6 +117,19 @@ int cli_engine_pattern(struct cli_engine_args *e, const struct cli_analysis *c,
 		       struct slt_engine_pattern **out, struct slt_error *err)
 {
 	*out = NULL;
+	/* options that mean nothing to this run are refused, not ignored */
+	bool hot = spec->mode == SLT_ENGINE_STATS && has_hot_write(spec);
+	if (e->synthetic && spec->mode != SLT_ENGINE_STATS)
+		return cli_usage_error("--synthetic: applies to a built-in role map's invented hot-write "
+				       "pattern, and struct %s runs in replay mode (drop --synthetic)", s->name);
+	if (e->synthetic && !hot)
+		return cli_usage_error("--synthetic: struct %s's role map has no hot-write member, so there "
+				       "is no hot-write pattern to invent (the run is the update and flush "
+				       "paths only): drop --synthetic", s->name);
+	if ((e->stats_given & CLI_ENG_WRITE_EVERY) && spec->mode == SLT_ENGINE_STATS && !hot)
+		return cli_usage_error("--write-every: struct %s's role map has no hot-write member to "
+				       "store (the run is the update and flush paths only): drop --write-every",
+				       s->name);
 	if (e->synthetic)
 		return 0;
 	if (!c->samples) {

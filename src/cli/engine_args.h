@@ -140,7 +140,9 @@ struct slt_engine_spec;
 struct slt_engine_pattern;
 /* The measured pattern (engine.h slt_engine_pattern) of --samples for
  * layout s applied to spec and spec_b (may be NULL or spec), unless
- * --synthetic.  Without --samples: nothing, except that with
+ * --synthetic.  --synthetic in replay mode or for a stats map without a
+ * hot-write role, and --write-every for such a map, are usage errors
+ * (printed, > 0): they would change nothing.  Without --samples: nothing, except that with
  * need_pattern a stats spec with hot-write roles is an error naming
  * --samples and --synthetic.  *out (may stay NULL) is the pattern, for
  * the caller to describe and free.  With a pattern that names CPUs and

@@ -202,6 +202,32 @@ def case_inputs_first():
     assert p.returncode == 2 and 'no such directory' in p.stderr, p.stderr
 
 
+def case_options_apply():
+    """Options that would change nothing in the chosen run are refused with
+    one line (exit 2), before any run, in validate and engine alike:
+    --synthetic (the invented hot-write pattern) for the cgroup map, which
+    has no hot-write member, and in replay mode; --write-every for the
+    cgroup map.  (Old code: accepted silently, the run as without them.)"""
+    a, b = seed(False), seed(True)
+    cg = ['validate', a, 'cgroup', '--against', b + ':cgroup'] + FOREVER
+    for opt, msg in ((['--synthetic'], "--synthetic: struct cgroup's role map has no hot-write member"),
+                     (['--write-every', '8'], "--write-every: struct cgroup's role map has no hot-write member")):
+        for args in (cg, ['engine', a, 'cgroup', '--seconds', '3600']):
+            p = sl(*args, *opt)
+            err = p.stderr.strip().split('\n')
+            assert p.returncode == 2 and p.stdout == '' and len(err) == 1, (args, opt, p.stderr)
+            assert err[0].startswith('structlint: ' + msg) and 'drop ' + opt[0] in err[0], err
+    p = sl('validate', bad_obj(), 'bad_stats', '--classes', classes(), '--synthetic', *FOREVER)
+    assert p.returncode == 2 and 'struct bad_stats runs in replay mode (drop --synthetic)' in p.stderr, \
+        p.stderr
+    # where it applies it is taken: the memcg map's hot-write members
+    p = sl('validate', '--json', a, 'mem_cgroup_per_node', '--synthetic', '--write-every', '8',
+           '--against', b + ':mem_cgroup_per_node', *SHORT, '--seconds', '0.05')
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d['options']['write_every'] == 8 and d['pattern'].startswith('synthetic: the engine'), d
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
