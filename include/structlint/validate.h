@@ -355,10 +355,16 @@ struct slt_program_result {
 						 the polls saw (0..1) */
 	double min_overlap;      /* the floor applied (validate's
 				    --min-overlap; 0: none) */
-	bool low_overlap;        /* verdict NONE: per_thread, and a side's
-				    median overlap_max is under min_overlap:
+	bool low_overlap;        /* verdict NONE: per_thread, and fewer than
+				    SLT_VALIDATE_MIN_KEPT_ROUNDS rounds kept:
 				    the threads did not run at the same time
 				    long enough for false sharing to show */
+	bool *kept;              /* [rounds]: per_thread, both runs' upper
+				    bound on the overlap >= min_overlap (all
+				    rounds without per-thread samples); with
+				    enough kept, the medians, both intervals
+				    and the verdict are of these rounds only */
+	unsigned kept_rounds;
 };
 
 /* What the writers print about the two sides (borrowed strings). */

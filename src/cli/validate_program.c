@@ -106,6 +106,7 @@ void cli_program_result_free(struct slt_program_result *r)
 	free(r->wall_b);
 	free(r->cpu_a);
 	free(r->cpu_b);
+	free(r->kept);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -149,7 +150,7 @@ struct run_sched {
 
 static int co_sched(const double *wall, const double *cpu, const struct run_sched *rs, unsigned n,
 		    unsigned cpus, double *par, double *lb, double *ub, double *seen, bool *per_thread,
-		    struct slt_error *err)
+		    double *ub_runs, struct slt_error *err)
 {
 	double *v = malloc((4 * n + 1) * sizeof(*v));
 	if (!v)
@@ -172,6 +173,7 @@ static int co_sched(const double *wall, const double *cpu, const struct run_sche
 		u[i] = u[i] > 1.0 ? 1.0 : u[i] < l[i] ? l[i] : u[i];
 		sh[i] = rs[i].seen;
 	}
+	memcpy(ub_runs, u, n * sizeof(*u));
 	*par = slt_stats_median(p, n);
 	*lb = slt_stats_median(l, n);
 	*ub = slt_stats_median(u, n);
@@ -296,6 +298,51 @@ int cli_program_prepare(const struct cli_program_opts *o, const char *diff,
 	return rc;
 }
 
+/* The rounds kept (with per-thread samples: both runs' upper bound on
+ * the overlap at or over the floor; without them every round), then the
+ * medians, both speed intervals and the verdict over the kept rounds
+ * when there are SLT_VALIDATE_MIN_KEPT_ROUNDS or more, else over all
+ * (then no verdict, low_overlap).  ub: [2 n], A's runs then B's. */
+static int compare(struct slt_program_result *r, const double *ub, double level,
+		   struct slt_error *err)
+{
+	unsigned n = r->rounds, k = 0;
+	for (unsigned i = 0; i < n; i++) {
+		r->kept[i] = !r->per_thread || (ub[i] >= r->min_overlap && ub[n + i] >= r->min_overlap);
+		k += r->kept[i];
+	}
+	r->kept_rounds = k;
+	bool enough = k >= SLT_VALIDATE_MIN_KEPT_ROUNDS;
+	unsigned m = enough ? k : n;
+	double *v = malloc((4 * (size_t)m + 1) * sizeof(*v));
+	if (!v)
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	double *wa = v, *wb = v + m, *ca = v + 2 * m, *cb = v + 3 * m;
+	for (unsigned i = 0, j = 0; i < n; i++)
+		if (!enough || r->kept[i]) {
+			wa[j] = r->wall_a[i];
+			wb[j] = r->wall_b[i];
+			ca[j] = r->cpu_a[i];
+			cb[j++] = r->cpu_b[i];
+		}
+	r->median_wall_a = slt_stats_median(wa, m);
+	r->median_wall_b = slt_stats_median(wb, m);
+	r->median_cpu_a = slt_stats_median(ca, m);
+	r->median_cpu_b = slt_stats_median(cb, m);
+	int rc = speed_ci(wa, wb, m, level, &r->wall_ci, err);
+	if (!rc)
+		rc = speed_ci(ca, cb, m, level, &r->cpu_ci, err);
+	free(v);
+	if (rc)
+		return rc;
+	r->verdict = m < SLT_VERDICT_MIN_RUNS ? SLT_VERDICT_NONE : slt_verdict_of(&r->wall_ci);
+	if (r->verdict != SLT_VERDICT_NONE && !enough) {
+		r->verdict = SLT_VERDICT_NONE;
+		r->low_overlap = true;
+	}
+	return 0;
+}
+
 int cli_program_measure(const struct cli_program_opts *o, const struct cli_program_tree *t,
 			void (*progress)(unsigned round, unsigned rounds),
 			struct slt_program_result *r, struct slt_error *err)
@@ -304,7 +351,8 @@ int cli_program_measure(const struct cli_program_opts *o, const struct cli_progr
 	const char *da = t->a, *db = t->b;
 	int rc = 0, st;
 	if (!(r->wall_a = calloc(n, sizeof(double))) || !(r->wall_b = calloc(n, sizeof(double))) ||
-	    !(r->cpu_a = calloc(n, sizeof(double))) || !(r->cpu_b = calloc(n, sizeof(double))))
+	    !(r->cpu_a = calloc(n, sizeof(double))) || !(r->cpu_b = calloc(n, sizeof(double))) ||
+	    !(r->kept = calloc(n, sizeof(bool))))
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	struct run_sched *rs = !rc ? calloc(2 * (size_t)n + 1, sizeof(*rs)) : NULL;
 	if (!rc && !rs)
@@ -330,30 +378,20 @@ int cli_program_measure(const struct cli_program_opts *o, const struct cli_progr
 		}
 		r->rounds = i + 1;
 	}
-	if (!rc) {
-		r->median_wall_a = slt_stats_median(r->wall_a, n);
-		r->median_wall_b = slt_stats_median(r->wall_b, n);
-		r->median_cpu_a = slt_stats_median(r->cpu_a, n);
-		r->median_cpu_b = slt_stats_median(r->cpu_b, n);
-		rc = speed_ci(r->wall_a, r->wall_b, n, o->level, &r->wall_ci, err);
-		if (!rc)
-			rc = speed_ci(r->cpu_a, r->cpu_b, n, o->level, &r->cpu_ci, err);
-		if (!rc)
-			r->verdict = n < SLT_VERDICT_MIN_RUNS ? SLT_VERDICT_NONE : slt_verdict_of(&r->wall_ci);
-		r->per_thread = true;
-		if (!rc)
-			rc = co_sched(r->wall_a, r->cpu_a, rs, n, r->cpus, &r->cpu_per_wall_a, &r->overlap_min_a,
-				      &r->overlap_max_a, &r->sampled_cpu_a, &r->per_thread, err);
-		if (!rc)
-			rc = co_sched(r->wall_b, r->cpu_b, rs + n, n, r->cpus, &r->cpu_per_wall_b, &r->overlap_min_b,
-				      &r->overlap_max_b, &r->sampled_cpu_b, &r->per_thread, err);
-		r->min_overlap = o->min_overlap;
-		if (!rc && r->per_thread && r->verdict != SLT_VERDICT_NONE &&
-		    (r->overlap_max_a < r->min_overlap || r->overlap_max_b < r->min_overlap)) {
-			r->verdict = SLT_VERDICT_NONE;
-			r->low_overlap = true;
-		}
-	}
+	double *ub = !rc ? malloc((2 * (size_t)n + 1) * sizeof(*ub)) : NULL;
+	if (!rc && !ub)
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	r->per_thread = true;
+	if (!rc)
+		rc = co_sched(r->wall_a, r->cpu_a, rs, n, r->cpus, &r->cpu_per_wall_a, &r->overlap_min_a,
+			      &r->overlap_max_a, &r->sampled_cpu_a, &r->per_thread, ub, err);
+	if (!rc)
+		rc = co_sched(r->wall_b, r->cpu_b, rs + n, n, r->cpus, &r->cpu_per_wall_b, &r->overlap_min_b,
+			      &r->overlap_max_b, &r->sampled_cpu_b, &r->per_thread, ub + n, err);
+	r->min_overlap = o->min_overlap;
+	if (!rc)
+		rc = compare(r, ub, o->level, err);
+	free(ub);
 	free(rs);
 	if (rc)
 		cli_program_result_free(r);

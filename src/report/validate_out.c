@@ -54,7 +54,9 @@
  *       [ { "knob": "write rate" | "batch", "value", "ratio", "lo", "hi",
  *       "verdict", "overlap_a", "overlap_b" } ] },
  *   "program" (only with --run): { "run": CMD, "rounds", "wall_s",
- *       "cpu_s": { "a", "b": [ SECONDS ] (round order) }, "median_wall_s",
+ *       "cpu_s": { "a", "b": [ SECONDS ] (round order) }, "kept_rounds",
+ *       "kept": [ BOOL ] (round order; the medians, intervals and verdict
+ *       are of the kept rounds when 3 or more), "median_wall_s",
  *       "median_cpu_s", "build_s": { "a", "b" }, "wall_speed",
  *       "cpu_speed": { "ratio", "lo", "hi", "level" } (paired, of 1/time,
  *       B/A), "verdict" (from wall_speed), "co_scheduling": {
@@ -357,11 +359,18 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 				"wall time (%u CPU%s allowed)\n",
 				pg->cpu_per_wall_a, pg->cpu_per_wall_b, 100.0 * pg->overlap_min_a,
 				100.0 * pg->overlap_min_b, pg->cpus, pg->cpus == 1 ? "" : "s");
+		if (pg->per_thread)
+			fprintf(f, "rounds kept: %u of %u (both runs' threads possibly at once >= %.0f%% of the wall "
+				"time; the medians, intervals and verdict are %s)\n", pg->kept_rounds, pg->rounds,
+				100.0 * pg->min_overlap, pg->kept_rounds >= SLT_VALIDATE_MIN_KEPT_ROUNDS ?
+				"of these rounds" : "of all rounds, for information: too few kept");
 		if (pg->low_overlap)
 			fprintf(f, "no verdict for your program: its threads ran at once at most %.0f%% (A) / %.0f%% (B) "
-				"of the wall time, under the %.0f%% needed (--min-overlap): false sharing shows only "
-				"while threads run at once; give the run free CPUs\n",
-				100.0 * pg->overlap_max_a, 100.0 * pg->overlap_max_b, 100.0 * pg->min_overlap);
+				"of the wall time (medians), under the %.0f%% needed (--min-overlap) in both runs of "
+				"%u rounds or more (%u of %u had it): false sharing shows only while threads run at "
+				"once; give the run free CPUs\n",
+				100.0 * pg->overlap_max_a, 100.0 * pg->overlap_max_b, 100.0 * pg->min_overlap,
+				SLT_VALIDATE_MIN_KEPT_ROUNDS, pg->kept_rounds, pg->rounds);
 		if (!pg->low_overlap && pg->cpu_per_wall_a < 1.05 && pg->cpu_per_wall_b < 1.05)
 			fputs("  the program used about one CPU at a time: its threads did not measurably run at once, "
 			      "and false sharing between them cannot show in these figures\n", f);
@@ -605,6 +614,11 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 					       "hi", num(c->hi), "level", num(c->level)), &bad);
 		}
 		slt_json_set(pj, "verdict", json_string(slt_verdict_name(pg->verdict)), &bad);
+		slt_json_set(pj, "kept_rounds", U(pg->kept_rounds), &bad);
+		json_t *pk = json_array();
+		for (unsigned i = 0; i < pg->rounds; i++)
+			slt_json_push(pk, json_boolean(pg->kept[i]), &bad);
+		slt_json_set(pj, "kept", pk, &bad);
 		slt_json_set(pj, "co_scheduling",
 			     json_pack("{s:{s:o,s:o},s:{s:o,s:o},s:I,s:s,s:{s:o,s:o},s:{s:o,s:o},s:o,s:b}",
 				       "cpu_per_wall", "a", num(pg->cpu_per_wall_a), "b", num(pg->cpu_per_wall_b),

@@ -543,6 +543,7 @@ def case_program():
     role_b = [r['offset'] for r in d['roles']['b'] if r['member'] == 'parent']
     assert a_off == {role_a[0]} and b_off == {role_b[0]} and role_a != role_b, (a_off, b_off, d['roles'])
     assert pg['rounds'] == 3 and pg['run'].startswith('./prog'), pg
+    assert pg['kept_rounds'] == 3 and pg['kept'] == [True] * 3, pg    # --min-overlap 0
     for k in ('wall_s', 'cpu_s'):
         for side in 'ab':
             v = pg[k][side]
@@ -609,8 +610,11 @@ def case_program_one_cpu():
         assert cs['overlap_at_most'][side] < 0.25, cs
         assert cs['sampled_cpu'][side] > 0.5, cs
     assert cs['low_overlap'] is True and pg['verdict'] == 'no verdict', pg
+    # a round counts only when both its runs may have overlapped the floor
+    assert pg['kept_rounds'] == 0 and pg['kept'] == [False] * 3, pg
     t = subprocess.run([a for a in args if a != '--json'], capture_output=True, text=True).stdout
     assert 'no verdict for your program: its threads ran at once at most' in t, t
+    assert 'rounds kept: 0 of 3 (both runs' in t, t
     p = subprocess.run(args + ['--min-overlap', '0'], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     pg = json.loads(p.stdout)['program']
