@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# bench/validate.sh [BUILD_DIR]
+# bench/validate.sh [--realtime] [--only TEXT] [BUILD_DIR]
 #
 # Does a proposed layout run faster?  `structlint validate` (interleaved
 # A/B runs on the reference stats engine, the per-round ratios B/A with a
@@ -45,9 +45,15 @@
 # Options of every run: $VALIDATE_ROUNDS (default 30) rounds of
 # $VALIDATE_SECONDS (default 0.5) s per layout, warm-up 0.5 s,
 # $VALIDATE_THREADS updater threads (default: online CPUs), plus any
-# $VALIDATE_ARGS (e.g. "--batch 32 --flush pop"); VALIDATE_REALTIME=1
-# runs the engine's threads SCHED_RR (--realtime: root or CAP_SYS_NICE)
-# so that they run at once on a machine busy with other work.  About 31 s per row,
+# $VALIDATE_ARGS (e.g. "--batch 32 --flush pop"); --realtime (or
+# VALIDATE_REALTIME=1) runs the engine's threads and the program row's
+# timed runs SCHED_RR (validate --realtime: root or CAP_SYS_NICE) so
+# that they run at once on a machine busy with other work; validate
+# warns when the kernel's RT throttling is on.  --only TEXT (or
+# VALIDATE_ONLY) runs only the rows whose label contains TEXT (e.g.
+# --realtime --only 'bad_stats -> proposal (profile)' for the realtime
+# row of the fixture's measured pattern; "batch" selects the batch
+# check).  About 31 s per row,
 # times 5 with the sensitivity points (3 in replay mode).
 # 30 rounds rather than validate's 20: the paired interval's half-width
 # is t(0.975, n-1) * s / sqrt(n), so 30 rounds make it 0.80 times as wide
@@ -71,15 +77,25 @@
 # the change keeps its sign ("robust") or not.
 # Each row also prints the co-scheduling overlap (median over the runs of
 # each side: the share of each run during which >= 2 updaters ran at
-# once, validate's "co-scheduling" line); under validate's floor (50%)
-# the row says "no verdict" with the overlap: on a loaded machine the
-# threads take turns and false sharing cannot show.
+# once, validate's "co-scheduling" line) and the rounds kept (both runs
+# at or over validate's floor, 50%: the verdict is of those rounds);
+# under 3 kept the row says "no verdict" with the overlap: on a loaded
+# machine the threads take turns and false sharing cannot show.
 # Exit status: 0 when every row ran, whatever the verdicts (the script
 # reports; it does not wish for one); 1 when a run failed; 2 could not run.
 # run by sh: bash is needed (pipefail, arrays): start it
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u -o pipefail
-case ${1:-} in -h|--help) sed -n '3,77p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+only=${VALIDATE_ONLY:-}
+while (($#)); do
+	case $1 in
+	-h|--help) sed -n '3,84p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--realtime) VALIDATE_REALTIME=1; shift ;;
+	--only) [[ $# -ge 2 ]] || { echo "bench/validate: --only needs TEXT" >&2; exit 2; }; only=$2; shift 2 ;;
+	-*) echo "bench/validate: unknown option $1 (see --help)" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${1:-$root/build}
@@ -96,9 +112,9 @@ rounds=${VALIDATE_ROUNDS:-30}
 seconds=${VALIDATE_SECONDS:-0.5}
 opts=(--rounds "$rounds" --seconds "$seconds" --warmup 0.5 --sensitivity)
 [[ -n ${VALIDATE_THREADS:-} ]] && opts+=(--threads "$VALIDATE_THREADS")
-# VALIDATE_REALTIME=1: the engine's threads SCHED_RR (validate and engine
-# --realtime, root or CAP_SYS_NICE), so that they run at once on a busy
-# machine; the user-program row's threads stay as the program makes them
+# --realtime / VALIDATE_REALTIME=1: the engine's threads SCHED_RR (validate
+# and engine --realtime, root or CAP_SYS_NICE), so that they run at once on
+# a busy machine; the user-program row's timed runs too (validate --run)
 realtime=()
 [[ ${VALIDATE_REALTIME:-0} == 1 ]] && realtime=(--realtime) && opts+=(--realtime)
 # shellcheck disable=SC2206
@@ -136,7 +152,7 @@ load() {
 	# after the rows the load holds this script's own threads: no warning
 	if [ "$1" = before ] && awk -v l="${l%% *}" -v c="$cpus" 'BEGIN { exit !(l > c / 2) }'; then
 		if ((${#realtime[@]})); then
-			echo "bench/validate: load ${l%% *} > $cpus CPUs / 2: the engine's threads run SCHED_RR (--realtime) and preempt it; the user-program row's threads do not (its co-scheduling line says how much they overlapped)" >&2
+			echo "bench/validate: load ${l%% *} > $cpus CPUs / 2: the engine's threads and the user-program row's timed runs run SCHED_RR (--realtime) and preempt it (the co-scheduling lines say how much they overlapped)" >&2
 		else
 			echo "bench/validate: warning: load ${l%% *} > $cpus CPUs / 2: the updater threads are rarely co-scheduled, and false sharing cannot show when threads do not run at the same time on different CPUs; the verdicts measure the scheduler as much as the layout (VALIDATE_REALTIME=1 runs them SCHED_RR)" >&2
 		fi
@@ -147,8 +163,10 @@ load before
 status=0
 rows=()
 # row LABEL ARGS...: one validate run, its JSON kept as $tmp/N.json
+# (nothing when --only names another row)
 row() {
 	local label=$1; shift
+	[[ -z $only || $label == *"$only"* ]] || return 0
 	local n=${#rows[@]}
 	if "$structlint" validate --json "$@" "${opts[@]}" >"$tmp/$n.json" 2>"$tmp/$n.err"; then
 		rows+=("$label|$tmp/$n.json")
@@ -255,15 +273,18 @@ batch_check() {
 		done
 	done
 }
-if [[ -r $v61 ]]; then
+if [[ -r $v61 && ( -z $only || "batch 32 -> 128" == *"$only"* ) ]]; then
 	batch_check
 fi
 load after
+# validate's warnings (e.g. RT throttling under --realtime), once each
+cat "$tmp"/*.err 2>/dev/null | grep '^structlint: warning' | sort -u >&2
 
 printf '%s\n' "${rows[@]}" | TMPDIR_BENCH=$tmp python3 -c '
 import json, os, sys
 def verdict(ci, n, ov):
-    if n < 3 or ci["lo"] is None or min(ov["a"]["median"], ov["b"]["median"]) < ov["min"]:
+    # validate: only the rounds whose two runs overlapped the floor count
+    if n < 3 or ci["lo"] is None or ov["kept_rounds"] < 3:
         return "no verdict"
     return "faster" if ci["lo"] > 1 else "slower" if ci["hi"] < 1 else "no measurable change"
 def pc(v):
@@ -271,6 +292,8 @@ def pc(v):
 print("%-32s %-6s %12s %14s %8s  %-17s %-20s %-11s | %-8s %-17s %s" % ("case", "engine", "base ops/s",
       "with fix ops/s", "change", "95% CI", "verdict", "overlap A/B", "medians", "indep. 95% CI", "indep. verdict"))
 for line in sys.stdin.read().splitlines():
+    if not line:    # no rows (--only named none)
+        continue
     label, path = line.split("|")
     if not path:
         print("%-32s %s" % (label, "(failed)"))
@@ -284,6 +307,8 @@ for line in sys.stdin.read().splitlines():
         100 * ov["a"]["median"], 100 * ov["b"]["median"],
         d["medians_change_percent"], pc(ci["lo_percent"]), pc(ci["hi_percent"]), verdict(ci, n, ov)))
     print("%-32s   pattern: %s" % ("", d.get("pattern", "?")))
+    print("%-32s   rounds kept: %d of %d (both runs overlapped >= %.0f%%; the figures above are of these)" % (
+        "", ov["kept_rounds"], n, 100 * ov["min"]))
     pg = d.get("program")
     if pg:
         ws = pg["wall_speed"]
@@ -371,6 +396,6 @@ if os.path.exists(bt) and os.path.getsize(bt):
     print("%-32s   engine %s mem_cgroup_per_node --synthetic --stats-mode 5.15, %d ABBA rounds, paired t on the logs" % ("", "6.1", n))
 print("change (paired), 95% CI, verdict: geometric mean of the per-round ratios B/A, paired Student t (the default);")
 print("medians: ratio of the medians B/A, its interval A and B resampled independently (validate --independent).")
-print("overlap A/B: median share of each run during which >= 2 updaters ran at once (validate: no verdict under 50%).")
+print("overlap A/B: median share of each run during which >= 2 updaters ran at once (validate keeps the rounds whose two runs reach 50%; no verdict under 3 kept).")
 ' || status=1
 exit $status

@@ -228,6 +228,24 @@ def case_options_apply():
     assert d['options']['write_every'] == 8 and d['pattern'].startswith('synthetic: the engine'), d
 
 
+def case_bench_only():
+    """bench/validate.sh takes --realtime and --only TEXT (a row whose label
+    contains TEXT; here none, so no run at all): the table's header and
+    footer, exit 0; an unknown option is exit 2.  (Old script: '--only'
+    taken for the build directory, exit 2.)"""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    bench = os.path.join(root, 'bench', 'validate.sh')
+    build = os.path.dirname(SL)
+    p = subprocess.run(['bash', bench, '--realtime', '--only', 'no such row', build],
+                       capture_output=True, text=True, timeout=GUARD_S)
+    assert p.returncode == 0, (p.returncode, p.stderr)
+    lines = p.stdout.split('\n')
+    assert lines[0].startswith('bench/validate: ') and 'engine threads SCHED_RR (--realtime)' in lines[0], lines
+    assert any(l.startswith('case ') for l in lines) and 'rounds kept' not in p.stdout, p.stdout
+    p = subprocess.run(['bash', bench, '--bogus'], capture_output=True, text=True, timeout=GUARD_S)
+    assert p.returncode == 2 and 'unknown option --bogus' in p.stderr, p.stderr
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
