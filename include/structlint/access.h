@@ -386,14 +386,34 @@ char *slt_access_site_insn(const struct slt_access_map *map,
 struct slt_struct;
 
 /* Static access counts of one member: sites (instructions), not
- * executions.  A plain read-modify-write site counts in loads and stores;
- * an atomic one in rmw only. */
+ * executions, each in one role (slt_access_role(): the words of every
+ * output): a load; a store (bit operations included); an rmw (an atomic
+ * or a plain read-modify-write).  Direct sites (the instruction accesses
+ * the member: via DWARF or tracked) and call-derived sites (SLT_VIA_CALL:
+ * a call passing the member's address to a function whose summary
+ * accesses it) are counted apart; one (pc, member, kind) counts once. */
 struct slt_access_member {
-	uint64_t loads, stores, rmw;
+	uint64_t loads, stores, rmw; /* direct sites */
 	uint64_t addr_taken;      /* lea sites */
-	uint32_t n_funcs;         /* distinct functions with a load, store or
-				     rmw site */
+	uint32_t n_funcs;         /* distinct functions with a direct load,
+				     store or rmw site */
+	/* Added (additive): call-derived sites, by the callee's access, and
+	 * the functions with such a site and no direct one (so n_funcs +
+	 * n_call_funcs functions touch the member in all). */
+	uint64_t call_loads, call_stores, call_rmw;
+	uint32_t n_call_funcs;
 };
+
+/* A site's role in the counts: SLT_ACCESS_LOAD, SLT_ACCESS_STORE (bit
+ * operations included), SLT_ACCESS_LOAD | SLT_ACCESS_STORE ("rmw": atomic
+ * or plain), or 0 for lea. */
+uint32_t slt_access_role(uint32_t kind);
+
+/* A member's counts as text, the same in `access` and --write-classes:
+ * "ld=N st=N rmw=N [lea=N] funcs=N" and, when it has call-derived sites,
+ * " calls: ld=N st=N rmw=N funcs=+N".  Returns buf. */
+char *slt_access_member_text(const struct slt_access_member *m, char *buf,
+			     size_t size);
 
 /* slt_access_summarize()'s result; free with slt_access_summary_free(). */
 struct slt_access_summary {
@@ -437,9 +457,10 @@ const char *slt_access_kind_name(uint32_t kind);
 /* The evidence for one unit (the outermost named member, as findings pair
  * them: the members of an anonymous struct or union at top level are
  * units of their own): distinct functions (of the map)
- * by what they do to it.  A site's role: an atomic RMW or a plain
- * read-modify-write instruction (add/inc/or to memory) updates, a plain
- * store stores, a plain load loads; lea sites do not count. */
+ * by what they do to it, direct and call-derived sites alike.  A site's
+ * role is slt_access_role()'s: an atomic RMW or a plain read-modify-write
+ * instruction (add/inc to memory) is an rmw ("updates" below), a store or
+ * bit operation stores, a load loads; lea sites do not count. */
 struct slt_access_evidence {
 	uint64_t loads, stores, updates; /* sites on the member itself */
 	uint32_t n_funcs;                 /* functions with any site */

@@ -26,17 +26,14 @@ struct fk {
 	uint8_t own;   /* 1: a site on the member itself, 0: inherited */
 };
 
+/* The role of slt_access_role(), as the counts of `access` give it, and
+ * whether the rmw is atomic. */
 static uint8_t how_of(uint32_t kind)
 {
-	if (kind & SLT_ACCESS_ADDR)
-		return 0;
-	if (kind & SLT_ACCESS_BITS)
-		return FN_STORE;
-	if (kind & SLT_ACCESS_ATOMIC)
-		return FN_UPDATE | FN_ATOMIC;
-	if ((kind & SLT_ACCESS_LOAD) && (kind & SLT_ACCESS_STORE))
-		return FN_UPDATE;
-	return kind & SLT_ACCESS_STORE ? FN_STORE : FN_LOAD;
+	uint32_t r = slt_access_role(kind);
+	if (r == (SLT_ACCESS_LOAD | SLT_ACCESS_STORE))
+		return FN_UPDATE | ((kind & SLT_ACCESS_ATOMIC) ? FN_ATOMIC : 0);
+	return r == SLT_ACCESS_STORE ? FN_STORE : r == SLT_ACCESS_LOAD ? FN_LOAD : 0;
 }
 
 static int cmp_fk(const void *a, const void *b)
@@ -243,13 +240,15 @@ int slt_access_classes_write(FILE *out, const struct slt_access_map *map,
 		"# Member classes from the static access map of %s\n"
 		"# (structlint access --write-classes): proposed from the machine code,\n"
 		"# counting instructions and functions, not executions.  Review and edit\n"
-		"# before committing.  Rule (structlint(1), STATIC CLASSES), over the\n"
-		"# distinct functions with a load, store or update (lock-prefixed, xchg,\n"
-		"# add to memory...) site on the member, or on its own struct type when\n"
-		"# that type is held by at most %d struct types (bit operations count\n"
-		"# as stores):\n"
-		"#   hot-write    at least half of them write it, and one updates it\n"
-		"#                atomically or %d or more update it in place;\n"
+		"# before committing.  sites: the counts of `structlint access` (direct\n"
+		"# sites; calls: sites charged at a call passing the member's address,\n"
+		"# by the callee's summary).  Rule (structlint(1), STATIC CLASSES), over\n"
+		"# the distinct functions with a load, store or rmw (lock-prefixed, xchg,\n"
+		"# add to memory...) site on the member, direct or via a call, or on its\n"
+		"# own struct type when that type is held by at most %d struct types (bit\n"
+		"# operations count as stores):\n"
+		"#   hot-write    at least half of them write it, and one is an atomic\n"
+		"#                rmw or %d or more are rmw in place;\n"
 		"#   read-mostly  %d or more load it and at most 1 in %d writes it;\n"
 		"#   otherwise    not classified (a comment: decide yourself).\n",
 		map->path, SLT_ACCESS_EMBED_MAX, SLT_ACCESS_HOT_FUNCS,
@@ -269,14 +268,14 @@ int slt_access_classes_write(FILE *out, const struct slt_access_map *map,
 				continue;
 			slt_member_path(s, m, path, sizeof(path));
 			enum slt_class c = slt_access_rule(e);
-			char ev_text[512];
+			char ev_text[768], counts[256];
 			int w = snprintf(ev_text, sizeof(ev_text),
-					 "sites: %" PRIu64 " load, %" PRIu64 " store, %" PRIu64
-					 " update; functions: %u (%u load, %u store, %u update"
-					 " (%u atomic), %u write)",
-					 e->loads, e->stores, e->updates, e->n_funcs,
-					 e->loaders, e->storers, e->updaters, e->atomics,
-					 e->writers);
+					 "sites: %s; rule over %u functions: %u load, %u store,"
+					 " %u rmw (%u atomic), %u write",
+					 slt_access_member_text(&sums[k]->members[m], counts,
+								sizeof(counts)),
+					 e->n_funcs, e->loaders, e->storers, e->updaters,
+					 e->atomics, e->writers);
 			if (e->via_sites && w > 0 && (size_t)w < sizeof(ev_text))
 				snprintf(ev_text + w, sizeof(ev_text) - (size_t)w,
 					 "; with %" PRIu64 " sites on %s itself (in %u struct types)",

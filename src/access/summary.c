@@ -5,6 +5,8 @@
  * Offsets go to members with the join's own rule (slt_join_member_at,
  * src/join), so a static site lands where a sample at that offset would.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,23 +25,50 @@ const char *slt_access_kind_name(uint32_t k)
 	return k & SLT_ACCESS_STORE ? "store" : "load";
 }
 
-static void count(struct slt_access_member *m, uint32_t k)
+uint32_t slt_access_role(uint32_t k)
 {
 	if (k & SLT_ACCESS_ADDR)
+		return 0;
+	if (k & SLT_ACCESS_BITS)   /* a flag set or cleared, atomic or not */
+		return SLT_ACCESS_STORE;
+	if (k & SLT_ACCESS_ATOMIC)
+		return SLT_ACCESS_LOAD | SLT_ACCESS_STORE;
+	return k & (SLT_ACCESS_LOAD | SLT_ACCESS_STORE);
+}
+
+static void count(struct slt_access_member *m, uint32_t k, bool call)
+{
+	uint32_t r = slt_access_role(k);
+	if (k & SLT_ACCESS_ADDR)
 		m->addr_taken++;
-	else if (k & SLT_ACCESS_ATOMIC)
-		m->rmw++;
-	else {
-		if (k & SLT_ACCESS_LOAD)
-			m->loads++;
-		if (k & SLT_ACCESS_STORE)
-			m->stores++;
-	}
+	else if (r == (SLT_ACCESS_LOAD | SLT_ACCESS_STORE))
+		++*(call ? &m->call_rmw : &m->rmw);
+	else if (r == SLT_ACCESS_STORE)
+		++*(call ? &m->call_stores : &m->stores);
+	else if (r == SLT_ACCESS_LOAD)
+		++*(call ? &m->call_loads : &m->loads);
+}
+
+char *slt_access_member_text(const struct slt_access_member *m, char *buf,
+			     size_t size)
+{
+	int w = snprintf(buf, size, "ld=%" PRIu64 " st=%" PRIu64 " rmw=%" PRIu64,
+			 m->loads, m->stores, m->rmw);
+	if (m->addr_taken && w >= 0 && (size_t)w < size)
+		w += snprintf(buf + w, size - (size_t)w, " lea=%" PRIu64, m->addr_taken);
+	if (w >= 0 && (size_t)w < size)
+		w += snprintf(buf + w, size - (size_t)w, " funcs=%" PRIu32, m->n_funcs);
+	if ((m->call_loads || m->call_stores || m->call_rmw) && w >= 0 && (size_t)w < size)
+		snprintf(buf + w, size - (size_t)w, " calls: ld=%" PRIu64 " st=%" PRIu64
+			 " rmw=%" PRIu64 " funcs=+%" PRIu32, m->call_loads,
+			 m->call_stores, m->call_rmw, m->n_call_funcs);
+	return buf;
 }
 
 struct pair {
 	long member;   /* -1: outside */
 	uint32_t func;
+	uint32_t call; /* 1: a call-derived site (sorted after direct ones) */
 };
 
 static int cmp_pair(const void *a, const void *b)
@@ -47,7 +76,9 @@ static int cmp_pair(const void *a, const void *b)
 	const struct pair *x = a, *y = b;
 	if (x->member != y->member)
 		return x->member < y->member ? -1 : 1;
-	return x->func < y->func ? -1 : x->func > y->func;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return x->call < y->call ? -1 : x->call > y->call;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -64,6 +95,24 @@ void slt_access_summary_free(struct slt_access_summary *s)
 	free(s->sites);
 	free(s->site_member);
 	free(s);
+}
+
+/* Whether a site with the same pc, innermost member and kind is already
+ * in s (sites come by pc: only the last ones can share it): a call whose
+ * callee's summary has two entries on one member (two words of an array,
+ * two widths) is one access of that member. */
+static bool dup_site(const struct slt_access_map *map,
+		     const struct slt_access_summary *s,
+		     const struct slt_access_site *site, long m)
+{
+	for (size_t k = s->n_sites; k-- > 0;) {
+		const struct slt_access_site *o = &map->sites[s->sites[k]];
+		if (o->pc != site->pc)
+			return false;
+		if (s->site_member[k] == m && o->kind == site->kind)
+			return true;
+	}
+	return false;
 }
 
 int slt_access_summarize(const struct slt_access_map *map,
@@ -102,30 +151,34 @@ int slt_access_summarize(const struct slt_access_map *map,
 		if (site->type_size != st->size || strcmp(site->type, st->name))
 			continue;
 		long m = slt_join_member_at(st, (uint64_t)site->offset);
+		if (dup_site(map, s, site, m))
+			continue;
 		s->sites[s->n_sites] = i;
 		s->site_member[s->n_sites++] = m;
 		bool access = !(site->kind & SLT_ACCESS_ADDR);
+		uint32_t call = site->via == SLT_VIA_CALL;
 		if (m < 0) {
-			count(&s->outside, site->kind);
+			count(&s->outside, site->kind, call);
 			if (access)
-				pairs[np++] = (struct pair){-1, site->func};
+				pairs[np++] = (struct pair){-1, site->func, call};
 			continue;
 		}
 		for (long a = m; a >= 0; a = st->members[a].parent) {
-			count(&s->members[a], site->kind);
+			count(&s->members[a], site->kind, call);
 			if (access)
-				pairs[np++] = (struct pair){a, site->func};
+				pairs[np++] = (struct pair){a, site->func, call};
 		}
 	}
 	if (np > 1) /* qsort(NULL, 0) is undefined */
 		qsort(pairs, np, sizeof(*pairs), cmp_pair);
+	/* per (member, function): direct when any site is, else via a call */
 	for (size_t i = 0; i < np; i++) {
-		if (i && !cmp_pair(&pairs[i - 1], &pairs[i]))
+		if (i && pairs[i - 1].member == pairs[i].member &&
+		    pairs[i - 1].func == pairs[i].func)
 			continue;
-		if (pairs[i].member < 0)
-			s->outside.n_funcs++;
-		else
-			s->members[pairs[i].member].n_funcs++;
+		struct slt_access_member *a = pairs[i].member < 0 ? &s->outside
+					      : &s->members[pairs[i].member];
+		++*(pairs[i].call ? &a->n_call_funcs : &a->n_funcs);
 	}
 	/* coverage over the functions with a site on this struct */
 	size_t nf = 0;

@@ -12,20 +12,22 @@
 #include "report/json_out.h"
 #include "structlint/access.h"
 
+static bool any_site(const struct slt_access_member *m)
+{
+	return m->loads || m->stores || m->rmw || m->addr_taken || m->call_loads ||
+	       m->call_stores || m->call_rmw;
+}
+
 static bool has_sites(const void *ctx, size_t i)
 {
 	const struct slt_access_summary *s = ctx;
-	const struct slt_access_member *m = &s->members[i];
-	return m->loads || m->stores || m->rmw || m->addr_taken;
+	return any_site(&s->members[i]);
 }
 
 static void put_counts(FILE *f, const struct slt_access_member *m)
 {
-	fprintf(f, "ld=%" PRIu64 " st=%" PRIu64 " rmw=%" PRIu64, m->loads,
-		m->stores, m->rmw);
-	if (m->addr_taken)
-		fprintf(f, " lea=%" PRIu64, m->addr_taken);
-	fprintf(f, " funcs=%" PRIu32, m->n_funcs);
+	char buf[256];
+	fputs(slt_access_member_text(m, buf, sizeof(buf)), f);
 }
 
 static void note(FILE *f, const void *ctx, size_t i)
@@ -114,8 +116,7 @@ int slt_report_access_text(FILE *out, struct slt_access_map *map,
 						 note, s, err);
 		if (rc)
 			return rc;
-		if (s->outside.loads + s->outside.stores + s->outside.rmw +
-		    s->outside.addr_taken) {
+		if (any_site(&s->outside)) {
 			fputs("/* in holes or padding: ", out);
 			put_counts(out, &s->outside);
 			fputs(" */\n", out);
@@ -180,6 +181,14 @@ static void counts_json(json_t *o, const struct slt_access_member *m, bool *bad)
 	slt_json_set(o, "rmw", json_integer((json_int_t)m->rmw), bad);
 	slt_json_set(o, "address_taken", json_integer((json_int_t)m->addr_taken), bad);
 	slt_json_set(o, "functions", json_integer(m->n_funcs), bad);
+	/* added after v1: the call-derived sites, apart (the counts above
+	 * are direct sites) */
+	json_t *c = json_object();
+	slt_json_set(c, "loads", json_integer((json_int_t)m->call_loads), bad);
+	slt_json_set(c, "stores", json_integer((json_int_t)m->call_stores), bad);
+	slt_json_set(c, "rmw", json_integer((json_int_t)m->call_rmw), bad);
+	slt_json_set(c, "functions", json_integer(m->n_call_funcs), bad);
+	slt_json_set(o, "calls", c, bad);
 }
 
 static json_t *struct_json(struct slt_access_map *map,

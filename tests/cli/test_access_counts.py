@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`structlint access` counts: direct and call-derived sites apart, the
+same counts and words in the layout view, the JSON and --write-classes,
+one site per (pc, member, kind) (fixtures/access/callsum.c, gcc -O2 -g).
+
+    test_access_counts.py --list | CASE
+Environment: STRUCTLINT (binary), CC_GCC.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
+CC = os.environ.get('CC_GCC', 'gcc')
+SRC = os.path.join(ROOT, 'fixtures', 'access', 'callsum.c')
+TMP = tempfile.mkdtemp(prefix='slt-access-counts-')
+
+
+def exe():
+    out = os.path.join(TMP, 'callsum')
+    if not os.path.exists(out):
+        subprocess.run([CC, '-O2', '-g', '-o', out, SRC], check=True)
+    return out
+
+
+def run(*args, rc=0):
+    p = subprocess.run([SL] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == rc, (args, p.returncode, p.stdout[-3000:], p.stderr)
+    return p
+
+
+def member_note(text, name):
+    for line in text.splitlines():
+        if re.search(r'\b' + re.escape(name) + r'(\[\d+\])?;', line):
+            return line.split('/*')[-1].strip(' */')
+    raise AssertionError(name + ' not in ' + text)
+
+
+def case_call_sites_apart():
+    # lock is only reached through box_lock(): no direct site, its rmw
+    # comes from calls (was counted as 4 rmw sites in 3 functions)
+    text = run('access', '--no-cache', exe(), 'box').stdout
+    lock = member_note(text, 'lock')
+    assert lock.startswith('ld=0 st=0 rmw=0 lea=1 funcs=0 calls: ld=0 st=0 rmw='), lock
+    hits = member_note(text, 'hits')
+    # hits: addq in user2 and user3 directly; the calls to them from main
+    # are call-derived, in one more function
+    assert hits == 'ld=0 st=0 rmw=2 funcs=2 calls: ld=0 st=0 rmw=2 funcs=+1', hits
+    d = json.loads(run('access', '--no-cache', '--json', exe(), 'box').stdout)
+    m = {x['path']: x for x in d['structs'][0]['members']}
+    assert m['hits']['rmw'] == 2 and m['hits']['functions'] == 2, m['hits']
+    assert m['hits']['calls'] == {'loads': 0, 'stores': 0, 'rmw': 2, 'functions': 1}, m['hits']
+    assert m['lock']['rmw'] == 0 and m['lock']['calls']['rmw'] > 0, m['lock']
+    # --write-classes shows the same counts in the same words
+    cls = run('access', '--no-cache', exe(), 'box', '--write-classes', '-').stdout
+    line = [l for l in cls.splitlines() if l.startswith('hits ')][0]
+    assert 'sites: ' + hits + ';' in line and ' rmw (' in line and 'update' not in cls, cls
+    line = [l for l in cls.splitlines() if l.startswith('lock ')][0]
+    assert 'sites: ' + lock + ';' in line and line.split()[1] == 'hot-write', line
+
+
+def case_sites_dedup():
+    # box_fill() stores two words of arr: one call, one member, one kind:
+    # one site (was two lines and st=2 per call)
+    text = run('access', '--no-cache', '--sites', exe(), 'box').stdout
+    rows = [tuple(l.split()[:4]) for l in text.splitlines() if l.startswith('  ')]
+    assert rows and len(rows) == len(set(rows)), text
+    arr = member_note(text, 'arr')
+    assert 'calls: ld=0 st=2 rmw=0 funcs=+2' in arr, arr
+    d = json.loads(run('access', '--no-cache', '--json', '--sites', exe(), 'box').stdout)
+    keys = [(s['pc'], s['member'], s['kind']) for s in d['structs'][0]['sites']]
+    assert len(keys) == len(set(keys)), keys
+
+
+CASES = {'call-sites-apart': case_call_sites_apart, 'sites-dedup': case_sites_dedup}
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        sys.exit(0)
+    for name in sys.argv[1:] or CASES:
+        CASES[name]()
+        print('ok', name)
