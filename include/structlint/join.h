@@ -212,6 +212,12 @@ struct slt_access_profile {
 	 * bytes. */
 	uint64_t folded_samples;
 	const char *folded_path;
+	/* Added after folded_path (additive): for estimates from IP samples
+	 * (structlint/weight.h; 0 otherwise), the IP samples recorded and
+	 * those used (on a basic block with sites of the asked types): then
+	 * samples above counts estimated accesses (loads + stores), not
+	 * samples. */
+	uint64_t ip_recorded, ip_used;
 };
 
 struct slt_join;

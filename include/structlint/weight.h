@@ -26,7 +26,11 @@
  * the number of samples taken, per CPU, while its block was executing.
  * Where inside the block the sample landed (the skid) does not change it.
  * Skid across a block's end moves samples to the next block, which stays
- * a bounded error between neighbours.  The unit is samples of the block:
+ * a bounded error between neighbours.  A call-derived site (SLT_VIA_CALL:
+ * a call passing a member's address, charged by the callee's summary) is
+ * the exception: it gets only the samples whose IP is its call
+ * instruction, so a sample is never charged both to an instruction and to
+ * a call around it, nor the callee's time to its caller.  The unit is samples of the block:
  * comparable within a block and, across blocks, weighted by the time each
  * block takes (a slow block - one missing the cache on a bouncing line -
  * weighs more, which is what contention costs).  Loads count in loads,

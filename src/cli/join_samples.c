@@ -250,8 +250,11 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 			rc = slt_join_finish(joins[i], &profiles[i], err);
 			if (rc && !err->file[0])
 				snprintf(err->file, sizeof(err->file), "%s", c->samples);
-			if (!rc && wi.estimated)   /* the basis, in every output */
+			if (!rc && wi.estimated) { /* the basis, in every output */
 				memcpy(profiles[i]->base_note, wi.basis, sizeof(wi.basis));
+				profiles[i]->ip_recorded = wi.ip_samples;
+				profiles[i]->ip_used = wi.ip_on_blocks;
+			}
 		}
 	}
 	/* A path inside a member shown folded applies to the innermost

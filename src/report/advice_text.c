@@ -31,6 +31,7 @@
 
 #include "report/heatmap.h"
 #include "structlint/advice_report.h"
+#include "structlint/weight.h"
 
 const char *slt_proposal_kind_name(enum slt_proposal_kind k)
 {
@@ -171,17 +172,20 @@ static void shifted_line(FILE *out, const struct slt_proposal *p)
 
 /* The lines each of the busiest code paths touches (profiles with code
  * locations only). */
-static void paths_lines(FILE *out, const struct slt_proposal *p)
+static void paths_lines(FILE *out, const struct slt_proposal *p, bool estimated)
 {
 	if (!p->n_paths)
 		return;
+	/* estimates count loads + stores at the sites, not IP samples */
+	const char *one = estimated ? "estimated access" : "sample";
+	const char *many = estimated ? "estimated accesses" : "samples";
 	fprintf(out, "/* lines each hot code path touches, before -> after (top %zu of "
-		"%zu by samples): */\n", p->n_paths, p->n_paths_all);
+		"%zu by %s): */\n", p->n_paths, p->n_paths_all, many);
 	for (size_t i = 0; i < p->n_paths; i++)
-		fprintf(out, "/*   %s: %" PRIu64 " -> %" PRIu64 " (%" PRIu64 " sample%s) */\n",
+		fprintf(out, "/*   %s: %" PRIu64 " -> %" PRIu64 " (%" PRIu64 " %s) */\n",
 			p->paths[i].path, p->paths[i].lines_before,
 			p->paths[i].lines_after, p->paths[i].samples,
-			p->paths[i].samples == 1 ? "" : "s");
+			p->paths[i].samples == 1 ? one : many);
 }
 
 static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
@@ -204,7 +208,7 @@ static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 	moved_line(out, adv, p);
 	shifted_line(out, p);
 	group_lines(out, adv, p);
-	paths_lines(out, p);
+	paths_lines(out, p, r && r->basis && strstr(r->basis, SLT_IPW_BASIS));
 	if (p->summary && p->summary[0])
 		fprintf(out, "/* %s */\n", p->summary);
 	struct slt_layout one = {

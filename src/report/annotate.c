@@ -267,7 +267,13 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 	fprintf(f, "\n/* structlint: %zu finding%s for %s, score basis %s, %u-byte lines",
 		a->n_findings, a->n_findings == 1 ? "" : "s", s->name,
 		slt_score_basis_name(a->basis), cl);
-	if (p)
+	if (p && p->ip_recorded)   /* estimates: accesses, not samples */
+		fprintf(f, "; %" PRIu64 " of %" PRIu64 " IP samples used, giving %" PRIu64
+			" estimated accesses (loads + stores), %" PRIu64 " on members, %" PRIu64
+			" outside, %" PRIu64 " of other types; %s",
+			p->ip_used, p->ip_recorded, p->samples, p->matched, p->outside_samples,
+			p->skipped_other_type, p->base_note);
+	else if (p)
 		fprintf(f, "; %" PRIu64 " samples, %" PRIu64 " on members, %" PRIu64
 			" outside, %" PRIu64 " of other types; %s",
 			p->samples, p->matched, p->outside_samples,

@@ -289,6 +289,11 @@ int slt_report_analysis_json(FILE *out, const struct slt_analysis *a,
 			"seen", (json_int_t)p->samples, "matched", (json_int_t)p->matched,
 			"outside", (json_int_t)p->outside_samples,
 			"other_type", (json_int_t)p->skipped_other_type), &bad);
+		if (p->ip_recorded) {   /* estimates: seen counts accesses */
+			json_t *sm = json_object_get(root, "samples");
+			slt_json_set(sm, "ip_recorded", json_integer((json_int_t)p->ip_recorded), &bad);
+			slt_json_set(sm, "ip_used", json_integer((json_int_t)p->ip_used), &bad);
+		}
 	}
 	if (a->no_stores)
 		slt_json_set(root, "no_stores", json_true(), &bad);

@@ -30,6 +30,12 @@ struct pass {
 	struct ipw_blocks bl;
 	bool weigh;               /* second pass: count IP samples */
 	uint64_t *counts;         /* [cpu * bl.n + block] */
+	/* call-derived sites (SLT_VIA_CALL): each gets only the samples at
+	 * its call instruction, not its block's (the callee's time is the
+	 * callee's; the caller's other instructions are theirs) */
+	long *call_of;            /* [bl.n_sites]: index among the calls, -1 */
+	size_t n_calls;
+	uint64_t *call_counts;    /* [cpu * n_calls + call] */
 	size_t n_cpus;            /* columns allocated */
 	slt_sample_cb cb;
 	void *ctx;
@@ -90,6 +96,11 @@ static int grow_cpus(struct pass *p, uint32_t cpu)
 		return SLT_ENOMEM;
 	memset(c + p->n_cpus * p->bl.n, 0, (nc - p->n_cpus) * p->bl.n * sizeof(*c));
 	p->counts = c;
+	uint64_t *k = realloc(p->call_counts, (nc * p->n_calls + 1) * sizeof(*k));
+	if (!k)
+		return SLT_ENOMEM;
+	memset(k + p->n_cpus * p->n_calls, 0, (nc - p->n_cpus) * p->n_calls * sizeof(*k));
+	p->call_counts = k;
 	p->n_cpus = nc;
 	return 0;
 }
@@ -162,6 +173,23 @@ static int on_rec(void *ctx, const struct slt_perf_attr *a, const uint8_t *rec,
 		return p->oom = 1;
 	p->counts[(size_t)cpu * p->bl.n + (size_t)b]++;
 	p->wi->ip_on_blocks++;
+	const struct ipw_block *blk = &p->bl.b[b];
+	for (uint32_t k = 0; p->n_calls && k < blk->n_sites; k++) {
+		long c = p->call_of[blk->site0 + k];
+		const struct slt_access_site *st = p->bl.sites[blk->site0 + k];
+		if (c >= 0 && ip >= st->pc && ip < st->pc + (st->insn_len ? st->insn_len : 1))
+			p->call_counts[(size_t)cpu * p->n_calls + (size_t)c]++;
+	}
+	return 0;
+}
+
+/* Number the call-derived sites of the blocks. */
+static int index_calls(struct pass *p)
+{
+	if (!(p->call_of = calloc(p->bl.n_sites + 1, sizeof(*p->call_of))))
+		return SLT_ENOMEM;
+	for (size_t i = 0; i < p->bl.n_sites; i++)
+		p->call_of[i] = p->bl.sites[i]->via == SLT_VIA_CALL ? (long)p->n_calls++ : -1;
 	return 0;
 }
 
@@ -182,18 +210,22 @@ static int emit(struct pass *p, const struct slt_access_map *map)
 				continue;
 			for (uint32_t k = 0; k < blk->n_sites; k++) {
 				const struct slt_access_site *st = p->bl.sites[blk->site0 + k];
+				long ci = p->call_of[blk->site0 + k];
+				uint64_t m = ci < 0 ? n : p->call_counts[c * p->n_calls + (size_t)ci];
+				if (!m)
+					continue;
 				s.type_name = st->type;
 				s.type_offset = (uint64_t)st->offset;
 				s.access_size = st->width;
 				s.cpu = (int32_t)c;
 				s.ip = st->pc;
 				s.symbol = st->func < map->n_funcs ? map->funcs[st->func].name : NULL;
-				s.loads = (st->kind & SLT_ACCESS_LOAD) ? n : 0;
-				s.stores = (st->kind & SLT_ACCESS_STORE) ? n : 0;
+				s.loads = (st->kind & SLT_ACCESS_LOAD) ? m : 0;
+				s.stores = (st->kind & SLT_ACCESS_STORE) ? m : 0;
 				p->wi->site_loads += s.loads;
 				p->wi->site_stores += s.stores;
 				if (st->kind & SLT_ACCESS_ATOMIC)
-					p->wi->site_rmw += n;
+					p->wi->site_rmw += m;
 				int rc = p->cb ? p->cb(p->ctx, &s) : 0;
 				if (rc)
 					return rc;
@@ -292,7 +324,7 @@ static int run(reader_fn rd, void *src, const char *name,
 	uint64_t ip_total = wi->ip_samples;
 	wi->ip_samples = wi->mem_samples = 0;
 	p.weigh = true;
-	if (p.bl.n && (rc = grow_cpus(&p, 0)))
+	if ((rc = index_calls(&p)) || (p.bl.n && (rc = grow_cpus(&p, 0))))
 		rc = slt_error_set(err, SLT_ENOMEM, name, -1, NULL, "out of memory");
 	if (!rc)
 		rc = rd(src, &p, info, err);
@@ -301,10 +333,10 @@ static int run(reader_fn rd, void *src, const char *name,
 	wi->ip_samples = ip_total;
 	wi->estimated = true;
 	if (snprintf(wi->basis, sizeof(wi->basis),
-		 SLT_IPW_BASIS " (%" PRIu64 " %s samples, %" PRIu64 " in %s, %" PRIu64
-		 " on %" PRIu64 " basic blocks with sites%s)",
-		 wi->ip_samples, wi->event[0] ? wi->event : "IP", wi->ip_in_binary,
-		 p.im.base, wi->ip_on_blocks, wi->n_blocks,
+		 SLT_IPW_BASIS " (%" PRIu64 " of %" PRIu64 " %s samples used: on %" PRIu64
+		 " basic blocks with sites; %" PRIu64 " in %s%s)",
+		 wi->ip_on_blocks, wi->ip_samples, wi->event[0] ? wi->event : "IP",
+		 wi->n_blocks, wi->ip_in_binary, p.im.base,
 		 wi->by_thread ? "; writers are threads (tid), 0.. in order of appearance" : "") >=
 	    (int)sizeof(wi->basis))
 		wi->basis[sizeof(wi->basis) - 1] = 0;   /* cut, still NUL-ended */
@@ -316,6 +348,8 @@ static int run(reader_fn rd, void *src, const char *name,
 	info->detail[sizeof(info->detail) - 1] = 0;
 out:
 	free(p.counts);
+	free(p.call_counts);
+	free(p.call_of);
 	free(p.slots);
 	ipw_blocks_free(&p.bl);
 	ipw_image_free(&p.im);

@@ -361,7 +361,41 @@ def t_pie_page_faults():
     assert 'relocated' in p.stderr, p.stderr
 
 
-CASES = {'report': t_report, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'build_id': t_build_id, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
+def t_call_once():
+    """A sample is charged once: a call-derived site (box_lock(&b->lock)
+    in user2, fixtures/access/callsum.c) gets only the samples at its call
+    instruction, not those of its block's other instructions (the old code
+    charged the 100 samples at user2's addq to box.lock as well); the
+    header gives the IP samples used and recorded, apart from the
+    estimated accesses (loads + stores: was '... samples')."""
+    b = os.path.join(TMP, 'callsum')
+    subprocess.run([CCS['gcc'], '-O2', '-g', '-o', b,
+                    os.path.join(ROOT, 'fixtures', 'access', 'callsum.c')], check=True)
+    d = json.loads(run('access', '--json', '--sites', b, 'box').stdout)
+    st = d['structs'][0]['sites']
+    pc = lambda s: int(s['pc'], 16) if isinstance(s['pc'], str) else s['pc']
+    hits = next(pc(s) for s in st if s['function'] == 'user2' and s['member'] == 'hits'
+                and s['via'] != 'call')
+    call = next(pc(s) for s in st if s['function'] == 'user2' and s['member'] == 'lock'
+                and s['via'] == 'call')
+    va, off = text_segment(b, hits)
+    recs = [mmap2(77, BIAS + va, 0x1000, off, os.path.realpath(b))]
+    recs += [sample(BIAS + hits, 77, 0, tid=78) for _ in range(100)]
+    recs += [sample(BIAS + call, 77, 0, tid=78) for _ in range(7)]
+    recs.append(sample(0x7f1234567000, 77, 0))          # elsewhere
+    pd = os.path.join(TMP, 'callsum.data')
+    perf_data(pd, recs, S_IP | S_TID | S_CPU)
+    r = json.loads(run('report', b, 'box', '--samples', pd, '--json').stdout)
+    m = {x['path']: x for x in r['members']}
+    assert m['hits']['loads'] == 107 and m['hits']['stores'] == 107, m['hits']
+    assert m['lock']['loads'] == 7 and m['lock']['stores'] == 7, m['lock']
+    assert r['samples']['ip_recorded'] == 108 and r['samples']['ip_used'] == 107, r['samples']
+    p = run('report', b, 'box', '--samples', pd)
+    assert '107 of 108 IP samples used, giving 228 estimated accesses' in p.stdout, p.stdout
+    assert '107 of 108 cpu-clock samples used' in p.stderr, p.stderr
+
+
+CASES = {'report': t_report, 'call_once': t_call_once, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'build_id': t_build_id, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
          'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
 
 if __name__ == '__main__':

@@ -68,7 +68,7 @@ assert p.returncode == 0, (p.returncode, p.stderr)
 r = json.loads(p.stdout)
 note = r['base']['note']
 assert 'estimated from IP samples x static sites' in note, note
-assert '%d cpu-clock samples, %d in ' % (n + 2, n) in note, (n, note)
+assert 'of %d cpu-clock samples used' % (n + 2) in note and '; %d in ' % n in note, (n, note)
 m = {x['path']: x for x in r['members']}
 assert sorted(c['cpu'] for c in m['mm_count']['cpus']) == [0, 1, 2, 3], m['mm_count']['cpus']
 assert m['mm_count']['stores'] > 0, m['mm_count']

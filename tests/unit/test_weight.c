@@ -256,7 +256,9 @@ static void find_sites(const char *bin, struct sites *o)
 	memset(o, 0, sizeof(*o));
 	for (size_t i = 0; i < m->n_sites; i++) {
 		const struct slt_access_site *s = &m->sites[i];
-		if (strcmp(s->type, "stats"))
+		/* the loops' own instructions, not the calls into them
+		 * (a call-derived site gets only the samples at its call) */
+		if (strcmp(s->type, "stats") || s->via == SLT_VIA_CALL)
 			continue;
 		if (s->offset == 0 && (s->kind & SLT_ACCESS_STORE))
 			o->hits_store = s->pc;
