@@ -33,6 +33,16 @@ struct slt_report_opts {
 	/* Added (additive): the terminal width in columns the cacheline map
 	 * (structlint/map_report.h) fits its cells to; 0 means 80. */
 	unsigned width;
+	/* Added (additive): where the classes or accesses come from when
+	 * they are not measured ("counted in the machine code: ... (static)",
+	 * "estimated from IP samples x static sites (...)"), or NULL: JSON
+	 * "basis"; text and JSON name it beside each finding. */
+	const char *basis;
+	/* Added (additive): parallel to the analysed struct's members, the
+	 * source word of each given class entry ("static", "given"; NULL:
+	 * given_word), so classes merged from two sources (static+given)
+	 * name each member's own. */
+	const char *const *member_sources;
 };
 
 /*

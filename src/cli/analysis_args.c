@@ -260,8 +260,9 @@ static size_t given_bytes(const struct slt_struct *s)
 enum slt_class *cli_given_classes(const struct slt_classes *cl,
 				  const struct slt_struct *s)
 {
-	enum slt_class *g = calloc(1, given_bytes(s) + (s->n_members + 1) * sizeof(char *));
+	enum slt_class *g = calloc(1, given_bytes(s) + 2 * (s->n_members + 1) * sizeof(char *));
 	const char **labels = g ? (const char **)cli_given_labels(g, s) : NULL;
+	const char **sources = g ? (const char **)cli_given_sources(g, s) : NULL;
 	for (size_t i = 0; g && i < s->n_members; i++) {
 		char path[512];
 		if (!s->members[i].name[0])
@@ -274,8 +275,17 @@ enum slt_class *cli_given_classes(const struct slt_classes *cl,
 			continue;
 		g[i] = slt_classes_lookup(cl, s->name, path, SLT_PATH_ANY);
 		labels[i] = e->writer;
+		sources[i] = e->file && !strncmp(e->file, CLI_STATIC_FILE_PREFIX,
+						 strlen(CLI_STATIC_FILE_PREFIX))
+			     ? CLI_STATIC_CLASSES : "given";
 	}
 	return g;
+}
+
+const char *const *cli_given_sources(const enum slt_class *g,
+				     const struct slt_struct *s)
+{
+	return cli_given_labels(g, s) + s->n_members + 1;
 }
 
 const char *const *cli_given_labels(const enum slt_class *g,

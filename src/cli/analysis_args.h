@@ -185,6 +185,10 @@ enum slt_class *cli_given_classes(const struct slt_classes *cl,
  * (freed with it; only for such a block). */
 const char *const *cli_given_labels(const enum slt_class *g,
 				    const struct slt_struct *s);
+/* The same for where each entry came from: "static" (the static access
+ * map's) or "given" (a --classes file), NULL where none. */
+const char *const *cli_given_sources(const enum slt_class *g,
+				     const struct slt_struct *s);
 
 void cli_analysis_release(struct cli_analysis *c);
 

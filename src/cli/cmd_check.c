@@ -359,13 +359,9 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 				"proposed by the static access map of %s\n", k->c.file);
 		}
 	}
-	if (static_cl && k->c.n_classes)
-		snprintf(k->basis, sizeof(k->basis), "counted in the machine code: classes "
-			 "proposed by the static access map, those %.120s gives replaced (static+given)",
-			 k->c.classes_joined);
-	else if (static_cl)
-		snprintf(k->basis, sizeof(k->basis), "counted in the machine code: classes "
-			 "proposed by the static access map (static)");
+	if (static_cl)
+		cli_static_basis(k->basis, sizeof(k->basis), k->c.file,
+				 k->c.n_classes ? k->c.classes_joined : NULL);
 	/* classes inside a nested struct: expanded, as report loads it */
 	if (!rc && cl)
 		rc = slt_layout_unfold(&l, k->c.file, k->names, k->n_names, &lo, cl, NULL, 0,

@@ -15,6 +15,7 @@
 
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
+#include "cli/static_classes.h"
 #include "structlint/analysis.h"
 #include "structlint/gate.h"
 #include "structlint/map_report.h"
@@ -136,6 +137,17 @@ static int report_one(const struct cli_analysis *c, size_t i, bool suggest,
 	struct slt_analysis *a = NULL;
 	enum slt_class *g = NULL;
 	int rc = cli_analysis_run(c, i, &a, &g, err);
+	/* the basis of each output; merged static and given classes name
+	 * each member's own source */
+	struct slt_report_opts ro = c->ropts;
+	char basis[1400] = "";
+	if (!rc && c->use_static)
+		cli_static_basis(basis, sizeof(basis), c->file, c->n_classes ? c->classes_joined : NULL);
+	else if (!rc && a->profile && a->profile->ip_recorded)
+		snprintf(basis, sizeof(basis), "%s", a->profile->base_note);
+	ro.basis = basis[0] ? basis : NULL;
+	if (!rc && g && c->classes && c->use_static && c->n_classes)
+		ro.member_sources = cli_given_sources(g, &c->layout->structs[i]);
 	if (!rc) {
 		*n_findings += a->n_findings;
 		if (html == stdout)
@@ -145,16 +157,16 @@ static int report_one(const struct cli_analysis *c, size_t i, bool suggest,
 			if (slt_report_findings_violations(a, sarif))
 				rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		} else if (c->map)
-			rc = slt_report_analysis_map(stdout, a, &c->ropts, err);
+			rc = slt_report_analysis_map(stdout, a, &ro, err);
 		else if (c->json)
-			rc = slt_report_analysis_json(stdout, a, &c->ropts, err);
+			rc = slt_report_analysis_json(stdout, a, &ro, err);
 		else
-			rc = slt_report_analysis_text(stdout, a, &c->ropts, err);
+			rc = slt_report_analysis_text(stdout, a, &ro, err);
 	}
 	if (!rc && html && !suggest) {
 		long n = sysconf(_SC_NPROCESSORS_CONF);
 		struct slt_advice_report_opts r = { .nr_cpus = n > 0 ? (unsigned)n : 1 };
-		rc = slt_report_html_struct(html, i, a, NULL, &c->ropts, &r, err);
+		rc = slt_report_html_struct(html, i, a, NULL, &ro, &r, err);
 	}
 	if (!rc && suggest) {
 		if (html != stdout)
@@ -208,6 +220,13 @@ int cmd_report(int argc, char **argv)
 						  .pretty = c.ropts.pretty,
 						  .version = STRUCTLINT_VERSION,
 						  .cwd = getcwd(cwd, sizeof(cwd)) };
+		char basis[1400] = "";
+		if (c.use_static)
+			cli_static_basis(basis, sizeof(basis), c.file,
+					 c.n_classes ? c.classes_joined : NULL);
+		else if (c.profiles && c.profiles[0] && c.profiles[0]->ip_recorded)
+			snprintf(basis, sizeof(basis), "%s", c.profiles[0]->base_note);
+		wo.basis = basis[0] ? basis : NULL;
 		rc = slt_gate_write_sarif(stdout, sarif, &wo, &err);
 	}
 	slt_gate_result_free(sarif);

@@ -367,11 +367,8 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 	/* static classes: said in stdout and the JSON as report's (static) */
 	char static_basis[1400] = "";
 	if (c->use_static)
-		snprintf(static_basis, sizeof(static_basis),
-			 "counted in the machine code: classes proposed by the static access map "
-			 "of %s (%s)%s%s%s", c->file ? c->file : "FILE", CLI_STATIC_CLASSES,
-			 c->n_classes ? ", with " : "", c->n_classes ? c->classes_joined : "",
-			 c->n_classes ? "'s (" CLI_STATIC_GIVEN ")" : "");
+		cli_static_basis(static_basis, sizeof(static_basis), c->file,
+				 c->n_classes ? c->classes_joined : NULL);
 	struct slt_advice_report_opts r = {
 		.nr_cpus = s->o.nr_cpus,
 		.separation = s->o.separation ? s->o.separation : c->ropts.cacheline_size,

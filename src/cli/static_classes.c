@@ -58,7 +58,7 @@ int cli_static_classes(const char *file, const struct slt_layout *layout,
 	if (!rc) {
 		const char *b = strrchr(file, '/');
 		char name[512];
-		snprintf(name, sizeof(name), "static classes of %s", b && b[1] ? b + 1 : file);
+		snprintf(name, sizeof(name), CLI_STATIC_FILE_PREFIX "%s", b && b[1] ? b + 1 : file);
 		rc = slt_classes_read_mem(text, len, name, SLT_CLASSES_FILE, NULL, out, err);
 	}
 	free(text);
@@ -93,4 +93,11 @@ int cli_static_classes_over(const char *file, const struct slt_layout *layout,
 	rc = slt_classes_merge(*cl, st, err);
 	slt_classes_free(st);
 	return rc;
+}
+
+void cli_static_basis(char *buf, size_t size, const char *file, const char *given)
+{
+	snprintf(buf, size, "counted in the machine code: classes proposed by the static access "
+		 "map of %s (%s)%s%s%s", file ? file : "FILE", CLI_STATIC_CLASSES,
+		 given ? ", with " : "", given ? given : "", given ? "'s (" CLI_STATIC_GIVEN ")" : "");
 }

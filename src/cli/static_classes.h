@@ -19,6 +19,15 @@
 /* The label of classes from both: the static ones, some replaced by
  * --classes files. */
 #define CLI_STATIC_GIVEN "static+given"
+/* The name the static classes are read under (slt_class_entry.file):
+ * this prefix and the binary's file name. */
+#define CLI_STATIC_FILE_PREFIX "static classes of "
+
+/* The basis line of outputs using static classes (text, JSON "basis",
+ * SARIF run properties): "counted in the machine code: classes proposed
+ * by the static access map of FILE (static)", with given (the --classes
+ * files, or NULL) "..., with F's (static+given)".  Into buf. */
+void cli_static_basis(char *buf, size_t size, const char *file, const char *given);
 
 /* The whole-binary access map of file, from the cache when it holds one
  * for file's build-id (unless no_cache): then with the sites of the named

@@ -89,11 +89,30 @@ static void heat_bar(double heat, uint64_t acc, char *buf)
 	buf[n < 5 ? n : 5] = 0;
 }
 
-/* The notes' context: the analysis and the word for given classes. */
+/* The notes' context: the analysis and the words for given classes. */
 struct nctx {
 	const struct slt_analysis *a;
-	const char *given;
+	const struct slt_report_opts *ro;
 };
+
+const char *slt_report_class_source(const struct slt_analysis *a,
+				    const struct slt_report_opts *o, size_t i)
+{
+	size_t at = a->classes[i].given_at < a->layout->n_members ? a->classes[i].given_at : i;
+	if (o && o->member_sources && o->member_sources[at])
+		return o->member_sources[at];
+	return o && o->given_word ? o->given_word : "given";
+}
+
+const char *slt_report_findings_basis(const struct slt_analysis *a,
+				      const struct slt_report_opts *o)
+{
+	if (a->profile && a->profile->ip_recorded)
+		return "estimated from IP samples";
+	if (o && o->given_word && !strncmp(o->given_word, "static", 6))
+		return "static classes";
+	return NULL;
+}
 
 static bool has_note(const void *ctx, size_t i)
 {
@@ -106,7 +125,7 @@ static bool has_note(const void *ctx, size_t i)
 static void note(FILE *f, const void *ctx, size_t i)
 {
 	const struct slt_analysis *a = ((const struct nctx *)ctx)->a;
-	const char *given = ((const struct nctx *)ctx)->given;
+	const struct slt_report_opts *ro = ((const struct nctx *)ctx)->ro;
 	const struct slt_member_access *m = a->profile && a->profile->members ?
 					    &a->profile->members[i] : NULL;
 	/* no class (a nameless struct or union: its members' counts,
@@ -115,7 +134,7 @@ static void note(FILE *f, const void *ctx, size_t i)
 	fprintf(f, "/*%s%s%s%s", cls ? " " : "", cls ? slt_class_name(a->classes[i].cls) : "",
 		a->classes[i].label ? ":" : "", a->classes[i].label ? a->classes[i].label : "");
 	if (a->classes[i].given)
-		fprintf(f, " (%s)", given);
+		fprintf(f, " (%s)", slt_report_class_source(a, ro, i));
 	if (m) {
 		char bar[8];
 		uint64_t acc = m->loads + m->stores;
@@ -179,7 +198,7 @@ static void annotate(FILE *f, const struct slt_struct *s, slt_note_has_fn has,
 }
 
 static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
-			const char *role, const char *given)
+			const char *role, const struct slt_report_opts *ro)
 {
 	const struct slt_struct *s = a->layout;
 	const struct slt_member *m = &s->members[i];
@@ -197,7 +216,8 @@ static void member_line(FILE *f, const struct slt_analysis *a, size_t i,
 	bool contended = a->classes[i].given && a->classes[i].cls != SLT_CLASS_TRUE_SHARED &&
 			 a->classes[i].measured == SLT_CLASS_TRUE_SHARED;
 	if (a->classes[i].given)
-		fprintf(f, " (%s%s)", given, contended ? "; measured true-shared" : "");
+		fprintf(f, " (%s%s)", slt_report_class_source(a, ro, i),
+			contended ? "; measured true-shared" : "");
 	if (!a->profile || !a->profile->members) {
 		fputc('\n', f);
 		return;
@@ -253,8 +273,9 @@ void slt_report_bases_note(FILE *f, const struct slt_analysis *a, const struct s
 	fputs(")", f);
 }
 
-static void findings(FILE *f, const struct slt_analysis *a, const char *given)
+static void findings(FILE *f, const struct slt_analysis *a, const struct slt_report_opts *ro)
 {
+	const char *basis = slt_report_findings_basis(a, ro);
 	const struct slt_struct *s = a->layout;
 	const struct slt_access_profile *p = a->profile;
 	unsigned cl = a->cacheline_size;
@@ -286,6 +307,12 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 	else if (a->line_origin && !p)
 		fprintf(f, "; the instance starts %" PRIu32 " bytes into a line", a->line_origin);
 	fputs(" */\n", f);
+	if (basis && a->n_findings && !a->profile)
+		fputs("/* structlint: caveat: static classes say how the code is written (functions "
+		      "counted, not executions): a control-path member (a lock word, a list head, "
+		      "set-up code) classed hot-write ranks as high as a per-operation counter; "
+		      "review the classes (structlint access --write-classes) or weigh them with "
+		      "IP samples (structlint record) */\n", f);
 	if (a->no_stores) {
 		/* HITM lines: written by the hot-write members the classes
 		 * name there (collisions), else by an unseen writer */
@@ -315,6 +342,8 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 		if (fd->line2 != fd->line)
 			fprintf(f, "+%" PRIu64, fd->line2);
 		fprintf(f, " (bytes %" PRId64 "..%" PRId64 "), score %.0f", lo, hi, fd->score);
+		if (basis)
+			fprintf(f, ", basis: %s", basis);
 		if (a->n_bases > 1) {
 			fputs(", ", f);
 			slt_report_bases_note(f, a, fd);
@@ -324,7 +353,7 @@ static void findings(FILE *f, const struct slt_analysis *a, const char *given)
 			member_line(f, a, fd->members[k],
 				    k < fd->n_writers ? "written:" :
 				    fd->kind == SLT_FIND_UNSEEN_WRITER ? "loaded:" : "collides:",
-				    given);
+				    ro);
 		size_t nt = touched ? slt_groups_touched(s, groups, n_groups, fd->members,
 							 fd->n_members, touched) : 0;
 		for (size_t k = 0; k < nt; k++) {
@@ -384,11 +413,11 @@ int slt_report_analysis_text(FILE *out, const struct slt_analysis *a,
 	if (opts)
 		ro = *opts;
 	ro.cacheline_size = a->cacheline_size;
-	struct nctx c = {.a = a, .given = ro.given_word ? ro.given_word : "given"};
+	struct nctx c = {.a = a, .ro = &ro};
 	int rc = slt_report_layout_notes(out, a->layout, &ro, has_note, note, &c,
 					 err);
 	if (!rc) {
-		findings(out, a, c.given);
+		findings(out, a, &ro);
 		if (ferror(out))
 			rc = slt_error_set(err, SLT_EIO, "<stdout>", -1, NULL, "write failed");
 	}

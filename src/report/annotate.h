@@ -37,4 +37,17 @@ struct slt_finding;
 void slt_report_bases_note(FILE *f, const struct slt_analysis *a,
 			   const struct slt_finding *fd);
 
+/* The source word of member i's given class: opts->member_sources' entry
+ * for the member whose entry gave it, else opts->given_word, else
+ * "given". */
+struct slt_report_opts;
+const char *slt_report_class_source(const struct slt_analysis *a,
+				    const struct slt_report_opts *opts, size_t i);
+
+/* The short basis of a's findings when they are not measured: "static
+ * classes" (opts->given_word static or static+given), "estimated from IP
+ * samples" (a profile of estimates), else NULL. */
+const char *slt_report_findings_basis(const struct slt_analysis *a,
+				      const struct slt_report_opts *opts);
+
 #endif

@@ -21,7 +21,8 @@
  *             bitfields only), "depth", "parent" (index or -1),
  *             "lines": [FIRST, LAST], "class", "class_given": bool,
  *             "class_source": "static" (given classes proposed by the
- *             static access map; absent otherwise),
+ *             static access map), "given" (from a --classes file when
+ *             merged with static ones; absent otherwise),
  *             "heat": 0..1, and with samples: "loads", "stores",
  *             "hitm_local", "hitm_remote", "peer_local", "peer_remote",
  *             "cycles", "cpus": [ { "cpu", "loads", "stores" } ],
@@ -34,7 +35,10 @@
  *             "advice": TEXT, "members": [ { "index", "path", "offset",
  *             "size", "class", "written": bool, "unit" } ] } ]
  * }
- * Added within v1: members[].class_label and findings[].members[].
+ * Added within v1: "basis" (top level: where the classes or accesses
+ * come from when not measured: static classes, IP-sample estimates) and
+ * findings[].basis ("static classes", "estimated from IP samples");
+ * members[].class_label and findings[].members[].
  * class_label (the writer label of a given hot-write:LABEL class, only when
  * there is one), findings[].members[].unit (the path of the outermost
  * named member holding it: the unit pairs are counted between),
@@ -67,6 +71,7 @@
 
 #include "analysis/analysis_int.h"
 #include "join/join_int.h"
+#include "report/annotate.h"
 #include "report/json_out.h"
 #include "structlint/rules.h"
 #include "structlint/analysis.h"
@@ -117,7 +122,7 @@ static json_t *access_json(json_t *o, const struct slt_member_access *m, bool *b
 	return o;
 }
 
-static json_t *members_json(const struct slt_analysis *a, const char *given_word,
+static json_t *members_json(const struct slt_analysis *a, const struct slt_report_opts *ro,
 			    bool *bad)
 {
 	const struct slt_struct *s = a->layout;
@@ -147,8 +152,9 @@ static json_t *members_json(const struct slt_analysis *a, const char *given_word
 		slt_json_set(o, "lines", json_pack("[I,I]", (json_int_t)f, (json_int_t)l), bad);
 		slt_json_set(o, "class", json_string(slt_class_name(a->classes[i].cls)), bad);
 		slt_json_set(o, "class_given", json_boolean(a->classes[i].given), bad);
-		if (a->classes[i].given && given_word)
-			slt_json_set(o, "class_source", json_string(given_word), bad);
+		if (a->classes[i].given && ro && (ro->given_word || ro->member_sources))
+			slt_json_set(o, "class_source",
+				     json_string(slt_report_class_source(a, ro, i)), bad);
 		if (a->classes[i].label)
 			slt_json_set(o, "class_label", json_string(a->classes[i].label), bad);
 		if (a->classes[i].given && a->classes[i].measured != SLT_CLASS_NONE)
@@ -199,8 +205,10 @@ static json_t *bases_json(const struct slt_analysis *a, const struct slt_finding
 	return o;
 }
 
-static json_t *findings_json(const struct slt_analysis *a, bool *bad)
+static json_t *findings_json(const struct slt_analysis *a, const struct slt_report_opts *ro,
+			     bool *bad)
 {
+	const char *basis = slt_report_findings_basis(a, ro);
 	const struct slt_struct *s = a->layout;
 	struct slt_cl_group *groups = NULL;
 	size_t n_groups = 0, *touched = NULL;
@@ -244,6 +252,8 @@ static json_t *findings_json(const struct slt_analysis *a, bool *bad)
 			slt_json_set(o, "kernel_groups", kg, bad);
 		if (o && a->n_bases > 1)
 			slt_json_set(o, "bases", bases_json(a, f, bad), bad);
+		if (o && basis)
+			slt_json_set(o, "basis", json_string(basis), bad);
 		slt_json_push(arr, o, bad);
 	}
 	free(groups);
@@ -297,8 +307,10 @@ int slt_report_analysis_json(FILE *out, const struct slt_analysis *a,
 	}
 	if (a->no_stores)
 		slt_json_set(root, "no_stores", json_true(), &bad);
-	slt_json_set(root, "members", members_json(a, opts ? opts->given_word : NULL, &bad), &bad);
-	slt_json_set(root, "findings", findings_json(a, &bad), &bad);
+	if (opts && opts->basis)
+		slt_json_set(root, "basis", json_string(opts->basis), &bad);
+	slt_json_set(root, "members", members_json(a, opts, &bad), &bad);
+	slt_json_set(root, "findings", findings_json(a, opts, &bad), &bad);
 	return slt_json_write(out, root, bad, opts && opts->pretty,
 			      "the JSON report", err);
 }

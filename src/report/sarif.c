@@ -361,6 +361,9 @@ int slt_gate_write_sarif(FILE *out, const struct slt_gate_result *r,
 	slt_json_set(tool, "driver", driver, &bad);
 	slt_json_set(run, "tool", tool, &bad);
 	slt_json_set(run, "results", results, &bad);
+	/* not measured: where the classes or accesses come from (3.8 property bag) */
+	if (o && o->basis)
+		slt_json_set(run, "properties", json_pack("{s:s}", "basis", o->basis), &bad);
 	json_t *runs = json_array();
 	slt_json_push(runs, run, &bad);
 	slt_json_set(doc, "$schema", json_string(SARIF_SCHEMA), &bad);

@@ -77,7 +77,47 @@ def case_sites_dedup():
     assert len(keys) == len(set(keys)), keys
 
 
-CASES = {'call-sites-apart': case_call_sites_apart, 'sites-dedup': case_sites_dedup}
+def stats_exe():
+    out = os.path.join(TMP, 'access')
+    if not os.path.exists(out):
+        subprocess.run([CC, '-O2', '-g', '-o', out, os.path.join(ROOT, 'fixtures', 'access', 'access.c')],
+                       check=True)
+    return out
+
+
+def case_basis_everywhere():
+    # static classes: the basis in the report JSON, each finding (text and
+    # JSON), both SARIF logs (was only in report's labels and check's text)
+    exe = stats_exe()
+    p = run('report', exe, 'stats')
+    f = [l for l in p.stdout.splitlines() if l.startswith('finding 1:')]
+    assert f and f[0].endswith(', basis: static classes'), p.stdout
+    assert '/* structlint: caveat: static classes say how the code is written' in p.stdout, p.stdout
+    d = json.loads(run('report', exe, 'stats', '--json').stdout)
+    assert 'static access map of' in d['basis'] and '(static)' in d['basis'], d.get('basis')
+    assert d['findings'] and d['findings'][0]['basis'] == 'static classes', d['findings']
+    sarif = json.loads(run('report', exe, 'stats', '--sarif').stdout)
+    assert 'static access map' in sarif['runs'][0]['properties']['basis'], sarif['runs'][0]
+    rules = os.path.join(TMP, 'stats.rules')
+    with open(rules, 'w') as fh:
+        fh.write('[stats]\nno-hot-write-near = limit\n')
+    sarif = json.loads(run('check', exe, 'stats', '--rules', rules, '--sarif', rc=1).stdout)
+    assert 'static access map' in sarif['runs'][0]['properties']['basis'], sarif['runs'][0]
+    # static+given: each member names its own source (was 'static+given'
+    # for all)
+    over = os.path.join(TMP, 'over.classes')
+    with open(over, 'w') as fh:
+        fh.write('[stats]\nlimit hot-write\n')
+    d = json.loads(run('report', exe, 'stats', '--classes', 'static', '--classes', over, '--json').stdout)
+    src = {m['path']: m.get('class_source') for m in d['members']}
+    assert src['hits'] == 'static' and src['limit'] == 'given', src
+    assert '(static+given)' in d['basis'], d['basis']
+    text = run('report', exe, 'stats', '--classes', 'static', '--classes', over).stdout
+    assert 'hot-write (static)' in text and 'hot-write (given)' in text, text
+
+
+CASES = {'call-sites-apart': case_call_sites_apart, 'sites-dedup': case_sites_dedup,
+         'basis-everywhere': case_basis_everywhere}
 
 if __name__ == '__main__':
     if sys.argv[1:] == ['--list']:
