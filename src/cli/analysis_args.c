@@ -390,9 +390,14 @@ int cli_file_operand(const char *s, struct slt_error *err)
 	if (stat(s, &st) == 0)
 		return 1;
 	if (strchr(s, '/') || looks_like_path(s))
-		return slt_error_set(err, SLT_EIO, s, -1, "build it first, or check the path",
-				     "no such file");
+		return cli_no_such_file(s, err);
 	return 0;
+}
+
+int cli_no_such_file(const char *path, struct slt_error *err)
+{
+	return slt_error_set(err, SLT_EIO, path, -1, "build it first, or check the path",
+			     "no such file");
 }
 
 void cli_note_no_file(struct slt_error *err, const char *op)

@@ -192,6 +192,10 @@ const char *const *cli_given_sources(const enum slt_class *g,
 
 void cli_analysis_release(struct cli_analysis *c);
 
+/* The error of a FILE operand that does not exist: "PATH: no such file
+ * (build it first, or check the path)".  Returns SLT_EIO. */
+int cli_no_such_file(const char *path, struct slt_error *err);
+
 /* After option parsing: check --map and --html against --json, set the
  * map's colour and width (COLUMNS, the terminal's, else 80).  0 or
  * SLT_EXIT_ERROR (printed). */

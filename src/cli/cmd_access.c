@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/analysis_args.h"
 #include "cli/cli.h"
 #include "cli/static_classes.h"
 #include "structlint/access.h"
@@ -47,7 +49,8 @@ static const char usage[] =
 "                       it, then give it to --classes\n"
 "      --no-cache       neither read nor write the cached map (the whole-\n"
 "                       binary pass runs once per binary, build-id keyed, in\n"
-"                       $XDG_CACHE_HOME/structlint; progress on a terminal)\n"
+"                       $STRUCTLINT_CACHE_DIR, else $XDG_CACHE_HOME/structlint,\n"
+"                       ~/.cache/structlint; progress on a terminal)\n"
 "  -h, --help           this help\n"
 "\n"
 "exit status: 0 ok, 2 usage or input error (one line on stderr).\n";
@@ -142,7 +145,8 @@ int cmd_access(int argc, char **argv)
 	struct slt_access_summary **sums = NULL;
 	/* raw BTF, another machine: said before the layout (whose error, a
 	 * relocatable object's unrelocated DWARF, would hide it) */
-	int rc = slt_access_check_file(file, &err);
+	struct stat st;
+	int rc = stat(file, &st) ? cli_no_such_file(file, &err) : slt_access_check_file(file, &err);
 	if (!rc)
 		rc = slt_layout_load(file, names, n_names, &lo, &layout, &err);
 	if (!rc) {

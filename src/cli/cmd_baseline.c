@@ -45,7 +45,10 @@ static const char usage_tail[] =
 "  -F, --format-path LIST     debug formats to read: dwarf,btf\n"
 "      --debug-root DIR       where separate debug files live\n"
 "      --no-cache             neither read nor write the cached name\n"
-"                             index (see structlint(1) FILES)\n"
+"                             index and static access map (in\n"
+"                             $STRUCTLINT_CACHE_DIR, else $XDG_CACHE_HOME/\n"
+"                             structlint, ~/.cache/structlint; structlint(1)\n"
+"                             FILES)\n"
 "  -h, --help                 this help\n"
 "\n"
 "exit status: 0 ok, 2 usage or input error (one line on stderr).\n";

@@ -116,7 +116,27 @@ def case_basis_everywhere():
     assert 'hot-write (static)' in text and 'hot-write (given)' in text, text
 
 
-CASES = {'call-sites-apart': case_call_sites_apart, 'sites-dedup': case_sites_dedup,
+def case_errors_and_help():
+    # a missing FILE: the path and "no such file", as report says it (was
+    # "cannot open: No such file or directory")
+    missing = os.path.join(TMP, 'no', 'such')
+    p = run('access', missing, 'box', rc=2)
+    assert p.stderr == 'structlint: %s: no such file (build it first, or check the path)\n' % missing, p.stderr
+    # a relocatable object: named, with what to do
+    obj = os.path.join(TMP, 'callsum.o')
+    subprocess.run([CC, '-O2', '-g', '-c', '-o', obj, SRC], check=True)
+    p = run('access', obj, 'box', rc=2)
+    assert 'relocatable object' in p.stderr and 'link it' in p.stderr, p.stderr
+    # check --help lists the static classes; every --no-cache names the
+    # same cache directories
+    h = run('check', '--help').stdout
+    assert "'static': the classes the static access map" in h, h
+    for cmd in ('access', 'report', 'suggest', 'check', 'baseline'):
+        h = ' '.join(run(cmd, '--help').stdout.split())
+        assert '$STRUCTLINT_CACHE_DIR, else $XDG_CACHE_HOME/' in h, (cmd, h)
+
+
+CASES = {'errors-and-help': case_errors_and_help, 'call-sites-apart': case_call_sites_apart, 'sites-dedup': case_sites_dedup,
          'basis-everywhere': case_basis_everywhere}
 
 if __name__ == '__main__':
