@@ -198,6 +198,8 @@ enum slt_access_reason {
 
 /* Stable lower-case name of a reason ("ok", "no-location", ...). */
 const char *slt_access_reason_name(enum slt_access_reason r);
+/* What a reason means, in a few words (the access text's table). */
+const char *slt_access_reason_help(enum slt_access_reason r);
 
 /* The operands resolved to a type among reasons[SLT_AR_N] (see
  * "Coverage" above): ok + stack-local + typed-variable. */

@@ -51,6 +51,24 @@ const char *slt_access_reason_name(enum slt_access_reason r)
 	return (unsigned)r < SLT_AR_N ? reason_names[r] : "?";
 }
 
+static const char *const reason_help[SLT_AR_N] = {
+	[SLT_AR_OK] = "attributed to a struct member",
+	[SLT_AR_NO_VAR] = "no variable located in the base register and no type tracked into it",
+	[SLT_AR_NOT_STRUCT] = "a pointer to a base type, void or a function",
+	[SLT_AR_NO_TYPE] = "the pointee is only declared, or its DWARF unreadable",
+	[SLT_AR_BAD_OFFSET] = "outside the pointee, no unique container in scope (container_of)",
+	[SLT_AR_STACK] = "a stack slot of no known type (spill, argument, saved register)",
+	[SLT_AR_STACK_LOCAL] = "resolved: a stack datum of known type that is no struct",
+	[SLT_AR_VAR_TYPED] = "resolved: a global or per-CPU variable of another type",
+	[SLT_AR_GLOBAL] = "%rip-relative or absolute, in no variable the DWARF places there",
+	[SLT_AR_SEGMENT] = "%gs/%fs (per-CPU, TLS) through an untyped register or no struct variable",
+};
+
+const char *slt_access_reason_help(enum slt_access_reason r)
+{
+	return (unsigned)r < SLT_AR_N ? reason_help[r] : "?";
+}
+
 uint64_t slt_access_resolved(const uint64_t *r)
 {
 	return r[SLT_AR_OK] + r[SLT_AR_STACK_LOCAL] + r[SLT_AR_VAR_TYPED];

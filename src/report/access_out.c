@@ -68,6 +68,19 @@ static void reasons_text(FILE *f, const uint64_t *r)
 		fputs("none", f);
 }
 
+/* The reasons as a table, in the JSON's order: count, share of mem,
+ * meaning. */
+static void reasons_table(FILE *f, uint64_t mem, const uint64_t *r)
+{
+	fputs("/* not attributed, by reason (share of those memory operands):\n", f);
+	for (int k = 1; k < SLT_AR_N; k++)
+		if (r[k])
+			fprintf(f, " *   %-15s %9" PRIu64 " %5.1f%%  %s\n",
+				slt_access_reason_name(k), r[k], share(r[k], mem),
+				slt_access_reason_help(k));
+	fputs(" */\n", f);
+}
+
 static const char *member_name(const struct slt_struct *st, long m, char *buf,
 			       size_t size)
 {
@@ -131,6 +144,8 @@ int slt_report_access_text(FILE *out, struct slt_access_map *map,
 		fputs(" (unattributed: ", out);
 		reasons_text(out, s->reasons);
 		fputs(") */\n", out);
+		if (s->n_mem > s->reasons[SLT_AR_OK])
+			reasons_table(out, s->n_mem, s->reasons);
 		if (opts && opts->sites)
 			sites_text(out, map, s);
 	}

@@ -136,7 +136,15 @@ def case_errors_and_help():
         assert '$STRUCTLINT_CACHE_DIR, else $XDG_CACHE_HOME/' in h, (cmd, h)
 
 
-CASES = {'errors-and-help': case_errors_and_help, 'call-sites-apart': case_call_sites_apart, 'sites-dedup': case_sites_dedup,
+def case_reasons_table():
+    # access prints why the rest were not attributed, as a table with
+    # counts and shares (was only a parenthesis of names and the man page)
+    out = run('access', '--no-cache', stats_exe(), 'frame').stdout
+    assert '/* not attributed, by reason (share of those memory operands):' in out, out
+    assert re.search(r'^ \*   stack-local +\d+ +[\d.]+%  resolved: a stack datum', out, re.M), out
+
+
+CASES = {'reasons-table': case_reasons_table, 'errors-and-help': case_errors_and_help, 'call-sites-apart': case_call_sites_apart, 'sites-dedup': case_sites_dedup,
          'basis-everywhere': case_basis_everywhere}
 
 if __name__ == '__main__':
