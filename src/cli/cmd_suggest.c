@@ -364,6 +364,9 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc)
 		rc = recheck(c, adv, &s->o, left, after, g, err);
+	for (size_t i = 0; !rc && c->use_static && after && i < adv->n_proposals; i++)
+		if (after[i])
+			cli_static_unclassified_warn(after[i], i + 1, c->file);
 	for (size_t i = 0; !rc && s->source_root && i < adv->n_proposals; i++)
 		rc = slt_advice_diff(&adv->proposals[i], a->layout, s->source_root,
 				     &diffs[i], err);

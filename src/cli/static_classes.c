@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "cli/static_classes.h"
+#include "analysis/analysis_int.h"
+#include "join/join_int.h"
+#include "structlint/analysis.h"
 
 int cli_static_text(struct slt_access_map *map, const struct slt_layout *layout,
 		    char **text, size_t *len, struct slt_error *err)
@@ -100,4 +103,59 @@ void cli_static_basis(char *buf, size_t size, const char *file, const char *give
 	snprintf(buf, size, "counted in the machine code: classes proposed by the static access "
 		 "map of %s (%s)%s%s%s", file ? file : "FILE", CLI_STATIC_CLASSES,
 		 given ? ", with " : "", given ? given : "", given ? "'s (" CLI_STATIC_GIVEN ")" : "");
+}
+
+/* The lines [*f, *l] member m of a's layout occupies, from the line
+ * holding the instance start (a->line_origin). */
+static void lines_of(const struct slt_analysis *a, size_t m, unsigned cl, uint64_t *f,
+		     uint64_t *l)
+{
+	const struct slt_member *mb = &a->layout->members[m];
+	*f = (a->line_origin + mb->offset) / cl;
+	*l = mb->size ? (a->line_origin + mb->offset + mb->size - 1) / cl : *f;
+}
+
+void cli_static_unclassified_warn(const struct slt_analysis *a, size_t k,
+				  const char *file)
+{
+	const struct slt_struct *s = a->layout;
+	unsigned cl = a->cacheline_size ? a->cacheline_size : SLT_CACHELINE_DEFAULT;
+	size_t n_lines = (a->line_origin + s->size) / cl + 2;
+	bool *written = calloc(n_lines, sizeof(*written));
+	if (!written)
+		return;   /* a warning only */
+	uint64_t f, l;
+	for (size_t m = 0; m < s->n_members; m++) {
+		if (slt_member_unit(s, m) != m || a->classes[m].cls != SLT_CLASS_HOT_WRITE)
+			continue;
+		lines_of(a, m, cl, &f, &l);
+		for (uint64_t x = f; x <= l && x < n_lines; x++)
+			written[x] = true;
+	}
+	char list[600] = "";
+	size_t used = 0, n = 0;
+	for (size_t m = 0; m < s->n_members; m++) {
+		if (slt_member_unit(s, m) != m || !s->members[m].name[0] ||
+		    a->classes[m].cls != SLT_CLASS_NONE)
+			continue;
+		lines_of(a, m, cl, &f, &l);
+		bool on = false;
+		for (uint64_t x = f; x <= l && x < n_lines && !on; x++)
+			on = written[x];
+		if (!on)
+			continue;
+		char path[256];
+		slt_member_path(s, m, path, sizeof(path));
+		if (n++ < 8 && used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+						 n > 1 ? ", " : "", path);
+	}
+	free(written);
+	if (n)
+		fprintf(stderr, "structlint: warning: proposal %zu: %zu member%s the static classes "
+			"leave unclassified on a line with a hot-write member: %s%s; a write there "
+			"would be false sharing the classes cannot see: review them (structlint "
+			"access %s %s --write-classes F) or give their class with --classes\n",
+			k, n, n == 1 ? "" : "s", list, n > 8 ? ", ..." : "",
+			file ? file : "FILE", s->name);
 }

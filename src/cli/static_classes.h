@@ -29,6 +29,15 @@
  * files, or NULL) "..., with F's (static+given)".  Into buf. */
 void cli_static_basis(char *buf, size_t size, const char *file, const char *given);
 
+/* Static classes leave members unclassified (no site, or between the
+ * rule's classes): warn on stderr, naming them, when a's layout (proposal
+ * number k, 1-based, of suggest) puts such a top-level member on a line
+ * with a hot-write one: a write it does there would be false sharing the
+ * classes cannot see. */
+struct slt_analysis;
+void cli_static_unclassified_warn(const struct slt_analysis *a, size_t k,
+				  const char *file);
+
 /* The whole-binary access map of file, from the cache when it holds one
  * for file's build-id (unless no_cache): then with the sites of the named
  * types only (any size; NULL: all), else built (every type) and stored;
