@@ -218,6 +218,11 @@ struct slt_access_profile {
 	 * samples above counts estimated accesses (loads + stores), not
 	 * samples. */
 	uint64_t ip_recorded, ip_used;
+	/* Added after ip_used (additive): the writers (the "CPUs" of the
+	 * counts) are threads, numbered in order of appearance (estimates
+	 * from IP samples with TIDs, slt_ipw_info.by_thread): the text names
+	 * their count nthreads=, not ncpus=. */
+	bool writers_threads;
 };
 
 struct slt_join;

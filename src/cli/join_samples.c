@@ -254,6 +254,7 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 				memcpy(profiles[i]->base_note, wi.basis, sizeof(wi.basis));
 				profiles[i]->ip_recorded = wi.ip_samples;
 				profiles[i]->ip_used = wi.ip_on_blocks;
+				profiles[i]->writers_threads = wi.by_thread;
 			}
 		}
 	}

@@ -142,8 +142,9 @@ static void note(FILE *f, const void *ctx, size_t i)
 		fprintf(f, " ld=%" PRIu64 " st=%" PRIu64 " hitm=%" PRIu64,
 			m->loads, m->stores,
 			m->hitm_local + m->hitm_remote + m->peer_local + m->peer_remote);
-		if (m->n_cpus)
-			fprintf(f, " ncpus=%zu", m->n_cpus);
+		if (m->n_cpus)   /* writers: CPUs, or threads (IP-sample estimates) */
+			fprintf(f, " %s=%zu", a->profile->writers_threads ? "nthreads" : "ncpus",
+				m->n_cpus);
 		fprintf(f, "%s%s", bar[0] ? " " : "", bar);
 	}
 	fputs(" */", f);

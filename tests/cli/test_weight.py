@@ -172,6 +172,9 @@ def t_report():
         p = run('report', b, 'stats', '--samples', pd)
         assert BASIS in p.stdout and BASIS in p.stderr, (p.stdout, p.stderr)
         assert 'finding 1: collision, line 0' in p.stdout, p.stdout
+        # the writers are threads: counted as such (was 'ncpus=1')
+        hits = [l for l in p.stdout.splitlines() if ' hits;' in l]
+        assert hits and 'nthreads=1' in hits[0] and 'ncpus' not in hits[0], hits
         assert 'written:    hits' in p.stdout and 'collides:   limit' in p.stdout, p.stdout
         d = json.loads(run('report', b, 'stats', '--samples', pd, '--json').stdout)
         assert BASIS in d['base']['note'], d['base']
