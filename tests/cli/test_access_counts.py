@@ -11,21 +11,29 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SL = os.environ.get('STRUCTLINT', os.path.join(ROOT, 'build', 'structlint'))
 CC = os.environ.get('CC_GCC', 'gcc')
-SRC = os.path.join(ROOT, 'fixtures', 'access', 'callsum.c')
 TMP = tempfile.mkdtemp(prefix='slt-access-counts-')
 
 
-def exe():
-    out = os.path.join(TMP, 'callsum')
+def compiled(name, src, *flags):
+    """src (under fixtures/access) built here once, gcc -O2 -g."""
+    out = os.path.join(TMP, name)
     if not os.path.exists(out):
-        subprocess.run([CC, '-O2', '-g', '-o', out, SRC], check=True)
+        subprocess.run([CC, '-O2', '-g', *flags, '-o', out, os.path.join(ROOT, 'fixtures', 'access', src)],
+                       check=True)
     return out
+
+
+def exe():
+    return compiled('callsum', 'callsum.c')
+
+
+def stats_exe():
+    return compiled('access', 'access.c')
 
 
 def run(*args, rc=0):
@@ -77,14 +85,6 @@ def case_sites_dedup():
     assert len(keys) == len(set(keys)), keys
 
 
-def stats_exe():
-    out = os.path.join(TMP, 'access')
-    if not os.path.exists(out):
-        subprocess.run([CC, '-O2', '-g', '-o', out, os.path.join(ROOT, 'fixtures', 'access', 'access.c')],
-                       check=True)
-    return out
-
-
 def case_basis_everywhere():
     # static classes: the basis in the report JSON, each finding (text and
     # JSON), both SARIF logs (was only in report's labels and check's text)
@@ -123,8 +123,7 @@ def case_errors_and_help():
     p = run('access', missing, 'box', rc=2)
     assert p.stderr == 'structlint: %s: no such file (build it first, or check the path)\n' % missing, p.stderr
     # a relocatable object: named, with what to do
-    obj = os.path.join(TMP, 'callsum.o')
-    subprocess.run([CC, '-O2', '-g', '-c', '-o', obj, SRC], check=True)
+    obj = compiled('callsum.o', 'callsum.c', '-c')
     p = run('access', obj, 'box', rc=2)
     assert 'relocatable object' in p.stderr and 'link it' in p.stderr, p.stderr
     # check --help lists the static classes; every --no-cache names the
@@ -155,13 +154,10 @@ def case_unclassified_warning():
     assert len(w) < len(props), (w, props)
 
 
-CASES = {'unclassified-warning': case_unclassified_warning, 'reasons-table': case_reasons_table, 'errors-and-help': case_errors_and_help, 'call-sites-apart': case_call_sites_apart, 'sites-dedup': case_sites_dedup,
-         'basis-everywhere': case_basis_everywhere}
+CASES = {'call-sites-apart': case_call_sites_apart, 'sites-dedup': case_sites_dedup,
+         'basis-everywhere': case_basis_everywhere, 'errors-and-help': case_errors_and_help,
+         'reasons-table': case_reasons_table, 'unclassified-warning': case_unclassified_warning}
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--list']:
-        print('\n'.join(CASES))
-        sys.exit(0)
-    for name in sys.argv[1:] or CASES:
-        CASES[name]()
-        print('ok', name)
+    import clicases
+    clicases.main(CASES, cleanup=lambda: subprocess.run(['rm', '-rf', TMP]))
