@@ -15,25 +15,11 @@
 #include <string.h>
 
 #include "join/join_int.h"
-#include "report/heatmap.h"
-#include "report/map_row.h"
+#include "report/map_names.h"
 #include "structlint/map_report.h"
 
 #define SEP " | "          /* between two maps */
 #define MAX_CELL 8         /* bytes per cell at most (of a 64-byte line) */
-
-/* One map's geometry. */
-struct panel {
-	struct slt_hm m;
-	bool color;
-	unsigned cell;          /* bytes per cell */
-	unsigned cells;         /* cells per row */
-	int lw, ow;             /* digits of the line and offset columns */
-	size_t prefix;          /* columns before the first cell */
-	size_t width;           /* columns of the whole panel */
-	bool heat;              /* a profile: heat column */
-	size_t marks;           /* columns of the widest " !N !M" */
-};
 
 /* The columns of the markers of line k: " !N" per finding on it. */
 static size_t marks_cols(const struct slt_hm *m, uint64_t k)
@@ -106,15 +92,6 @@ static const char *cell_color(const struct slt_hm *m, long o)
 	}
 }
 
-/* The names rows of one panel (as many as the names a finding uses
- * need), and the rows of a line's finding markers that do not fit after
- * its cells. */
-struct names {
-	struct row *r;
-	size_t n, cap;
-};
-
-static struct row *names_row(struct names *nm, size_t x);
 
 /* The cells row of line k (blank when the panel has no line k), its
  * markers " !N" after the bar while they fit the width; the others wrap
@@ -173,199 +150,6 @@ static void cells_row(struct row *r, struct names *mk, const struct panel *p,
 	if (t != r)
 		r_cut(t, p->width);
 	r_cut(r, p->width);
-}
-
-#define NAME_ROWS 8         /* rows for names no finding uses, at most */
-#define MAX_RUNS 256
-
-static struct row *names_row(struct names *nm, size_t x)
-{
-	if (x >= nm->cap) {
-		size_t cap = (x + 1) * 2;
-		struct row *r = realloc(nm->r, cap * sizeof(*r));
-		if (!r)
-			return NULL;
-		memset(r + nm->cap, 0, (cap - nm->cap) * sizeof(*r));
-		nm->r = r;
-		nm->cap = cap;
-	}
-	if (x >= nm->n)
-		nm->n = x + 1;
-	return &nm->r[x];
-}
-
-/* The members that own bytes of line k in byte order (at most MAX_RUNS),
- * and the cell where each is first shown (p->cells when no cell shows
- * it). */
-static size_t line_members(const struct panel *p, uint64_t k, long *mem,
-			   unsigned *first)
-{
-	const struct slt_hm *m = &p->m;
-	size_t n = 0;
-	for (unsigned b = 0; b < m->cl && n < MAX_RUNS; b++) {
-		long o = slt_hm_owner(m, k, b);
-		bool seen = o < 0;
-		for (size_t i = n; i-- > 0 && !seen;)
-			seen = mem[i] == o;
-		if (!seen) {
-			mem[n] = o;
-			first[n++] = p->cells;
-		}
-	}
-	for (unsigned c = 0; c < p->cells; c++) {
-		long o = slt_hm_cell(m, k, c * p->cell, p->cell);
-		for (size_t i = 0; i < n; i++)
-			if (mem[i] == o && first[i] == p->cells)
-				first[i] = c;
-	}
-	return n;
-}
-
-/* The "+a,b" list after the cells: where the next item goes. */
-struct plus {
-	struct names *nm;
-	const struct panel *p;
-	size_t rows;            /* rows used */
-	size_t tail;            /* its column on the first row */
-	bool more;              /* the last row has an item: ',' next */
-	bool full;              /* the last row ends with a cut name */
-};
-
-/* Write name after the list's ',' or '+' on row t at column at, cut to the
- * width with a '~' (the row is then full). */
-static void plus_cut(struct plus *l, struct row *t, size_t at, const char *name)
-{
-	size_t w = l->p->width;
-	if (at + 2 >= w)
-		return;
-	r_pad(t, at);
-	r_text(t, l->more ? "," : "+", 1);
-	size_t len = strlen(name);
-	if (at + 1 + len <= w) {
-		r_text(t, name, len);
-	} else {
-		r_text(t, name, w - at - 2);
-		r_text(t, "~", 1);
-		l->full = true;
-	}
-	l->more = true;
-}
-
-/* One name of the list.  must (a finding uses the member): whole, on a
- * fresh row when it does not fit the last one, broken over rows of its
- * own when it is longer than a row; opt 1 (a member no cell names): on a
- * fresh row while fewer than NAME_ROWS are used, else cut with '~' on the
- * last; opt 2 (a member that owns no byte of the line): only where it
- * fits. */
-static void plus_name(struct plus *l, const char *name, int opt)
-{
-	const struct panel *p = l->p;
-	size_t len = strlen(name);
-	struct row *t = names_row(l->nm, l->rows - 1);
-	if (!t)
-		return;
-	size_t at = l->rows > 1 ? p->prefix : l->tail;
-	if (t->vis + !l->more > at)
-		at = t->vis + !l->more;
-	if (l->full || at + 1 + len > p->width) {
-		if (opt == 2)
-			return;
-		if (opt == 1 && l->rows >= NAME_ROWS) {
-			if (!l->full)
-				plus_cut(l, t, at, name);
-			return;
-		}
-		if (at > p->prefix || l->full) {        /* a fresh row */
-			if (!(t = names_row(l->nm, l->rows++)))
-				return;
-			l->more = l->full = false;
-			at = p->prefix;
-		}
-		if (opt == 1) {
-			plus_cut(l, t, at, name);
-			return;
-		}
-	}
-	r_pad(t, at);
-	r_text(t, l->more ? "," : "+", 1);
-	/* longer than a row: the rest on rows of its own */
-	while (t->vis + len > p->width && p->width > p->prefix + 1) {
-		size_t n = p->width - t->vis;
-		r_text(t, name, n);
-		name += n;
-		len -= n;
-		if (!(t = names_row(l->nm, l->rows++)))
-			return;
-		r_pad(t, p->prefix);
-	}
-	r_text(t, name, len);
-	l->more = true;
-	l->full = t->vis >= p->width;
-}
-
-/* The names rows of line k: each member's name under the first cell that
- * shows it when it fits before the next member's first cell, else a '^'
- * there (a boundary: same-class neighbours stay apart) and its name after
- * the cells as "+a,b" (plus_name()): then the members that hold bytes of
- * the line but own none (another union arm, a bitfield sharing bytes),
- * those a finding uses first.  Names a finding uses are never cut; the
- * others wrap onto at most NAME_ROWS rows.  Returns the rows used. */
-static size_t names_rows(struct names *nm, const struct panel *p, uint64_t k)
-{
-	const struct slt_hm *m = &p->m;
-	if (k >= m->n_lines)
-		return 0;
-	long mem[MAX_RUNS];
-	unsigned first[MAX_RUNS];
-	bool placed[MAX_RUNS] = { false };
-	size_t n = line_members(p, k, mem, first);
-	size_t cursor = 0;      /* first free cell column */
-	struct row *r0 = names_row(nm, 0);
-	if (!r0)
-		return 0;
-	for (unsigned c = 0; c < p->cells; c++) {
-		size_t i = 0;
-		while (i < n && first[i] != c)
-			i++;
-		if (i == n || c < cursor)
-			continue;
-		/* the next cell that starts another member */
-		unsigned end = c + 1;
-		while (end < p->cells && slt_hm_cell(m, k, end * p->cell, p->cell) ==
-						 slt_hm_cell(m, k, c * p->cell, p->cell))
-			end++;
-		if (end == p->cells)
-			end++;          /* the last: up to under the bar */
-		const char *name = slt_hm_label(m, mem[i]);
-		size_t len = strlen(name);
-		r_pad(r0, p->prefix + c);
-		if (len && c + len < end) {
-			r_text(r0, name, len);
-			cursor = c + len + 1;
-			placed[i] = true;
-		} else {
-			r_text(r0, "^", 1);
-			cursor = c + 1;
-		}
-	}
-	struct plus l = { .nm = nm, .p = p, .rows = 1, .tail = p->prefix + p->cells + 2 };
-	for (size_t i = 0; i < n; i++)
-		if (!placed[i] && m->s->members[mem[i]].name[0])
-			plus_name(&l, slt_hm_label(m, mem[i]), m->named[mem[i]] ? 0 : 1);
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t x = m->hid_at[k]; x < m->hid_at[k + 1]; x++) {
-			long i = m->hid[x];
-			if (m->s->members[i].name[0] && m->named[i] == !pass)
-				plus_name(&l, slt_hm_label(m, i), pass ? 2 : 0);
-		}
-	for (size_t i = 0; i < l.rows && i < nm->n; i++)
-		r_cut(&nm->r[i], p->width);
-	if (!nm->r[0].vis) {
-		for (size_t i = 0; i < nm->n; i++)
-			r_clear(&nm->r[i]);
-		nm->n = 0;
-	}
-	return nm->n;
 }
 
 /* A line inside a run that one member fills, with the same member on the
