@@ -139,7 +139,9 @@ static void plus_name(struct plus *l, const char *name, int opt)
 
 /* The names rows of line k: each member's name under the first cell that
  * shows it when it fits before the next member's first cell, else a '^'
- * there (a boundary: same-class neighbours stay apart) and its name after
+ * there when the member starts on the line (a boundary: same-class
+ * neighbours stay apart; none for a member continued from the line
+ * before, which the line's start bounds) and its name after
  * the cells as "+a,b" (plus_name()): then the members that hold bytes of
  * the line but own none (another union arm, a bitfield sharing bytes),
  * those a finding uses first.  Names a finding uses are never cut; the
@@ -172,12 +174,16 @@ size_t names_rows(struct names *nm, const struct panel *p, uint64_t k)
 			end++;          /* the last: up to under the bar */
 		const char *name = slt_hm_label(m, mem[i]);
 		size_t len = strlen(name);
-		r_pad(r0, p->prefix + c);
+		const struct slt_member *mb = &m->s->members[mem[i]];
 		if (len && c + len < end) {
+			r_pad(r0, p->prefix + c);
 			r_text(r0, name, len);
 			cursor = c + len + 1;
 			placed[i] = true;
-		} else {
+		} else if ((m->origin + mb->offset) / m->cl == k) {
+			/* '^' marks where a member starts, never a member
+			 * continued from the line before */
+			r_pad(r0, p->prefix + c);
 			r_text(r0, "^", 1);
 			cursor = c + 1;
 		}
