@@ -9,7 +9,6 @@
 
 #include "report/map_names.h"
 
-#define NAME_ROWS 8         /* rows for names no finding uses, at most */
 #define MAX_RUNS 256
 
 struct row *names_row(struct names *nm, size_t x)
@@ -62,79 +61,75 @@ struct plus {
 	size_t rows;            /* rows used */
 	size_t tail;            /* its column on the first row */
 	bool more;              /* the last row has an item: ',' next */
-	bool full;              /* the last row ends with a cut name */
 };
 
-/* Write name after the list's ',' or '+' on row t at column at, cut to the
- * width with a '~' (the row is then full). */
-static void plus_cut(struct plus *l, struct row *t, size_t at, const char *name)
+/* The column a name of len columns (after a one-column mark) starts at
+ * on a row of its own: the cells' column, further left when it is longer
+ * than the room from there (never the first column: a names row starts
+ * with a blank). */
+static size_t own_col(const struct panel *p, size_t len)
 {
-	size_t w = l->p->width;
-	if (at + 2 >= w)
-		return;
-	r_pad(t, at);
-	r_text(t, l->more ? "," : "+", 1);
-	size_t len = strlen(name);
-	if (at + 1 + len <= w) {
-		r_text(t, name, len);
-	} else {
-		r_text(t, name, w - at - 2);
-		r_text(t, "~", 1);
-		l->full = true;
-	}
-	l->more = true;
+	if (p->prefix + 1 + len <= p->width)
+		return p->prefix;
+	return p->width > len + 2 ? p->width - len - 1 : 1;
 }
 
-/* One name of the list.  must (a finding uses the member): whole, on a
- * fresh row when it does not fit the last one, broken over rows of its
- * own when it is longer than a row; opt 1 (a member no cell names): on a
- * fresh row while fewer than NAME_ROWS are used, else cut with '~' on the
- * last; opt 2 (a member that owns no byte of the line): only where it
- * fits. */
-static void plus_name(struct plus *l, const char *name, int opt)
+/* Write name whole on row t (the last of nm) from its column on, broken
+ * over rows of its own only when it is longer than a row: never cut, so
+ * every member stays findable by its name. */
+static void put_name(struct names *nm, struct row *t, const char *name,
+		     size_t len, size_t width)
+{
+	while (t->vis + len > width && width > t->vis + 1) {
+		size_t n = width - t->vis;
+		r_text(t, name, n);
+		name += n;
+		len -= n;
+		if (!(t = names_row(nm, nm->n)))
+			return;
+		r_pad(t, 1);
+	}
+	r_text(t, name, len);
+}
+
+/* One name of the list: whole, on a fresh row when it does not fit the
+ * last one (from further left when it is longer than the room from the
+ * cells' column; broken over rows only when longer than a row). */
+static void plus_name(struct plus *l, const char *name)
 {
 	const struct panel *p = l->p;
 	size_t len = strlen(name);
 	struct row *t = names_row(l->nm, l->rows - 1);
 	if (!t)
 		return;
-	size_t at = l->rows > 1 ? p->prefix : l->tail;
+	/* after the cells; under them when nothing is written there */
+	size_t at = l->rows > 1 || !t->vis ? p->prefix : l->tail;
 	if (t->vis + !l->more > at)
 		at = t->vis + !l->more;
-	if (l->full || at + 1 + len > p->width) {
-		if (opt == 2)
-			return;
-		if (opt == 1 && l->rows >= NAME_ROWS) {
-			if (!l->full)
-				plus_cut(l, t, at, name);
-			return;
-		}
-		if (at > p->prefix || l->full) {        /* a fresh row */
+	if (at + 1 + len > p->width) {
+		if (at > p->prefix || l->more) {        /* a fresh row */
 			if (!(t = names_row(l->nm, l->rows++)))
 				return;
-			l->more = l->full = false;
-			at = p->prefix;
+			l->more = false;
 		}
-		if (opt == 1) {
-			plus_cut(l, t, at, name);
-			return;
-		}
+		at = own_col(p, len);
 	}
 	r_pad(t, at);
 	r_text(t, l->more ? "," : "+", 1);
-	/* longer than a row: the rest on rows of its own */
-	while (t->vis + len > p->width && p->width > p->prefix + 1) {
-		size_t n = p->width - t->vis;
-		r_text(t, name, n);
-		name += n;
-		len -= n;
-		if (!(t = names_row(l->nm, l->rows++)))
-			return;
-		r_pad(t, p->prefix);
-	}
-	r_text(t, name, len);
+	put_name(l->nm, t, name, len, p->width);
+	l->rows = l->nm->n;
 	l->more = true;
-	l->full = t->vis >= p->width;
+}
+
+void names_whole(struct names *nm, const struct panel *p, const char *name)
+{
+	size_t len = strlen(name);
+	struct row *t = names_row(nm, nm->n);
+	if (!t)
+		return;
+	/* as a listed name's, less its mark */
+	r_pad(t, own_col(p, len ? len - 1 : 0) + (p->prefix + len > p->width));
+	put_name(nm, t, name, len, p->width);
 }
 
 /* The names rows of line k: each member's name under the first cell that
@@ -144,8 +139,9 @@ static void plus_name(struct plus *l, const char *name, int opt)
  * before, which the line's start bounds) and its name after
  * the cells as "+a,b" (plus_name()): then the members that hold bytes of
  * the line but own none (another union arm, a bitfield sharing bytes),
- * those a finding uses first.  Names a finding uses are never cut; the
- * others wrap onto at most NAME_ROWS rows.  Returns the rows used. */
+ * those a finding uses first.  No name is cut (every member stays
+ * findable): one that does not fit goes on a row of its own.  Returns the
+ * rows used. */
 size_t names_rows(struct names *nm, const struct panel *p, uint64_t k)
 {
 	const struct slt_hm *m = &p->m;
@@ -191,12 +187,12 @@ size_t names_rows(struct names *nm, const struct panel *p, uint64_t k)
 	struct plus l = { .nm = nm, .p = p, .rows = 1, .tail = p->prefix + p->cells + 2 };
 	for (size_t i = 0; i < n; i++)
 		if (!placed[i] && m->s->members[mem[i]].name[0])
-			plus_name(&l, slt_hm_label(m, mem[i]), m->named[mem[i]] ? 0 : 1);
+			plus_name(&l, slt_hm_label(m, mem[i]));
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t x = m->hid_at[k]; x < m->hid_at[k + 1]; x++) {
 			long i = m->hid[x];
 			if (m->s->members[i].name[0] && m->named[i] == !pass)
-				plus_name(&l, slt_hm_label(m, i), pass ? 2 : 0);
+				plus_name(&l, slt_hm_label(m, i));
 		}
 	for (size_t i = 0; i < l.rows && i < nm->n; i++)
 		r_cut(&nm->r[i], p->width);

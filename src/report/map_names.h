@@ -41,4 +41,9 @@ struct row *names_row(struct names *nm, size_t x);
 /* The names rows of line k of p into nm; returns the rows used. */
 size_t names_rows(struct names *nm, const struct panel *p, uint64_t k);
 
+/* name alone on rows of its own in nm (a run's label that does not fit
+ * after ": lines K-J:"): from the cells' column, further left when longer,
+ * broken only when longer than a row. */
+void names_whole(struct names *nm, const struct panel *p, const char *name);
+
 #endif

@@ -246,14 +246,29 @@ static int draw(FILE *out, struct panel *ps, size_t n)
 			for (size_t i = 0; i < n; i++) {
 				long w = inner_line(&ps[i].m, k);
 				if (w >= 0) {
-					r_pad(&rs[i], ps[i].prefix - 1);
-					r_printf(&rs[i], ": lines %" PRIu64 "-%" PRIu64 ": ", k, j);
-					r_text(&rs[i], slt_hm_label(&ps[i].m, w),
-					       strlen(slt_hm_label(&ps[i].m, w)));
+					/* further left when the width is short */
+					char lab[64];
+					int ln = snprintf(lab, sizeof(lab), ": lines %" PRIu64 "-%" PRIu64 ":", k, j);
+					size_t at = ps[i].prefix - 1;
+					if (at + (size_t)ln > ps[i].width)
+						at = ps[i].width > (size_t)ln ? ps[i].width - (size_t)ln : 0;
+					r_pad(&rs[i], at);
+					r_text(&rs[i], lab, (size_t)ln);
+					/* the name whole: on a row of its own
+					 * when it does not fit after the label */
+					const char *nm = slt_hm_label(&ps[i].m, w);
+					if (rs[i].vis + 1 + strlen(nm) <= ps[i].width) {
+						r_text(&rs[i], " ", 1);
+						r_text(&rs[i], nm, strlen(nm));
+					} else {
+						names_whole(&nr[i], &ps[i], nm);
+					}
 					r_cut(&rs[i], ps[i].width);
 				}
 			}
 			rc = flush(out, rs, n, ps);
+			if (!rc)
+				rc = flush_rows(out, nr, n, ps);
 			k = j;
 			continue;
 		}

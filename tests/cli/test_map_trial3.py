@@ -55,6 +55,45 @@ def case_caret_first_cell():
             assert carets <= len(starts.get(k, [])), (cols, k, cells, names)
 
 
+def members_by_line():
+    """{line: {names of the top-level members holding bytes of it}}."""
+    p = subprocess.run([SL, 'layout', obj(), 'mem_cgroup_per_node', '--json'],
+                       capture_output=True, text=True, check=True)
+    out = {}
+    for mb in json.loads(p.stdout)['structs'][0]['members']:
+        if mb['depth'] == 0:
+            for k in mb['cachelines']:
+                out.setdefault(k, set()).add(mb['name'])
+    return out
+
+
+def case_names_whole():
+    # at any width no name is cut into a stub (`: lines 26-33: lruvec_~`
+    # at 30 columns, `+lruvec_sta~` at 20): a name that does not fit goes
+    # on a row of its own, whole, and every member holding bytes of a
+    # drawn line is named under it (in its cells or listed +a,b)
+    held = members_by_line()
+    for cols in range(22, 81, 2):
+        for cmd in ('report', 'suggest'):
+            t = run(cmd, *memcg('--map'), columns=cols)
+            body = t.split('legend:')[0]
+            assert '~' not in body, (cmd, cols, body)
+            assert all(len(l) <= cols for l in t.split('\n')), (cmd, cols)
+            if cmd == 'suggest':
+                continue
+            # the run labels name their member whole
+            for lab in re.findall(r': lines \d+-\d+:\s+(\S+)', body):
+                assert lab in held[0] | held[30], (cols, lab)
+            for k, (cells, names) in rows_of(t).items():
+                words = set(re.split(r'[+,^ ]+', ' '.join(names)))
+                assert held[k] <= words, (cols, k, held[k] - words, cells, names)
+    # at 20 columns (the least) too: no '~', a name longer than a row is
+    # broken over rows, never cut
+    t = run('report', *memcg('--map'), columns=20)
+    body = t.split('legend:')[0]
+    assert '~' not in body and 'lruvec_stats' in body.split(), body
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()),
