@@ -160,9 +160,10 @@ static bool fits(const struct slt_hm *m, long o, double w)
 	return name[0] && strlen(name) * CHAR_W + 3 <= w;
 }
 
-/* The names of line k that a finding uses and that are not written in
- * their run (too narrow, or drawn on no byte: a union's other arm, a
- * bitfield sharing bytes, a member drawn through its members), as the
+/* The names of line k that are not written in their run (too narrow, or
+ * drawn on no byte: a union's other arm, a bitfield sharing bytes, a
+ * member drawn through its members), every member's (each is findable on
+ * the page, not only by hovering), as the
  * terminal map lists them after a row: "+a, b", wrapped at width units
  * from x0.  Written when out is not NULL; returns the rows used. */
 static unsigned names(FILE *out, const struct slt_hm *m, uint64_t k, double cw,
@@ -200,7 +201,7 @@ static unsigned names(FILE *out, const struct slt_hm *m, uint64_t k, double cw,
 				o = m->hid[x_hid++];
 			}
 			const char *nm = slt_hm_label(m, o);
-			if (!m->named[o] || !nm[0])
+			if (!nm[0])
 				continue;
 			double len = (strlen(nm) + (n ? 2 : 1)) * CHAR_W;
 			if (!rows || (n && x + len > x0 + width)) {

@@ -16,6 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from html_check import check_page  # noqa: E402
 from test_map import MEMCG61, SL, TMP, memcg, obj, rows_of, run  # noqa: E402
+from test_map_trial import visible_words  # noqa: E402
 
 WIDTHS = (20, 24, 30, 40, 60, 80)
 
@@ -92,6 +93,41 @@ def case_names_whole():
     t = run('report', *memcg('--map'), columns=20)
     body = t.split('legend:')[0]
     assert '~' not in body and 'lruvec_stats' in body.split(), body
+
+
+def page(cmd):
+    path = os.path.join(TMP, '%s.html' % cmd)
+    run(cmd, *memcg('--html', path))
+    with open(path) as f:
+        text = f.read()
+    check_page(text)
+    return text
+
+
+def case_html_all_names():
+    # every member is findable on the page: by hovering (its path in a
+    # <title>) and by visible text in its line's row, in its run or listed
+    # under the line (usage_in_excess and on_tree, which no finding uses,
+    # were named by hover only)
+    held = members_by_line()
+    for cmd in ('report', 'suggest'):
+        text = page(cmd)
+        first = text.split('<div class="map"')[1]
+        rows = re.split(r'<g class="ln" id="[^"]*-l(\d+)">', first)
+        seen = set()
+        for k, body in zip(rows[1::2], rows[2::2]):
+            k = int(k)
+            if k in seen:
+                break           # the next map
+            seen.add(k)
+            body = body.split('</g>')[0]
+            titles = ' '.join(re.findall(r'<title>([^<]*)</title>', body))
+            words = visible_words(body)
+            for name in held[k]:
+                assert name in words, (cmd, k, name, sorted(words))
+                assert re.search(r'(^|; also here: )%s \(' % name, titles) or \
+                    ('%s (' % name) in titles, (cmd, k, name, titles[:300])
+        assert seen == set(range(40)), (cmd, sorted(seen))
 
 
 if __name__ == '__main__':
