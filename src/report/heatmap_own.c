@@ -211,6 +211,19 @@ int slt_hm_owners(struct slt_hm *m)
 			cand[n_cand++][1] = last;
 		}
 	}
+	/* a named zero-size member that ends a hole marks padding (the
+	 * kernel's CACHELINE_PADDING(_pad1_), the advisor's inserted _padN_):
+	 * it owns the hole, drawn as padding ('.') and named by it, as the
+	 * text names it */
+	for (size_t i = 0; !rc && i < n; i++) {
+		const struct slt_member *mb = &s->members[i];
+		if (!draw[i] || !(mb->flags & SLT_MEMBER_ZERO_SIZE) || !mb->name[0] ||
+		    slt_hm_mclass(m, (long)i))
+			continue;
+		for (uint64_t b = m->origin + mb->offset; b-- > 0 && b < nb &&
+							m->owner[b] == HM_HOLE;)
+			m->owner[b] = (long)i;
+	}
 	if (!rc)
 		rc = hidden_lists(m, (const long (*)[2])cand, n_cand);
 	free(draw);

@@ -109,6 +109,8 @@ static void title(FILE *out, const struct slt_hm *m, long o, uint64_t k,
 		return;
 	}
 	member_text(out, m, o);
+	if (m->s->members[o].flags & SLT_MEMBER_ZERO_SIZE)
+		fprintf(out, "; the padding it forces: %u byte%s here", n, n == 1 ? "" : "s");
 	uint64_t lo = k * m->cl + b, hi = lo + n;
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t x = m->hid_at[k]; x < m->hid_at[k + 1]; x++) {

@@ -28,10 +28,11 @@ struct row *names_row(struct names *nm, size_t x)
 }
 
 /* The members that own bytes of line k in byte order (at most MAX_RUNS),
- * and the cell where each is first shown (p->cells when no cell shows
- * it). */
+ * the cell where each is first shown (p->cells when no cell shows it),
+ * and whether it starts on the line (the byte before its first one here,
+ * on this line or the one before, is not its own). */
 static size_t line_members(const struct panel *p, uint64_t k, long *mem,
-			   unsigned *first)
+			   unsigned *first, bool *starts)
 {
 	const struct slt_hm *m = &p->m;
 	size_t n = 0;
@@ -41,6 +42,8 @@ static size_t line_members(const struct panel *p, uint64_t k, long *mem,
 		for (size_t i = n; i-- > 0 && !seen;)
 			seen = mem[i] == o;
 		if (!seen) {
+			size_t at = (size_t)k * m->cl + b;
+			starts[n] = !at || m->owner[at - 1] != o;
 			mem[n] = o;
 			first[n++] = p->cells;
 		}
@@ -149,8 +152,8 @@ size_t names_rows(struct names *nm, const struct panel *p, uint64_t k)
 		return 0;
 	long mem[MAX_RUNS];
 	unsigned first[MAX_RUNS];
-	bool placed[MAX_RUNS] = { false };
-	size_t n = line_members(p, k, mem, first);
+	bool placed[MAX_RUNS] = { false }, starts[MAX_RUNS];
+	size_t n = line_members(p, k, mem, first, starts);
 	size_t cursor = 0;      /* first free cell column */
 	struct row *r0 = names_row(nm, 0);
 	if (!r0)
@@ -170,13 +173,12 @@ size_t names_rows(struct names *nm, const struct panel *p, uint64_t k)
 			end++;          /* the last: up to under the bar */
 		const char *name = slt_hm_label(m, mem[i]);
 		size_t len = strlen(name);
-		const struct slt_member *mb = &m->s->members[mem[i]];
 		if (len && c + len < end) {
 			r_pad(r0, p->prefix + c);
 			r_text(r0, name, len);
 			cursor = c + len + 1;
 			placed[i] = true;
-		} else if ((m->origin + mb->offset) / m->cl == k) {
+		} else if (starts[i]) {
 			/* '^' marks where a member starts, never a member
 			 * continued from the line before */
 			r_pad(r0, p->prefix + c);

@@ -130,6 +130,31 @@ def case_html_all_names():
         assert seen == set(range(40)), (cmd, sorted(seen))
 
 
+def case_padding_named():
+    # suggest's text names the padding members it inserts ("_pad1_: the
+    # next member starts a cache line"); the map draws the hole each one
+    # forces as padding ('.') named by it, on the terminal and the page
+    text = run('suggest', *memcg(), columns=80)
+    pads = sorted(set(re.findall(r'/\* (_pad\d+_): ', text)))
+    assert pads, text
+    for cols in (40, 80, 170):
+        t = run('suggest', *memcg('--map'), columns=cols)
+        words = set(re.split(r'[+,^|:\s]+', t))
+        assert set(pads) <= words, (cols, pads, t)
+    page_text = page('suggest')
+    maps = page_text.split('<div class="map"')
+    words = set()
+    for body in maps[1:]:
+        words |= visible_words(body.split('</div>')[0])
+    assert set(pads) <= words, (pads, sorted(words))
+    assert re.search(r'<title>_pad1_ \([^<]*the padding it forces: \d+ bytes? here', page_text)
+    # the padding's cells are drawn as padding
+    t = run('suggest', *memcg('--map'), columns=170)
+    row = [l for l in t.split('proposal 2 of')[1].split('\n') if l.startswith('24 ')][0]
+    after = row.split(' | ')[1]
+    assert after.split('|')[1].endswith('.'), row
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()),
