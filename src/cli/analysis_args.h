@@ -77,7 +77,8 @@ extern const char cli_analysis_usage[];
 "                             unset), always, never\n" \
 "      --html FILE            also write one self-contained HTML page (inline\n" \
 "                             SVG and CSS, no script, nothing external): the\n" \
-"                             map, findings, numbers ('-' = stdout only)\n"
+"                             map, findings, numbers ('-' = stdout only);\n" \
+"                             stderr says \"wrote FILE (N bytes)\"\n"
 
 struct cli_analysis {
 	/* options */

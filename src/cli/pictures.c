@@ -87,5 +87,10 @@ int cli_html_close(const struct cli_analysis *c, FILE *out, int rc,
 		remove(c->html);
 	if (rc == SLT_EIO && !err->file[0])
 		snprintf(err->file, sizeof(err->file), "%s", c->html);
+	/* say what was written, as tools do: on stderr, stdout stays the
+	 * report's */
+	if (!rc && out != stdout && !stat(c->html, &st))
+		fprintf(stderr, "structlint: wrote %s (%lld bytes)\n", c->html,
+			(long long)st.st_size);
 	return rc;
 }

@@ -155,6 +155,22 @@ def case_padding_named():
     assert after.split('|')[1].endswith('.'), row
 
 
+def case_html_wrote():
+    # --html FILE says on stderr what it wrote, and its size; stdout is the
+    # report's, unchanged; --html - (the page on stdout) says nothing
+    path = os.path.join(TMP, 'w.html')
+    for cmd in ('report', 'suggest'):
+        plain = run(cmd, *memcg())
+        p = subprocess.run([SL, cmd, *memcg('--html', path)], capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        assert p.stdout == plain, cmd
+        assert p.stderr == 'structlint: wrote %s (%d bytes)\n' % (path, os.path.getsize(path)), \
+            (cmd, p.stderr)
+        p = subprocess.run([SL, cmd, *memcg('--html', '-')], capture_output=True, text=True)
+        assert p.returncode == 0 and p.stderr == '' and p.stdout.startswith('<!DOCTYPE'), \
+            (cmd, p.stderr, p.stdout[:40])
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()),
