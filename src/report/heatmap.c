@@ -322,3 +322,14 @@ double slt_hm_score(const struct slt_analysis *a, const struct slt_advice *adv)
 			score += a->findings[i].score;
 	return score;
 }
+
+int slt_hm_slab(const struct slt_analysis *a, unsigned nr_cpus,
+		struct slt_slab_cost *c, bool *hw)
+{
+	const struct slt_struct *s = a->layout;
+	struct slt_advice_opts so = { .nr_cpus = nr_cpus };
+	unsigned line = a->cacheline_size ? a->cacheline_size : SLT_CACHELINE_DEFAULT;
+	uint32_t ca = slt_slab_cache_align(s->size, s->alignment, line,
+					   a->n_bases > 1 ? line / (unsigned)a->n_bases : 0, hw);
+	return slt_slab_cost(s->size, ca, &so, c);
+}

@@ -192,6 +192,13 @@ const char *slt_hm_given_source(const struct slt_hm *m);
  * advisor shares a member's accesses out over its lines.) */
 double slt_hm_score(const struct slt_analysis *a, const struct slt_advice *adv);
 
+/* The slab cost of the analysed struct in the cache the advice assumes
+ * (slt_slab_cache_align(): line-aligned, *hw, unless the report analysed
+ * several starts in a line) for nr_cpus CPUs: 0, or an error of
+ * slt_slab_cost().  The HTML table and the terminal map's numbers. */
+int slt_hm_slab(const struct slt_analysis *a, unsigned nr_cpus,
+		struct slt_slab_cost *c, bool *hw);
+
 /* The display name of member i ("(anonymous)" for none). */
 const char *slt_hm_name(const struct slt_hm *m, long i);
 

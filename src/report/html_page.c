@@ -160,15 +160,9 @@ static void numbers(FILE *out, const struct slt_analysis *a, const struct slt_hm
 	if (src)
 		tr(out, "classes", "%s%s", src,
 		   a->profile && a->profile->members ? ", the others measured" : "");
-	struct slt_advice_opts so = { .nr_cpus = r ? r->nr_cpus : 0 };
 	struct slt_slab_cost c;
-	/* the cache the advice assumes (slt_slab_cache_align()): line-aligned
-	 * unless the report analysed several starts in a line */
-	unsigned line = a->cacheline_size ? a->cacheline_size : SLT_CACHELINE_DEFAULT;
 	bool hw;
-	uint32_t ca = slt_slab_cache_align(s->size, s->alignment, line,
-					   a->n_bases > 1 ? line / (unsigned)a->n_bases : 0, &hw);
-	if (r && r->nr_cpus && !slt_slab_cost(s->size, ca, &so, &c)) {
+	if (r && r->nr_cpus && !slt_hm_slab(a, r->nr_cpus, &c, &hw)) {
 		char b[48];
 		if (c.no_slab_cache)
 			tr(out, "slab", "%s; too large for a slab cache",

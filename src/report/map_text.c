@@ -361,6 +361,44 @@ static void findings_key(FILE *out, const struct slt_hm *m, unsigned width)
 	}
 }
 
+/* The numbers the page's table and the JSON give, under the map: size,
+ * lines, holes, findings, the false-sharing score (as the proposals count
+ * it with adv) and the slab figures that do not depend on the CPU count
+ * (the object in a cache of its own, the kmalloc class; the page's table
+ * adds the objects per slab and the order for this machine's CPUs). */
+static void numbers_key(FILE *out, const struct slt_hm *m,
+			const struct slt_advice *adv, const char *label, unsigned width)
+{
+	const struct slt_analysis *a = m->a;
+	const struct slt_struct *s = a->layout;
+	struct wrap w;
+	w_start(&w, out, width, 8);
+	w_printf(&w, "%s: %" PRIu64 " bytes, %" PRIu64 " cache line%s of %u bytes,",
+		 label, s->size, m->n_lines, m->n_lines == 1 ? "" : "s", m->cl);
+	w_printf(&w, " %" PRIu32 " hole%s (%" PRIu64 " bytes), tail padding %" PRIu64
+		 " bytes, %zu finding%s,", s->n_byte_holes, s->n_byte_holes == 1 ? "" : "s",
+		 s->sum_byte_holes, s->padding, a->n_findings, a->n_findings == 1 ? "" : "s");
+	w_printf(&w, " false-sharing score %g (basis: %s; %s),",
+		 slt_hm_score(a, adv && adv->n_proposals ? adv : NULL),
+		 slt_score_basis_name(a->basis), adv && adv->n_proposals ?
+		 "as the proposals count it" : "collision and write-write findings summed");
+	struct slt_slab_cost c;
+	bool hw;
+	char b[48];
+	if (slt_hm_slab(a, 1, &c, &hw)) {
+		w_printf(&w, " slab: not computed");
+	} else if (c.no_slab_cache) {
+		w_printf(&w, " slab: %s; too large for a slab cache",
+			 slt_slab_class_name(&c, b, sizeof(b)));
+	} else {
+		w_printf(&w, " slab: %" PRIu64 " B objects in a kmem_cache of its own %s;"
+			 " kmalloc()'d: %s", c.object_size, hw ?
+			 "with SLAB_HWCACHE_ALIGN (assumed)" : "without SLAB_HWCACHE_ALIGN",
+			 slt_slab_class_name(&c, b, sizeof(b)));
+	}
+	w_end(&w);
+}
+
 static int panel_init(struct panel *p, const struct slt_analysis *a,
 		      const struct slt_struct *s, const struct slt_report_opts *o,
 		      struct slt_error *err)
@@ -411,6 +449,7 @@ int slt_report_analysis_map(FILE *out, const struct slt_analysis *a,
 	w_end(&w);
 	rc = draw(out, &p, 1);
 	if (!rc) {
+		numbers_key(out, &p.m, NULL, "numbers", width);
 		legend(out, &p, width);
 		findings_key(out, &p.m, width);
 	}
@@ -588,6 +627,12 @@ int slt_report_advice_map(FILE *out, const struct slt_advice *advice,
 		if (i)
 			fputc('\n', out);
 		rc = proposal_map(out, advice, i, opts, ropts, err);
+	}
+	struct slt_hm orig;
+	if (!rc && !(rc = slt_hm_build(&orig, a, a->layout, err))) {
+		fputc('\n', out);
+		numbers_key(out, &orig, advice, "numbers of the original", width);
+		slt_hm_free(&orig);
 	}
 	if (!rc) {
 		struct slt_hm m = { .a = a, .fa = a };

@@ -171,6 +171,41 @@ def case_html_wrote():
             (cmd, p.stderr, p.stdout[:40])
 
 
+def table(page_text):
+    """{row: text} of the page's first numbers table."""
+    import html
+    return {k: html.unescape(v) for k, v in
+            re.findall(r'<tr><th>([^<]*)</th><td>([^<]*)</td></tr>', page_text)}
+
+
+def case_map_numbers():
+    # the terminal map gives the numbers the page's table and the JSON give
+    # under the map: bytes, lines, holes, findings, the score, the slab
+    # figures that do not depend on the CPU count
+    d = json.loads(run('report', *memcg('--json')))
+    for cmd, label in (('report', 'numbers'), ('suggest', 'numbers of the original')):
+        tab = table(page(cmd))
+        for cols in (40, 80):
+            t = ' '.join(run(cmd, *memcg('--map'), columns=cols).split())
+            m = re.search(label + r': (\d+) bytes, (\d+) cache lines of (\d+) bytes, (\d+) holes? '
+                          r'\((\d+) bytes\), tail padding (\d+) bytes, (\d+) findings?, '
+                          r'false-sharing score ([0-9.e+-]+) \(basis: (\w+);[^)]*\), slab: '
+                          r'(\d+) B objects in a kmem_cache of its own ([^;]*); '
+                          r"kmalloc\(\)'d: (\S+)", t)
+            assert m, (cmd, cols, t[-900:])
+            size, lines, cl, holes, hb, tail, nf, score, basis, obj_b, cache, km = m.groups()
+            assert int(size) == d['size'] and tab['size'] == size + ' bytes', (size, tab)
+            assert tab['cache lines'] == '%s of %s bytes' % (lines, cl), tab
+            assert tab['holes'] == '%s (%s bytes)' % (holes, hb), tab
+            assert tab['tail padding'] == tail + ' bytes', tab
+            assert int(nf) == len(d['findings']) and tab['findings'] == nf, tab
+            assert tab['false-sharing score'].startswith('%s (basis: %s;' % (score, basis)), \
+                (score, tab)
+            assert basis == d['score_basis'], (basis, d['score_basis'])
+            assert ('%s: %s B objects' % (cache, obj_b)) in tab['slab'], (cache, obj_b, tab)
+            assert tab['slab'].endswith("kmalloc()'d instead: " + km), (km, tab)
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()),
