@@ -13,7 +13,9 @@
  *     the hottest class (slt_hm_rank()), then one a finding names, then
  *     the higher heat, then the first in pre-order: a union's arms and
  *     the bitfields of one storage unit compete so, and a hot later arm
- *     or bitfield is never hidden; HM_HOLE for holes and tail padding,
+ *     or bitfield is never hidden; a hole that a named zero-size member
+ *     ends (suggest's _padN_, CACHELINE_PADDING()) is that member's (drawn
+ *     as padding, named by it); HM_HOLE for other holes and tail padding,
  *     HM_OUTSIDE before the instance's start (line_origin) and after its
  *     end on the last line;
  *   - per line, the members that hold some of its bytes but own none of
