@@ -21,14 +21,18 @@ from test_map_trial import visible_words  # noqa: E402
 WIDTHS = (20, 24, 30, 40, 60, 80)
 
 
-def starts_by_line():
-    """{line: [offsets within the line of the top-level members starting on it]}."""
+def top_members():
+    """The top-level members of mem_cgroup_per_node (structlint layout --json)."""
     p = subprocess.run([SL, 'layout', obj(), 'mem_cgroup_per_node', '--json'],
                        capture_output=True, text=True, check=True)
+    return [mb for mb in json.loads(p.stdout)['structs'][0]['members'] if mb['depth'] == 0]
+
+
+def starts_by_line():
+    """{line: [offsets within the line of the top-level members starting on it]}."""
     out = {}
-    for mb in json.loads(p.stdout)['structs'][0]['members']:
-        if mb['depth'] == 0:
-            out.setdefault(mb['offset'] // 64, []).append(mb['offset'] % 64)
+    for mb in top_members():
+        out.setdefault(mb['offset'] // 64, []).append(mb['offset'] % 64)
     return out
 
 
@@ -58,13 +62,10 @@ def case_caret_first_cell():
 
 def members_by_line():
     """{line: {names of the top-level members holding bytes of it}}."""
-    p = subprocess.run([SL, 'layout', obj(), 'mem_cgroup_per_node', '--json'],
-                       capture_output=True, text=True, check=True)
     out = {}
-    for mb in json.loads(p.stdout)['structs'][0]['members']:
-        if mb['depth'] == 0:
-            for k in mb['cachelines']:
-                out.setdefault(k, set()).add(mb['name'])
+    for mb in top_members():
+        for k in mb['cachelines']:
+            out.setdefault(k, set()).add(mb['name'])
     return out
 
 
