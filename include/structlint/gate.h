@@ -77,6 +77,14 @@ struct slt_violation {
 	 * base", "only at 3 of 8 bases (base mod 64 in {0,8,16})"), or
 	 * NULL; SARIF properties.bases. */
 	const char *bases;
+	/* Added after v1 (additive): the violation follows from the
+	 * members' classes alone (no-hot-write-near, separate of a class:
+	 * group, writers-share-line, baseline-hot-shares-read-mostly) and is
+	 * about cacheline class_line: a class rule.  With a per-CPU profile,
+	 * check makes it a note where the profile measures no false sharing
+	 * on that line (slt_gate_class_rules()). */
+	bool class_rule;
+	uint64_t class_line;
 };
 
 struct slt_gate_result {
@@ -93,6 +101,15 @@ int slt_gate_result_new(struct slt_gate_result **out, struct slt_error *err);
 /* Append a copy of *v (all strings copied; NULL strings stay NULL).
  * Returns 0 or SLT_ENOMEM. */
 int slt_gate_add(struct slt_gate_result *r, const struct slt_violation *v);
+
+/* Mark the last violation added as a class rule's about cacheline line
+ * (slt_violation.class_rule). */
+void slt_gate_mark_class(struct slt_gate_result *r, uint64_t line);
+
+/* Set violation i's severity to sev and append suffix to its message.
+ * Returns 0 or SLT_ENOMEM. */
+int slt_gate_amend(struct slt_gate_result *r, size_t i, enum slt_severity sev,
+		   const char *suffix);
 
 /* Errors that are not suppressed: the gate fails when this is > 0. */
 size_t slt_gate_failures(const struct slt_gate_result *r);

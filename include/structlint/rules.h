@@ -269,6 +269,46 @@ struct slt_analysis;
 int slt_unseen_check(const struct slt_analysis *a, const char *source,
 		     struct slt_gate_result *r, struct slt_error *err);
 
+/* ---- class rules against a per-CPU profile (src/gate/measured.c) ---- */
+
+/* What a per-CPU profile measured on the lines of one struct. */
+struct slt_gate_measured {
+	char *struct_name;        /* owned */
+	uint64_t n_lines;
+	unsigned char *sharing;   /* per line: 1 when report finds false
+				     sharing there (collision, write-write,
+				     element sharing, unseen writer) */
+	int32_t *cpu;             /* per line: the one CPU accessing it,
+				     -1 none, -2 several, -3 unknown (a
+				     member classed written whose stores
+				     the profile does not show) */
+};
+
+/*
+ * Into *out, what analysis a measured, when its basis is per-CPU and its
+ * lines are the struct's own (known base at a line start); returns 1, 0
+ * when a cannot say (no per-CPU counts: its class rules stay errors), or
+ * SLT_ENOMEM.  Free with slt_gate_measured_release().
+ */
+int slt_gate_measured_of(const struct slt_analysis *a, struct slt_gate_measured *out);
+void slt_gate_measured_release(struct slt_gate_measured *m);
+
+/*
+ * The model check shares with report (structlint(1), CLASS RULES): false
+ * sharing needs a store on one CPU and an access on another.  Each class
+ * rule violation in r->violations[from..] (slt_violation.class_rule) of a
+ * struct m[0..n) measured becomes a note saying that the profile measures
+ * no false sharing on its line when report finds none there (e.g. one
+ * CPU does everything), and stays as it is where report finds false
+ * sharing there; one of a struct or line the profile cannot judge (no
+ * per-CPU counts, no stores, a written member's stores not in it) says
+ * that it is a class rule (layout hygiene from the members' classes), not
+ * a measured sharing finding.
+ * Returns 0 or SLT_ENOMEM.
+ */
+int slt_gate_class_rules(struct slt_gate_result *r, size_t from,
+			 const struct slt_gate_measured *m, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,6 +37,7 @@
 static const char usage[] =
 "usage: structlint check [OPTIONS] [FILE] [STRUCT...] --rules RULES\n"
 "       structlint check [OPTIONS] [FILE] [STRUCT...] --baseline BASELINE.json\n"
+"       structlint check [OPTIONS] [FILE] STRUCT... {--samples FILE | --classes FILE}\n"
 "\n"
 "Check struct layouts in CI: the rules of RULES for each struct it names,\n"
 "the kernel's __cacheline_group_begin__/end__ groups of every struct\n"
@@ -45,6 +46,14 @@ static const char usage[] =
 "DWARF or BTF, or raw BTF (default: the running kernel's BTF).  STRUCT\n"
 "operands add structs to check for their kernel cacheline groups (with\n"
 "either form; the rules' and the baseline's structs are checked anyway).\n"
+"Without --rules, what `structlint report` finds for the STRUCT operands\n"
+"is gated: each finding is an error, rule finding-KIND (with --rules, only\n"
+"the rules are; add no rules file, or run report --fail-on-findings).\n"
+"Class rules (no-hot-write-near, separate of class: groups,\n"
+"writers-share-line, baseline-hot-shares-read-mostly) are layout hygiene\n"
+"from the classes: with a per-CPU --samples profile, one on a line where\n"
+"report finds no false sharing (one CPU does everything) is a note.\n"
+"A sharing rule counts one violation per cacheline it fails on.\n"
 "\n"
 "gate inputs:\n"
 "  -r, --rules FILE           rules file (structlint(1), RULES FILES)\n"
@@ -279,6 +288,9 @@ struct check {
 	const char **names;
 	size_t n_names, cap_names;
 	struct slt_strmap name_index;   /* names[i] -> i */
+	struct slt_gate_measured *measured;   /* per-CPU profiles' lines, for
+						 the class rules */
+	size_t n_measured, cap_measured;
 };
 
 /* Rules and group checks of one loaded definition. */
@@ -391,6 +403,42 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 	return rc;
 }
 
+/* Without --rules, check gates what report finds: each finding of a is
+ * an error (rule finding-KIND), one per (line, kind) as report lists them. */
+static int gate_findings(const struct slt_analysis *a, struct slt_gate_result *r,
+			 struct slt_error *err)
+{
+	size_t from = r->n_violations;
+	if (slt_report_findings_violations(a, r))
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	r->n_checks += slt_cachelines(a->layout->size, a->cacheline_size);
+	for (size_t i = from; i < r->n_violations; i++)
+		r->violations[i].severity = SLT_SEV_ERROR;
+	return 0;
+}
+
+/* What a's per-CPU profile measured per line, once per struct name, for
+ * the class rules (slt_gate_class_rules()). */
+static int keep_measured(struct check *k, const struct slt_analysis *a, struct slt_error *err)
+{
+	for (size_t i = 0; i < k->n_measured; i++)
+		if (!strcmp(k->measured[i].struct_name, a->layout->name))
+			return 0;
+	if (k->n_measured == k->cap_measured) {
+		size_t cap = k->cap_measured ? 2 * k->cap_measured : 8;
+		struct slt_gate_measured *m = realloc(k->measured, cap * sizeof(*m));
+		if (!m)
+			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+		k->measured = m;
+		k->cap_measured = cap;
+	}
+	int rc = slt_gate_measured_of(a, &k->measured[k->n_measured]);
+	if (rc < 0)
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	k->n_measured += rc;
+	return 0;
+}
+
 /* The classes a --samples analysis gives (measured, given ones winning,
  * with the writer labels the checks use) as classes-file lines on f, for
  * the baseline comparison. */
@@ -472,9 +520,14 @@ static int check_measured(struct check *k, const struct slt_baseline *b,
 			if (!rc && checked)
 				rc = check_one(k, &c.layout->structs[i], cls, lab, r, err);
 			/* a loads-only profile: its HITM loads show written
-			 * lines, as report says */
-			if (!rc && checked)
+			 * lines, as report says (without --rules: report's
+			 * findings, unseen writers among them) */
+			if (!rc && checked && k->rules_path)
 				rc = slt_unseen_check(a, c.samples, r, err);
+			if (!rc && checked && !k->rules_path)
+				rc = gate_findings(a, r, err);
+			if (!rc)
+				rc = keep_measured(k, a, err);
 			if (!rc && cf)
 				classes_text(cf, a, lab);
 			free(cls);
@@ -560,6 +613,9 @@ static int run(struct check *k, char **ops, int n_ops)
 		n_ops--;
 	}
 	k->c.jopts.cacheline_size = k->c.aopts.cacheline_size = k->c.ropts.cacheline_size;
+	if (!k->rules_path && !k->baseline_path && (!n_ops || (!k->c.samples && !k->c.n_classes)))
+		return check_usage("check: give --rules FILE or --baseline FILE, or STRUCT operands "
+				   "with --samples or --classes (report's findings are then gated)");
 	if ((k->rules_path && slt_rules_read(k->rules_path, &k->rules, &err)) ||
 	    (k->suppress_path && slt_suppressions_read(k->suppress_path, &k->suppress, &err)) ||
 	    (k->baseline_path && slt_baseline_read(k->baseline_path, &b, &err)))
@@ -598,7 +654,10 @@ static int run(struct check *k, char **ops, int n_ops)
 	}
 	rc = 0;
 	struct slt_classes *measured = NULL;
-	if (k->c.samples && (k->n_names || b))
+	/* without --rules, report's findings are gated: the classes file's
+	 * too (the analysis runs as report's does) */
+	if ((k->c.samples && (k->n_names || b)) ||
+	    (!k->rules_path && !b && k->c.n_classes && k->n_names))
 		rc = check_measured(k, b, &measured, r, &err);
 	else if (k->n_names)
 		rc = check_given(k, r, &err);
@@ -614,6 +673,13 @@ static int run(struct check *k, char **ops, int n_ops)
 		slt_classes_free(cl);
 	}
 	slt_classes_free(measured);
+	if (!rc && slt_gate_class_rules(r, 0, k->measured, k->n_measured))
+		rc = slt_error_set(&err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	for (size_t i = 0; i < k->n_measured; i++)
+		slt_gate_measured_release(&k->measured[i]);
+	free(k->measured);
+	k->measured = NULL;
+	k->n_measured = 0;
 	if (!rc && k->suppress)
 		slt_suppressions_apply(k->suppress, r, 0);
 	/* structs looked at: the distinct names of rules, operands and baseline */
@@ -701,8 +767,6 @@ int cmd_check(int argc, char **argv)
 		if (rc)
 			return sarif_usage_failure(rc);
 	}
-	if (!k.rules_path && !k.baseline_path)
-		return check_usage("check: give --rules FILE or --baseline FILE");
 	/* --pretty implies --json unless --sarif chose the format */
 	if (k.c.ropts.pretty && !k.sarif)
 		k.c.json = true;

@@ -543,6 +543,8 @@ static int add_shared_line(struct cmp *c, uint64_t line, bool *isnew)
 	}
 	int rc = add(c, "baseline-hot-shares-read-mostly", SLT_SEV_ERROR, c->cpath[first],
 		     cs->members[first].offset, "cacheline %" PRIu64 " now holds %s", line, text);
+	if (!rc)
+		slt_gate_mark_class(c->r, line);
 	free(text);
 	return rc;
 }

@@ -22,6 +22,7 @@ struct gset {
 	size_t *idx;
 	size_t n;
 	const struct slt_cl_group *kernel;  /* a marker group, else NULL */
+	bool by_class;                      /* a class:CLASS group */
 };
 
 struct ctx {
@@ -210,7 +211,7 @@ static int resolve_group(struct ctx *c, const struct slt_rule *ru,
 			if (c->o->classes[i] == (enum slt_class)k && c->s->members[i].name[0])
 				g->idx[g->n++] = i;
 		if (k > 0)
-			return 0;
+			return g->by_class = true, 0;
 	}
 	struct slt_suggest sg;
 	slt_suggest_init(&sg, n->name, 1);
@@ -313,6 +314,8 @@ static int add_shared_line(struct ctx *c, const struct slt_rule *ru, const struc
 	mpath(c, (size_t)fa, first, sizeof(first));
 	int rc = add(c, ru, first, c->s->members[fa].offset,
 		     "groups %s and %s share cacheline %" PRIu64 ": %s", a->name, b->name, line, text);
+	if (!rc && (a->by_class || b->by_class))
+		slt_gate_mark_class(c->r, line);
 	free(text);
 	return rc;
 }
@@ -485,6 +488,8 @@ static int check_hot_near(struct ctx *c, const struct slt_rule *ru, size_t i, ui
 			 "cacheline %" PRIu64 " of %s (offset %" PRIu64 ", %" PRIu64 " byte%s) holds "
 			 "written %s", line, pi, c->s->members[i].offset, c->s->members[i].size,
 			 c->s->members[i].size == 1 ? "" : "s", text);
+		if (!rc)
+			slt_gate_mark_class(c->r, line);
 	}
 	free(text);
 	return rc;

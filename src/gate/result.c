@@ -77,6 +77,30 @@ int slt_gate_add(struct slt_gate_result *r, const struct slt_violation *v)
 	return 0;
 }
 
+void slt_gate_mark_class(struct slt_gate_result *r, uint64_t line)
+{
+	if (r->n_violations) {
+		r->violations[r->n_violations - 1].class_rule = true;
+		r->violations[r->n_violations - 1].class_line = line;
+	}
+}
+
+int slt_gate_amend(struct slt_gate_result *r, size_t i, enum slt_severity sev,
+		   const char *suffix)
+{
+	struct gate_priv *p = r->priv_;
+	struct slt_violation *v = &r->violations[i];
+	size_t a = v->message ? strlen(v->message) : 0, b = strlen(suffix);
+	char *m = slt_arena_alloc(p->arena, a + b + 1);
+	if (!m)
+		return SLT_ENOMEM;
+	memcpy(m, v->message ? v->message : "", a);
+	memcpy(m + a, suffix, b + 1);
+	v->message = m;
+	v->severity = sev;
+	return 0;
+}
+
 size_t slt_gate_failures(const struct slt_gate_result *r)
 {
 	size_t n = 0;

@@ -89,7 +89,10 @@ static int add_line(const struct slt_struct *s, const struct slt_check_opts *o,
 		.message = msg, .decl_file = s->decl_file, .decl_line = s->decl_line,
 		.offset = s->members[first].offset, .source = "writer labels",
 	};
-	return slt_gate_add(r, &v) ? SLT_ENOMEM : 0;
+	if (slt_gate_add(r, &v))
+		return SLT_ENOMEM;
+	slt_gate_mark_class(r, line);
+	return 0;
 }
 
 int slt_writers_check(const struct slt_struct *s, const struct slt_check_opts *o,

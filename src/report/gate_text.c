@@ -30,6 +30,13 @@ int slt_gate_write_text(FILE *out, const struct slt_gate_result *r,
 			fprintf(out, " (suppressed: %s)", v->suppress_reason ? v->suppress_reason : "");
 		fputc('\n', out);
 	}
+	/* what one violation is, so that the counts can be read */
+	if (r->n_violations)
+		fprintf(out, "structlint: check: how violations count: a sharing rule gives one per "
+			"cacheline it fails on (separate: per pair of groups; no-hot-write-near: "
+			"per line of its member), finding-KIND one per line and kind as report "
+			"lists them, other rules one per member or struct; the rule is in [] at "
+			"the end of each line\n");
 	bool hidden = o && o->no_notes && n[SLT_SEV_NOTE];
 	size_t fails = slt_gate_failures(r);
 	if (o && o->basis)

@@ -49,6 +49,8 @@ def case_index_path_is_element():
     d = [json.loads(run('report', o, 'slots', '--samples', f, '--json').stdout)['findings']
          for f in (idx, off)]
     assert d[0] == d[1], d
+    p = run('check', o, 'slots', '--samples', idx, rc=1)
+    assert '[finding-element-sharing]' in p.stdout, p.stdout
     # every CPU on slot[0]: true sharing, as with offset 0
     same = write('slots_same.json', prof('struct slots', [
         {'member': 'slot[0]', 'rows': [{'cpu': c, 'stores': 100} for c in range(8)]}]))
@@ -78,6 +80,66 @@ def case_index_path_nested():
     assert fa == fb, (fa, fb)
     p = run('report', o, 'arr', '--samples', idx)
     assert 'has no member' not in p.stderr and ' 400 on members' in p.stdout, (p.stdout, p.stderr)
+
+
+def case_one_cpu_gates_pass():
+    # one CPU stores cnt and loads cfg, mode: report finds nothing, and
+    # the class rules (no-hot-write-near, separate class:) and the
+    # baseline's new sharing become notes saying why; several CPUs: errors
+    o, apart = obj('st', ST), obj('st_apart', ST_APART)
+    one = st_profile('st_one.json', [0], [0])
+    many = st_profile('st_many.json', [0], [1, 2, 3])
+    near = write('st_near.rules', '[struct st]\nno-hot-write-near = cfg\n')
+    sep = write('st_sep.rules', '[struct st]\nseparate = class:hot-write class:read-mostly\n')
+    base = os.path.join(os.path.dirname(apart), 'st_base.json')
+    with open(base, 'w') as f:
+        f.write(run('baseline', apart, 'st', '--samples', one).stdout)
+    assert '0 findings' in run('report', o, 'st', '--samples', one).stdout
+    for args, rule in ((['--rules', near], 'no-hot-write-near'),
+                       (['--rules', sep], 'separate'),
+                       (['--baseline', base], 'baseline-hot-shares-read-mostly')):
+        p = run('check', o, *args, '--samples', one)
+        line = [x for x in p.stdout.split('\n') if x.endswith('[%s]' % rule)]
+        assert len(line) == 1 and ': note: ' in line[0], p.stdout
+        assert 'a class rule only: in the profile only CPU 0 accesses cacheline 0' in line[0], line
+        p = run('check', o, *args, '--samples', many, rc=1)
+        line = [x for x in p.stdout.split('\n') if x.endswith('[%s]' % rule)]
+        assert len(line) == 1 and ': error: ' in line[0], p.stdout
+        assert 'class rule' not in line[0], line
+    # classes alone: an error that says it is a class rule
+    cls = write('st.classes', '[st]\ncnt = hot-write\ncfg = read-mostly\nmode = read-mostly\n')
+    p = run('check', o, '--rules', near, '--classes', cls, rc=1)
+    assert 'a class rule (layout hygiene from the members\' classes), not a measured sharing ' \
+        'finding [no-hot-write-near]' in p.stdout, p.stdout
+
+
+def case_check_without_rules():
+    # check without --rules gates what report finds (read-mostly/written
+    # collision), and passes where report finds nothing
+    o = obj('st', ST)
+    many = st_profile('st_many.json', [0], [1, 2, 3])
+    one = st_profile('st_one.json', [0], [0])
+    assert 'finding 1: collision, line 0' in run('report', o, 'st', '--samples', many).stdout
+    p = run('check', o, 'st', '--samples', many, rc=1)
+    assert ('error: struct st: collision on line 0 (bytes 0..63), score 6000: written cnt with '
+            'cfg, mode [finding-collision]') in p.stdout, p.stdout
+    run('check', o, 'st', '--samples', one)
+    cls = write('st.classes', '[st]\ncnt = hot-write\ncfg = read-mostly\nmode = read-mostly\n')
+    p = run('check', o, 'st', '--classes', cls, rc=1)
+    assert '[finding-collision]' in p.stdout, p.stdout
+    p = run('check', o, rc=2)
+    assert 'STRUCT operands with --samples or --classes' in p.stderr, p.stderr
+
+
+def case_check_counts_unit():
+    # the output says what one violation is
+    o = obj('st', ST)
+    many = st_profile('st_many.json', [0], [1, 2, 3])
+    p = run('check', o, 'st', '--samples', many, rc=1)
+    assert 'how violations count: a sharing rule gives one per cacheline it fails on' \
+        in p.stdout, p.stdout
+    p = run('check', o, 'st', '--samples', st_profile('st_one.json', [0], [0]))
+    assert 'how violations count' not in p.stdout, p.stdout
 
 
 if __name__ == '__main__':

@@ -175,6 +175,10 @@ static void test_rules_and_writers(void **state)
 	char *text = slurp(f);
 	char want[2048];
 	snprintf(want, sizeof(want), "%s:%u: error: struct cgroup: %s [separate]\n"
+		 "structlint: check: how violations count: a sharing rule gives one per cacheline "
+		 "it fails on (separate: per pair of groups; no-hot-write-near: per line of its "
+		 "member), finding-KIND one per line and kind as report lists them, other rules "
+		 "one per member or struct; the rule is in [] at the end of each line\n"
 		 "structlint: check: 1 struct, 2 checks: 1 error, 0 warnings, 0 notes (0 suppressed): FAILED\n",
 		 v->decl_file, v->decl_line, v->message);
 	assert_string_equal(text, want);
