@@ -150,6 +150,14 @@ struct slt_samples_info {
 	 * must warn (FILE:LINE). */
 	uint64_t c2c_bad_rows;
 	uint64_t c2c_bad_line;
+	/* Added after c2c_bad_line (additive): perf c2c Pareto rows whose
+	 * counts contradict each other (records fewer than the row's stores
+	 * plus its HITM and peer loads), read with loads = the HITM and peer
+	 * loads and the stores as printed; the 1-based line of the first and
+	 * its three counts.  The caller warns once (FILE:LINE). */
+	uint64_t c2c_fixed_rows;
+	uint64_t c2c_fixed_line;
+	uint64_t c2c_fixed_records, c2c_fixed_stores, c2c_fixed_special;
 };
 
 /*

@@ -232,6 +232,17 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 			"report (perf c2c report --stdio)\n", c->samples, info.c2c_bad_line,
 			info.c2c_bad_rows, info.c2c_bad_rows == 1 ? "" : "s",
 			info.c2c_bad_rows == 1 ? "its" : "their");
+	if (!rc && first && info.c2c_fixed_rows)
+		fprintf(stderr, "structlint: warning: %s:%" PRIu64 ": %" PRIu64 " perf c2c Pareto "
+			"row%s with counts that contradict each other (the first on this line: records %" PRIu64
+			" < stores %" PRIu64 " + HITM and peer loads %" PRIu64 "): assumed loads = "
+			"the HITM and peer loads, stores as printed (%" PRIu64 " samples where its "
+			"records say %" PRIu64 "); regenerate the report (perf c2c report --stdio) "
+			"if the counts were edited\n", c->samples, info.c2c_fixed_line,
+			info.c2c_fixed_rows, info.c2c_fixed_rows == 1 ? "" : "s",
+			info.c2c_fixed_records,
+			info.c2c_fixed_stores, info.c2c_fixed_special,
+			info.c2c_fixed_stores + info.c2c_fixed_special, info.c2c_fixed_records);
 	if (!rc && first && info.c2c_inferred)
 		fprintf(stderr, "structlint: warning: %s: perf c2c Pareto blocks without their header "
 			"lines: columns recognised from the rows (%u percentage columns read as HITM "

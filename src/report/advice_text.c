@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "join/join_int.h"
 #include "report/heatmap.h"
 #include "structlint/advice_report.h"
 #include "structlint/weight.h"
@@ -188,6 +189,29 @@ static void paths_lines(FILE *out, const struct slt_proposal *p, bool estimated)
 			p->paths[i].samples == 1 ? one : many);
 }
 
+/* Members the profile shows truly shared (SLT_FIND_TRUE_SHARING: the
+ * CPUs contend on the member itself): no proposal removes that bouncing,
+ * whatever its score after says of false sharing; say so beside each. */
+static void true_sharing_lines(FILE *out, const struct slt_advice *adv)
+{
+	const struct slt_analysis *a = adv->analysis;
+	char path[512];
+	for (size_t i = 0; a && a->findings && i < a->n_findings; i++) {
+		const struct slt_finding *f = &a->findings[i];
+		if (f->kind != SLT_FIND_TRUE_SHARING || !f->n_members)
+			continue;
+		size_t m = f->members[0];
+		unsigned w = a->classes ? a->classes[m].writers : 0;
+		char by[48] = "";
+		if (w)
+			snprintf(by, sizeof(by), "stored to by %u CPU%s, ", w, w == 1 ? "" : "s");
+		fprintf(out, "/* true sharing remains: %s (%sscore %g on line %" PRIu64 "): its own "
+			"bouncing stays after this or any layout change; use per-CPU data or "
+			"batch the updates */\n", slt_member_path(a->layout, m, path, sizeof(path)),
+			by, f->score, f->line);
+	}
+}
+
 static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 			 const struct slt_report_opts *opts,
 			 const struct slt_advice_report_opts *r,
@@ -204,6 +228,7 @@ static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 		fprintf(out, ", %zd finding%s left", r->findings_after[i],
 			r->findings_after[i] == 1 ? "" : "s");
 	fputs(" */\n", out);
+	true_sharing_lines(out, adv);
 	slab_line(out, p, r);
 	moved_line(out, adv, p);
 	shifted_line(out, p);

@@ -52,6 +52,7 @@
 
 struct c2c {
 	const struct slt_parse_ctx *pc;
+	uint64_t row_line;         /* the row parse_row() reads, 1-based */
 	/* Pareto columns */
 	enum col pct[MAX_COLS];
 	size_t n_pct;
@@ -437,6 +438,15 @@ static int parse_row(struct c2c *c, struct slt_span line, bool *stop)
 	uint64_t loads = special;
 	if (have_records && records > stores && records - stores > loads)
 		loads = records - stores;
+	struct slt_samples_info *in = c->pc->info;
+	if (have_records && slt_sat_add(stores, special) > records && !in->c2c_fixed_rows++) {
+		/* perf counts every sample of the row in records: this row
+		 * contradicts itself; said once, never silently */
+		in->c2c_fixed_line = c->row_line;
+		in->c2c_fixed_records = records;
+		in->c2c_fixed_stores = stores;
+		in->c2c_fixed_special = special;
+	}
 	o.loads = loads;
 	o.stores = stores;
 	o.hitm_remote = hitm_r;
@@ -693,6 +703,7 @@ int slt_c2c_parse(const struct slt_parse_ctx *pc, const unsigned char *data,
 				pc->info->skipped++;
 				continue;
 			}
+			c.row_line = tx.line;
 			int x = parse_row(&c, tl, &stop);
 			if (stop) {
 				rc = x;

@@ -142,5 +142,38 @@ def case_check_counts_unit():
     assert 'how violations count' not in p.stdout, p.stdout
 
 
+def case_suggest_true_sharing_remains():
+    # every CPU stores cnt and loads cfg, mode: the proposals move cfg and
+    # mode away, and say that cnt's own bouncing remains
+    o = obj('st', ST)
+    both = st_profile('st_all.json', range(4), range(4))
+    p = run('suggest', o, 'st', '--samples', both)
+    n = p.stdout.count('/* structlint: proposal ')
+    assert n >= 1, p.stdout
+    assert p.stdout.count('/* true sharing remains: cnt (stored to by 4 CPUs, score 12000 on '
+                          'line 0): its own bouncing stays after this or any layout change; '
+                          'use per-CPU data or batch the updates */') == n, p.stdout
+    p = run('suggest', o, 'st', '--samples', st_profile('st_many.json', [0], [1, 2, 3]))
+    assert 'true sharing remains' not in p.stdout, p.stdout
+
+
+def case_c2c_contradicting_row():
+    # records fewer than the row's stores: warned once, with FILE:LINE
+    src = os.path.join(ROOT, 'fixtures', 'samples', 'c2c', 'perf6.1-local', 'c2c_stdio.txt')
+    text = open(src).read().split('\n')
+    n = next(i for i, l in enumerate(text) if '[.] writer' in l and ' 0x8 ' in l)
+    fixed = text[n].replace('0         0         0      200', '0         0         0       50')
+    assert fixed != text[n]
+    text[n] = fixed
+    bad = write('c2c_contra.txt', '\n'.join(text))
+    p = run('report', hot_obj(), 'hot', '--samples', bad, '--base', '0x404080')
+    assert ('structlint: warning: %s:%d: 1 perf c2c Pareto row with counts that contradict each '
+            'other (the first on this line: records 50 < stores 200 + HITM and peer loads 0): '
+            'assumed loads = the HITM and peer loads, stores as printed' % (bad, n + 1)) \
+        in p.stderr, p.stderr
+    p = run('report', hot_obj(), 'hot', '--samples', src, '--base', '0x404080')
+    assert 'contradict' not in p.stderr, p.stderr
+
+
 if __name__ == '__main__':
     clicases.main(clicases.of_module(globals()))
