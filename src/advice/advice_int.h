@@ -52,6 +52,9 @@ enum slt_adv_unit_flags {
 				       whose class its own contradicts, to a
 				       group of its class */
 	SLT_ADV_KEPT = 1u << 7,     /* a --keep-together list's unit */
+	SLT_ADV_FIRST = 1u << 8,    /* with SLT_ADV_PINNED: pinned at 0 as
+				       the struct's first member (not by
+				       --pin; --move-first lifts it) */
 };
 
 /* Role of a unit for the grouping heuristics (from its leaves' classes). */

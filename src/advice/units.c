@@ -427,7 +427,14 @@ static int keep_together(struct slt_adv_units *us, const char *const *names,
 			if (which[k] == which[i] && us->u[which[i]].n_top == 1)
 				rc = slt_error_set(err, SLT_EUSAGE, NULL, -1, NULL,
 						   "--keep-together names %s twice", names[i]);
-		if (!rc && (us->u[which[i]].flags & (SLT_ADV_ANCHORED | SLT_ADV_LAST)))
+		uint32_t fl = us->u[which[i]].flags;
+		if (!rc && (fl & SLT_ADV_FIRST))
+			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1,
+					   "add --move-first to let it move, or leave it out "
+					   "of --keep-together",
+					   "--keep-together: %s is the first member, pinned at "
+					   "offset 0 (container_of(), casts to its type)", names[i]);
+		else if (!rc && (fl & (SLT_ADV_ANCHORED | SLT_ADV_LAST)))
 			rc = slt_error_set(err, SLT_EUSAGE, NULL, -1,
 					   "drop the pin, or leave anchored members out of --keep-together",
 					   "--keep-together: %s is anchored (pinned, forced alignment, "
@@ -617,8 +624,8 @@ int slt_adv_units_build(const struct slt_analysis *a,
 	 * of the struct pointer to the first member's type) */
 	for (size_t t = 0; !rc && nt && !(opts && opts->move_first) &&
 	     t < out->u[0].n_top; t++)
-		if (out->u[0].top[t] == tops[0])
-			out->u[0].flags |= SLT_ADV_ANCHORED | SLT_ADV_PINNED;
+		if (out->u[0].top[t] == tops[0] && !(out->u[0].flags & SLT_ADV_PINNED))
+			out->u[0].flags |= SLT_ADV_ANCHORED | SLT_ADV_PINNED | SLT_ADV_FIRST;
 	for (size_t k = 0; opts && k < opts->n_keep_together && !rc; k++)
 		rc = keep_together(out, opts->keep_together[k], err);
 	if (!rc)

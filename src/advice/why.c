@@ -206,7 +206,7 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 			if (seen[u]) {
 				/* named once per unit */
 			} else if (x->flags & SLT_ADV_PINNED) {
-				if (!o->move_first && u == 0)
+				if (x->flags & SLT_ADV_FIRST)
 					first_pin = x->name[0] ? x->name : "(anonymous)";
 				else
 					pinned[np++] = x->name[0] ? x->name : "(anonymous)";
@@ -236,7 +236,7 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 			continue;
 		seen[u] = true;
 		if (x->flags & SLT_ADV_PINNED) {
-			if (!o->move_first && u == 0)
+			if (x->flags & SLT_ADV_FIRST)
 				first_pin = x->name[0] ? x->name : "(anonymous)";
 			else
 				pinned[np++] = x->name[0] ? x->name : "(anonymous)";
@@ -248,7 +248,7 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 	/* the options that may lift a constraint, each measured by running
 	 * the advice again with it: a constraint is named only when lifting
 	 * it gives strictly less sharing than the default */
-	bool can_first = !o->move_first && us->n && (us->u[0].flags & SLT_ADV_PINNED);
+	bool can_first = !o->move_first && us->n && (us->u[0].flags & SLT_ADV_FIRST);
 	bool can_anch = false;
 	for (size_t u = 0; u < us->n && !o->move_anchors; u++)
 		can_anch |= (us->u[u].flags & SLT_ADV_ANCHORED) &&
@@ -303,6 +303,10 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 		if (nm)
 			na = nm;
 	}
+	/* a lifting --move-first names the pin even when the first member
+	 * is on none of the findings' lines (it holds the order behind it) */
+	if (lift_first && !first_pin && us->n)
+		first_pin = us->u[0].name[0] ? us->u[0].name : "(anonymous)";
 	f = open_memstream(&buf, &len);
 	if (!f)
 		goto nomem;

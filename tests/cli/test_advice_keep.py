@@ -220,6 +220,33 @@ def case_kept_every_base():
     assert d['proposals'], d['note']
 
 
+def case_kept_first():
+    """--keep-together naming the first member (pinned at offset 0 unless
+    --move-first): refused with the pin's own words and the option that
+    lifts it (it used to say 'anchored ... drop the pin', naming no pin
+    the user gave); accepted with --move-first, the list adjacent."""
+    o = fixture()
+    cls = os.path.join(tmp(), 'kstats.classes')
+    with open(cls, 'w') as f:
+        f.write('kstats.hits hot-write\nkstats.misses hot-write\n'
+                'kstats.cfg read-mostly\nkstats.mode read-mostly\n')
+    p = run('suggest', o, 'kstats', '--classes', cls, '--keep-together', 'cfg,mode', rc=2)
+    e = p.stderr.strip()
+    assert len(e.splitlines()) == 1, e
+    assert 'cfg is the first member' in e and 'add --move-first' in e, e
+    assert 'drop the pin' not in e, e
+    d = json.loads(run('suggest', '--json', o, 'kstats', '--classes', cls, '--keep-together',
+                       'cfg,mode', '--move-first', '--max-proposals', '20').stdout)
+    assert d['proposals'], d['note']
+    for q in d['proposals']:
+        names = [m['name'] for m in q['layout']['members'] if m['depth'] == 0]
+        assert names.index('mode') == names.index('cfg') + 1, (q['kind'], names)
+    # a --pin of the first member is the user's pin, named as such
+    p = run('suggest', o, 'kstats', '--classes', cls, '--keep-together', 'cfg,mode',
+            '--pin', 'cfg', '--move-first', rc=2)
+    assert 'drop the pin' in p.stderr and 'first member' not in p.stderr, p.stderr
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
