@@ -174,6 +174,10 @@ struct slt_adv_units {
 	 * roaming unit never crosses one). */
 	int32_t *seg_group;
 	uint32_t *seg_block;
+	uint32_t *seg_zone;     /* n_segs: anchored markers (zero-size
+				   padding, kernel group markers) passed
+				   before the segment: a minimal move
+				   crosses anchors within one zone only */
 	size_t n_segs;
 	/* The instance's possible starts within a separation block (bytes;
 	 * slt_advice_opts.base_align): {0} for a line-aligned instance;
@@ -197,10 +201,15 @@ int slt_adv_segments(struct slt_adv_units *us, size_t n);
  * Whether unit u may sit in segment seg (kgroups.c): its own, or for a
  * SLT_ADV_ROAMS unit of the same block, a segment outside every kernel
  * group when u is outside them all, or one inside a group of u's class
- * when u's group has the other class (read-mostly vs written).
+ * when u's group has the other class (read-mostly vs written).  With
+ * cross, also any segment of the same zone: crossing forced-aligned
+ * anchors is legal C wherever slt_adv_place() keeps their offsets (6.1
+ * rq: a member moved past the 32-byte aligned nohz_csd into the hole
+ * behind it), while an anchored CACHELINE_PADDING or group marker stays a
+ * boundary (the kernel's separation, CACHELINE_ASSERT_GROUP_MEMBER).
  */
 bool slt_adv_seg_ok(const struct slt_adv_units *us,
-		    const struct slt_adv_unit *u, uint32_t seg);
+		    const struct slt_adv_unit *u, uint32_t seg, bool cross);
 
 /* Whether unit u placed at offset o (bytes from the struct start) would
  * straddle a line boundary although it fits in one line, for a
@@ -247,6 +256,11 @@ struct slt_adv_plan {
 	size_t *order;          /* unit indices, n of them */
 	uint8_t *pad;           /* parallel to order: SLT_ADV_PAD_* */
 	size_t n;
+	bool cross;             /* units may sit across anchors that are no
+				   kernel group's markers (slt_adv_seg_ok()):
+				   the minimal search's plans, whose moves are
+				   few; the other searches keep each unit
+				   between its own two anchors */
 };
 
 /*

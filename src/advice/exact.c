@@ -388,7 +388,7 @@ static int expand(struct dp *d, size_t xi)
 		/* of interchangeable units, the lowest unplaced goes first */
 		if (d->twin[b] & ~x.set)
 			continue;
-		if (anch ? u->seg != seg + 1 : !slt_adv_seg_ok(us, u, seg))
+		if (anch ? u->seg != seg + 1 : !slt_adv_seg_ok(us, u, seg, false))
 			continue;
 		for (int pad = 0; pad <= (int)allow_pad && !rc; pad++) {
 			uint64_t c = pad ? align_up(x.cur, us->line) : x.cur;

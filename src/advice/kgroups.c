@@ -72,11 +72,18 @@ int slt_adv_segments(struct slt_adv_units *us, size_t n)
 	us->seg_block = slt_arena_calloc(us->ar, n, sizeof(*us->seg_block));
 	if (!us->seg_group || !us->seg_block)
 		return SLT_ENOMEM;
+	us->seg_zone = slt_arena_calloc(us->ar, n, sizeof(*us->seg_zone));
+	if (!us->seg_zone)
+		return SLT_ENOMEM;
 	us->seg_group[0] = -1;
-	for (size_t u = 0; u < us->n; u++) {
+	for (size_t u = 0, zone = 0; u < us->n; u++) {
 		const struct slt_adv_unit *x = &us->u[u];
 		if (!(x->flags & SLT_ADV_ANCHORED))
 			continue;
+		if (x->flags & SLT_ADV_MARKER)
+			zone++;
+		if (x->seg < n)
+			us->seg_zone[x->seg] = (uint32_t)zone;
 		if (x->flags & SLT_ADV_FENCE) {
 			fences = true;
 			open = (s->members[x->top[0]].flags & SLT_MEMBER_GROUP_BEGIN) ?
@@ -106,11 +113,14 @@ int slt_adv_segments(struct slt_adv_units *us, size_t n)
 }
 
 bool slt_adv_seg_ok(const struct slt_adv_units *us,
-		    const struct slt_adv_unit *u, uint32_t seg)
+		    const struct slt_adv_unit *u, uint32_t seg, bool cross)
 {
 	int32_t g;
 
 	if (u->seg == seg)
+		return true;
+	if (cross && seg < us->n_segs && u->seg < us->n_segs &&
+	    us->seg_zone[seg] == us->seg_zone[u->seg])
 		return true;
 	if (!(u->flags & SLT_ADV_ROAMS) || seg >= us->n_segs ||
 	    us->seg_block[seg] != us->seg_block[u->seg])

@@ -183,6 +183,7 @@ int adv_run_isolate(struct adv_ctx *x, const struct slt_adv_search *s)
 		goto out;
 	}
 	p.n = best.n = n;
+	p.cross = best.cross = false;
 	bool have = false;
 	for (size_t k = 0; k < nc && !rc; k++) {
 		for (size_t pos = 0; pos < n && !rc; pos++) {

@@ -97,27 +97,6 @@ static bool eval(const struct slt_adv_units *us, const struct slt_adv_weights *w
 	return true;
 }
 
-/* Whether the unit at position j of order[n] stays between the anchors it
- * started between (slt_adv_place()'s segment rule, checked on its two
- * neighbours only): a cheap filter before placing. */
-static bool seg_ok(const struct slt_adv_units *us, const size_t *order, size_t n,
-		   size_t j)
-{
-	const struct slt_adv_unit *u = &us->u[order[j]];
-	/* a unit that may leave its segment: slt_adv_place() decides */
-	if (u->flags & SLT_ADV_ROAMS)
-		return true;
-	if (j ? us->u[order[j - 1]].seg != u->seg : u->seg != 0)
-		return false;
-	if (j + 1 < n) {
-		const struct slt_adv_unit *v = &us->u[order[j + 1]];
-		if (v->flags & SLT_ADV_ANCHORED)
-			return v->seg == u->seg + 1;
-		return v->seg == u->seg || (v->flags & SLT_ADV_LAST);
-	}
-	return true;
-}
-
 /* Units relocated: every movable one; beyond SLT_ADV_MINIMAL_ALL units (as
  * the local search does) only those the objective sees (a classed or
  * sampled leaf), so task_struct's advisor stays within its time target. */
@@ -156,6 +135,7 @@ int slt_adv_search_minimal(const struct slt_adv_units *us,
 	b.order = malloc((n ? n : 1) * sizeof(*b.order));
 	border = malloc((n ? n : 1) * sizeof(*border));
 	a.pad = b.pad = id.pad; /* all 0 */
+	a.cross = b.cross = true;
 	off = malloc((n ? n : 1) * sizeof(*off));
 	cs = malloc((n > 1 ? n * n : 1) * sizeof(*cs));
 	if (!a.order || !b.order || !border || !off || !cs) {
@@ -174,9 +154,9 @@ int slt_adv_search_minimal(const struct slt_adv_units *us,
 			struct key k;
 			if (j == i)
 				continue;
+			/* across anchors too (slt_adv_seg_ok()): eval()
+			 * places it or rejects it */
 			relocate(a.order, id.order, n, i, j);
-			if (!seg_ok(us, a.order, n, j))
-				continue;
 			info->evaluated++;
 			/* one that leaves more findings than the original is
 			 * never the answer, nor a first move worth pairing */
@@ -205,8 +185,6 @@ int slt_adv_search_minimal(const struct slt_adv_units *us,
 				if (j == i)
 					continue;
 				relocate(b.order, a.order, n, i, j);
-				if (!seg_ok(us, b.order, n, j))
-					continue;
 				info->evaluated++;
 				work += n;
 				if (eval(us, w, &b, off, &k, &bc, &bk, &rc) &&
@@ -229,6 +207,7 @@ int slt_adv_search_minimal(const struct slt_adv_units *us,
 		goto out;
 	}
 	best->n = n;
+	best->cross = true;
 	best->order = border;
 	best->pad = id.pad;
 	border = NULL;

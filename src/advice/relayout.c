@@ -92,7 +92,7 @@ bool slt_adv_place(const struct slt_adv_units *us,
 				o = u->orig_offset;
 			}
 			seg++;
-		} else if (!(u->flags & SLT_ADV_LAST) && !slt_adv_seg_ok(us, u, seg)) {
+		} else if (!(u->flags & SLT_ADV_LAST) && !slt_adv_seg_ok(us, u, seg, p->cross)) {
 			return false;
 		}
 		if ((u->flags & SLT_ADV_LAST) && i + 1 != p->n)

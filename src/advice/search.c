@@ -31,6 +31,7 @@ static int plan_alloc(struct slt_adv_plan *p, size_t n)
 	p->order = calloc(n ? n : 1, sizeof(*p->order));
 	p->pad = calloc(n ? n : 1, sizeof(*p->pad));
 	p->n = n;
+	p->cross = false;
 	if (!p->order || !p->pad) {
 		slt_adv_plan_free(p);
 		return SLT_ENOMEM;
@@ -43,6 +44,7 @@ static void plan_copy(struct slt_adv_plan *d, const struct slt_adv_plan *s)
 	memcpy(d->order, s->order, s->n * sizeof(*s->order));
 	memcpy(d->pad, s->pad, s->n * sizeof(*s->pad));
 	d->n = s->n;
+	d->cross = s->cross;
 }
 
 void slt_adv_plan_free(struct slt_adv_plan *p)

@@ -150,6 +150,7 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 	bool *seen = calloc(us->n + 1, 1);
 	bool *mseen = calloc(s->n_members + 1, 1);
 	bool *bound = calloc(us->n + 2, 1);
+	bool *held = calloc(us->n + 1, 1);
 	unsigned cl = a->cacheline_size ? a->cacheline_size : 64;
 	uint64_t n_lines = (a->line_origin + s->size) / cl + 2;
 	bool *on = calloc(n_lines, 1);
@@ -161,7 +162,7 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 	FILE *f = NULL;
 
 	*rc = 0;
-	if (!pinned || !anch || !whole || !kept || !seen || !mseen || !bound || !on)
+	if (!pinned || !anch || !whole || !kept || !seen || !mseen || !bound || !held || !on)
 		goto nomem;
 	finding_lines(a, on, n_lines);
 	for (size_t k = 0; k < a->n_findings; k++) {
@@ -178,6 +179,9 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 			 * segment (seg and seg + 1) */
 			if (!(x->flags & SLT_ADV_ANCHORED) && x->seg + 1 <= us->n)
 				bound[x->seg] = bound[x->seg + 1] = true;
+			/* an anchored unit in the finding holds it itself */
+			if ((x->flags & SLT_ADV_ANCHORED) && !(x->flags & SLT_ADV_PINNED))
+				held[u] = true;
 			const struct slt_member *m = &s->members[fd->members[j]];
 			const struct slt_member *t = &s->members[x->top[0]];
 			for (size_t q = 1; q < x->n_top; q++)
@@ -285,8 +289,8 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 	if (lift_anch && amoved) {
 		/* the anchored units that bound the findings' members'
 		 * segments hold them (a unit stays between the same two
-		 * anchors; 6.1 rq: nohz_csd at 64 keeps has_blocked_load
-		 * on line 0), whichever line they are on; failing those,
+		 * anchors, where the search keeps it), and the anchored
+		 * units in the findings, whichever line they are on; failing those,
 		 * every anchored unit the lifting run moves */
 		size_t nm = 0;
 		for (int pass = 0; pass < 2 && !nm; pass++)
@@ -295,7 +299,7 @@ const char *slt_adv_why_none(const struct slt_adv_units *us,
 				if (!(x->flags & SLT_ADV_ANCHORED) ||
 				    (x->flags & SLT_ADV_PINNED) ||
 				    (pass ? !amoved[x->top[0]] :
-					    x->seg > us->n || !bound[x->seg]))
+					    !held[u] && (x->seg > us->n || !bound[x->seg])))
 					continue;
 				if (!(anch[nm++] = anchor_name(ar, &s->members[x->top[0]], x)))
 					goto nomem;
@@ -363,6 +367,7 @@ out:
 	free(seen);
 	free(mseen);
 	free(bound);
+	free(held);
 	free(on);
 	return *rc ? NULL : out;
 }

@@ -586,16 +586,22 @@ def case_report_bases():
 
 
 # 6.1 rq in miniature: nflags (written) shares line 1 with two read-mostly
-# members between csd (aligned to 32) and cfs (aligned to 64); stat and
-# cfg share line 3 freely.  KQ_ONE leaves out stat and cfg.
+# members between csd (aligned to 32) and cfs (aligned to 64), a hole
+# behind them; stat and cfg share line 3 freely.  KQ_ONE leaves out stat
+# and cfg; KQ_STUCK makes the read-mostly member on written csd's line an
+# anchor too (csd2, aligned to 32), so only --move-anchors separates them.
 KQ_C = r"""
 struct kq {
 	long lock;
 	long pad0[7];
 	struct { long a[4]; } csd __attribute__((aligned(32)));
+#ifdef KQ_STUCK
+	struct { long b[4]; } csd2 __attribute__((aligned(32)));
+#else
 	unsigned int tick_stopped;
 	int nflags;
 	unsigned int ttwu;
+#endif
 	struct { long x[8]; } cfs __attribute__((aligned(64)));
 #ifndef KQ_ONE
 	long stat;
@@ -608,12 +614,31 @@ struct kq {
 KQ_CLASSES = 'kq.nflags hot-write\nkq.tick_stopped read-mostly\nkq.ttwu read-mostly\n'
 
 
+def case_anchor_crossed():
+    """6.1 rq (issue 13, second trial): nflags's line was left shared and
+    the note blamed the anchored csd, although nflags moves past csd and
+    cfs (their offsets kept) into room that costs nothing: the minimal
+    proposal now leaves no sharing at +0 bytes, csd at 64 and cfs at 128,
+    and no note; so with KQ_ONE."""
+    for tag, pre, extra in (('kq', '', 'kq.stat hot-write\nkq.cfg read-mostly\n'),
+                            ('kq1', '#define KQ_ONE\n', '')):
+        o, cls = compiled(tag, pre + KQ_C, KQ_CLASSES + extra)
+        d = json.loads(run('suggest', '--json', o, 'kq', '--classes', cls).stdout)
+        best = d['proposals'][0]
+        assert best['score_after'] == 0 and best['bytes_added'] == 0, (tag, best['summary'])
+        off = {m['name']: m['offset'] for m in best['layout']['members'] if m['depth'] == 0}
+        assert off['csd'] == 64 and off['cfs'] == 128, (tag, off)
+        assert d['note'] == '', (tag, d['note'])
+
+
 def case_why_left():
-    """Every proposal leaves nflags's line shared (the anchored csd holds
-    its neighbours): the note says so, names csd and what --move-anchors
-    then gives, in JSON and text; with nothing proposed (KQ_ONE) the note
-    names csd too; with --move-anchors nothing is left and no note."""
-    o, cls = compiled('kq', KQ_C, KQ_CLASSES + 'kq.stat hot-write\nkq.cfg read-mostly\n')
+    """Every proposal leaves csd's line shared (written csd and read-mostly
+    csd2, both aligned to 32, anchored): the note says so, names the
+    anchors and what --move-anchors then gives, in JSON and text; with
+    nothing proposed (KQ_ONE) the note names csd too; with --move-anchors
+    nothing is left and no note."""
+    stuck = 'kq.csd hot-write\nkq.csd2 read-mostly\n'
+    o, cls = compiled('kqs', '#define KQ_STUCK\n' + KQ_C, stuck + 'kq.stat hot-write\nkq.cfg read-mostly\n')
     d = json.loads(run('suggest', '--json', o, 'kq', '--classes', cls).stdout)
     assert d['proposals'] and all(p['score_after'] > 0 for p in d['proposals']), d['proposals']
     assert any(p['score_after'] < p['score_before'] for p in d['proposals']), 'line 3 fixed'
@@ -624,7 +649,7 @@ def case_why_left():
     assert '/* structlint: ' + n + ' */' in text.splitlines(), text[:2000]
     d = json.loads(run('suggest', '--json', o, 'kq', '--classes', cls, '--move-anchors').stdout)
     assert d['proposals'][0]['score_after'] == 0 and d['note'] == '', (d['proposals'][0]['kind'], d['note'])
-    o, cls = compiled('kq1', '#define KQ_ONE\n' + KQ_C, KQ_CLASSES)
+    o, cls = compiled('kqs1', '#define KQ_STUCK\n#define KQ_ONE\n' + KQ_C, stuck)
     d = json.loads(run('suggest', '--json', o, 'kq', '--classes', cls).stdout)
     assert not d['proposals'] and 'csd (aligned to 32 bytes)' in d['note'], d['note']
 
