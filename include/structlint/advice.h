@@ -288,6 +288,14 @@ struct slt_proposal {
 	struct slt_group_move *group_moves; /* members moved into another
 				       kernel group, in proposal order */
 	size_t n_group_moves;
+	/* Added (additive): top-level members (indices into the original
+	 * layout, ascending) the proposal relocates or shifts that have no
+	 * class (nor any member inside them) and now share a line with a
+	 * read-mostly or written member they shared none with before: the
+	 * model takes them for untouched, so the proposal may be wrong for
+	 * them.  NULL when none. */
+	size_t *unclassed;
+	size_t n_unclassed;
 	/* --in CONTAINER.MEMBER (set by the caller; NULL: not embedded):
 	 * the spec, and the container's size, lines and slab cost (its own
 	 * kmem_cache, the same cache model as slab_before/after) before and

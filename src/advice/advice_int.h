@@ -263,6 +263,13 @@ struct slt_adv_plan {
 				   between its own two anchors */
 };
 
+/* pr->unclassed, n_unclassed (unclassed.c) for plan p placed at off[],
+ * state[] from slt_adv_relocated() (0: the member did not move); from ar.
+ * 0 or SLT_ENOMEM. */
+int slt_adv_unclassed(struct slt_arena *ar, const struct slt_adv_units *us,
+		      const struct slt_adv_plan *p, const uint64_t *off,
+		      const uint8_t *state, struct slt_proposal *pr);
+
 /*
  * Place a plan with C rules: each unit at the first multiple of its
  * alignment at or after the end of the previous one (after a padding

@@ -160,6 +160,8 @@ static int moved_lists(struct adv_ctx *x, const struct slt_adv_plan *p,
 		rc = slt_adv_relocated(&x->us, p, off, st, n_moved, n_shifted);
 	if (!rc)
 		rc = slt_adv_path_lines(x->ar, &x->us, p, off, pr);
+	if (!rc)
+		rc = slt_adv_unclassed(x->ar, &x->us, p, off, st, pr);
 	if (!rc) {
 		*moved = slt_arena_calloc(x->ar, *n_moved + 1, sizeof(**moved));
 		*shifted = slt_arena_calloc(x->ar, *n_shifted + 1, sizeof(**shifted));
@@ -252,6 +254,8 @@ int adv_add(struct adv_ctx *x, enum slt_proposal_kind k,
 	pr->paths = paths.paths;
 	pr->n_paths = paths.n_paths;
 	pr->n_paths_all = paths.n_paths_all;
+	pr->unclassed = paths.unclassed;
+	pr->n_unclassed = paths.n_unclassed;
 	pr->path_lines_before = paths.path_lines_before;
 	pr->path_lines_after = paths.path_lines_after;
 	pr->size_before = orig->size;

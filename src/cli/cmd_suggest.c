@@ -32,7 +32,8 @@ static const char usage_head[] =
 "added-bytes budget, or (--size-only) the smallest legal layout.  Each comes\n"
 "with its cost (bytes, cachelines, score, the slab cost in the kmem_cache\n"
 "assumed, the kmalloc class), the new layout pahole-style and the C\n"
-"declaration that locks it in.\n"
+"declaration that locks it in; a warning names members with no class that\n"
+"a proposal moves onto a line with read-mostly or written members.\n"
 "\n";
 
 static const char usage_tail[] =

@@ -48,6 +48,10 @@
  *             anonymous),
  *     "shifted": [ NAME ] (top-level members whose offset changed, order
  *             kept: shifted by padding or relocated neighbours),
+ *     "unclassified_moved": [ NAME ] (only when some: members moved or
+ *             shifted that have no class and now share a line with a
+ *             read-mostly or written member they did not share one with;
+ *             the model takes them for untouched),
  *     "group_moves": [ {"member", "from", "to", "class"} ] (only when a
  *             member moves from its kernel cacheline group into another
  *             of its class, with --move-anchors),
@@ -78,6 +82,17 @@
 #define U(v) json_integer((json_int_t)(v))
 
 
+
+/* The names of members idx[n] of orig ("" when anonymous or unknown). */
+static json_t *names_json(const struct slt_struct *orig, const size_t *idx, size_t n,
+			  bool *bad)
+{
+	json_t *a = json_array();
+	for (size_t k = 0; a && k < n; k++)
+		slt_json_push(a, json_string(orig && idx[k] < orig->n_members ?
+					     orig->members[idx[k]].name : ""), bad);
+	return a;
+}
 
 static json_t *slab_json(const struct slt_slab_cost *s)
 {
@@ -184,18 +199,11 @@ static json_t *proposal_json(const struct slt_advice *adv, size_t i,
 		slt_json_set(c, "slab_after", slab_json(&p->container_slab_after), bad);
 		slt_json_set(o, "container", c, bad);
 	}
-	json_t *mv = json_array();
-	for (size_t k = 0; mv && k < p->n_moved; k++) {
-		size_t m = p->moved[k];
-		slt_json_push(mv, json_string(orig && m < orig->n_members ? orig->members[m].name : ""), bad);
-	}
-	slt_json_set(o, "moved", mv, bad);
-	json_t *sh = json_array();
-	for (size_t k = 0; sh && k < p->n_shifted; k++) {
-		size_t m = p->shifted[k];
-		slt_json_push(sh, json_string(orig && m < orig->n_members ? orig->members[m].name : ""), bad);
-	}
-	slt_json_set(o, "shifted", sh, bad);
+	slt_json_set(o, "moved", names_json(orig, p->moved, p->n_moved, bad), bad);
+	slt_json_set(o, "shifted", names_json(orig, p->shifted, p->n_shifted, bad), bad);
+	if (p->n_unclassed)
+		slt_json_set(o, "unclassified_moved",
+			     names_json(orig, p->unclassed, p->n_unclassed, bad), bad);
 	if (p->n_group_moves) {
 		json_t *gm = json_array();
 		for (size_t k = 0; gm && k < p->n_group_moves; k++) {

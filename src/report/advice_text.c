@@ -149,6 +149,24 @@ static void moved_line(FILE *out, const struct slt_advice *adv,
 	fputs(" */\n", out);
 }
 
+/* The unclassified members the proposal puts on a classed line. */
+static void unclassed_line(FILE *out, const struct slt_advice *adv,
+			   const struct slt_proposal *p)
+{
+	const struct slt_struct *orig = adv->analysis ? adv->analysis->layout : NULL;
+	if (!p->n_unclassed || !orig)
+		return;
+	fputs("/* warning: moved onto a line with read-mostly or written members, "
+	      "with no class:", out);
+	for (size_t i = 0; i < p->n_unclassed; i++) {
+		size_t m = p->unclassed[i];
+		const char *name = m < orig->n_members ? orig->members[m].name : "?";
+		fprintf(out, "%s %s", i ? "," : "", name[0] ? name : "(anonymous)");
+	}
+	fputs(" (the model takes them for untouched: class them if hot paths "
+	      "use them) */\n", out);
+}
+
 /* The members moved into another kernel cacheline group. */
 static void group_lines(FILE *out, const struct slt_advice *adv,
 			const struct slt_proposal *p)
@@ -231,6 +249,7 @@ static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 	true_sharing_lines(out, adv);
 	slab_line(out, p, r);
 	moved_line(out, adv, p);
+	unclassed_line(out, adv, p);
 	shifted_line(out, p);
 	group_lines(out, adv, p);
 	paths_lines(out, p, r && r->basis && strstr(r->basis, SLT_IPW_BASIS));

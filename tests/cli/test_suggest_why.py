@@ -223,6 +223,35 @@ def case_why_none():
     assert t.startswith('/* structlint: no proposal: no layout with less sharing found within the constraints'), t
 
 
+UC_C = r"""
+/* issue 13 (second trial): moving r off w's line shifts u1 onto it */
+struct uc {
+	long a;
+	long w;
+	long r;
+	long b[5];
+	long u1, u2, u3, u4, u5, u6, u7, u8;
+} uc_inst;
+"""
+
+
+def case_unclassified_warned():
+    """A proposal that puts members with no class on a line with a
+    read-mostly or written member they did not share one with names them
+    (JSON unclassified_moved, a warning line in text): the model takes
+    them for untouched.  Classed (here cold), they are not named."""
+    o, cls = fixture_obj('uc', UC_C, 'uc.w hot-write\nuc.r read-mostly\nuc.a cold\nuc.b cold\n')
+    d = advice(o, 'uc', '--classes', cls)
+    p = [q for q in d['proposals'] if q['kind'] == 'minimal'][0]
+    assert p['moved'] == ['r'] and p.get('unclassified_moved') == ['u1'], (p['moved'], p.get('unclassified_moved'))
+    t = run('suggest', o, 'uc', '--classes', cls).stdout
+    assert '/* warning: moved onto a line with read-mostly or written members, with no class: u1 (' in t, t[:1500]
+    with open(cls, 'a') as f:
+        f.write(''.join('uc.u%d cold\n' % i for i in range(1, 9)))
+    d = advice(o, 'uc', '--classes', cls)
+    assert d['proposals'] and not any('unclassified_moved' in q for q in d['proposals']), d['proposals'][0]
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
