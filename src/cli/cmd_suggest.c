@@ -97,7 +97,8 @@ static const char usage_tail[] =
 "                             clean under -pedantic); auto (default): kernel\n"
 "                             for a kernel image or module (sections\n"
 "                             .modinfo, __ksymtab, .data..percpu; BTF), else\n"
-"                             user\n"
+"                             user; user also prices no slab (storage: user\n"
+"                             space, a global, static or heap object)\n"
 "output:\n"
 "  -j, --json                 JSON (schema structlint.advice/v1)\n"
 CLI_PICTURES_USAGE

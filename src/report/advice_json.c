@@ -38,7 +38,14 @@
  *             per slab are a kmem_cache's of object_size, kmalloc_class
  *             what kmalloc() of the size would take; embedded: the
  *             instance is in a container (--in), not a slab object) },
- *     "tips_size_class": bool (a larger kmalloc class after than before),
+ *     "storage": "slab" (kernel: the figures of slab_before/after),
+ *             "container" (--in: the container's figures only, under
+ *             "container"; slab_before/after say {"embedded": true}),
+ *             "embedded" (in a container not named), "user-space" (no
+ *             slab: a global, static or heap object; the figures are the
+ *             kernel model's, for comparison only),
+ *     "tips_size_class": bool (a larger kmalloc class after than before;
+ *             the container's under --in),
  *     "container": (--in only) { "in": CONTAINER.MEMBER, "size_before",
  *             "size_after": BYTES, "lines_before", "lines_after",
  *             "slab_before", "slab_after": as above, the container's in a
@@ -184,10 +191,24 @@ static json_t *proposal_json(const struct slt_advice *adv, size_t i,
 	slt_json_set(o, "cost_after", json_real(p->cost_after), bad);
 	if (r->findings_after && r->findings_after[i] >= 0)
 		slt_json_set(o, "findings_after", U(r->findings_after[i]), bad);
-	slt_json_set(o, "slab_before", slab_json(&p->slab_before), bad);
-	slt_json_set(o, "slab_after", slab_json(&p->slab_after), bad);
-	slt_json_set(o, "tips_size_class",
-	    json_boolean(slt_slab_tips(&p->slab_before, &p->slab_after)), bad);
+	/* one set of slab figures: inside a container (--in) the container
+	 * is what is allocated, so the instance's own carry none */
+	bool inside = p->slab_before.embedded && p->container;
+	slt_json_set(o, "storage", json_string(inside ? "container" :
+			p->slab_before.embedded ? "embedded" :
+			p->user_space ? "user-space" : "slab"), bad);
+	if (inside) {
+		json_t *e = json_object();
+		slt_json_set(e, "embedded", json_true(), bad);
+		slt_json_set(o, "slab_before", e, bad);
+		slt_json_set(o, "slab_after", json_incref(e), bad);
+	} else {
+		slt_json_set(o, "slab_before", slab_json(&p->slab_before), bad);
+		slt_json_set(o, "slab_after", slab_json(&p->slab_after), bad);
+	}
+	slt_json_set(o, "tips_size_class", json_boolean(inside ?
+	    slt_slab_tips(&p->container_slab_before, &p->container_slab_after) :
+	    slt_slab_tips(&p->slab_before, &p->slab_after)), bad);
 	if (p->container) {
 		json_t *c = json_object();
 		slt_json_set(c, "in", json_string(p->container), bad);

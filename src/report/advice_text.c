@@ -92,7 +92,8 @@ static void slab_figures(FILE *out, const struct slt_slab_cost *sb,
 	slab_side(out, sb);
 	fputs(" -> ", out);
 	slab_side(out, sa);
-	fprintf(out, "; kmalloc()'d instead: %s -> %s",
+	fprintf(out, "; kmalloc()'d instead (a guess: the binary does not name the "
+		"cache that allocates it): %s -> %s",
 		slt_slab_class_name(sb, b, sizeof(b)), slt_slab_class_name(sa, a, sizeof(a)));
 	if (slt_slab_tips(sb, sa))
 		fputs(", tips into a larger size class", out);
@@ -127,6 +128,13 @@ static void slab_line(FILE *out, const struct slt_proposal *p,
 			sb->no_slab_cache && sa->no_slab_cache
 				? "too large for any slab cache before and after"
 				: "too large for a slab cache on one side");
+		return;
+	}
+	if (p->user_space) {
+		/* no slab in user space: a global, a static or a heap object */
+		fprintf(out, "/* storage: user space, no slab: a global or static object "
+			"of %" PRIu64 " -> %" PRIu64 " bytes (malloc()'d: its chunk "
+			"rounds up) */\n", p->size_before, p->size_after);
 		return;
 	}
 	/* the cache is the binary's unknown: say which one is assumed */

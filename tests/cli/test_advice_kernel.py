@@ -492,6 +492,13 @@ def case_isolate_embedded():
             assert p['slab_before']['embedded'], p['slab_before']
         t = run(*base[:1], *base[2:], *extra).stdout
         assert 'slab: none of its own' in t, t[:2000]
+        # one set of slab figures: the container's (the instance's own
+        # kmalloc class and objects per slab used to sit beside them)
+        for p in d['proposals']:
+            assert p['storage'] == 'container' and p['slab_before'] == {'embedded': True}, p['slab_before']
+            assert p['slab_after'] == {'embedded': True}, p['slab_after']
+            c = p['container']
+            assert c['slab_after']['object_size'] >= c['size_after'], c
     d = json.loads(run(*base, '--base-align', '8').stdout)
     assert d['proposals'] and all(p['kind'] != 'isolate' for p in d['proposals']), d['proposals']
     assert 'no isolate proposal' in d['note'], d['note']

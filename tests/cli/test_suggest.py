@@ -156,11 +156,20 @@ def case_fixed_already():
 
 
 def case_text():
-    t = run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--nr-cpus', '16').stdout
+    # the kernel's setting (--c-form kernel): slab figures, the kmalloc
+    # class a guess; user space (the object's own): no slab
+    t = run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--nr-cpus', '16',
+            '--c-form', 'kernel').stdout
     assert t.startswith('/* structlint: proposal 1 of '), t[:300]
     assert ' -> ' in t.split('\n')[0] and 'cachelines' in t.split('\n')[0], t[:300]
     assert '/* slab, in a kmem_cache of its own with SLAB_HWCACHE_ALIGN' in t and \
-        ', 16 CPUs: ' in t and "kmalloc()'d instead: kmalloc-2k -> " in t, t[:600]
+        ', 16 CPUs: ' in t and "kmalloc()'d instead (a guess: the binary does not name the " \
+        "cache that allocates it): kmalloc-2k -> " in t, t[:600]
+    u = run('suggest', obj(False), 'cgroup', '--classes', CGROUP).stdout
+    assert 'kmem_cache' not in u and 'kmalloc' not in u, u[:600]
+    assert u.split('\n')[1].startswith('/* storage: user space, no slab: a global or static object of '), u[:600]
+    assert json.loads(run('suggest', '--json', obj(False), 'cgroup', '--classes',
+                          CGROUP).stdout)['proposals'][0]['storage'] == 'user-space'
     assert '\nstruct cgroup {\n' in t and '/* size: ' in t, t
     assert '\n/* C declaration: */\n' in t, t
     d = advice(obj(False), 'cgroup', '--classes', CGROUP, '--nr-cpus', '16')
@@ -614,7 +623,8 @@ def case_usage():
     # slub_max_order=0 boots (one-page slabs); 11 is refused saying 0 to 10
     p = run('suggest', o, 'cgroup', '--classes', CGROUP, '--slub-max-order', '11', rc=2)
     assert 'from 0 to 10' in p.stderr, p.stderr
-    t = run('suggest', o, 'cgroup', '--classes', CGROUP, '--slub-max-order', '0').stdout
+    t = run('suggest', o, 'cgroup', '--classes', CGROUP, '--slub-max-order', '0',
+            '--c-form', 'kernel').stdout
     assert ' -> 1792 B objects, 2 per order-0 slab (2048 B of slab each)' in t, t[:600]
     h = run('suggest', '--help').stdout
     assert '--keep-together' in h and '--classes' in h and 'structlint.advice/v1' in h
