@@ -14,7 +14,10 @@
  *     of its members (a superset: i_mmap_rwsem with i_mmap holds where
  *     the line holds i_mmap_rwsem, i_mmap and host too), so "at every
  *     start" means no base avoids it, and a finding at only some starts
- *     is one a lucky base avoids.
+ *     is one a lucky base avoids;
+ *   - a line is counted once per start: where a finding holds, one of its
+ *     kind naming a strict subset of its members is that line again, so
+ *     the start leaves the smaller one (drop_covered()).
  *
  * The reference start (opts.line_origin modulo the line size: 0, or the
  * --in member's offset) comes first: its findings keep their order and
@@ -160,6 +163,80 @@ static bool merged_has(const struct merged *g, const struct slt_finding *f, cons
 	return false;
 }
 
+/*
+ * One fact, one finding: where a merged finding t holds, a finding e of
+ * its kind naming a strict subset of t's members is the same line seen
+ * again (6.1 address_space in inode at --base-align 8: i_mmap_rwsem with
+ * a_ops, inside i_mmap_rwsem with a_ops and flags at 4 of the 5 starts
+ * where it holds), so those starts leave e's; e with no start left goes;
+ * e whose own start went is taken again from a start it keeps, where the
+ * finding naming exactly its members is.  Candidates come from a
+ * per-member index of the merged findings (by e's smallest member), so
+ * the cost follows the findings sharing a member.  0 or SLT_ENOMEM.
+ */
+static int drop_covered(struct merged *g, struct slt_analysis **per, size_t ***sets,
+			size_t n, uint32_t first, unsigned al, size_t ref,
+			size_t n_members, struct slt_arena *ar)
+{
+	struct slt_analysis view = { .findings = g->f, .n_findings = g->n };
+	struct by_member ix = { 0 };
+	uint64_t *cut = calloc(g->n + 1, sizeof(*cut));
+	size_t w = 0;
+	int rc = 0;
+
+	if (!cut || index_build(&ix, &view, g->sets, n_members)) {
+		free(cut);
+		index_free(&ix);
+		return SLT_ENOMEM;
+	}
+	for (size_t e = 0; e < g->n; e++) {
+		const struct slt_finding *m = &g->f[e];
+		if (!m->n_members)
+			continue;
+		for (size_t q = ix.head[g->sets[e][0]]; q != SIZE_MAX; q = ix.next[q]) {
+			const struct slt_finding *t = &g->f[ix.at[q]];
+			if (ix.at[q] != e && t->kind == m->kind && t->n_members > m->n_members &&
+			    subset(g->sets[e], m->n_members, g->sets[ix.at[q]], t->n_members))
+				cut[e] |= t->bases;
+		}
+	}
+	for (size_t e = 0; e < g->n && !rc; e++) {
+		struct slt_finding *m = &g->f[e];
+		uint64_t keep = m->bases & ~cut[e];
+		size_t own = (m->origin - first) / al;
+		if (!keep)
+			continue;
+		if (!(keep & (1ull << own))) {
+			/* the reference start first, else the lowest kept */
+			size_t k = (keep >> ref) & 1 ? ref : (size_t)__builtin_ctzll(keep);
+			for (size_t i = 0; k < n && i < per[k]->n_findings; i++) {
+				const struct slt_finding *h = &per[k]->findings[i];
+				if (h->kind != m->kind || h->n_members != m->n_members ||
+				    !subset(g->sets[e], m->n_members, sets[k][i], h->n_members))
+					continue;
+				size_t *mem = slt_arena_calloc(ar, h->n_members, sizeof(size_t));
+				if (!mem) {
+					rc = SLT_ENOMEM;
+					break;
+				}
+				memcpy(mem, h->members, h->n_members * sizeof(size_t));
+				*m = *h;
+				m->members = mem;
+				m->origin = first + (uint32_t)(k * al);
+				break;
+			}
+		}
+		m->bases = keep;
+		g->f[w] = *m;
+		g->sets[w++] = g->sets[e];
+	}
+	if (!rc)
+		g->n = w;
+	free(cut);
+	index_free(&ix);
+	return rc;
+}
+
 static int cmp_merged(const void *p1, const void *p2)
 {
 	const struct slt_finding *a = p1, *b = p2;
@@ -241,6 +318,8 @@ int slt_analyze_bases(const struct slt_struct *s, const struct slt_analysis_opts
 		}
 		index_free(&ix);
 	}
+	if (!rc)
+		rc = drop_covered(&g, per, sets, n, first, al, ref, s->n_members, per[ref]->priv_);
 	struct slt_analysis *a = per[ref];
 	uint32_t *starts = !rc ? slt_arena_calloc(a->priv_, n, sizeof(*starts)) : NULL;
 	if (!rc && !starts)
