@@ -43,6 +43,11 @@ struct slt_report_opts {
 	 * given_word), so classes merged from two sources (static+given)
 	 * name each member's own. */
 	const char *const *member_sources;
+	/* Added (additive): print a member's forced alignment once where
+	 * pahole prints it on its inline type and on the member too (`}
+	 * __aligned__(N) NAME __aligned__(N);`): the advisor's view of a
+	 * proposal.  false: pahole's way. */
+	bool align_once;
 };
 
 /*

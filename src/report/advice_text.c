@@ -18,7 +18,8 @@
  *      by samples): *" "/ and one line per path (profiles with code
  *      locations only)
  *   /" "* SUMMARY *" "/
- *   the new layout, exactly as slt_report_layout_text() prints it
+ *   the new layout, as slt_report_layout_text() prints it (a forced
+ *   alignment once where pahole repeats it on an inline type and member)
  *   /" "* C declaration: *" "/ and the declaration
  *   the unified diff, when the caller gives one
  *
@@ -269,6 +270,7 @@ static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 	};
 	struct slt_report_opts lo = *opts;
 	lo.decl = false;
+	lo.align_once = true;
 	int rc = slt_report_layout_text(out, &one, &lo, err);
 	if (rc)
 		return rc;

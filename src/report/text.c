@@ -353,7 +353,8 @@ int slt_tx_holes(struct tctx *t)
 static int write_struct(FILE *f, const struct slt_struct *s,
 			const struct slt_report_opts *opts)
 {
-	struct tctx t = { .f = f, .s = s, .color = opts && opts->color };
+	struct tctx t = { .f = f, .s = s, .color = opts && opts->color,
+			  .align_once = opts && opts->align_once };
 	bool is_union = s->kind == SLT_KIND_UNION;
 
 	t.cl = opts && opts->cacheline_size ? opts->cacheline_size

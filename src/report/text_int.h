@@ -36,6 +36,7 @@ struct tctx {
 	const struct slt_hole **hole, **bit_hole; /* per member, or NULL */
 	const struct slt_hole *pre_hole_top, *pre_bit_hole_top;
 	bool rel_offset;    /* a pointee: offsets from the enclosing level */
+	bool align_once;    /* slt_report_opts.align_once */
 	bool oom;
 };
 

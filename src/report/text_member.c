@@ -117,6 +117,13 @@ int slt_tx_type_col(struct tctx *t, const char *head, int ts, const char **rest)
 
 /* The offset pahole prints for m: from the outermost struct's start,
  * inside a pointee (conf_fprintf.rel_offset) from the enclosing level's. */
+/* The inline type's forced alignment would repeat the member's own (the
+ * same value follows the name): printed once under t->align_once. */
+static bool type_align_repeats(const struct tctx *t, const struct slt_member *m)
+{
+	return t->align_once && m->alignment == m->type_alignment && *m->name;
+}
+
 static uint64_t shown_offset(const struct tctx *t, const struct slt_member *m)
 {
 	if (t->rel_offset && m->parent >= 0)
@@ -192,7 +199,8 @@ static void qualified_inline(struct tctx *t, size_t i, int indent, int ts,
 		out(t, " __attribute__((__packed__))");
 	if (m->parent >= 0 && *s->members[m->parent].name)
 		out(t, " %s", s->members[m->parent].name);
-	if (m->type_alignment && !is_union && !(m->flags & SLT_MEMBER_PACKED))
+	if (m->type_alignment && !is_union && !(m->flags & SLT_MEMBER_PACKED) &&
+	    !type_align_repeats(t, m))
 		out(t, " __attribute__((__aligned__(%u)))", m->type_alignment);
 	out(t, "%s;", attr);
 	offset_comment(t, m, ts + t->name_spacing - (int)(t->nout - start));
@@ -358,7 +366,7 @@ void slt_tx_member(struct tctx *t, size_t i, int indent, int ts)
 			col(t, C_OFF);
 		}
 		if (m->type_alignment && !is_union &&
-		    !(m->flags & SLT_MEMBER_PACKED))
+		    !(m->flags & SLT_MEMBER_PACKED) && !type_align_repeats(t, m))
 			out(t, " __attribute__((__aligned__(%u)))", m->type_alignment);
 		if (array) {
 			out(t, "%s", m->decl_tail);

@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 import test_advice_keep
-from test_suggest import CC, CGROUP, MEMCG61, ROOT, TMP, advice, layout, obj, offsets, run, seed_prelude
+from test_suggest import CC, CGROUP, PAD_TYPE, MEMCG61, ROOT, TMP, advice, layout, obj, offsets, pahole_check, run, seed_prelude
 from test_suggest_why import anon_obj, fixture_obj
 
 CLANG = os.environ.get('CC_CLANG', 'clang')
@@ -227,6 +227,29 @@ def case_user_diff_compiles():
         assert {m['name']: m['offset'] for m in got['members'] if m['depth'] == 0} == want, (got, want)
         assert got['size'] == p['layout']['size'], (got['size'], p['layout']['size'])
     assert pads, [p['kind'] for p in d['proposals']]
+
+
+def case_align_once():
+    """The proposal's pahole view prints a named inline struct member's
+    forced alignment once (pahole, and this view before, printed it on
+    the type and the member: `} __aligned__(16) anon_named
+    __aligned__(16);`); pahole on the compiled declaration agrees once
+    its repeat is folded."""
+    from test_suggest_why import WHY_MEASURED_C
+    o, cls = fixture_obj('alonce', WHY_MEASURED_C, 'uny.hot hot-write\nuny.ro read-mostly\n'
+                         'uny.named read-mostly\nuny.ro2 read-mostly\n')
+    for extra in ([], ['--move-first'], ['--move-anchors']):
+        t = run('suggest', o, 'uny', '--classes', cls, '--max-proposals', '20', *extra).stdout
+        views = [v.split('\n/* C declaration: */\n')[0] for v in t.split('/* structlint: proposal ')[1:]]
+        assert views, t[:500]
+        for v in views:
+            assert '} anon_named __attribute__((__aligned__(16)));' in v, v
+            for line in v.split('\n'):
+                assert line.count('__aligned__') <= 1, line
+    assert pahole_check(o, 'uny', cls, lambda n: PAD_TYPE) >= 0
+    # the layout view of the original stays pahole's
+    assert '} __attribute__((__aligned__(16))) anon_named __attribute__((__aligned__(16)));' in \
+        run('layout', o, 'uny').stdout
 
 
 if __name__ == '__main__':
