@@ -192,7 +192,8 @@ def case_user_diff_compiles():
     """User space: --source-root's diff uses STRUCTLINT_CACHELINE_BYTES and
     carries its definition (the old diff wrote a literal __aligned__(64)),
     puts padding as _Alignas on the next member (no zero-size member);
-    applied with patch, the source compiles with gcc and clang under
+    defines it at file scope before the struct; applied with patch, the
+    source compiles with gcc and clang under
     -std=c11 -pedantic -Wall -Wextra -Werror and, built with -g, has the
     proposal's offsets."""
     import shutil
@@ -217,6 +218,15 @@ def case_user_diff_compiles():
         shutil.copytree(src, work)
         r = subprocess.run(['patch', '-p1'], input=t, cwd=work, capture_output=True, text=True)
         assert r.returncode == 0, (r.stdout, r.stderr, t)
+        with open(os.path.join(work, 'ucg.c')) as f:
+            patched = f.read()
+        if '#ifndef STRUCTLINT_CACHELINE_BYTES' in patched:
+            # the definition at file scope, before the struct (it used to
+            # sit inside the body, after its opening brace)
+            at = patched.index('#ifndef STRUCTLINT_CACHELINE_BYTES')
+            before = re.sub(r'/\*.*?\*/', '', patched[:at], flags=re.S)
+            assert before.count('{') == before.count('}'), patched[:at][-400:]
+            assert at < patched.index('struct cgroup {'), patched[at - 200:at + 200]
         for cc in (CC, CLANG):
             r = subprocess.run([cc, *PEDANTIC, '-g', '-c', '-o', 'ucg.o', 'ucg.c'], cwd=work,
                                capture_output=True, text=True)
