@@ -296,6 +296,11 @@ struct slt_proposal {
 	 * them.  NULL when none. */
 	size_t *unclassed;
 	size_t n_unclassed;
+	/* Added (additive): of moved[], the members with no class whose move
+	 * only fills holes (regroup): put back after their original
+	 * predecessor, the layout shares no more.  NULL when none. */
+	size_t *compaction;
+	size_t n_compaction;
 	/* --in CONTAINER.MEMBER (set by the caller; NULL: not embedded):
 	 * the spec, and the container's size, lines and slab cost (its own
 	 * kmem_cache, the same cache model as slab_before/after) before and

@@ -396,6 +396,12 @@ bool slt_adv_plan_cost(const struct slt_adv_units *us,
 		       const struct slt_adv_weights *w,
 		       struct slt_adv_cost *out, int *rc);
 
+/* pr->compaction, n_compaction (compaction.c) for plan p of cost c, after
+ * pr->moved is set; from ar.  0 or SLT_ENOMEM. */
+int slt_adv_compaction(struct slt_arena *ar, const struct slt_adv_units *us,
+		       const struct slt_adv_weights *w, const struct slt_adv_plan *p,
+		       const struct slt_adv_cost *c, struct slt_proposal *pr);
+
 /*
  * Work budget of one local search (search.c) when slt_adv_search.max_work
  * is 0: cost evaluations times the units in the plan (one evaluation

@@ -256,6 +256,9 @@ int adv_add(struct adv_ctx *x, enum slt_proposal_kind k,
 	pr->n_paths_all = paths.n_paths_all;
 	pr->unclassed = paths.unclassed;
 	pr->n_unclassed = paths.n_unclassed;
+	if (k == SLT_PROPOSAL_REGROUP &&
+	    (rc = slt_adv_compaction(x->ar, &x->us, &x->w, p, c, pr)))
+		return rc;
 	pr->path_lines_before = paths.path_lines_before;
 	pr->path_lines_after = paths.path_lines_after;
 	pr->size_before = orig->size;

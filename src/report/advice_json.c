@@ -55,6 +55,9 @@
  *             anonymous),
  *     "shifted": [ NAME ] (top-level members whose offset changed, order
  *             kept: shifted by padding or relocated neighbours),
+ *     "compaction": [ NAME ] (regroup, only when some: of "moved", the
+ *             members with no class whose move only fills holes: put
+ *             back, the layout shares no more),
  *     "unclassified_moved": [ NAME ] (only when some: members moved or
  *             shifted that have no class and now share a line with a
  *             read-mostly or written member they did not share one with;
@@ -222,6 +225,8 @@ static json_t *proposal_json(const struct slt_advice *adv, size_t i,
 	}
 	slt_json_set(o, "moved", names_json(orig, p->moved, p->n_moved, bad), bad);
 	slt_json_set(o, "shifted", names_json(orig, p->shifted, p->n_shifted, bad), bad);
+	if (p->n_compaction)
+		slt_json_set(o, "compaction", names_json(orig, p->compaction, p->n_compaction, bad), bad);
 	if (p->n_unclassed)
 		slt_json_set(o, "unclassified_moved",
 			     names_json(orig, p->unclassed, p->n_unclassed, bad), bad);

@@ -158,6 +158,23 @@ static void moved_line(FILE *out, const struct slt_advice *adv,
 	fputs(" */\n", out);
 }
 
+/* Of the moved members, those whose move only fills holes (regroup). */
+static void compaction_line(FILE *out, const struct slt_advice *adv,
+			    const struct slt_proposal *p)
+{
+	const struct slt_struct *orig = adv->analysis ? adv->analysis->layout : NULL;
+	if (!p->n_compaction || !orig)
+		return;
+	fputs("/* of these, compaction only (filling holes; the sharing fix does "
+	      "not need them):", out);
+	for (size_t i = 0; i < p->n_compaction; i++) {
+		size_t m = p->compaction[i];
+		const char *name = m < orig->n_members ? orig->members[m].name : "?";
+		fprintf(out, "%s %s", i ? "," : "", name[0] ? name : "(anonymous)");
+	}
+	fputs(" */\n", out);
+}
+
 /* The unclassified members the proposal puts on a classed line. */
 static void unclassed_line(FILE *out, const struct slt_advice *adv,
 			   const struct slt_proposal *p)
@@ -258,6 +275,7 @@ static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 	true_sharing_lines(out, adv);
 	slab_line(out, p, r);
 	moved_line(out, adv, p);
+	compaction_line(out, adv, p);
 	unclassed_line(out, adv, p);
 	shifted_line(out, p);
 	group_lines(out, adv, p);

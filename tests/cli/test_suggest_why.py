@@ -252,6 +252,42 @@ def case_unclassified_warned():
     assert d['proposals'] and not any('unclassified_moved' in q for q in d['proposals']), d['proposals'][0]
 
 
+RG_C = r"""
+/* issue 13 (second trial): the regroup packs cold members into holes
+ * while it moves r off w's line */
+struct rg {
+	long lock;
+	char c1;
+	long w;
+	char c2;
+	long r;
+	long x[4];
+	int i1;
+	long y[3];
+	short s1;
+	long z[2];
+} rg_inst;
+"""
+
+
+def case_regroup_compaction():
+    """The regroup's moves that only fill holes are labelled apart from
+    the moves the finding needs (JSON compaction, a text line): each,
+    put back after its original predecessor, leaves the sharing as the
+    proposal has it; r's move, which the fix needs, is not among them."""
+    o, cls = fixture_obj('rg', RG_C, 'rg.w hot-write\nrg.r read-mostly\nrg.lock cold\n')
+    d = advice(o, 'rg', '--classes', cls, '--max-proposals', '20')
+    rg = [p for p in d['proposals'] if p['kind'] == 'regroup']
+    assert rg, [p['kind'] for p in d['proposals']]
+    p = rg[0]
+    comp = p.get('compaction')
+    assert comp and set(comp) < set(p['moved']) and 'r' not in comp, (p['moved'], comp)
+    assert not any('compaction' in q for q in d['proposals'] if q['kind'] != 'regroup')
+    t = run('suggest', o, 'rg', '--classes', cls, '--max-proposals', '20').stdout
+    line = '/* of these, compaction only (filling holes; the sharing fix does not need them): '
+    assert line + ', '.join(comp) + ' */' in t, t[:2000]
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
