@@ -516,10 +516,9 @@ static char *user_pad_line(struct build *bd, size_t i, const bool *used)
 				SLT_ADV_LINE_CONST ")));%s", bd->indent, m->name, bd->eol);
 }
 
-/* User space: the line size's definition (emit_c.c's), at file scope
- * before the line where the struct's declaration starts, when the
- * proposal inserts padding or a wrapper (their alignment is the line:
- * SLT_ADV_LINE_CONST). */
+/* User space: the line size's definition (emit_c.c's) at file scope, before
+ * the struct's declaration, when the proposal inserts padding or a wrapper
+ * (aligned to the line: SLT_ADV_LINE_CONST). */
 static int user_line_def(struct build *bd, struct slt_dlines *nl)
 {
 	const struct slt_struct *ps = bd->ps;
@@ -755,8 +754,7 @@ static int do_diff(struct slt_arena *a, const struct slt_proposal *p,
 	if (!bd.indent)
 		return SLT_ENOMEM;
 	if ((rc = slt_diff_add_src_lines(ol, s, 1, (unsigned)s->n)) ||
-	    (orig->decl_line > 1 &&
-	     (rc = slt_diff_add_src_lines(nl, s, 1, orig->decl_line - 1))) ||
+	    (orig->decl_line > 1 && (rc = slt_diff_add_src_lines(nl, s, 1, orig->decl_line - 1))) ||
 	    (rc = user_line_def(&bd, nl)) ||
 	    (rc = slt_diff_add_src_lines(nl, s, orig->decl_line, b->open_line)) ||
 	    (rc = emit_body(&bd, nl, tail_lo, b->close_line - 1)) ||

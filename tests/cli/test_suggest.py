@@ -155,40 +155,6 @@ def case_fixed_already():
         assert d['proposals'] == [] and d['note'], d
 
 
-def case_text():
-    # the kernel's setting (--c-form kernel): slab figures, the kmalloc
-    # class a guess; user space (the object's own): no slab
-    t = run('suggest', obj(False), 'cgroup', '--classes', CGROUP, '--nr-cpus', '16',
-            '--c-form', 'kernel').stdout
-    assert t.startswith('/* structlint: proposal 1 of '), t[:300]
-    assert ' -> ' in t.split('\n')[0] and 'cachelines' in t.split('\n')[0], t[:300]
-    assert '/* slab, in a kmem_cache of its own with SLAB_HWCACHE_ALIGN' in t and \
-        ', 16 CPUs: ' in t and "kmalloc()'d instead (a guess: the binary does not name the " \
-        "cache that allocates it): kmalloc-2k -> " in t, t[:600]
-    u = run('suggest', obj(False), 'cgroup', '--classes', CGROUP).stdout
-    assert 'kmem_cache' not in u and 'kmalloc' not in u, u[:600]
-    assert u.split('\n')[1].startswith('/* storage: user space, no slab: a global or static object of '), u[:600]
-    assert json.loads(run('suggest', '--json', obj(False), 'cgroup', '--classes',
-                          CGROUP).stdout)['proposals'][0]['storage'] == 'user-space'
-    assert '\nstruct cgroup {\n' in t and '/* size: ' in t, t
-    assert '\n/* C declaration: */\n' in t, t
-    d = advice(obj(False), 'cgroup', '--classes', CGROUP, '--nr-cpus', '16')
-    assert t.count('/* structlint: proposal ') == len(d['proposals'])
-    assert d['nr_cpus'] == 16
-
-
-def case_report_suggest():
-    o = obj(False)
-    r = run('report', o, 'cgroup', '--classes', CGROUP).stdout
-    t = run('report', '--suggest', o, 'cgroup', '--classes', CGROUP).stdout
-    s = run('suggest', o, 'cgroup', '--classes', CGROUP).stdout
-    assert t.startswith(r), (t[:200], r[:200])
-    assert 'finding 1: collision' in t and '/* structlint: proposal 1 of ' in t, t
-    run('report', '--suggest', '--json', o, 'cgroup', '--classes', CGROUP, rc=2)
-    # suggest's own text follows the report: the same proposals
-    assert t[len(r):].lstrip('\n').split('/* slab')[0] == s.split('/* slab')[0], (t[len(r):][:300], s[:300])
-
-
 def case_frozen():
     d = advice(obj(False), 'cgroup', '--classes', CGROUP, '--frozen')
     assert d['findings'] >= 1 and d['proposals'] == [] and d['note'], d
