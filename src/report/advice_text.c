@@ -143,54 +143,33 @@ static void slab_line(FILE *out, const struct slt_proposal *p,
 	slab_figures(out, sb, sa, r);
 }
 
+/* "/" "* HEAD a, b, c TAIL *" "/": the names of members idx[n] of the
+ * analysed layout; nothing when n is 0. */
+static void names_line(FILE *out, const struct slt_advice *adv, const char *head,
+		       const size_t *idx, size_t n, const char *tail)
+{
+	const struct slt_struct *orig = adv->analysis ? adv->analysis->layout : NULL;
+	if (!n || !orig)
+		return;
+	fprintf(out, "/* %s", head);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = idx[i] < orig->n_members ? orig->members[idx[i]].name : "?";
+		fprintf(out, "%s %s", i ? "," : "", name[0] ? name : "(anonymous)");
+	}
+	fprintf(out, "%s */\n", tail);
+}
+
 static void moved_line(FILE *out, const struct slt_advice *adv,
 		       const struct slt_proposal *p)
 {
-	const struct slt_struct *orig = adv->analysis ? adv->analysis->layout : NULL;
-	if (!p->n_moved || !orig)
-		return;
-	fputs("/* moved:", out);
-	for (size_t i = 0; i < p->n_moved; i++) {
-		size_t m = p->moved[i];
-		const char *name = m < orig->n_members ? orig->members[m].name : "?";
-		fprintf(out, "%s %s", i ? "," : "", name[0] ? name : "(anonymous)");
-	}
-	fputs(" */\n", out);
-}
-
-/* Of the moved members, those whose move only fills holes (regroup). */
-static void compaction_line(FILE *out, const struct slt_advice *adv,
-			    const struct slt_proposal *p)
-{
-	const struct slt_struct *orig = adv->analysis ? adv->analysis->layout : NULL;
-	if (!p->n_compaction || !orig)
-		return;
-	fputs("/* of these, compaction only (filling holes; the sharing fix does "
-	      "not need them):", out);
-	for (size_t i = 0; i < p->n_compaction; i++) {
-		size_t m = p->compaction[i];
-		const char *name = m < orig->n_members ? orig->members[m].name : "?";
-		fprintf(out, "%s %s", i ? "," : "", name[0] ? name : "(anonymous)");
-	}
-	fputs(" */\n", out);
-}
-
-/* The unclassified members the proposal puts on a classed line. */
-static void unclassed_line(FILE *out, const struct slt_advice *adv,
-			   const struct slt_proposal *p)
-{
-	const struct slt_struct *orig = adv->analysis ? adv->analysis->layout : NULL;
-	if (!p->n_unclassed || !orig)
-		return;
-	fputs("/* warning: moved onto a line with read-mostly or written members, "
-	      "with no class:", out);
-	for (size_t i = 0; i < p->n_unclassed; i++) {
-		size_t m = p->unclassed[i];
-		const char *name = m < orig->n_members ? orig->members[m].name : "?";
-		fprintf(out, "%s %s", i ? "," : "", name[0] ? name : "(anonymous)");
-	}
-	fputs(" (the model takes them for untouched: class them if hot paths "
-	      "use them) */\n", out);
+	names_line(out, adv, "moved:", p->moved, p->n_moved, "");
+	/* of these, the regroup's moves that only fill holes */
+	names_line(out, adv, "of these, compaction only (filling holes; the sharing fix "
+		   "does not need them):", p->compaction, p->n_compaction, "");
+	/* unclassified members the proposal puts on a classed line */
+	names_line(out, adv, "warning: moved onto a line with read-mostly or written "
+		   "members, with no class:", p->unclassed, p->n_unclassed,
+		   " (the model takes them for untouched: class them if hot paths use them)");
 }
 
 /* The members moved into another kernel cacheline group. */
@@ -275,8 +254,6 @@ static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 	true_sharing_lines(out, adv);
 	slab_line(out, p, r);
 	moved_line(out, adv, p);
-	compaction_line(out, adv, p);
-	unclassed_line(out, adv, p);
 	shifted_line(out, p);
 	group_lines(out, adv, p);
 	paths_lines(out, p, r && r->basis && strstr(r->basis, SLT_IPW_BASIS));
