@@ -4,6 +4,8 @@
 #define SLT_ANALYSIS_INT_H
 
 #include "structlint/analysis.h"
+#include "common/arena.h"
+#include "join/join_int.h"   /* slt_member_unit() */
 
 /*
  * Fill out[0..layout->n_members) with each member's class: given (own or
@@ -40,10 +42,20 @@ double slt_cpu_cross(const struct slt_cpu_access *w, size_t nw,
 double slt_fd_elem_scores(const struct slt_line_access *cell, bool per_cpu,
 			  unsigned true_share_cpus, double *between);
 
-/* The outermost named member holding member i (i itself at top level, or
- * when only anonymous composites hold it): the unit whose pairs with other
- * units are false sharing (pairs.c). */
-size_t slt_member_unit(const struct slt_struct *s, size_t i);
+/* Member i is a unit (slt_member_unit()) that is an array of equal
+ * elements: its accesses are split per element (with --expand also its
+ * leaves', each counted in the element holding it), so that element
+ * sharing is found alike with and without --expand (cross.c). */
+bool slt_fd_array_unit(const struct slt_struct *s, size_t i);
+
+/* Member i's accesses on the next line from cell *c on where it has any:
+ * an array unit's (slt_fd_array_unit()) cells of its members on that line
+ * merged (slt_elems_unit_cell(), memory from ar), else i's own cell, into
+ * *out; *c moves past them.  false when none is left, or out of memory
+ * (*rc SLT_ENOMEM). */
+bool slt_fd_next_cell(struct slt_arena *ar, const struct slt_struct *s,
+		      const struct slt_access_profile *p, size_t i, size_t *c,
+		      struct slt_line_access *out, int *rc);
 
 /* A nameless struct or union shown inline with members of its own (an
  * anonymous level): transparent to the units above, it has no accesses

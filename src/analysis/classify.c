@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis_int.h"
+#include "common/arena.h"
 #include "common/strdist.h"
 #include "join/join_int.h"
 
@@ -49,32 +50,63 @@ static enum slt_class measured(const struct slt_member_access *m,
 	return w >= o->hot_write_ratio ? SLT_CLASS_HOT_WRITE : SLT_CLASS_MIXED;
 }
 
+/* The most CPUs storing to one of cell's elements, into *w (kept when
+ * higher); UINT_MAX when its stores are not all placed element by
+ * element. */
+static void most_writers(const struct slt_line_access *cell, unsigned *w)
+{
+	if (!cell->stores)
+		return;
+	if (!cell->n_elems || cell->unplaced_stores)
+		*w = UINT_MAX;
+	for (size_t e = 0; *w != UINT_MAX && e < cell->n_elems; e++) {
+		unsigned n = 0;
+		for (size_t k = 0; k < cell->elems[e].n_cpus; k++)
+			n += cell->elems[e].cpus[k].stores > 0;
+		if (n > *w)
+			*w = n;
+	}
+}
+
 /* Per member: the most CPUs storing to one of its elements on any line
  * (see measured()), UINT_MAX for members whose stores are not all placed
- * element by element (no array, or samples without offsets).  One pass
- * over the cells.  NULL when out of memory (every member then unknown). */
+ * element by element (no array, or samples without offsets); an array
+ * unit's from its members' cells merged (with --expand its leaves').  One
+ * pass over the cells.  NULL when out of memory (every member then
+ * unknown). */
 static unsigned *element_writers(const struct slt_struct *s,
 				 const struct slt_access_profile *p)
 {
 	unsigned *v = malloc((s->n_members + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < s->n_members; i++)
+	struct slt_arena *ar = slt_arena_new();
+	int rc = !v || !ar ? SLT_ENOMEM : 0;
+	for (size_t i = 0; !rc && i < s->n_members; i++)
 		v[i] = 0;
-	for (size_t c = 0; p && c < p->n_cells; c++) {
+	for (size_t c = 0; !rc && p && c < p->n_cells; c++) {
 		const struct slt_line_access *cell = &p->cells[c];
-		if (cell->member >= s->n_members || !cell->stores)
+		if (cell->member >= s->n_members)
 			continue;
-		unsigned *w = &v[cell->member];
-		if (!cell->n_elems || cell->unplaced_stores)
-			*w = UINT_MAX;
-		for (size_t e = 0; *w != UINT_MAX && e < cell->n_elems; e++) {
-			unsigned n = 0;
-			for (size_t k = 0; k < cell->elems[e].n_cpus; k++)
-				n += cell->elems[e].cpus[k].stores > 0;
-			if (n > *w)
-				*w = n;
+		size_t u = slt_member_unit(s, cell->member);
+		if (!slt_fd_array_unit(s, u)) {
+			most_writers(cell, &v[cell->member]);
+			continue;
 		}
+		struct slt_line_access merged;
+		size_t at = c;
+		for (; c < p->n_cells && p->cells[c].line == cell->line &&
+		       p->cells[c].member < s->n_members &&
+		       slt_member_unit(s, p->cells[c].member) == u; c++)
+			most_writers(&p->cells[c], &v[p->cells[c].member]);
+		if (!slt_fd_next_cell(ar, s, p, u, &at, &merged, &rc))
+			break;
+		if (v[u] != UINT_MAX)
+			most_writers(&merged, &v[u]);
+		c--;
+	}
+	slt_arena_free(ar);
+	if (rc) {
+		free(v);
+		return NULL;
 	}
 	/* stores never placed on a cell: unknown */
 	for (size_t i = 0; i < s->n_members; i++)

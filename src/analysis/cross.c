@@ -6,6 +6,7 @@
  * element (true sharing) and between elements (false sharing).
  */
 #include "analysis/analysis_int.h"
+#include "join/elems.h"
 
 /* sum over c != d of min(stores by c in w, accesses by d in a) */
 double slt_cpu_cross(const struct slt_cpu_access *w, size_t nw,
@@ -64,4 +65,38 @@ double slt_fd_elem_scores(const struct slt_line_access *cell, bool per_cpu,
 	}
 	*between = other;
 	return same;
+}
+
+bool slt_fd_array_unit(const struct slt_struct *s, size_t i)
+{
+	const struct slt_member *m = &s->members[i];
+	uint64_t n = slt_join_array_elems(m);
+	return slt_member_unit(s, i) == i && m->size && n > 1 && m->size % n == 0;
+}
+
+bool slt_fd_next_cell(struct slt_arena *ar, const struct slt_struct *s,
+		      const struct slt_access_profile *p, size_t i, size_t *c,
+		      struct slt_line_access *out, int *rc)
+{
+	bool unit = slt_fd_array_unit(s, i);
+	for (; *c < p->n_cells; (*c)++) {
+		const struct slt_line_access *cell = &p->cells[*c];
+		if (cell->member >= s->n_members ||
+		    (unit ? slt_member_unit(s, cell->member) : cell->member) != i)
+			continue;
+		size_t r = *c + 1;
+		/* cells are sorted by line and member, a unit's members are
+		 * consecutive (pre-order): its cells on a line are a run */
+		while (unit && r < p->n_cells && p->cells[r].line == cell->line &&
+		       p->cells[r].member < s->n_members &&
+		       slt_member_unit(s, p->cells[r].member) == i)
+			r++;
+		if (unit)
+			*rc = slt_elems_unit_cell(ar, s, cell, r - *c, i, out);
+		else
+			*out = *cell;
+		*c = r;
+		return !*rc;
+	}
+	return false;
 }

@@ -612,10 +612,15 @@ static void members(struct fd_ctx *x)
 					  a->basis != SLT_BASIS_CLASSES;
 		/* measured: an array whose CPUs store to different elements
 		 * (classed hot-write or mixed, as no element is stored to by
-		 * several) is looked at element by element as well */
-		bool elements = a->basis != SLT_BASIS_CLASSES && leaf(m) && writes(k) &&
-				slt_join_array_elems(m) > 1;
-		if ((!leaf(m) && !measured_composite) || !hot(k))
+		 * several) is looked at element by element as well; with
+		 * --expand an array of structs, its leaves' accesses counted
+		 * in their elements, and not leaf by leaf */
+		bool array = a->basis != SLT_BASIS_CLASSES && slt_fd_array_unit(s, i);
+		bool elements = array && writes(k);
+		if (a->basis != SLT_BASIS_CLASSES && !array &&
+		    slt_fd_array_unit(s, slt_member_unit(s, i)))
+			k = SLT_CLASS_NONE;   /* a leaf of an array unit: the unit's */
+		if ((!leaf(m) && !measured_composite && !elements) || !hot(k))
 			continue;
 		uint64_t f = (a->line_origin + m->offset) / cl;
 		uint64_t l = (a->line_origin + m->offset + m->size - 1) / cl;
@@ -633,10 +638,9 @@ static void members(struct fd_ctx *x)
 			/* Measured: on each line the member was accessed on
 			 * (its cells), so that a member spanning many lines,
 			 * an array, is charged where the CPUs met. */
-			for (size_t c = 0; c < p->n_cells && !x->rc; c++) {
-				const struct slt_line_access *cell = &p->cells[c];
-				if (cell->member != i)
-					continue;
+			struct slt_line_access merged;
+			const struct slt_line_access *cell = &merged;
+			for (size_t c = 0; slt_fd_next_cell(x->ar, s, p, i, &c, &merged, &x->rc);) {
 				double sc = a->basis == SLT_BASIS_CPU ?
 					    slt_cpu_cross(cell->cpus, cell->n_cpus, cell->cpus, cell->n_cpus) :
 					    (double)cell->stores;

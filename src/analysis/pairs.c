@@ -53,15 +53,6 @@
 
 #include "analysis/analysis_int.h"
 
-size_t slt_member_unit(const struct slt_struct *s, size_t i)
-{
-	size_t u = i;
-	for (int32_t p = (int32_t)i; p >= 0; p = s->members[p].parent)
-		if (s->members[p].name[0])
-			u = (size_t)p;
-	return u;
-}
-
 /* A group's accesses usually arrive together (a unit's members are
  * consecutive): entries of the group last added are looked for from where
  * it started, others in all. */

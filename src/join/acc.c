@@ -6,7 +6,7 @@
 #include "join/acc.h"
 #include "common/sort.h"
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+int slt_join_grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)
 		return 0;
@@ -31,7 +31,7 @@ int slt_acc_add_cpu(struct slt_acc *a, int32_t cpu, uint64_t loads,
 			return 0;
 		}
 	}
-	if (grow((void **)&a->cpus, &a->cap_cpus, a->n_cpus + 1,
+	if (slt_join_grow((void **)&a->cpus, &a->cap_cpus, a->n_cpus + 1,
 		 sizeof(*a->cpus)))
 		return SLT_ENOMEM;
 	a->cpus[a->n_cpus++] = (struct slt_cpu_access){ cpu, loads, stores };
@@ -52,7 +52,7 @@ int slt_acc_add_loc(struct slt_acc *a, const char *symbol, const char *source,
 	}
 	if (a->n_locs >= SLT_ACC_MAX_LOCS)
 		return 0;
-	if (grow((void **)&a->locs, &a->cap_locs, a->n_locs + 1,
+	if (slt_join_grow((void **)&a->locs, &a->cap_locs, a->n_locs + 1,
 		 sizeof(*a->locs)))
 		return SLT_ENOMEM;
 	a->locs[a->n_locs++] = (struct slt_acc_loc){ symbol, source, ip,

@@ -590,8 +590,7 @@ static int map_points(struct slt_join *j, struct slt_access_profile *p,
 				   (size_t)m, &pt->acc)))
 			return SLT_ENOMEM;
 		bool placed = pt->kind != SLT_POINT_MEMBER || pt->key >> 32;
-		if (slt_elems_add(&c->elems, &s->members[m], placed, off - s->members[m].offset,
-				  pt->access_size, &pt->acc))
+		if (slt_elems_add(&c->elems, s, (size_t)m, placed, off, pt->access_size, &pt->acc))
 			return SLT_ENOMEM;
 	}
 	return 0;

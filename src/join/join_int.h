@@ -44,6 +44,13 @@ int slt_member_closest(const struct slt_struct *s, const char *want,
  * outside. */
 long slt_join_member_at(const struct slt_struct *s, uint64_t off);
 
+/* The outermost named member holding member i (i itself at top level, or
+ * when only anonymous composites hold it): the unit whose pairs with other
+ * units are false sharing (src/analysis/pairs.c), and the array whose
+ * elements an access inside it is counted in (elems.c), with or without
+ * --expand (path.c). */
+size_t slt_member_unit(const struct slt_struct *s, size_t i);
+
 /* The member named by path ("a.b", subscripts ignored): its index, -2 - i
  * when the path lies inside member i shown folded, -1 when none. */
 long slt_join_member_by_path(const struct slt_struct *s, const char *path);

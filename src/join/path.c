@@ -57,6 +57,15 @@ static long by_stripped(const struct slt_struct *s, const char *want)
 	return folded == -1 ? -1 : -2 - folded;
 }
 
+size_t slt_member_unit(const struct slt_struct *s, size_t i)
+{
+	size_t u = i;
+	for (int32_t p = (int32_t)i; p >= 0; p = s->members[p].parent)
+		if (s->members[p].name[0])
+			u = (size_t)p;
+	return u;
+}
+
 long slt_join_member_by_path(const struct slt_struct *s, const char *path)
 {
 	char want[PATH_MAX_LEN];

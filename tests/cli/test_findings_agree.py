@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """report, check, baseline and suggest say the same of one input (issue 11,
 new-user trial on landed main): a subscripted member path ('slot[3]') is
-the element's offset; one CPU doing everything fails no gate; check without
+the element's offset, and findings are the same with and without -E (an
+array of structs' leaves are its elements'); one CPU doing everything fails no gate; check without
 --rules gates report's findings; suggest says a truly shared member keeps
 bouncing; check says what a violation counts; a perf c2c row whose counts
 contradict each other is warned about.
@@ -80,6 +81,60 @@ def case_index_path_nested():
     assert fa == fb, (fa, fb)
     p = run('report', o, 'arr', '--samples', idx)
     assert 'has no member' not in p.stderr and ' 400 on members' in p.stdout, (p.stdout, p.stderr)
+
+
+def findings_both(o, struct, profile):
+    """report --json findings of struct with profile, without and with -E
+    (equal, or the assertion says how they differ)."""
+    f = [json.loads(run('report', *e, o, struct, '--samples', profile, '--json').stdout)['findings']
+         for e in ([], ['-E'])]
+    for fd in f[0] + f[1]:
+        for m in fd['members']:
+            del m['index']    # the layout's member index: -E adds the leaves
+    assert f[0] == f[1], (struct, profile, f)
+    return f[0]
+
+
+def kinds(findings):
+    return [(f['kind'], f['score']) for f in findings]
+
+
+def case_expand_same_findings():
+    # -E shows nested structs and arrays of structs leaf by leaf; the
+    # findings and scores stay those of the folded layout.  An array of
+    # structs (CPU c stores e[c].b, offset and index forms): the leaves
+    # of one element are that element's, so element sharing, as for a
+    # per-CPU slot array of scalars
+    o = obj('arr', 'struct pair { long a; long b; };\n'
+            'struct arr { struct pair e[4]; long tail; } arr;\n')
+    off = write('arr_off.json', prof('struct arr', [
+        {'member': 'e', 'offset': 16 * c + 8, 'rows': [{'cpu': c, 'stores': 100}]}
+        for c in range(4)]))
+    idx = write('arr_idx.json', prof('struct arr', [
+        {'member': 'e[%d].b' % c, 'rows': [{'cpu': c, 'stores': 100}]} for c in range(4)]))
+    want = [('element-sharing', 1200)]
+    assert kinds(findings_both(o, 'arr', off)) == want
+    assert kinds(findings_both(o, 'arr', idx)) == want
+    # every CPU on e[1] (a and b): true sharing of e, not one per leaf
+    same = write('arr_same.json', prof('struct arr', [
+        {'member': 'e[1].%s' % m, 'rows': [{'cpu': c, 'stores': 100} for c in range(4)]}
+        for m in 'ab']))
+    assert [k for k, _ in kinds(findings_both(o, 'arr', same))] == ['true-sharing']
+    # a per-CPU slot array of scalars
+    o = obj('slots', 'struct slots { long slot[8]; long tail; } slots;\n')
+    sl = write('slots_e.json', prof('struct slots', [
+        {'member': 'slot', 'offset': 8 * c, 'rows': [{'cpu': c, 'stores': 100}]}
+        for c in range(8)]))
+    assert kinds(findings_both(o, 'slots', sl)) == [('element-sharing', 5600)]
+    # a union and a nested struct beside a member other CPUs read
+    o = obj('nest', 'struct in { long x; long y; };\n'
+            'struct nest { union { long l; int i[2]; } u; struct in n; long r; } nest;\n')
+    for m, at in (('u', 0), ('n', 8), ('n', 16)):
+        pr = write('nest_%s%d.json' % (m, at), prof('struct nest', [
+            {'member': m, 'offset': at, 'rows': [{'cpu': c, 'stores': 100} for c in range(2)]},
+            {'member': 'r', 'rows': [{'cpu': c, 'loads': 100} for c in range(2, 4)]}]))
+        f = findings_both(o, 'nest', pr)
+        assert 'collision' in [k for k, _ in kinds(f)], (m, at, f)
 
 
 def case_one_cpu_gates_pass():
