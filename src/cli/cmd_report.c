@@ -53,7 +53,8 @@ static const char usage_tail[] =
 "      --sarif                the findings as SARIF 2.1.0 (one warning per\n"
 "                             finding, rule finding-KIND; properties.bases\n"
 "                             with --base-align; on exit 2, usage errors\n"
-"                             included, a log with the error)\n"
+"                             included, a log with the error); --html FILE\n"
+"                             may go with it\n"
 "      --fail-on-findings     exit 1 when anything is flagged\n"
 "      --suggest              also print the layout advisor's proposals\n"
 "                             (structlint suggest's text, or its map with\n"
@@ -120,8 +121,10 @@ static int parse_args(int argc, char **argv, struct cli_analysis *c,
 		return cli_usage_error("--suggest prints text; for JSON run structlint suggest --json");
 	if (rp->sarif && c->ropts.pretty)
 		c->json = false;     /* --pretty indents the SARIF log */
-	if (rp->sarif && (c->json || c->map || c->html || rp->suggest))
-		return cli_usage_error("--sarif writes the findings alone: leave out --json, --map, --html and --suggest");
+	/* the SARIF log on stdout; a page beside it goes to a FILE (what a CI
+	 * job uploads together), never to stdout */
+	if (rp->sarif && (c->json || c->map || (c->html && !strcmp(c->html, "-")) || rp->suggest))
+		return cli_usage_error("--sarif writes the findings alone on stdout: leave out --json, --map, --html - and --suggest (--html FILE may go with it)");
 	unsigned cl = c->ropts.cacheline_size ? c->ropts.cacheline_size : SLT_CACHELINE_DEFAULT;
 	if ((c->in || c->base_align) && c->samples)
 		return cli_usage_error("--in and --base-align place an instance analysed from classes; with --samples the samples place it (--base ADDR|SYMBOL)");

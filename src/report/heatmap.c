@@ -182,9 +182,12 @@ void slt_hm_free(struct slt_hm *m)
 	m->fnum = NULL;
 }
 
+/* A zero-size member (the kernel's CACHELINE_PADDING, suggest's _padN_, a
+ * flexible array) has no bytes to load or store: the map gives it no class,
+ * whatever class record report keeps for it. */
 const struct slt_member_class *slt_hm_mclass(const struct slt_hm *m, long i)
 {
-	if (i < 0 || m->orig[i] < 0)
+	if (i < 0 || m->orig[i] < 0 || (m->s->members[i].flags & SLT_MEMBER_ZERO_SIZE))
 		return NULL;
 	return &m->a->classes[m->orig[i]];
 }

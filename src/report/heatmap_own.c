@@ -212,13 +212,14 @@ int slt_hm_owners(struct slt_hm *m)
 		}
 	}
 	/* a named zero-size member that ends a hole marks padding (the
-	 * kernel's CACHELINE_PADDING(_pad1_), the advisor's inserted _padN_):
+	 * kernel's CACHELINE_PADDING(_pad1_), the advisor's inserted _padN_;
+	 * not a flexible array, whose hole is the tail's alignment):
 	 * it owns the hole, drawn as padding ('.') and named by it, as the
 	 * text names it */
 	for (size_t i = 0; !rc && i < n; i++) {
 		const struct slt_member *mb = &s->members[i];
 		if (!draw[i] || !(mb->flags & SLT_MEMBER_ZERO_SIZE) || !mb->name[0] ||
-		    slt_hm_mclass(m, (long)i))
+		    (mb->flags & SLT_MEMBER_FLEX))
 			continue;
 		for (uint64_t b = m->origin + mb->offset; b-- > 0 && b < nb &&
 							m->owner[b] == HM_HOLE;)

@@ -313,9 +313,10 @@ static void legend(FILE *out, const struct panel *p, unsigned width)
 		       p->color ? "\033[0m" : NULL, "");
 		w_word(&w, NULL, keys[i].what, n, NULL, " ");
 	}
+	/* where the classes came from: its own item, not the hole's */
 	const char *src = slt_hm_given_source(&p->m);
 	if (src)
-		w_printf(&w, " (classes %s)", src);
+		w_printf(&w, ";  classes: %s", src);
 	w_end(&w);
 	w_start(&w, out, width, 8);
 	w_indent(&w);
@@ -444,8 +445,12 @@ int slt_report_analysis_map(FILE *out, const struct slt_analysis *a,
 		 p.m.n_lines == 1 ? "" : "s", p.m.cl, p.m.origin ? "" : ",");
 	if (p.m.origin)
 		w_printf(&w, " (starting %" PRIu32 " bytes into line 0),", p.m.origin);
-	w_printf(&w, " %zu finding%s (score basis: %s)", a->n_findings,
-		 a->n_findings == 1 ? "" : "s", slt_score_basis_name(a->basis));
+	/* the classes' source names the basis as the legend does (static
+	 * classes are the binary's, not the user's) */
+	const char *src = a->basis == SLT_BASIS_CLASSES ? slt_hm_given_source(&p.m) : NULL;
+	w_printf(&w, " %zu finding%s (score basis: %s%s%s)", a->n_findings,
+		 a->n_findings == 1 ? "" : "s", src && strcmp(src, "given") ? src : "",
+		 src && strcmp(src, "given") ? " " : "", slt_score_basis_name(a->basis));
 	w_end(&w);
 	rc = draw(out, &p, 1);
 	if (!rc) {

@@ -564,12 +564,12 @@ def case_map_marks():
     bar = cells.index('|') + 1
     assert got[:2] == [(bar, '^'), (bar + 4, '^')], (cells, names)
     assert '+alpha_counter,beta_counter' in ' '.join(names), names
-    assert '(classes given)' in t, t
+    assert 'classes: given' in t, t
     import test_access
     try:
         exe = test_access.build('gcc', 5, 'O2')
         t = run('report', exe, 'stats', '--map', columns=80)
-        assert '(classes static)' in t, t
+        assert 'classes: static' in t, t
     finally:
         shutil.rmtree(test_access.TMP, ignore_errors=True)
     page_path = os.path.join(TMP, 'marks.html')

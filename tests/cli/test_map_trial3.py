@@ -156,6 +156,54 @@ def case_padding_named():
     assert after.split('|')[1].endswith('.'), row
 
 
+def case_kernel_padding_named():
+    # report (not only suggest) names the hole the kernel's own
+    # CACHELINE_PADDING member ends: 6.12 mem_cgroup_per_node's _pad1_ and
+    # _pad2_ carry a class record in report (class none), which hid them;
+    # their bytes stay padding ('.'), never a class letter
+    o = obj(v612=True)
+    lay = json.loads(run('layout', o, 'mem_cgroup_per_node', '--json'))
+    pads = [mb for mb in lay['structs'][0]['members'] if mb['name'].startswith('_pad')]
+    assert len(pads) == 2, pads
+    for cols in (40, 80, 170):
+        t = run('report', o, 'mem_cgroup_per_node', '--classes', MEMCG61, '--map',
+                columns=cols)
+        words = set(re.split(r'[+,^|:\s]+', t))
+        assert {'_pad1_', '_pad2_'} <= words, (cols, t)
+        if cols == 170:
+            rows = rows_of(t)
+            for mb in pads:
+                k, b = divmod(mb['offset'], 64)
+                if b:
+                    cells = rows[k][0].split('|')[1]
+                    assert cells[b - 1] == '.', (mb, cells)
+    path = os.path.join(TMP, 'pad612.html')
+    run('report', o, 'mem_cgroup_per_node', '--classes', MEMCG61, '--html', path)
+    with open(path) as f:
+        text = f.read()
+    assert re.search(r'<title>_pad1_ \([^<]*the padding it forces: \d+ bytes? here', text), \
+        'no _pad1_ hover'
+
+
+def case_sarif_with_html():
+    # a CI job uploads the SARIF log and the page: one run writes both, the
+    # log on stdout (the same log as --sarif alone), the page in FILE (the
+    # same page as --html alone); --html - with --sarif stays refused
+    path = os.path.join(TMP, 'sarif.html')
+    alone = run('report', *memcg('--sarif'))
+    p = subprocess.run([SL, 'report', *memcg('--sarif', '--html', path)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == json.loads(alone)
+    with open(path) as f:
+        both = f.read()
+    page_alone = run('report', *memcg('--html', '-'))
+    assert both == page_alone
+    p = subprocess.run([SL, 'report', *memcg('--sarif', '--html', '-')],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and '--html FILE may go with it' in p.stderr, p.stderr
+
+
 def case_html_wrote():
     # --html FILE says on stderr what it wrote, and its size; stdout is the
     # report's, unchanged; --html - (the page on stdout) says nothing
