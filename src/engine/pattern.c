@@ -5,7 +5,9 @@
  * CPU, and the spec that replays them.
  *
  * Each sample record of the struct (SLT_SAMPLE_TYPE: type_offset; or
- * SLT_SAMPLE_MEMBER: the member's first byte) is placed on the innermost
+ * SLT_SAMPLE_MEMBER: the member's first byte, or for a subscripted path
+ * ("f[3]", "e[2].b") the element's, as the join places it) is placed on
+ * the innermost
  * named member holding its offset, as (member path, bytes from the
  * member's start, width, CPU) with its loads and stores; a width over 8
  * bytes is split into 8-byte pieces, a width of 0 (unknown) is the
@@ -53,13 +55,19 @@ static long innermost(const struct slt_struct *s, uint64_t off)
 	return best;
 }
 
-static long member_by_path(const struct slt_struct *s, const char *path)
+/* The member a path names and its byte of s, *at, by the join's resolver
+ * (slt_join_path_place(): "a.b", or "f[3]" / "e[2].b", the element's
+ * byte, as the analysis places them); -1 when none (or inside a member
+ * shown folded). */
+static long path_at(const struct slt_struct *s, const char *path, uint64_t *at)
 {
-	char buf[1024];
-	for (size_t i = 0; i < s->n_members; i++)
-		if (s->members[i].name[0] && !strcmp(slt_member_path(s, i, buf, sizeof(buf)), path))
-			return (long)i;
-	return -1;
+	long m;
+	uint64_t off;
+	if (slt_join_path_place(s, path, &m, &off))
+		*at = off;
+	else if (m >= 0)
+		*at = s->members[m].offset;
+	return m < 0 ? -1 : m;
 }
 
 static int add_rec(struct collect *c, size_t m, uint64_t at, uint32_t width,
@@ -112,8 +120,8 @@ static int on_sample(void *ctx, const struct slt_sample *smp)
 		off = smp->type_offset;
 		m = off < c->s->size ? innermost(c->s, off) : -1;
 	} else {
-		m = smp->member ? member_by_path(c->s, smp->member) : -1;
-		off = m >= 0 ? c->s->members[m].offset : 0;
+		off = 0;
+		m = smp->member ? path_at(c->s, smp->member, &off) : -1;
 		if (m >= 0)
 			m = innermost(c->s, off);
 	}
@@ -267,17 +275,15 @@ static bool is_ptr(enum slt_engine_role r)
 static bool hits_pointer(const struct slt_engine_spec *spec, const struct slt_struct *s,
 			 const struct slt_engine_access_rec *r)
 {
-	long m = member_by_path(s, r->member);
-	if (m < 0)
+	uint64_t a, q;
+	if (path_at(s, r->member, &a) < 0)
 		return false;
-	uint64_t a = s->members[m].offset + r->at, e = a + r->width;
-	for (size_t k = 0; k < spec->n_roles; k++) {
-		if (!is_ptr(spec->roles[k].role))
-			continue;
-		long q = member_by_path(s, spec->roles[k].member);
-		if (q >= 0 && a < s->members[q].offset + sizeof(void *) && s->members[q].offset < e)
+	a += r->at;
+	uint64_t e = a + r->width;
+	for (size_t k = 0; k < spec->n_roles; k++)
+		if (is_ptr(spec->roles[k].role) && path_at(s, spec->roles[k].member, &q) >= 0 &&
+		    a < q + sizeof(void *) && q < e)
 			return true;
-	}
 	return false;
 }
 

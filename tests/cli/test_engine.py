@@ -264,6 +264,17 @@ def out_rows(path):
     return rows
 
 
+def replay_rows(o, struct, name, prof, updates):
+    """engine O STRUCT --samples (prof written as NAME.json) --write-profile:
+    its JSON and out_rows() of the profile it wrote."""
+    path, out = os.path.join(TMP, name + '.json'), os.path.join(TMP, name + '-out.json')
+    with open(path, 'w') as f:
+        json.dump(prof, f)
+    d = engine_json(o, struct, '--samples', path, '--updates', str(updates), '--seconds', '600',
+                    '--write-profile', out)
+    return d, out_rows(out)
+
+
 def case_exact_offsets():
     """A measured pattern replays at the profile's exact offsets and widths,
     per CPU, at its rates: the engine's own profile of the run (exact
@@ -286,14 +297,8 @@ def case_exact_offsets():
                 {'offset': off, 'rows': [dict(cpu=c, size=w, **({'loads': l} if l else {}),
                                              **({'stores': st} if st else {}))]}
                 for off, w, c, l, st in want]}]}
-    path = os.path.join(TMP, 'ex.json')
-    with open(path, 'w') as f:
-        json.dump(prof, f)
-    out = os.path.join(TMP, 'ex-out.json')
-    d = engine_json(o, 'ex', '--samples', path, '--updates', '10000', '--seconds', '600',
-                    '--write-profile', out)
+    d, got = replay_rows(o, 'ex', 'ex', prof, 10000)
     assert d['mode'] == 'replay' and d['options']['threads'] == 2, d['options']
-    got = out_rows(out)
     # CPU 5 touches offset 0 first: thread 0; CPU 9 thread 1
     thread = {5: 0, 9: 1}
     exp = {(off, w, thread[c]): (l, st) for off, w, c, l, st in want}
@@ -308,20 +313,34 @@ def case_exact_offsets():
             'structs': [{'type': 'mem_cgroup_per_node', 'members': [
                 {'offset': off, 'rows': [{'cpu': c, 'size': w, 'stores': 5}]}
                 for off, w, c in want]}]}
-    path = os.path.join(TMP, 'memcg.json')
-    with open(path, 'w') as f:
-        json.dump(prof, f)
-    out = os.path.join(TMP, 'memcg-out.json')
-    d = engine_json(obj(), 'mem_cgroup_per_node', '--samples', path, '--updates', '4000',
-                    '--seconds', '600', '--write-profile', out)
+    d, got = replay_rows(obj(), 'mem_cgroup_per_node', 'memcg', prof, 4000)
     assert d['mode'] == 'stats' and d['options']['threads'] == 2, d['options']
-    got = out_rows(out)
     stores = {(off, w, t) for (off, w, t), (l, st) in got.items() if st and t < 2}
     # CPU 2 first at offset 40: thread 0; CPU 6 thread 1
     assert stores == {(40, 8, 0), (1000, 4, 1), (2300, 8, 1)}, sorted(stores)
     # equal counts in, equal counts out (one store per 4th update, in turn)
     n = {st for (off, w, t), (l, st) in got.items() if st and t < 2 and (off, w) != (40, 8)}
     assert len(n) == 1, got
+
+
+def case_pattern_subscript():
+    """A profile entry naming an element by a subscripted path ("f[3]",
+    no offset) replays on that element's bytes, as the join places it
+    (the engine's own exact-match lookup missed it, and the replay fell
+    back to the joined profile's cells: both CPUs at f's first byte)."""
+    src = os.path.join(TMP, 'sub.c')
+    with open(src, 'w') as f:
+        f.write('struct sub { long a; long f[8]; };\nstruct sub sub_instance;\n')
+    o = os.path.join(TMP, 'sub.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    prof = {'schema': 'structlint.profile/v1', 'tool': 'test', 'cacheline_size': 64,
+            'structs': [{'type': 'sub', 'members': [
+                {'member': 'f[3]', 'rows': [{'cpu': 1, 'size': 8, 'stores': 2}]},
+                {'member': 'f[0]', 'rows': [{'cpu': 2, 'size': 8, 'stores': 2}]}]}]}
+    d, got = replay_rows(o, 'sub', 'sub', prof, 1000)
+    assert d['mode'] == 'replay', d['mode']
+    # CPU 2 first in offset order (f[0] at 8): thread 0; CPU 1 (f[3] at 32) thread 1
+    assert {k for k, (l, st) in got.items() if st} == {(8, 8, 0), (32, 8, 1)}, sorted(got)
 
 
 def case_mode_rule():
