@@ -11,10 +11,13 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "structlint/analysis.h"
 
+#ifndef MAXM
 #define MAXM 40
+#endif
 
 
 struct rs {
@@ -25,7 +28,10 @@ struct rs {
 	const char *lab[MAXM];   /* writer labels (hot-write:LABEL) or NULL */
 };
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
+#ifndef ADVICE_RNG_SEED
+#define ADVICE_RNG_SEED 0x9e3779b97f4a7c15ull
+#endif
+static uint64_t rng = ADVICE_RNG_SEED;
 
 static inline uint32_t rnd(uint32_t n)
 {
@@ -40,42 +46,42 @@ static inline uint64_t up(uint64_t x, uint64_t a)
 	return (x + a - 1) / a * a;
 }
 
-/* A random struct of n top-level scalar/array members laid out by C rules. */
+/* A random struct of n top-level scalar/array members laid out by C rules:
+ * each member's size and alignment a random pair of sz[]/al[] (nt pairs),
+ * its class a random one of cl[] (ncl). */
+static inline void gen_from(struct rs *r, size_t n, const uint32_t *sz, const uint32_t *al,
+			    size_t nt, const enum slt_class *cl, size_t ncl)
+{
+	uint64_t off = 0;
+	uint32_t salign = 1;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < n; i++) {
+		size_t t = rnd((uint32_t)nt);
+		struct slt_member *m = &r->m[i];
+		snprintf(r->names[i], sizeof(r->names[i]), "m%zu", i);
+		*m = (struct slt_member){ .name = r->names[i], .type = "t",
+			.decl_head = "t ", .decl_tail = "", .size = sz[t],
+			.natural_alignment = al[t], .parent = -1 };
+		off = up(off, al[t]);
+		m->offset = off;
+		off += sz[t];
+		if (al[t] > salign)
+			salign = al[t];
+		r->cls[i] = cl[rnd((uint32_t)ncl)];
+	}
+	r->s = (struct slt_struct){ .name = "rnd", .kind = SLT_KIND_STRUCT,
+		.members = r->m, .n_members = n, .n_top_members = n,
+		.alignment = salign, .size = up(off, salign) };
+}
+
 static inline void gen(struct rs *r, size_t n)
 {
 	static const uint32_t sz[] = { 1, 2, 4, 8, 16, 24, 40, 12, 3, 8, 8, 56, 100 };
 	static const uint32_t al[] = { 1, 2, 4, 8, 8, 8, 8, 4, 1, 8, 8, 8, 4 };
 	static const enum slt_class cl[] = { SLT_CLASS_READ_MOSTLY, SLT_CLASS_HOT_WRITE,
 		SLT_CLASS_COLD, SLT_CLASS_NONE, SLT_CLASS_READ_MOSTLY, SLT_CLASS_MIXED };
-	uint64_t off = 0;
-	uint32_t salign = 1;
-
-	memset(r, 0, sizeof(*r));
-	for (size_t i = 0; i < n; i++) {
-		size_t t = rnd(sizeof(sz) / sizeof(sz[0]));
-		struct slt_member *m = &r->m[i];
-		snprintf(r->names[i], sizeof(r->names[i]), "m%zu", i);
-		m->name = r->names[i];
-		m->type = "t";
-		m->decl_head = "t ";
-		m->decl_tail = "";
-		off = up(off, al[t]);
-		m->offset = off;
-		m->size = sz[t];
-		m->natural_alignment = al[t];
-		m->parent = -1;
-		off += sz[t];
-		if (al[t] > salign)
-			salign = al[t];
-		r->cls[i] = cl[rnd(sizeof(cl) / sizeof(cl[0]))];
-	}
-	r->s.name = "rnd";
-	r->s.kind = SLT_KIND_STRUCT;
-	r->s.members = r->m;
-	r->s.n_members = n;
-	r->s.n_top_members = n;
-	r->s.alignment = salign;
-	r->s.size = up(off, salign);
+	gen_from(r, n, sz, al, sizeof(sz) / sizeof(sz[0]), cl, sizeof(cl) / sizeof(cl[0]));
 }
 
 /* Writer labels "rx" or "tx" on about half of r's written members: members

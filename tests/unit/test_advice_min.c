@@ -28,71 +28,18 @@
 #include "structlint/analysis.h"
 
 #define MAXM 32
+#define ADVICE_RNG_SEED 0x2545f4914f6cdd1dull
+#include "advice_helpers.h"
 
-struct rs {
-	struct slt_struct s;
-	struct slt_member m[MAXM];
-	char names[MAXM][24];
-	enum slt_class cls[MAXM];
-};
-
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static uint32_t rnd(uint32_t n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng % n);
-}
-
-static uint64_t up(uint64_t x, uint64_t a)
-{
-	return (x + a - 1) / a * a;
-}
-
-/* n top-level scalar/array members laid out by C rules, random classes. */
-static void gen(struct rs *r, size_t n)
+/* n top-level scalar/array members laid out by C rules, random classes
+ * (no mixed members, no 100-byte arrays: test_advice.c's draw). */
+static void gen_min(struct rs *r, size_t n)
 {
 	static const uint32_t sz[] = { 1, 2, 4, 8, 16, 24, 40, 12, 3, 8, 8, 56 };
 	static const uint32_t al[] = { 1, 2, 4, 8, 8, 8, 8, 4, 1, 8, 8, 8 };
 	static const enum slt_class cl[] = { SLT_CLASS_READ_MOSTLY, SLT_CLASS_HOT_WRITE,
 		SLT_CLASS_COLD, SLT_CLASS_NONE, SLT_CLASS_READ_MOSTLY, SLT_CLASS_COLD };
-	uint64_t off = 0;
-	uint32_t salign = 1;
-
-	memset(r, 0, sizeof(*r));
-	for (size_t i = 0; i < n; i++) {
-		size_t t = rnd(sizeof(sz) / sizeof(sz[0]));
-		struct slt_member *m = &r->m[i];
-		snprintf(r->names[i], sizeof(r->names[i]), "m%zu", i);
-		*m = (struct slt_member){ .name = r->names[i], .type = "t",
-			.decl_head = "t ", .decl_tail = "", .size = sz[t],
-			.natural_alignment = al[t], .parent = -1 };
-		off = up(off, al[t]);
-		m->offset = off;
-		off += sz[t];
-		if (al[t] > salign)
-			salign = al[t];
-		r->cls[i] = cl[rnd(sizeof(cl) / sizeof(cl[0]))];
-	}
-	r->s = (struct slt_struct){ .name = "rnd", .kind = SLT_KIND_STRUCT,
-		.members = r->m, .n_members = n, .n_top_members = n,
-		.alignment = salign, .size = up(off, salign) };
-}
-
-static struct slt_analysis *analyze(const struct slt_struct *s,
-				    const enum slt_class *cls)
-{
-	struct slt_analysis_opts ao = { 0 };
-	struct slt_analysis *a = NULL;
-	struct slt_error err = { 0 };
-
-	slt_classify_opts_default(&ao.classify);
-	ao.given = cls;
-	ao.cacheline_size = 64;
-	assert_int_equal(slt_analyze(s, NULL, &ao, &a, &err), 0);
-	return a;
+	gen_from(r, n, sz, al, sizeof(sz) / sizeof(sz[0]), cl, sizeof(cl) / sizeof(cl[0]));
 }
 
 /* Outside --size-only, no proposal makes sharing worse: a SIZE proposal
@@ -109,7 +56,7 @@ static void test_size_never_worse(void **state)
 		struct slt_advice *adv = NULL;
 		struct slt_advice_opts o = { .cacheline_size = 64,
 					     .move_first = it % 2 };
-		gen(&r, 3 + rnd(14));
+		gen_min(&r, 3 + rnd(14));
 		struct slt_analysis *a = analyze(&r.s, r.cls);
 		assert_int_equal(slt_advise(a, &o, &adv, &err), 0);
 		for (size_t k = 0; k < adv->n_proposals; k++) {
@@ -185,7 +132,7 @@ static void test_minimal_single(void **state)
 		struct slt_advice_opts o = { .cacheline_size = 64, .move_first = true,
 					     .max_proposals = 20 };
 		size_t n, ord[MAXM], best_shift = SIZE_MAX;
-		gen(&r, 4 + rnd(16));
+		gen_min(&r, 4 + rnd(16));
 		n = r.s.n_members;
 		struct slt_analysis *a = analyze(&r.s, r.cls);
 		size_t before = 0;
@@ -397,7 +344,7 @@ static void test_separation_lines(void **state)
 	struct rs r;
 	struct slt_error err = { 0 };
 	struct slt_advice *adv = NULL;
-	gen(&r, 8);
+	gen_min(&r, 8);
 	struct slt_analysis *a = analyze(&r.s, r.cls);
 	for (unsigned sep = 8; sep <= 256; sep *= 2) {
 		struct slt_advice_opts o = { .cacheline_size = 64, .separation = sep };
@@ -422,7 +369,7 @@ static void test_move_anchors_last(void **state)
 {
 	(void)state;
 	struct rs r;
-	gen(&r, 10);
+	gen_min(&r, 10);
 	/* the last member: 64 bytes aligned to 64 (____cacheline_aligned) */
 	struct slt_member *t = &r.m[r.s.n_members];
 	*t = r.m[0];
