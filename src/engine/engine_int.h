@@ -75,14 +75,17 @@ static inline void eng_lock(struct eng_lock *l)
 			eng_cpu_relax();
 }
 
-/* eng_lock(), napping when nap (struct eng_thread.nap_wait).  The --realtime flusher runs one priority
- * above the updaters and shares their CPUs: spinning for a lock that an
- * updater it preempted holds would keep that holder off its CPU (an
- * inversion the kernel cannot have: its per-CPU lock is taken with
- * interrupts off, so a flush worker never preempts a holder), so after a
- * short spin it sleeps 2 us at a time, which lets the holder run and
- * release it.  Its holds then include the naps: a sleep is a voluntary
- * context switch, which the preemption check counts (engine.h). */
+/* eng_lock(), napping when nap (struct eng_thread.nap_wait: every
+ * --realtime thread).  The --realtime flusher runs one priority above the
+ * updaters and shares their CPUs: spinning for a lock that an updater it
+ * preempted holds would keep that holder off its CPU (an inversion the
+ * kernel cannot have: its per-CPU lock is taken with interrupts off, so a
+ * flush worker never preempts a holder); an updater spinning for a lock
+ * whose holder shares its CPU (unpinned, --no-pin) would spin out its
+ * 100 ms SCHED_RR slice.  So after a short spin (256 relaxes) a waiter
+ * sleeps 2 us at a time, which lets the holder run and release it.  Holds
+ * then include the naps: a sleep is a voluntary context switch, which the
+ * preemption check counts (engine.h). */
 static inline void eng_lock_nap(struct eng_lock *l, bool nap)
 {
 	if (!nap || !l->spin) {
@@ -179,7 +182,8 @@ struct eng_thread {
 				      the thread used */
 	unsigned cs_wait;          /* operations to the next sample */
 	bool nap_wait;             /* waits for a busy spinlock by napping
-				      (eng_lock_nap()): the --realtime flusher */
+				      (eng_lock_nap()): every --realtime
+				      thread */
 	char pad_[64];
 };
 
@@ -195,6 +199,8 @@ struct eng_run {
 	struct eng_thread *th;         /* [n_cpus + 1]: updaters, flusher */
 	_Atomic unsigned ready;         /* threads at the start barrier */
 	_Atomic int go;                 /* the barrier opens */
+	pthread_mutex_t go_m;           /* the threads block on go_c */
+	pthread_cond_t go_c;
 	struct eng_lock flush_lock;    /* the global flush lock
 					  (cgroup_rstat_lock) */
 	struct eng_lock stats_lock;    /* 5.15, 6.1: stats_flush_lock,

@@ -114,12 +114,26 @@ static int check_opts(const struct slt_engine_bound *b, struct slt_engine_opts *
 }
 
 /* The start barrier: every thread ready, then the main thread says go
- * (or stop, when a thread could not be started). */
+ * (or stop, when a thread could not be started).  The threads block on
+ * a condition variable: under --realtime a thread that yielded here would
+ * keep a lower-priority thread sharing its CPU (the flusher, priority 2,
+ * over an updater, priority 1) from ever reaching the barrier, as
+ * SCHED_RR's sched_yield() gives the CPU only to an equal priority. */
 static void start_barrier(struct eng_run *r)
 {
+	pthread_mutex_lock(&r->go_m);
 	atomic_fetch_add(&r->ready, 1);
 	while (!atomic_load(&r->go))
-		sched_yield();
+		pthread_cond_wait(&r->go_c, &r->go_m);
+	pthread_mutex_unlock(&r->go_m);
+}
+
+static void start_open(struct eng_run *r)
+{
+	pthread_mutex_lock(&r->go_m);
+	atomic_store(&r->go, 1);
+	pthread_cond_broadcast(&r->go_c);
+	pthread_mutex_unlock(&r->go_m);
 }
 
 static void *updater(void *arg)
@@ -321,6 +335,16 @@ int slt_engine_run(const struct slt_engine_bound *b,
 	if (!stats)
 		r->o.depth = 1;
 	unsigned T = r->o.threads, NT = T + stats;
+	/* --realtime with more updaters than allowed CPUs: SCHED_RR updaters
+	 * sharing a CPU take turns in 100 ms slices, never running together
+	 * (no false sharing to measure), and one spinning would keep the
+	 * others out; refused rather than silently run without it */
+	if (r->o.realtime && T > n_cpus) {
+		free(r);
+		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "use --threads <= the allowed CPUs, or drop --realtime",
+				     "--realtime: %u threads but %u allowed CPU%s", T, n_cpus,
+				     n_cpus == 1 ? "" : "s");
+	}
 	r->role_back = r->role_pcpu = -1;
 	if (!(r->writer = calloc(b->n_roles + 1, sizeof(*r->writer)))) {
 		free(r);
@@ -371,7 +395,7 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		th->run = r;
 		th->idx = i;
 		th->cpu = r->o.pin && i < T ? cpus[i % n_cpus] : -1;
-		th->nap_wait = r->o.realtime && i >= T;
+		th->nap_wait = r->o.realtime;
 		th->rng = r->o.seed * 0x9E3779B97F4A7C15ULL + i + 1;
 		if (!th->rng)
 			th->rng = 1;
@@ -391,6 +415,8 @@ int slt_engine_run(const struct slt_engine_bound *b,
 	eng_lock_init(&r->flush_lock, r->spin);
 	eng_lock_init(&r->stats_lock, r->spin);
 	sem_init(&r->wake, 0, 0);
+	pthread_mutex_init(&r->go_m, NULL);
+	pthread_cond_init(&r->go_c, NULL);
 	pthread_t *tid = calloc(NT, sizeof(*tid));
 	unsigned started = 0;
 	if (!tid)
@@ -453,7 +479,7 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		atomic_store(&r->stop, 1);
 	if (stats && rc)
 		sem_post(&r->wake);
-	atomic_store(&r->go, 1);
+	start_open(r);
 	for (unsigned i = 0; rc && i < started; i++)
 		pthread_join(tid[i], NULL);
 	if (!rc) {
@@ -483,6 +509,8 @@ int slt_engine_run(const struct slt_engine_bound *b,
 		pthread_setschedparam(pthread_self(), old_policy, &old_sp);
 	free(tid);
 	sem_destroy(&r->wake);
+	pthread_cond_destroy(&r->go_c);
+	pthread_mutex_destroy(&r->go_m);
 	eng_lock_destroy(&r->flush_lock);
 	eng_lock_destroy(&r->stats_lock);
 out_threads:

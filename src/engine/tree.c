@@ -172,7 +172,7 @@ void eng_tree_mark(struct eng_run *r, struct eng_thread *th, size_t g,
 	 * reset and marks again, or the flush sees the update's value */
 	if (atomic_load(&node_of(r, th, g, cpu)->next) != ENG_OFF)
 		return;
-	eng_lock(&t->cpu_lock[cpu]);
+	eng_lock_nap(&t->cpu_lock[cpu], th->nap_wait);
 	uint64_t t1 = eng_now_ns();
 	for (int32_t c = (int32_t)g;;) {
 		struct eng_pcpu *pc = node_of(r, th, (size_t)c, cpu);
