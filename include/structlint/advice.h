@@ -371,6 +371,26 @@ void slt_advice_free(struct slt_advice *advice);
 int slt_advice_diff(const struct slt_proposal *p, const struct slt_struct *orig,
 		    const char *source_root, char **out, struct slt_error *err);
 
+/* A positional initializer of the struct: FILE (relative to the source
+ * root) and line. */
+struct slt_posinit {
+	char *file;
+	unsigned line;
+};
+
+/*
+ * The initializers of struct name in the .c and .h files under
+ * source_root that are positional (`struct NAME x = { 1, 2 }`,
+ * `(struct NAME){ 1, 2 }`, arrays of it whose elements are; not `{}`,
+ * `{ 0 }` or designated `{ .a = 1 }`): a reorder changes what they
+ * initialize.  Heuristic, on tokens: typedef names and macros are not
+ * seen.  *out (malloc()ed, sorted by file and line; free with
+ * slt_advice_positional_free()), *n.  Returns 0 or SLT_ENOMEM.
+ */
+int slt_advice_positional_inits(const char *source_root, const char *name,
+				struct slt_posinit **out, size_t *n, struct slt_error *err);
+void slt_advice_positional_free(struct slt_posinit *p, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "cli/positional.h"
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
 #include "cli/static_classes.h"
@@ -88,7 +89,9 @@ static const char usage_tail[] =
 "                             the header under DIR that defines STRUCT\n"
 "                             (found by DW_AT_decl_file/decl_line; apply\n"
 "                             with patch -p1 in DIR); exit 2 where the\n"
-"                             source differs from the debug info\n"
+"                             source differs from the debug info; warns of\n"
+"                             each positional initializer of STRUCT in DIR's\n"
+"                             .c/.h files (FILE:LINE): a reorder changes it\n"
 "      --c-form auto|kernel|user  the C declaration's and diff's forms:\n"
 "                             kernel (CACHELINE_PADDING(), ____cacheline_\n"
 "                             aligned_in_smp, static_assert) or user (ISO\n"
@@ -372,6 +375,9 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 	for (size_t i = 0; !rc && s->source_root && i < adv->n_proposals; i++)
 		rc = slt_advice_diff(&adv->proposals[i], a->layout, s->source_root,
 				     &diffs[i], err);
+	size_t positional;
+	if (!rc && s->source_root && adv->n_proposals)
+		rc = cli_positional_warn(s->source_root, a->layout, &positional, err);
 	/* static classes: said in stdout and the JSON as report's (static) */
 	char static_basis[1400] = "";
 	if (c->use_static)

@@ -23,6 +23,7 @@
 #include "cli/analysis_args.h"
 #include "cli/cli.h"
 #include "cli/engine_args.h"
+#include "cli/positional.h"
 #include "cli/realtime.h"
 #include "cli/validate_program.h"
 #include "structlint/advice.h"
@@ -126,7 +127,13 @@ static const char usage_tail[] =
 "                             --rounds ABBA rounds: wall and CPU seconds per\n"
 "                             run, the paired 95% interval of the speed\n"
 "                             (1/time) B/A and a verdict: the measurement to\n"
-"                             trust; the engine replay stays the quick model\n"
+"                             trust; the engine replay stays the quick model.\n"
+"                             A positional initializer of the struct in\n"
+"                             DIR's .c/.h files (struct NAME x = { 1, 2 }):\n"
+"                             a warning with FILE:LINE each, and the run is\n"
+"                             refused (exit 2): B would compute something\n"
+"                             else\n"
+"      --allow-positional     run the program anyway\n"
 "      --sensitivity          then validate again with the knobs the model\n"
 "                             cannot measure moved: hot-write rate x0.25 and\n"
 "                             x4 (stats: --write-every x4 and /4), batch 32\n"
@@ -156,7 +163,7 @@ static const char usage_tail[] =
 enum {
 	OPT_PROPOSAL = CLI_OPT_OWN + 40, OPT_AGAINST, OPT_ROUNDS, OPT_WARMUP,
 	OPT_FAIL_FASTER, OPT_PAIRED, OPT_INDEPENDENT, OPT_MIN_OVERLAP, OPT_SENSITIVITY,
-	OPT_SOURCE_ROOT, OPT_BUILD, OPT_RUN,
+	OPT_SOURCE_ROOT, OPT_BUILD, OPT_RUN, OPT_ALLOW_POSITIONAL,
 };
 
 static const struct option long_opts[] = {
@@ -172,6 +179,7 @@ static const struct option long_opts[] = {
 	{ "min-overlap", required_argument, NULL, OPT_MIN_OVERLAP },
 	{ "sensitivity", no_argument, NULL, OPT_SENSITIVITY },
 	{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
+	{ "allow-positional", no_argument, NULL, OPT_ALLOW_POSITIONAL },
 	{ "build", required_argument, NULL, OPT_BUILD },
 	{ "run", required_argument, NULL, OPT_RUN },
 	{ NULL, 0, NULL, 0 },
@@ -185,6 +193,7 @@ struct val {
 	bool fail_unless_faster;
 	bool sensitivity;          /* --sensitivity */
 	struct cli_program_opts prog; /* --source-root, --build, --run */
+	bool allow_positional;     /* --allow-positional */
 	struct cli_engine_args run; /* the run options, run.o = &o.engine */
 };
 
@@ -213,6 +222,7 @@ static int val_option(void *ctx, struct cli_analysis *c, int o, const char *arg)
 	case OPT_FAIL_FASTER: v->fail_unless_faster = true; return 0;
 	case OPT_SENSITIVITY: v->sensitivity = true; return 0;
 	case OPT_SOURCE_ROOT: v->prog.root = arg; return 0;
+	case OPT_ALLOW_POSITIONAL: v->allow_positional = true; return 0;
 	case OPT_BUILD: v->prog.build = arg; return 0;
 	case OPT_RUN: v->prog.run = arg; return 0;
 	case OPT_PAIRED: v->o.paired = true; return 0;
@@ -424,7 +434,16 @@ static void program_progress(unsigned round, unsigned rounds)
 static int program_build(struct val *v, struct vstate *s, const struct slt_struct *sa, bool tty,
 			 struct slt_error *err)
 {
-	int rc = slt_advice_diff(&s->adv->proposals[v->proposal - 1], sa, v->prog.root, &s->diff, err);
+	size_t positional = 0;
+	int rc = cli_positional_warn(v->prog.root, sa, &positional, err);
+	if (!rc && positional && !v->allow_positional)
+		rc = slt_error_set(err, SLT_EUSAGE, v->prog.root, -1,
+				   "use designated initializers, or --allow-positional to run it anyway",
+				   "struct %s is initialized positionally in %zu place%s (warned above): "
+				   "B would compute something else", sa->name, positional,
+				   positional == 1 ? "" : "s");
+	if (!rc)
+		rc = slt_advice_diff(&s->adv->proposals[v->proposal - 1], sa, v->prog.root, &s->diff, err);
 	if (!rc && !s->diff[0])
 		rc = slt_error_set(err, SLT_EUSAGE, v->prog.root, -1, "pick another --proposal",
 				   "the source already has proposal %lu's order: nothing to compare",

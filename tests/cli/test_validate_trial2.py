@@ -14,7 +14,7 @@ Environment: STRUCTLINT (binary), CC_GCC (compiler).
 import os
 import subprocess
 
-from test_validate import ROOT, SL
+from test_validate import CC, PROG_C, ROOT, SHORT, SL, TMP, classes, prog_tree, write
 from test_validate_trial import rt_allowed
 from test_stats_mode import kernel
 
@@ -55,6 +55,56 @@ def case_realtime_one_cpu():
     errs = [l for l in p.stderr.split('\n') if l.startswith('structlint: --realtime')]
     assert p.returncode == 2 and len(errs) == 1, p.stderr
     assert '2 threads but 1 allowed CPU' in errs[0] and 'drop --realtime' in errs[0], errs
+
+
+# the trial's program: a positional initializer (and forms that are not)
+POS_C = PROG_C.replace('struct bad_stats bad_instance;', r'''struct bad_stats bad_instance;
+/* struct bad_stats in_comment = { 1, 0, 2 }; */
+static const char *s = "struct bad_stats in_string = { 1 }";
+struct bad_stats zero = { 0 }, empty = {};
+struct bad_stats named = { .hits = 1, .misses = 2 };
+struct bad_stats named_arr[2] = { { .hits = 1 }, [1] = { .misses = 2 } };
+struct bad_stats g_stats = { 0, 0, 0,
+	0 };  /* compiles in A and B alike: the test times no result */
+struct bad_stats arr[] = {
+	{ 0, 0 },
+};
+void *p(void) { return &(struct bad_stats){ 0, 0 }; }
+''')
+
+
+def case_positional_init():
+    """--source-root: a positional initializer of the struct (the trial's
+    `struct stats g_stats = { "demo", 1L << 40, 0, 0, 7 }`, which a reorder
+    silently changes) is warned about with FILE:LINE, in suggest and in
+    validate, whose program run is refused (exit 2) unless
+    --allow-positional; designated, `{ 0 }`, `{}`, comments and strings are
+    not.  (Old code: no word; B computed something else.)"""
+    src, obj = prog_tree('prog_pos', POS_C)
+    os.makedirs(os.path.join(src, 'sub'), exist_ok=True)
+    write('prog_pos/sub/other.c', '#include "../stats.h"\nstruct bad_stats o = {\n 5 };\n')
+    want = ['%s/main.c:%d' % (src, n) for n in (10, 12, 15)] + ['%s/sub/other.c:2' % src]
+
+    def warned(err):
+        w = [l for l in err.split('\n') if l.startswith('structlint: warning: ') and
+             'a reorder changes what this initializes: use designated initializers' in l]
+        return [l[len('structlint: warning: '):].split(': ')[0] for l in w]
+    p = sl('suggest', obj, 'bad_stats', '--classes', classes(), '--source-root', src)
+    assert p.returncode in (0, 1) and warned(p.stderr) == want, (warned(p.stderr), p.stderr)
+    base = ['validate', obj, 'bad_stats', '--classes', classes(), '--source-root', src,
+            '--build', CC + ' -o prog main.c', '--run', './prog', '--rounds', '3',
+            '--min-overlap', '0'] + SHORT[2:]
+    p = sl(*base)
+    assert p.returncode == 2 and warned(p.stderr) == want, p.stderr
+    last = p.stderr.strip().split('\n')[-1]
+    assert 'initialized positionally in 4 places' in last and '--allow-positional' in last, last
+    assert 'verdict' not in p.stdout, p.stdout
+    p = sl(*base, '--allow-positional')
+    assert p.returncode == 0 and warned(p.stderr) == want, p.stderr
+    # none: no warning
+    src2, obj2 = prog_tree('prog_nopos', PROG_C)
+    p = sl('suggest', obj2, 'bad_stats', '--classes', classes(), '--source-root', src2)
+    assert not warned(p.stderr), p.stderr
 
 
 if __name__ == '__main__':
