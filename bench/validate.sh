@@ -307,8 +307,10 @@ for line in sys.stdin.read().splitlines():
         100 * ov["a"]["median"], 100 * ov["b"]["median"],
         d["medians_change_percent"], pc(ci["lo_percent"]), pc(ci["hi_percent"]), verdict(ci, n, ov)))
     print("%-32s   pattern: %s" % ("", d.get("pattern", "?")))
-    print("%-32s   rounds kept: %d of %d (both runs overlapped >= %.0f%%; the figures above are of these)" % (
-        "", ov["kept_rounds"], n, 100 * ov["min"]))
+    # under 3 kept rounds the figures of validate are of all rounds (no verdict)
+    print("%-32s   rounds kept: %d of %d (both runs overlapped >= %.0f%%; the figures above are of %s)" % (
+        "", ov["kept_rounds"], n, 100 * ov["min"],
+        "these" if ov["kept_rounds"] >= 3 else "all %d rounds: too few kept for a verdict" % n))
     pg = d.get("program")
     if pg:
         ws = pg["wall_speed"]

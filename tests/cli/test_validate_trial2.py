@@ -107,6 +107,21 @@ def case_positional_init():
     assert not warned(p.stderr), p.stderr
 
 
+
+def case_bench_none_kept():
+    """bench/validate.sh with no round kept (one CPU: the updaters never
+    overlap) says the figures are of all the rounds, not of the kept ones
+    (old: 'rounds kept: 0 of 3 (...the figures above are of these)')."""
+    bench = os.path.join(ROOT, 'bench', 'validate.sh')
+    env = dict(os.environ, VALIDATE_ROUNDS='3', VALIDATE_SECONDS='0.05')
+    p = subprocess.run(['bash', bench, '--only', '(profile)', os.path.dirname(SL)], env=env,
+                       capture_output=True, text=True, timeout=GUARD_S, preexec_fn=one_cpu())
+    assert p.returncode == 0, p.stderr
+    kept = [l.strip() for l in p.stdout.split('\n') if 'rounds kept: ' in l]
+    assert len(kept) == 1 and kept[0].startswith('rounds kept: 0 of 3 '), kept
+    assert 'figures above are of all 3 rounds' in kept[0] and 'of these' not in kept[0], kept
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
