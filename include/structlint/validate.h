@@ -298,6 +298,12 @@ struct slt_sensitivity {
 				    sign of the main result's; false: "not
 				    robust", the verdict depends on a knob
 				    the model does not know */
+	bool judged;             /* false: the main result and every point
+				    have no verdict, so there is no sign to
+				    keep ("no judgement"; robust meaningless) */
+	const char *skipped;     /* a knob that does not apply to the run and
+				    why (static), or NULL: the write rate
+				    when no role is hot-write */
 };
 
 /*
@@ -308,7 +314,8 @@ struct slt_sensitivity {
  * the flush batch 32 and 128 (the points equal to opts' own are left
  * out).  Each point is a full slt_validate_run() with opts otherwise
  * unchanged (same rounds).  robust as above, the main result's change
- * included.  Returns 0 and *out filled, or slt_validate_run()'s errors.
+ * included.  The write rate is skipped (said in skipped) when neither
+ * role map has a hot-write role: there is no store rate to move.  Returns 0 and *out filled, or slt_validate_run()'s errors.
  */
 int slt_validate_sensitivity(const struct slt_engine_bound *a,
 			     const struct slt_engine_bound *b,

@@ -50,7 +50,9 @@
  *       "a" | "b": { "median", "min" (fractions of the run during which
  *       >= 2 updaters ran at once), "runs": [ FRACTION ] (round order),
  *       "cpu_share": median of the updaters' CPU time / wall time } },
- *   "sensitivity" (only with --sensitivity): { "robust": bool, "points":
+ *   "sensitivity" (only with --sensitivity): { "robust": bool (null: no
+ *       judgement, no verdict anywhere), "skipped": TEXT | null (a knob
+ *       that does not apply, and why), "points":
  *       [ { "knob": "write rate" | "batch", "value", "ratio", "lo", "hi",
  *       "verdict", "overlap_a", "overlap_b" } ] },
  *   "program" (only with --run): { "run": CMD, "rounds", "wall_s",
@@ -384,8 +386,11 @@ int slt_validate_write_text(FILE *f, const struct slt_validate_result *r,
 	if (l->sensitivity) {
 		const struct slt_sensitivity *sn = l->sensitivity;
 		fprintf(f, "\nsensitivity (the same runs with one knob moved): %s\n",
-			sn->robust ? "robust: every change has the main result's sign"
+			!sn->judged ? "no judgement (no verdict at the main point or any other)"
+			: sn->robust ? "robust: every change has the main result's sign"
 				   : "not robust: the sign of the change depends on a knob the model does not measure");
+		if (sn->skipped)
+			fprintf(f, "  skipped: %s\n", sn->skipped);
 		for (size_t i = 0; i < sn->n; i++) {
 			const struct slt_sensitivity_point *pt = &sn->point[i];
 			char pc[32], iv[80], what[48];
@@ -632,7 +637,10 @@ int slt_validate_write_json(FILE *f, const struct slt_validate_result *r,
 	}
 	if (l->sensitivity) {
 		json_t *sj = json_object(), *pts = json_array();
-		slt_json_set(sj, "robust", json_boolean(l->sensitivity->robust), &bad);
+		slt_json_set(sj, "robust", l->sensitivity->judged ? json_boolean(l->sensitivity->robust)
+				: json_null(), &bad);
+		slt_json_set(sj, "skipped", l->sensitivity->skipped ? json_string(l->sensitivity->skipped)
+				: json_null(), &bad);
 		for (size_t i = 0; i < l->sensitivity->n; i++) {
 			const struct slt_sensitivity_point *pt = &l->sensitivity->point[i];
 			json_t *po = json_object();

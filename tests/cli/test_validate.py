@@ -386,13 +386,23 @@ def case_sensitivity():
 
     def sgn(x):
         return (x > 0) - (x < 0)
-    assert sn['robust'] == all(sgn(p['ratio'] - 1) == sgn(main) for p in sn['points']), sn
     for p in sn['points']:    # 1 round: no interval, no verdict
         assert p['verdict'] == 'no verdict' and p['lo'] is None, p
+    # no verdict anywhere: no judgement (robust null), not a sign rule
+    assert d['verdict'] == 'no verdict' and sn['robust'] is None, sn
     t = run('validate', seed(False), 'mem_cgroup_per_node', '--synthetic', '--against',
             seed(True) + ':mem_cgroup_per_node', '--sensitivity', '--batch', '32', *SHORT).stdout
-    assert ('sensitivity (the same runs with one knob moved): ' +
-            ('robust' if 'robust: every' in t else 'not robust')) in t, t
+    assert 'sensitivity (the same runs with one knob moved): no judgement' in t, t
+    d = validate_json(seed(False), 'mem_cgroup_per_node', '--synthetic', '--against',
+                      seed(True) + ':mem_cgroup_per_node', '--sensitivity', '--rounds', '3',
+                      *SHORT[2:])
+    sn = d['sensitivity']
+    if sn['robust'] is not None:   # some verdict: the sign rule
+        main = d['change']['ratio'] - 1
+        assert sn['robust'] == all(sgn(p['ratio'] - 1) == sgn(main) for p in sn['points']), sn
+    else:
+        assert d['verdict'] == 'no verdict', d
+        assert all(p['verdict'] == 'no verdict' for p in sn['points']), sn
     rows = [l.split()[:3] for l in t.split('\n') if l.startswith('  write rate') or
             l.startswith('  batch')]
     # batch 32 is the run's own: left out

@@ -11,10 +11,11 @@ behaviour hung).
     test_validate_trial2.py CASE            run one case (exit 0 pass, 1 fail)
 Environment: STRUCTLINT (binary), CC_GCC (compiler).
 """
+import json
 import os
 import subprocess
 
-from test_validate import CC, PROG_C, ROOT, SHORT, SL, TMP, classes, prog_tree, write
+from test_validate import CC, PROG_C, ROOT, SHORT, SL, classes, prog_tree, seed, write
 from test_validate_trial import rt_allowed
 from test_stats_mode import kernel
 
@@ -120,6 +121,26 @@ def case_bench_none_kept():
     kept = [l.strip() for l in p.stdout.split('\n') if 'rounds kept: ' in l]
     assert len(kept) == 1 and kept[0].startswith('rounds kept: 0 of 3 '), kept
     assert 'figures above are of all 3 rounds' in kept[0] and 'of these' not in kept[0], kept
+
+
+
+def case_sensitivity_skips():
+    """--sensitivity on a map with no hot-write member (cgroup: validate
+    refuses --write-every there) leaves the write rate out and says so; with
+    no verdict at the main point or any other it gives no judgement, not
+    robust / not robust.  (Old code: write rate x0.25 and x4 run anyway,
+    and 'robust' or 'not robust' from the signs of no-verdict ratios.)"""
+    args = ['validate', seed(False), 'cgroup', '--against', seed(True) + ':cgroup',
+            '--sensitivity'] + SHORT
+    p = sl(*args)
+    assert p.returncode == 0, p.stderr
+    t = p.stdout
+    assert 'sensitivity (the same runs with one knob moved): no judgement' in t, t
+    assert '  skipped: write rate (no hot-write member' in t and '  write rate' not in t, t
+    p = sl(*args, '--json')
+    sn = json.loads(p.stdout)['sensitivity']
+    assert [pt['knob'] for pt in sn['points']] == ['batch', 'batch'], sn
+    assert sn['robust'] is None and sn['skipped'].startswith('write rate'), sn
 
 
 if __name__ == '__main__':
