@@ -158,6 +158,14 @@ struct slt_samples_info {
 	uint64_t c2c_fixed_rows;
 	uint64_t c2c_fixed_line;
 	uint64_t c2c_fixed_records, c2c_fixed_stores, c2c_fixed_special;
+	/* Added after c2c_fixed_special (additive): structlint.profile/v1
+	 * keys the format does not have (ignored), how many, and the first:
+	 * its name, the 1-based line, and a known key it may mean ("" when
+	 * none; "width" -> "size").  The caller warns once (FILE:LINE). */
+	uint64_t unknown_keys;
+	uint64_t unknown_line;
+	char unknown_key[48];
+	char unknown_near[24];
 };
 
 /*

@@ -243,6 +243,13 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 			info.c2c_fixed_records,
 			info.c2c_fixed_stores, info.c2c_fixed_special,
 			info.c2c_fixed_stores + info.c2c_fixed_special, info.c2c_fixed_records);
+	if (!rc && first && info.unknown_keys)
+		fprintf(stderr, "structlint: warning: %s:%" PRIu64 ": unknown key \"%s\" ignored%s%s%s"
+			" (%" PRIu64 " unknown key%s in all; structlint.profile/v1's keys: structlint(1))\n",
+			c->samples, info.unknown_line, info.unknown_key,
+			info.unknown_near[0] ? ": did you mean \"" : "", info.unknown_near,
+			info.unknown_near[0] ? "\"?" : "", info.unknown_keys,
+			info.unknown_keys == 1 ? "" : "s");
 	if (!rc && first && info.c2c_inferred)
 		fprintf(stderr, "structlint: warning: %s: perf c2c Pareto blocks without their header "
 			"lines: columns recognised from the rows (%u percentage columns read as HITM "

@@ -161,6 +161,36 @@ static const struct keydef {
 	{ "samples", F_SAMPLES, K_TOP },
 };
 
+/* Words other tools use for a key of the format (an unknown key that is
+ * one of them: "did you mean" the key). */
+static const struct { const char *word, *key; } synonyms[] = {
+	{ "width", "size" }, { "bytes", "size" }, { "len", "size" }, { "length", "size" },
+	{ "access_size", "size" }, { "off", "offset" }, { "field", "member" },
+	{ "reads", "loads" }, { "writes", "stores" },
+};
+
+/* An unknown key, ignored: counted, and the first recorded for the
+ * caller's one warning (struct slt_samples_info), in the checking pass
+ * only and not on an entry's second reading of its rows (both see the
+ * same keys again). */
+static void unknown_key(struct pctx *pc, const char *key, unsigned kind)
+{
+	struct slt_samples_info *in = pc->info;
+	if (!pc->dry || pc->reread || !in || in->unknown_keys++)
+		return;
+	snprintf(in->unknown_key, sizeof(in->unknown_key), "%s", key);
+	in->unknown_near[0] = 0;
+	for (size_t i = 0; i < sizeof(synonyms) / sizeof(synonyms[0]); i++)
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!strcmp(synonyms[i].word, key) && !strcmp(keys[k].name, synonyms[i].key) &&
+			    (keys[k].kinds & kind))
+				snprintf(in->unknown_near, sizeof(in->unknown_near), "%s", keys[k].name);
+	size_t off = slt_pj_locate(pc);
+	in->unknown_line = 1;
+	for (size_t i = 0; i < off && i < pc->size; i++)
+		in->unknown_line += pc->text[i] == '\n';
+}
+
 /* The key's id, or -1 for an unknown key (ignored), or an error for a
  * likely typo of a key allowed here. */
 static int key_lookup(struct pctx *pc, const char *key, unsigned kind,
@@ -191,6 +221,7 @@ static int key_lookup(struct pctx *pc, const char *key, unsigned kind,
 		snprintf(hint, sizeof(hint), "did you mean \"%s\"?", near);
 		return FAIL(pc, hint, "unknown key \"%.64s\"", key);
 	}
+	unknown_key(pc, key, kind);
 	return 0;
 }
 
@@ -536,7 +567,8 @@ static int read_entry(struct pctx *pc, const json_t *e, const char *type_name)
 		*count_field(&rest, k) = t - sum[k];
 		any_rest |= t > sum[k];
 	}
-	/* Pass 2: emit. */
+	/* Pass 2: emit (the rows' keys seen once already). */
+	pc->reread = true;
 	for (size_t i = 0; i < json_array_size(rows); i++) {
 		struct slt_sample s = base;
 		unsigned rh = 0;
@@ -546,8 +578,11 @@ static int read_entry(struct pctx *pc, const json_t *e, const char *type_name)
 		slt_pj_pop(pc);
 		slt_pj_pop(pc);
 		if (rc || (rc = emit(pc, &s)) != 0)
-			return rc;
+			break;
 	}
+	pc->reread = false;
+	if (rc)
+		return rc;
 	return any_rest ? emit(pc, &rest) : 0;
 }
 

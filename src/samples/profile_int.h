@@ -35,6 +35,7 @@ struct pctx {
 	struct step path[MAX_PATH];
 	size_t depth;
 	bool dry;               /* validation pass: deliver nothing */
+	bool reread;            /* an entry's rows read the second time */
 	uint16_t *cpus;         /* reusable buffer for "cpus" */
 	size_t cpus_cap;
 };

@@ -15,7 +15,7 @@ import json
 import os
 import subprocess
 
-from test_validate import CC, PROG_C, ROOT, SHORT, SL, classes, prog_tree, seed, write
+from test_validate import CC, PROG_C, ROOT, SHORT, SL, TMP, bad_obj, classes, prog_tree, seed, write
 from test_validate_trial import rt_allowed
 from test_stats_mode import kernel
 
@@ -141,6 +141,30 @@ def case_sensitivity_skips():
     sn = json.loads(p.stdout)['sensitivity']
     assert [pt['knob'] for pt in sn['points']] == ['batch', 'batch'], sn
     assert sn['robust'] is None and sn['skipped'].startswith('write rate'), sn
+
+
+
+def case_profile_unknown_key():
+    """A structlint.profile/v1 member row with a key the format does not
+    have ("width" for "size") is warned about once: the key, FILE:LINE, a
+    did-you-mean, how many; a profile without one gets no warning.  (Old
+    code: ignored silently.)"""
+    rows = ('{"schema": "structlint.profile/v1", "cacheline_size": 64,\n'
+            ' "structs": [{"type": "bad_stats", "members": [\n'
+            '  {"offset": 0, "rows": [{"cpu": 0, "%s": 8, "stores": 100}]},\n'
+            '  {"offset": 16, "rows": [{"cpu": 1, "%s": 8, "stores": 100}]}]}]}\n')
+    bad, good = os.path.join(TMP, 'width.profile'), os.path.join(TMP, 'size.profile')
+    with open(bad, 'w') as f:
+        f.write(rows % ('width', 'width'))
+    with open(good, 'w') as f:
+        f.write(rows % ('size', 'size'))
+    p = sl('report', bad_obj(), 'bad_stats', '--samples', bad)
+    w = [l for l in p.stderr.split('\n') if 'unknown key' in l]
+    assert p.returncode in (0, 1) and len(w) == 1, p.stderr
+    assert w[0].startswith('structlint: warning: %s:3: unknown key "width" ignored: '
+                           'did you mean "size"? (2 unknown keys in all' % bad), w
+    p = sl('report', bad_obj(), 'bad_stats', '--samples', good)
+    assert p.returncode in (0, 1) and 'unknown key' not in p.stderr, p.stderr
 
 
 if __name__ == '__main__':
