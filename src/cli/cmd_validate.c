@@ -119,7 +119,9 @@ static const char usage_tail[] =
 "                             (A as is, B with proposal N applied by patch\n"
 "                             -p1, as suggest --source-root writes it), CMD\n"
 "                             built and run by sh -c in each copy\n"
-"                             (STRUCTLINT_SIDE=A or B set); both built\n"
+"                             (STRUCTLINT_SIDE=A or B set; FILE must exist\n"
+"                             first: the layout is read before building);\n"
+"                             both built\n"
 "                             before the engine runs (a failed build: its\n"
 "                             output's last lines, exit 2); the runs'\n"
 "                             output goes to stderr; one discarded run each,\n"
@@ -303,12 +305,18 @@ static int load_against(const struct cli_analysis *c, const struct val *v, struc
 
 /* The inputs that need no loading, checked before any is read: --source-
  * root a directory.  Returns 0 or a printed usage error. */
-static int check_inputs(const struct val *v)
+static int check_inputs(const struct val *v, const char *file)
 {
 	struct stat st;
 	if (v->prog.root && (stat(v->prog.root, &st) || !S_ISDIR(st.st_mode)))
 		return cli_usage_error("--source-root %s: %s", v->prog.root,
 				       errno == ENOENT ? "no such directory" : "not a directory");
+	/* the layout (and so proposal N, which B applies) comes from FILE
+	 * before anything is built: FILE must exist (man: --build) */
+	if (v->prog.build && file && stat(file, &st) && errno == ENOENT)
+		return cli_usage_error("%s: no such file: validate reads the layout and the proposal from "
+				       "FILE before it builds anything; build it once in %s first (%s)",
+				       file, v->prog.root, v->prog.build);
 	return 0;
 }
 
@@ -551,7 +559,7 @@ int cmd_validate(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	/* every input checked before any run: the cheap ones, B's layout,
 	 * then A's (its samples joined), the roles of both bound */
-	rc = check_inputs(&v);
+	rc = check_inputs(&v, optind < argc ? argv[optind] : NULL);
 	if (!rc && v.against)
 		rc = load_against(&c, &v, &s, &err);
 	if (!rc)

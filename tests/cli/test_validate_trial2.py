@@ -167,6 +167,22 @@ def case_profile_unknown_key():
     assert p.returncode in (0, 1) and 'unknown key' not in p.stderr, p.stderr
 
 
+
+def case_file_before_build():
+    """validate --build with a FILE that does not exist yet: one line, exit
+    2, saying FILE is read before anything is built and to build it once in
+    DIR with CMD (documented; old code: "no such file (build it first, or
+    check the path)", not naming --build)."""
+    src, obj = prog_tree('prog_nofile', PROG_C)
+    missing = os.path.join(src, 'not_built.o')
+    p = sl('validate', missing, 'bad_stats', '--classes', classes(), '--source-root', src,
+           '--build', 'make', '--run', './prog')
+    lines = [l for l in p.stderr.split('\n') if l]
+    assert p.returncode == 2 and len(lines) == 1, p.stderr
+    assert '%s: no such file: validate reads the layout' % missing in lines[0], lines
+    assert 'build it once in %s first (make)' % src in lines[0], lines
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
