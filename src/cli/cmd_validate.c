@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,8 +120,8 @@ static const char usage_tail[] =
 "                             (A as is, B with proposal N applied by patch\n"
 "                             -p1, as suggest --source-root writes it), CMD\n"
 "                             built and run by sh -c in each copy\n"
-"                             (STRUCTLINT_SIDE=A or B set; FILE must exist\n"
-"                             first: the layout is read before building);\n"
+"                             (STRUCTLINT_SIDE=A or B set; a FILE under DIR\n"
+"                             not built yet is read from A's build);\n"
 "                             both built\n"
 "                             before the engine runs (a failed build: its\n"
 "                             output's last lines, exit 2); the runs'\n"
@@ -264,6 +265,7 @@ struct vstate {
 	struct slt_sensitivity sens;         /* --sensitivity */
 	struct slt_program_result prog;      /* --run */
 	struct cli_program_tree tree;        /* --run: the built copies */
+	char file_a[PATH_MAX + 80];          /* FILE in A's copy (file_from_a()) */
 	char *diff;                          /* the proposal as a patch */
 	char b_what[160];
 	char pattern_what[400];
@@ -305,18 +307,64 @@ static int load_against(const struct cli_analysis *c, const struct val *v, struc
 
 /* The inputs that need no loading, checked before any is read: --source-
  * root a directory.  Returns 0 or a printed usage error. */
-static int check_inputs(const struct val *v, const char *file)
+/* FILE's path relative to --source-root (rel, n bytes) when it lies
+ * under it: the root resolved (realpath), FILE made absolute from the
+ * working directory, its "/./" steps dropped. */
+static bool under_root(const char *root, const char *file, char *rel, size_t n)
+{
+	char r[PATH_MAX], f[2 * PATH_MAX + 2], cwd[PATH_MAX];
+	if (!realpath(root, r))
+		return false;
+	if (file[0] == '/')
+		snprintf(f, sizeof(f), "%s", file);
+	else if (getcwd(cwd, sizeof(cwd)))
+		snprintf(f, sizeof(f), "%s/%s", cwd, file);
+	else
+		return false;
+	for (char *d; (d = strstr(f, "/./"));)
+		memmove(d, d + 2, strlen(d + 2) + 1);
+	size_t l = strlen(r);
+	if (strncmp(f, r, l) || f[l] != '/' || !f[l + 1])
+		return false;
+	return (size_t)snprintf(rel, n, "%s", f + l + 1) < n;
+}
+
+/* The cheap inputs; *from_a: FILE does not exist yet but lies under
+ * --source-root, so that A's build is to make it (rel: its path there). */
+static int check_inputs(const struct val *v, const char *file, bool *from_a, char *rel, size_t n)
 {
 	struct stat st;
+	*from_a = false;
 	if (v->prog.root && (stat(v->prog.root, &st) || !S_ISDIR(st.st_mode)))
 		return cli_usage_error("--source-root %s: %s", v->prog.root,
 				       errno == ENOENT ? "no such directory" : "not a directory");
-	/* the layout (and so proposal N, which B applies) comes from FILE
-	 * before anything is built: FILE must exist (man: --build) */
-	if (v->prog.build && file && stat(file, &st) && errno == ENOENT)
-		return cli_usage_error("%s: no such file: validate reads the layout and the proposal from "
-				       "FILE before it builds anything; build it once in %s first (%s)",
-				       file, v->prog.root, v->prog.build);
+	if (v->prog.build && file && stat(file, &st) && errno == ENOENT) {
+		if (!under_root(v->prog.root, file, rel, n))
+			return cli_usage_error("%s: no such file, and not under --source-root %s, where "
+					       "--build would make it: build it first, or give its path "
+					       "in %s", file, v->prog.root, v->prog.root);
+		*from_a = true;
+	}
+	return 0;
+}
+
+/* --build with FILE not built yet: A copied and built first, FILE read
+ * from A's copy (*path: the path to load). */
+static int file_from_a(struct val *v, struct vstate *s, const char *file, const char *rel,
+		       const char **path, struct slt_error *err)
+{
+	fprintf(stderr, "structlint: note: %s does not exist yet: building A (%s in a copy of %s) "
+		"and reading the layout from A's %s\n", file, v->prog.build, v->prog.root, rel);
+	int rc = cli_program_build_a(&v->prog, &s->tree, &s->prog, err);
+	if (rc)
+		return rc;
+	snprintf(s->file_a, sizeof(s->file_a), "%s/%s", s->tree.a, rel);
+	struct stat st;
+	if (stat(s->file_a, &st))
+		return slt_error_set(err, SLT_EUSAGE, file, -1,
+				     "check FILE's path, or build it first",
+				     "A's build (%s) did not make %s", v->prog.build, rel);
+	*path = s->file_a;
 	return 0;
 }
 
@@ -559,7 +607,14 @@ int cmd_validate(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	/* every input checked before any run: the cheap ones, B's layout,
 	 * then A's (its samples joined), the roles of both bound */
-	rc = check_inputs(&v, optind < argc ? argv[optind] : NULL);
+	bool from_a;
+	char rel[PATH_MAX];
+	rc = check_inputs(&v, optind < argc ? argv[optind] : NULL, &from_a, rel, sizeof(rel));
+	if (!rc && from_a) {
+		const char *path;
+		if (!(rc = file_from_a(&v, &s, argv[optind], rel, &path, &err)))
+			argv[optind] = (char *)path;
+	}
 	if (!rc && v.against)
 		rc = load_against(&c, &v, &s, &err);
 	if (!rc)

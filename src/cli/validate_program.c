@@ -247,11 +247,11 @@ void cli_program_tree_free(struct cli_program_tree *t)
 static char side_a[] = "STRUCTLINT_SIDE=A", side_b[] = "STRUCTLINT_SIDE=B";
 static char *const env_a[] = { side_a, NULL }, *const env_b[] = { side_b, NULL };
 
-int cli_program_prepare(const struct cli_program_opts *o, const char *diff,
-			struct cli_program_tree *t, struct slt_program_result *r,
-			struct slt_error *err)
+/* The temporary directory and its A and B paths, once. */
+static int make_dir(struct cli_program_tree *t, struct slt_error *err)
 {
-	memset(r, 0, sizeof(*r));
+	if (t->dir[0])
+		return 0;
 	snprintf(t->dir, sizeof(t->dir), "/tmp/structlint-validate-XXXXXX");
 	if (!mkdtemp(t->dir)) {
 		t->dir[0] = 0;
@@ -260,41 +260,74 @@ int cli_program_prepare(const struct cli_program_opts *o, const char *diff,
 	}
 	snprintf(t->a, sizeof(t->a), "%s/A", t->dir);
 	snprintf(t->b, sizeof(t->b), "%s/B", t->dir);
-	char dp[sizeof(t->dir) + 16], log[sizeof(t->dir) + 16], e_src[4200], e_dst[sizeof(t->a) + 16], e_diff[sizeof(dp) + 16];
-	snprintf(dp, sizeof(dp), "%s/proposal.diff", t->dir);
+	return 0;
+}
+
+/* Copy o->root to side's directory; patch B with the diff file dp; build
+ * it (its output in the directory's build.log, its last lines shown when
+ * it fails). */
+static int copy_build(const struct cli_program_opts *o, struct cli_program_tree *t, int side,
+		      const char *dp, struct slt_program_result *r, struct slt_error *err)
+{
+	char log[sizeof(t->dir) + 16], e_src[4200], e_dst[sizeof(t->a) + 16], e_diff[sizeof(t->dir) + 32];
 	snprintf(log, sizeof(log), "%s/build.log", t->dir);
 	snprintf(e_src, sizeof(e_src), "SLT_SRC=%s", o->root);
-	snprintf(e_diff, sizeof(e_diff), "SLT_DIFF=%s", dp);
-	int rc = 0, st;
+	snprintf(e_dst, sizeof(e_dst), "SLT_DST=%s", side ? t->b : t->a);
+	char *env[] = { e_src, e_dst, NULL };
+	int st;
+	if ((st = run_sh(NULL, "mkdir -p \"$SLT_DST\" && cp -a -- \"$SLT_SRC\"/. \"$SLT_DST\"",
+			 env, NULL, NULL, NULL, NULL, 0)))
+		return fail(err, "copying --source-root", o->root, st);
+	if (side) {
+		snprintf(e_diff, sizeof(e_diff), "SLT_DIFF=%s", dp);
+		char *denv[] = { e_diff, NULL };
+		if ((st = run_sh(t->b, "patch -p1 --batch --silent --no-backup-if-mismatch < \"$SLT_DIFF\"",
+				 denv, NULL, NULL, NULL, NULL, 0)))
+			return fail(err, "applying the proposal (patch -p1) to B", dp, st);
+	}
+	if ((st = run_sh(side ? t->b : t->a, o->build, side ? env_b : env_a, log,
+			 side ? &r->build_b_s : &r->build_a_s, NULL, NULL, 0))) {
+		print_tail(log);
+		return fail(err, side ? "building B" : "building A", o->build, st);
+	}
+	return 0;
+}
+
+int cli_program_build_a(const struct cli_program_opts *o, struct cli_program_tree *t,
+			struct slt_program_result *r, struct slt_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	int rc = make_dir(t, err);
+	if (!rc)
+		rc = copy_build(o, t, 0, NULL, r, err);
+	t->a_built = !rc;
+	return rc;
+}
+
+int cli_program_prepare(const struct cli_program_opts *o, const char *diff,
+			struct cli_program_tree *t, struct slt_program_result *r,
+			struct slt_error *err)
+{
+	if (!t->a_built)
+		memset(r, 0, sizeof(*r));
+	int rc = make_dir(t, err);
+	if (rc)
+		return rc;
+	char dp[sizeof(t->dir) + 16];
+	snprintf(dp, sizeof(dp), "%s/proposal.diff", t->dir);
 	FILE *f = fopen(dp, "w");
 	bool wrote = f && fputs(diff, f) >= 0;
 	if (f && fclose(f))
 		wrote = false;
-	if (!wrote) {
+	if (!wrote)
 		return slt_error_set(err, SLT_EIO, dp, -1, NULL, "cannot write the proposal's diff");
-	}
-	for (int side = 0; side < 2 && !rc; side++) {
-		snprintf(e_dst, sizeof(e_dst), "SLT_DST=%s", side ? t->b : t->a);
-		char *env[] = { e_src, e_dst, NULL };
-		if ((st = run_sh(NULL, "mkdir -p \"$SLT_DST\" && cp -a -- \"$SLT_SRC\"/. \"$SLT_DST\"",
-				 env, NULL, NULL, NULL, NULL, 0)))
-			rc = fail(err, "copying --source-root", o->root, st);
-	}
-	if (!rc) {
-		char *env[] = { e_diff, NULL };
-		if ((st = run_sh(t->b, "patch -p1 --batch --silent --no-backup-if-mismatch < \"$SLT_DIFF\"",
-				 env, NULL, NULL, NULL, NULL, 0)))
-			rc = fail(err, "applying the proposal (patch -p1) to B", dp, st);
-	}
 	/* both builds before anything is measured: a broken build fails in
-	 * seconds, with its output's last lines, not after the engine's runs */
-	for (int side = 0; side < 2 && !rc; side++) {
-		if ((st = run_sh(side ? t->b : t->a, o->build, side ? env_b : env_a, log,
-				 side ? &r->build_b_s : &r->build_a_s, NULL, NULL, 0))) {
-			print_tail(log);
-			rc = fail(err, side ? "building B" : "building A", o->build, st);
-		}
-	}
+	 * seconds, with its output's last lines, not after the engine's runs
+	 * (A already built when FILE came from its build) */
+	if (!t->a_built)
+		rc = copy_build(o, t, 0, dp, r, err);
+	if (!rc)
+		rc = copy_build(o, t, 1, dp, r, err);
 	return rc;
 }
 

@@ -29,14 +29,25 @@ struct cli_program_opts {
 struct cli_program_tree {
 	char dir[64];            /* the temporary directory ("": none) */
 	char a[72], b[72];       /* its A and B copies */
+	bool a_built;            /* A copied and built (cli_program_build_a()) */
 };
+
+/*
+ * Copy o->root to t's A and build it (as cli_program_prepare() does),
+ * before FILE is read: validate --build with a FILE not built yet reads
+ * it from A's copy.  r zeroed, then build_a_s.  Returns as
+ * cli_program_prepare().
+ */
+int cli_program_build_a(const struct cli_program_opts *o, struct cli_program_tree *t,
+			struct slt_program_result *r, struct slt_error *err);
 
 /*
  * Copy o->root twice under a new directory in /tmp (t; A as is, B with
  * diff, a unified diff relative to the root, applied by patch -p1) and
  * build both with o->build (its output kept in a log; when a build fails,
  * the log's last lines go to standard error before the error), filling
- * r->build_a_s and r->build_b_s.  Done before anything is measured, so
+ * r->build_a_s and r->build_b_s (A's copy and build skipped when
+ * cli_program_build_a() did them).  Done before anything is measured, so
  * that a broken build fails fast.  Returns 0, or SLT_EIO naming the step
  * that failed (copy, patch, build A/B).  t stays until
  * cli_program_tree_free(), also on error.

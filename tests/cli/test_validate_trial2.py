@@ -169,19 +169,29 @@ def case_profile_unknown_key():
 
 
 def case_file_before_build():
-    """validate --build with a FILE that does not exist yet: one line, exit
-    2, saying FILE is read before anything is built and to build it once in
-    DIR with CMD (documented; old code: "no such file (build it first, or
-    check the path)", not naming --build)."""
+    """validate --build with a FILE under --source-root that does not exist
+    yet: A is copied and built first and FILE read from A's build (a note
+    says so), then B, then the runs; a missing FILE outside the root: one
+    line, exit 2.  (Old code: "no such file (build it first...)".)"""
     src, obj = prog_tree('prog_nofile', PROG_C)
-    missing = os.path.join(src, 'not_built.o')
+    os.remove(obj)
+    args = ['validate', obj, 'bad_stats', '--classes', classes(), '--source-root', src,
+            '--build', CC + ' -g -c -o main.o main.c && ' + CC + ' -o prog main.c',
+            '--run', './prog', '--rounds', '3', '--min-overlap', '0'] + SHORT[2:]
+    p = sl(*args)
+    assert p.returncode == 0, p.stderr
+    assert 'structlint: note: %s does not exist yet: building A' % obj in p.stderr, p.stderr
+    assert 'program' in p.stdout and not os.path.exists(obj), p.stdout
+    # relative FILE under a relative root
+    p = sl(*(['validate', 'prog_nofile/main.o'] + args[2:5] + ['--source-root', 'prog_nofile'] +
+             args[7:]), cwd=os.path.dirname(src))
+    assert p.returncode == 0, p.stderr
+    missing = os.path.join(os.path.dirname(src), 'elsewhere.o')
     p = sl('validate', missing, 'bad_stats', '--classes', classes(), '--source-root', src,
            '--build', 'make', '--run', './prog')
     lines = [l for l in p.stderr.split('\n') if l]
     assert p.returncode == 2 and len(lines) == 1, p.stderr
-    assert '%s: no such file: validate reads the layout' % missing in lines[0], lines
-    assert 'build it once in %s first (make)' % src in lines[0], lines
-
+    assert '%s: no such file, and not under --source-root %s' % (missing, src) in lines[0], lines
 
 if __name__ == '__main__':
     import clicases
