@@ -193,6 +193,11 @@ enum slt_access_reason {
 			       array of scalars, a pointer variable itself
 			       (whose load types the register).  Resolved,
 			       not attributed to a struct. */
+	SLT_AR_INDEXED,     /* "indexed" (added after v1): base+index*scale
+			       with an index register of unknown value whose
+			       scale steps over no array at base+disp: the
+			       offset is unknown (nothing is charged to the
+			       displacement's member) */
 	SLT_AR_N
 };
 
@@ -307,7 +312,7 @@ uint32_t slt_access_containers(const struct slt_access_map *map,
 
 /* The payload version of slt_access_save(); the cache kind is "access". */
 #define SLT_ACCESS_CACHE_KIND "access"
-#define SLT_ACCESS_CACHE_VERSION 3u
+#define SLT_ACCESS_CACHE_VERSION 4u
 
 /* map as one malloc()ed buffer (*out, *size bytes): its sites, functions,
  * totals and embedded-type counts.  Returns 0 or SLT_ENOMEM. */

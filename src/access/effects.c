@@ -300,7 +300,12 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 		    op[0].size >= 4 && slt_acc_reg(op[0].reg) >= 0) {
 			/* 32-bit destinations zero-extend: per-CPU offsets
 			 * are below 4 GiB */
-			s->r[slt_acc_reg(op[0].reg)] = percpu_offset(t, op[1].imm);
+			struct rstate v = percpu_offset(t, op[1].imm);
+			if (v.kind == RK_NONE)  /* a 32-bit one zero-extends */
+				v = (struct rstate){.kind = RK_CONST,
+						    .off = op[0].size == 8 ? op[1].imm
+						    : (int64_t)(uint32_t)op[1].imm};
+			s->r[slt_acc_reg(op[0].reg)] = v;
 			return 0;
 		}
 		break;
@@ -355,7 +360,13 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 			int r = slt_acc_reg(op[0].reg);
 			struct rstate v = acc_reg_state(t, r, pc);
 			v.aoff += id == X86_INS_ADD ? op[1].imm : -op[1].imm;
-			if (v.kind != RK_NONE) {
+			if (v.kind == RK_NONE || v.kind == RK_SCALAR) {
+				/* an unknown integer plus a known addend (an
+				 * index register, track.c: indexed()) */
+				v.kind = RK_INDEX;
+				v.st = NULL;
+				v.off = id == X86_INS_ADD ? op[1].imm : -op[1].imm;
+			} else {
 				v.off += id == X86_INS_ADD ? op[1].imm : -op[1].imm;
 				if (v.kind == RK_PTR) {
 					v.arith = 1;
@@ -397,7 +408,8 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 			int r = slt_acc_reg(op[0].reg);
 			struct rstate v = acc_reg_state(t, r, pc);
 			struct rstate o = acc_reg_state(t, slt_acc_reg(op[1].reg), pc);
-			if (v.kind == RK_PTR && (o.kind == RK_NONE || o.kind == RK_SCALAR)) {
+			if (v.kind == RK_PTR && (o.kind == RK_NONE || o.kind == RK_SCALAR ||
+						 o.kind == RK_INDEX || o.kind == RK_CONST)) {
 				v.arith = 1;
 				v.via = SLT_VIA_TRACKED;
 				v.arg = 0;
@@ -456,7 +468,8 @@ int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,
 		clobber(t, in->detail->regs_write[i]);
 	/* a stack store of anything we do not follow */
 	for (uint8_t i = 0; i < x->op_count; i++)
-		if (op[i].type == X86_OP_MEM && (op[i].access & CS_AC_WRITE) &&
+		if (op[i].type == X86_OP_MEM &&
+		    (acc_mem_kind(in, &op[i]) & SLT_ACCESS_STORE) &&
 		    acc_slot_key(t, &op[i], &key))
 			acc_slot_set(s, key, &(struct rstate){0});
 	return 0;

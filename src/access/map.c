@@ -44,6 +44,7 @@ static const char *const reason_names[SLT_AR_N] = {
 	[SLT_AR_VAR_TYPED] = "typed-variable",
 	[SLT_AR_GLOBAL] = "global",
 	[SLT_AR_SEGMENT] = "per-cpu-tls",
+	[SLT_AR_INDEXED] = "indexed",
 };
 
 const char *slt_access_reason_name(enum slt_access_reason r)
@@ -62,6 +63,7 @@ static const char *const reason_help[SLT_AR_N] = {
 	[SLT_AR_VAR_TYPED] = "resolved: a global or per-CPU variable of another type",
 	[SLT_AR_GLOBAL] = "%rip-relative or absolute, in no variable the DWARF places there",
 	[SLT_AR_SEGMENT] = "%gs/%fs (per-CPU, TLS) through an untyped register or no struct variable",
+	[SLT_AR_INDEXED] = "indexed, offset unknown: an index of unknown value over no array its scale steps",
 };
 
 const char *slt_access_reason_help(enum slt_access_reason r)

@@ -117,13 +117,13 @@ int acc_stack_resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 	if (b->kind != RK_STACK)
 		return SLT_AR_STACK;
 	int64_t key = b->off + m->disp;
-	bool store = (op->access & CS_AC_WRITE) != 0;
+	bool store = (acc_mem_kind(in, op) & SLT_ACCESS_STORE) != 0;
 	int r = dwarf_object(t, in, m, key, store, out);
 	if (r != SLT_AR_STACK || m->index != X86_REG_INVALID)
 		return r;
 	/* a reload of a typed value, or a spill of one */
 	struct rstate *slot = acc_slot_find(&t->cur, key);
-	if (slot && slot->kind != RK_NONE && !store)
+	if (slot && acc_rk_typed(slot->kind) && !store)
 		return SLT_AR_STACK_LOCAL;
 	const cs_x86 *x = &in->detail->x86;
 	if (store && in->id == X86_INS_MOV && x->op_count == 2 &&
@@ -132,7 +132,7 @@ int acc_stack_resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 		struct rstate v = acc_reg_state(t, slt_acc_reg(x->operands[1].reg),
 						in->address);
 		if (v.kind == RK_SCALAR ||
-		    (v.kind != RK_NONE && slt_acc_reg64(x->operands[1].reg)))
+		    (acc_rk_typed(v.kind) && slt_acc_reg64(x->operands[1].reg)))
 			return SLT_AR_STACK_LOCAL;
 	}
 	return SLT_AR_STACK;

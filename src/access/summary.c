@@ -115,6 +115,37 @@ static bool dup_site(const struct slt_access_map *map,
 	return false;
 }
 
+/* The innermost members that the bytes of site overlap, in offset order
+ * (at most cap): a 16-byte movups over four ints is an access of each
+ * (an array member counts once, whatever its elements).  An address site
+ * (width 0) names the member at its offset alone.  0: in no member. */
+static size_t site_members(const struct slt_struct *st,
+			   const struct slt_access_site *site, long *out, size_t cap)
+{
+	uint64_t pos = (uint64_t)site->offset;
+	uint64_t end = pos + (site->width ? site->width : 1);
+	size_t n = 0;
+	while (pos < end && n < cap) {
+		long m = slt_join_member_at(st, pos);
+		if (m >= 0) {
+			out[n++] = m;
+			pos = st->members[m].offset + st->members[m].size;
+			continue;
+		}
+		/* padding: on to the next member starting inside the access */
+		uint64_t next = end;
+		for (size_t i = 0; i < st->n_members; i++)
+			if (st->members[i].size && st->members[i].offset > pos &&
+			    st->members[i].offset < next)
+				next = st->members[i].offset;
+		pos = next;
+	}
+	return n;
+}
+
+/* A site's bytes reach at most this many members (64-byte AVX-512). */
+#define SITE_MEMBERS_MAX 64
+
 int slt_access_summarize(const struct slt_access_map *map,
 			 const struct slt_struct *st,
 			 struct slt_access_summary **out, struct slt_error *err)
@@ -122,15 +153,21 @@ int slt_access_summarize(const struct slt_access_map *map,
 	*out = NULL;
 	struct slt_access_summary *s = calloc(1, sizeof(*s));
 	size_t n = 0;
-	for (size_t i = 0; i < map->n_sites; i++)
-		n += map->sites[i].type_size == st->size &&
-		     !strcmp(map->sites[i].type, st->name);
+	long leaves[SITE_MEMBERS_MAX];
+	for (size_t i = 0; i < map->n_sites; i++) {
+		const struct slt_access_site *site = &map->sites[i];
+		if (site->type_size == st->size && !strcmp(site->type, st->name)) {
+			size_t k = site_members(st, site, leaves, SITE_MEMBERS_MAX);
+			n += k ? k : 1;
+		}
+	}
 	size_t depth_max = 1;
 	for (size_t i = 0; i < st->n_members; i++)
 		if (st->members[i].depth + 1 > depth_max)
 			depth_max = st->members[i].depth + 1;
 	struct pair *pairs = NULL;
 	uint32_t *funcs = NULL;
+	size_t *stamp = calloc(st->n_members + 1, sizeof(*stamp));
 	if (s) {
 		s->layout = st;
 		s->members = calloc(st->n_members + 1, sizeof(*s->members));
@@ -139,10 +176,12 @@ int slt_access_summarize(const struct slt_access_map *map,
 		pairs = calloc(n * (depth_max + 1) + 1, sizeof(*pairs));
 		funcs = calloc(n + 1, sizeof(*funcs));
 	}
-	if (!s || !s->members || !s->sites || !s->site_member || !pairs || !funcs) {
+	if (!s || !s->members || !s->sites || !s->site_member || !pairs || !funcs ||
+	    !stamp) {
 		slt_access_summary_free(s);
 		free(pairs);
 		free(funcs);
+		free(stamp);
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	}
 	size_t np = 0;
@@ -150,25 +189,35 @@ int slt_access_summarize(const struct slt_access_map *map,
 		const struct slt_access_site *site = &map->sites[i];
 		if (site->type_size != st->size || strcmp(site->type, st->name))
 			continue;
-		long m = slt_join_member_at(st, (uint64_t)site->offset);
-		if (dup_site(map, s, site, m))
-			continue;
-		s->sites[s->n_sites] = i;
-		s->site_member[s->n_sites++] = m;
+		size_t nl = site_members(st, site, leaves, SITE_MEMBERS_MAX);
+		if (!nl)
+			leaves[nl++] = -1;
 		bool access = !(site->kind & SLT_ACCESS_ADDR);
 		uint32_t call = site->via == SLT_VIA_CALL;
-		if (m < 0) {
-			count(&s->outside, site->kind, call);
-			if (access)
-				pairs[np++] = (struct pair){-1, site->func, call};
-			continue;
-		}
-		for (long a = m; a >= 0; a = st->members[a].parent) {
-			count(&s->members[a], site->kind, call);
-			if (access)
-				pairs[np++] = (struct pair){a, site->func, call};
+		for (size_t l = 0; l < nl; l++) {
+			long m = leaves[l];
+			if (dup_site(map, s, site, m))
+				continue;
+			s->sites[s->n_sites] = i;
+			s->site_member[s->n_sites++] = m;
+			if (m < 0) {
+				count(&s->outside, site->kind, call);
+				if (access)
+					pairs[np++] = (struct pair){-1, site->func, call};
+				continue;
+			}
+			/* a container once per site, however many of its
+			 * members the site reaches */
+			for (long a = m; a >= 0 && stamp[a] != i + 1;
+			     a = st->members[a].parent) {
+				stamp[a] = i + 1;
+				count(&s->members[a], site->kind, call);
+				if (access)
+					pairs[np++] = (struct pair){a, site->func, call};
+			}
 		}
 	}
+	free(stamp);
 	if (np > 1) /* qsort(NULL, 0) is undefined */
 		qsort(pairs, np, sizeof(*pairs), cmp_pair);
 	/* per (member, function): direct when any site is, else via a call */

@@ -375,7 +375,7 @@ static int resolve_reg(struct tctx *t, int reg, uint64_t pc, int64_t disp,
 	if (r->kind == RK_STACK)
 		return SLT_AR_STACK;
 	const struct slt_type *later;
-	if (r->kind == RK_NONE && reason == SLT_AR_NO_VAR && (flags & RR_AHEAD) &&
+	if (!acc_rk_typed(r->kind) && reason == SLT_AR_NO_VAR && (flags & RR_AHEAD) &&
 	    acc_ahead(t, reg, &later))
 		*r = (struct rstate){.kind = RK_PTR, .st = later,
 				     .via = SLT_VIA_TRACKED, .arg = r->arg,
@@ -415,11 +415,29 @@ bool acc_scale_steps(uint64_t elem, unsigned scale)
 	       (elem == scale || (elem > 8 && elem % scale == 0));
 }
 
-static int indexed(struct tctx *t, const struct resolved *res, unsigned scale)
+/* res: the access at base+disp; idx: the index register's state.  A
+ * known constant index gives the offset; an unknown one plus a known
+ * addend (add $0xc8,%rsi folding an array's offset into the index)
+ * moves the access by addend*scale, and then, as for an index of
+ * unknown value, the offset is known only to lie in the array member
+ * there when the scale steps over its elements (acc_scale_steps);
+ * otherwise SLT_AR_INDEXED (nothing charged to the displacement's
+ * member) or, for a constant outside the object, SLT_AR_BAD_OFFSET. */
+static int indexed(struct tctx *t, struct resolved *res, const struct rstate *idx,
+		   unsigned scale)
 {
+	int64_t size = (int64_t)res->st->size;
+	if (idx->kind == RK_CONST || idx->kind == RK_INDEX) {
+		int64_t o = res->off + idx->off * (int64_t)scale;
+		if (o < 0 || o >= size)
+			return idx->kind == RK_CONST ? SLT_AR_BAD_OFFSET : SLT_AR_INDEXED;
+		res->off = o;
+		if (idx->kind == RK_CONST)
+			return 0;
+	}
 	uint64_t elem = 0;
 	slt_acc_path(t->env->d, res->st, (uint64_t)res->off, NULL, &elem);
-	return acc_scale_steps(elem, scale) ? 0 : SLT_AR_BAD_OFFSET;
+	return acc_scale_steps(elem, scale) ? 0 : SLT_AR_INDEXED;
 }
 
 /* A %rip-relative or absolute operand (no base register, or %rip), in
@@ -449,9 +467,12 @@ static int resolve_fixed(struct tctx *t, const cs_insn *in, const x86_op_mem *m,
 	if (m->index == X86_REG_INVALID)
 		return 0;
 	unsigned scale = (unsigned)m->scale;
-	if (acc_scale_steps(elem, scale))
+	int ix = slt_acc_reg(m->index);
+	const struct rstate *idx = ix >= 0 ? &t->cur.r[ix] : &(struct rstate){0};
+	if (acc_scale_steps(elem, scale) && idx->kind != RK_CONST &&
+	    idx->kind != RK_INDEX)
 		return 0;  /* var[i].member */
-	return indexed(t, out, scale);  /* var.arr[i] */
+	return indexed(t, out, idx, scale);  /* var.arr[i] */
 }
 
 /* A register-based operand (or %rip-relative, absolute) without segment. */
@@ -472,9 +493,10 @@ static int resolve_base(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 	if (r == SLT_AR_STACK)
 		return acc_stack_resolve(t, in, op, base, out);
 	if (!r && index != AREG_NONE)
-		r = indexed(t, out, (unsigned)m->scale);
+		r = indexed(t, out, &t->cur.r[index], (unsigned)m->scale);
 	if (r && r != SLT_AR_STACK && index != AREG_NONE && m->scale == 1 &&
-	    !resolve_reg(t, index, pc, m->disp, 0, out) && !indexed(t, out, 1))
+	    !resolve_reg(t, index, pc, m->disp, 0, out) &&
+	    !indexed(t, out, &t->cur.r[base], 1))
 		return 0;
 	return r;
 }
@@ -527,7 +549,43 @@ static bool bit_op(unsigned id)
 	}
 }
 
-static uint32_t kind_of(const cs_insn *in, const cs_x86_op *op)
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Capstone 4's access flags are missing or wrong for many SSE/AVX,
+ * string and x87 instructions: movups %xmm0,(%rdi), vmovdqu, movq
+ * %xmm0,(%rdi), pextrd and fstp mark their memory destination read only.
+ * For moves (mov*, vmov*, movnt*, movs*, stos*) and extracts (pextr*,
+ * extractps, vextract*) the kind therefore comes from the operand order
+ * (the detail lists operands in Intel order, destination first, whatever
+ * the printing syntax): the first operand of two or more is stored, any
+ * other is loaded; the x87 and state stores with their memory operand
+ * alone (fst*, fist*, fnst*, fbstp, fxsave*, xsave*, stmxcsr) store.
+ * Returns 0 for every other instruction: its flags decide, and without
+ * flags it is a load (SSE/AVX arithmetic, compares and conversions read
+ * their memory operand; their destination is a register). */
+static uint32_t class_kind(const cs_insn *in, const cs_x86_op *op)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const char *mn = strrchr(in->mnemonic, ' ');  /* past rep */
+	mn = mn ? mn + 1 : in->mnemonic;
+	bool first = op == &x->operands[0];
+	if (starts(mn, "v"))
+		mn++;
+	if (starts(mn, "mov") || starts(mn, "stos") || starts(mn, "pextr") ||
+	    starts(mn, "extract"))
+		return first && x->op_count >= 2 ? SLT_ACCESS_STORE : SLT_ACCESS_LOAD;
+	if (x->op_count == 1 && first &&
+	    (starts(mn, "fst") || starts(mn, "fist") || starts(mn, "fnst") ||
+	     starts(mn, "fbstp") || starts(mn, "fxsave") || starts(mn, "xsave") ||
+	     starts(mn, "stmxcsr")))
+		return SLT_ACCESS_STORE;
+	return 0;
+}
+
+uint32_t acc_mem_kind(const cs_insn *in, const cs_x86_op *op)
 {
 	const cs_x86 *x = &in->detail->x86;
 	uint32_t bits = bit_op(in->id) && (op->access & CS_AC_WRITE) ? SLT_ACCESS_BITS : 0;
@@ -550,7 +608,9 @@ static uint32_t kind_of(const cs_insn *in, const cs_x86_op *op)
 	default:
 		break;
 	}
-	uint32_t k = 0;
+	uint32_t k = class_kind(in, op);
+	if (k)
+		return k;
 	if (op->access & CS_AC_READ)
 		k |= SLT_ACCESS_LOAD;
 	if (op->access & CS_AC_WRITE)
@@ -639,7 +699,7 @@ static int arg_access(struct tctx *t, const cs_insn *in, const cs_x86_op *mem)
 	*a = (struct acall_acc){.func = t->func_idx, .arg = t->cur.r[base].arg,
 				.off = t->cur.r[base].aoff + m->disp,
 				.width = mem->size,
-				.kind = (uint8_t)kind_of(in, mem)};
+				.kind = (uint8_t)acc_mem_kind(in, mem)};
 	return 0;
 }
 
@@ -681,7 +741,7 @@ static int one_insn(struct tctx *t, const cs_insn *in, struct slt_access_func *a
 			struct slt_access_site *s = slt_dw_vec_push(t->env->d, sites);
 			if (!s)
 				return SLT_ENOMEM;
-			uint32_t kind = kind_of(in, mem);
+			uint32_t kind = acc_mem_kind(in, mem);
 			*s = (struct slt_access_site){
 				.pc = in->address,
 				.type = res.st->name ? res.st->name : "",

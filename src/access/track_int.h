@@ -16,11 +16,23 @@ enum rkind {
 	RK_STACK,  /* a stack address: off = bytes from the %rsp at entry */
 	RK_PCPU,   /* the per-CPU offset of st + off (mov $runqueues,%reg):
 		      no address until a CPU's per-CPU base is added */
+	RK_INDEX,  /* an integer: an unknown value plus off (add $imm onto a
+		      register of unknown value: an array offset the
+		      compiler folded into an index register) */
+	RK_CONST,  /* an integer of known value off (mov $imm, then add/sub
+		      of immediates) */
 	RK_SCALAR, /* a value of known type that points to no struct: loaded
 		      from a struct member, a typed variable or a typed stack
 		      slot (perf's TSR_KIND_TYPE); st NULL.  Only its spills
 		      and reloads use it (stack.c: "stack-local") */
 };
+
+/* A kind that says what the value is a type of (not RK_NONE, nor the
+ * plain integers RK_INDEX and RK_CONST). */
+static inline bool acc_rk_typed(uint8_t kind)
+{
+	return kind != RK_NONE && kind != RK_INDEX && kind != RK_CONST;
+}
 
 struct rstate {
 	const struct slt_type *st;
@@ -107,6 +119,10 @@ bool acc_slot_key(struct tctx *t, const cs_x86_op *op, int64_t *key);
  * array of 8-byte elements is an offset the compiler folded into the
  * index (&s->other[i] computed from s): false, as for elem 0 (no array). */
 bool acc_scale_steps(uint64_t elem, unsigned scale);
+
+/* The kind (SLT_ACCESS_*) of in's memory operand op: capstone's access
+ * flags, else the mnemonic class and operand order (track.c). */
+uint32_t acc_mem_kind(const cs_insn *in, const cs_x86_op *op);
 
 /* stack.c: index t->f's stack-slot records (t->slotv); 0 or SLT_ENOMEM. */
 int acc_stack_init(struct tctx *t);
