@@ -292,8 +292,10 @@ struct slt_access_opts {
 int slt_access_build(const char *path, const struct slt_access_opts *opts,
 		     struct slt_access_map **out, struct slt_error *err);
 
-/* What can be told from path's first bytes before any DWARF is read: raw
- * BTF (no machine code) and an ELF machine other than x86-64 are
+/* What can be told from path's headers before any DWARF is read (and
+ * before any cache lookup): raw BTF (no machine code), an ELF machine
+ * other than x86-64 (named: "aarch64 (183)") and an ELF without an
+ * executable section holding bytes (a separate debug file) are
  * SLT_EUNSUPPORTED with err filled; anything else (unreadable included:
  * the open that follows says why) 0. */
 int slt_access_check_file(const char *path, struct slt_error *err);

@@ -99,8 +99,29 @@ static int code_sections(struct dw *d, struct priv *p, struct slt_error *err)
 	return 0;
 }
 
+/* The name of an ELF e_machine (elf.h), NULL for one not listed. */
+static const char *machine_name(unsigned m)
+{
+	static const struct { unsigned m; const char *name; } names[] = {
+		{EM_386, "i386"}, {EM_ARM, "arm"}, {EM_AARCH64, "aarch64"},
+		{EM_RISCV, "riscv"}, {EM_PPC, "ppc"}, {EM_PPC64, "ppc64"},
+		{EM_S390, "s390"}, {EM_MIPS, "mips"}, {EM_SPARC, "sparc"},
+		{EM_SPARCV9, "sparc64"}, {EM_IA_64, "ia64"},
+		{EM_LOONGARCH, "loongarch"}, {EM_BPF, "bpf"},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].m == m)
+			return names[i].name;
+	return NULL;
+}
+
 static int not_x86(const char *path, unsigned machine, struct slt_error *err)
 {
+	const char *name = machine_name(machine);
+	if (name)
+		return slt_error_set(err, SLT_EUNSUPPORTED, path, -1,
+				     "the access map decodes x86-64 code only",
+				     "ELF machine %s (%u) is not x86-64", name, machine);
 	return slt_error_set(err, SLT_EUNSUPPORTED, path, -1,
 			     "the access map decodes x86-64 code only",
 			     "ELF machine %u is not x86-64", machine);
@@ -108,23 +129,28 @@ static int not_x86(const char *path, unsigned machine, struct slt_error *err)
 
 /* Why a file has no code to decode: a separate debug file
  * (objcopy --only-keep-debug, /usr/lib/debug) keeps its executable
- * sections as SHT_NOBITS; anything else has no executable section. */
-static int no_code(struct dw *d, struct slt_error *err)
+ * sections as SHT_NOBITS; anything else has no executable section.
+ * Unless always, 0 when e has an executable section with bytes. */
+static int no_code(const struct slt_elf *e, const char *path, bool always,
+		   struct slt_error *err)
 {
-	size_t n = slt_elf_nsections(d->elf);
+	size_t n = slt_elf_nsections(e);
 	const struct slt_elf_section *nb = NULL;
 	for (size_t i = 1; i < n; i++) {
-		const struct slt_elf_section *s = slt_elf_section(d->elf, i);
-		if (s->type == SHT_NOBITS && (s->flags & SHF_EXECINSTR) && s->size &&
-		    (!nb || !strcmp(s->name, ".text")))
+		const struct slt_elf_section *s = slt_elf_section(e, i);
+		if (!(s->flags & SHF_EXECINSTR) || !s->size)
+			continue;
+		if (s->type != SHT_NOBITS && !always)
+			return 0;
+		if (s->type == SHT_NOBITS && (!nb || !strcmp(s->name, ".text")))
 			nb = s;
 	}
 	if (nb)
-		return slt_error_set(err, SLT_EUNSUPPORTED, d->path, -1,
+		return slt_error_set(err, SLT_EUNSUPPORTED, path, -1,
 					     "give the binary, the file with the code",
 					     "a separate debug file: %s is SHT_NOBITS, "
 					     "no machine code", nb->name);
-	return slt_error_set(err, SLT_EUNSUPPORTED, d->path, -1,
+	return slt_error_set(err, SLT_EUNSUPPORTED, path, -1,
 			     "give the binary, the file with the code",
 			     "no executable section: no machine code");
 }
@@ -347,7 +373,7 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 	if ((rc = code_sections(d, p, err)))
 		goto fail;
 	if (!p->n_code) {   /* nothing to decode: refused, so never cached */
-		rc = no_code(d, err);
+		rc = no_code(d->elf, d->path, true, err);
 		goto fail;
 	}
 	percpu_section(d, &c.g);
@@ -482,6 +508,16 @@ int slt_access_check_file(const char *path, struct slt_error *err)
 						       : (unsigned)h[19] << 8 | h[18];
 		if (m != EM_X86_64)
 			return not_x86(path, m, err);
+		/* no machine code (a separate debug file): refused before
+		 * any cache lookup by build-id, which such a file shares */
+		struct slt_elf *e = NULL;
+		struct slt_error scratch;
+		slt_error_clear(&scratch);
+		if (slt_elf_open(path, &e, &scratch))
+			return 0;   /* the open that follows says why */
+		int rc = no_code(e, path, false, err);
+		slt_elf_close(e);
+		return rc;
 	}
 	return 0;
 }

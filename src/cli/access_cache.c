@@ -90,6 +90,11 @@ int cli_access_map(const char *file, const char *const *types, size_t n_types,
 		   bool no_cache, struct slt_access_map **out,
 		   struct slt_error *err)
 {
+	/* the input checks first: a file without code (a debug file shares
+	 * its binary's build-id) is refused, cached map or not */
+	int rc = slt_access_check_file(file, err);
+	if (rc)
+		return rc;
 	uint8_t id[SLT_CACHE_MAX_ID];
 	size_t n_id = no_cache ? 0 : build_id(file, id);
 	/* the payload version, and the code that derives the map */
@@ -104,7 +109,7 @@ int cli_access_map(const char *file, const char *const *types, size_t n_types,
 		ao.progress = show;
 		ao.progress_ctx = &pg;
 	}
-	int rc = slt_access_build(file, &ao, out, err);
+	rc = slt_access_build(file, &ao, out, err);
 	if (pg.shown)
 		fputs("\r\033[K", stderr);
 	if (rc || !n_id)

@@ -254,7 +254,7 @@ def case_bad_inputs():
     with open(a64, 'wb') as f:
         f.write(raw)
     p = run('access', a64, 'root', rc=2)
-    assert 'ELF machine 183 is not x86-64' in p.stderr, p.stderr
+    assert 'ELF machine aarch64 (183) is not x86-64' in p.stderr, p.stderr
     # report without FILE: static classes need the binary, and the
     # alternatives are given once (they were repeated)
     if os.access('/sys/kernel/btf/vmlinux', os.R_OK):
@@ -444,6 +444,15 @@ def case_no_code():
     assert not [f for f in os.listdir(cache) if f.startswith('access-')], os.listdir(cache)
     d = json.loads(sl('access', '--json', '--sites', exe, 'counters').stdout)
     assert d['structs'][0]['sites'], d
+    # with the binary's map now cached under the shared build-id, the
+    # debug file is still refused (the warm cache printed the whole map,
+    # exit 0, before the input check); so are report and suggest
+    assert [f for f in os.listdir(cache) if f.startswith('access-')], os.listdir(cache)
+    for args in (['access', dbg, 'counters'], ['report', dbg, 'counters'],
+                 ['access', '--sites', dbg, 'counters']):
+        p = sl(*args, rc=2)
+        assert p.stderr.count('\n') == 1 and 'SHT_NOBITS' in p.stderr and not p.stdout, \
+            (args, p.stderr)
 
 
 def cache_blocks(b):
@@ -559,7 +568,7 @@ def case_other_machine():
                  ['check', obj, '--rules', rules, '--classes', 'static'],
                  ['baseline', obj, 'padded', '--classes', 'static']):
         p = run(*args, rc=2)
-        assert p.stderr.count('\n') == 1 and 'ELF machine 183 is not x86-64' in p.stderr, (args, p.stderr)
+        assert p.stderr.count('\n') == 1 and 'ELF machine aarch64 (183) is not x86-64' in p.stderr, (args, p.stderr)
 
 
 CASES['other-machine'] = case_other_machine
