@@ -469,13 +469,13 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	if (!rc && c->n_classes)
 		rc = cli_classes_load(c->classes_paths, c->n_classes, &c->classes, err);
 	if (!rc && c->use_static) {
-		size_t replaced = 0;
+		size_t replaced = 0, added = 0;
 		rc = cli_static_classes_over(c->file, c->layout, c->lopts.no_cache, &c->classes,
-					     &replaced, err);
+					     &replaced, &added, err);
 		if (!rc && c->n_classes)
-			fprintf(stderr, "structlint: note: member classes: the static access map's, "
-				"%zu of them replaced by %s's (labelled %s)\n", replaced,
-				c->classes_joined, CLI_STATIC_GIVEN);
+			fprintf(stderr, "structlint: note: member classes: the static access map's "
+				"and %s's (labelled %s): %zu newly classed, %zu replaced\n",
+				c->classes_joined, CLI_STATIC_GIVEN, added, replaced);
 		if (rc && c->static_default) {
 			size_t u = strlen(err->hint);
 			snprintf(err->hint + u, sizeof(err->hint) - u,

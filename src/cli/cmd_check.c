@@ -365,8 +365,9 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 		rc = cli_classes_load(k->c.classes_paths, k->c.n_classes, &cl, err);
 	bool static_cl = false;
 	if (!rc && k->c.use_static) {
-		size_t replaced = 0;
-		rc = cli_static_classes_over(k->c.file, l, k->c.lopts.no_cache, &cl, &replaced, err);
+		size_t replaced = 0, added = 0;
+		rc = cli_static_classes_over(k->c.file, l, k->c.lopts.no_cache, &cl, &replaced,
+					     &added, err);
 		static_cl = !rc;
 	} else if (!rc && !cl && k->c.file) {
 		/* neither --samples nor --classes: the static classes when the

@@ -69,29 +69,50 @@ int cli_static_classes(const char *file, const struct slt_layout *layout,
 	return rc;
 }
 
+/* Whether struct_name is one of layout's structs. */
+static bool in_layout(const struct slt_layout *layout, const char *struct_name)
+{
+	for (size_t i = 0; i < layout->n_structs; i++)
+		if (layout->structs[i].name && !strcmp(layout->structs[i].name, struct_name))
+			return true;
+	return false;
+}
+
 int cli_static_classes_over(const char *file, const struct slt_layout *layout,
 			    bool no_cache, struct slt_classes **cl,
-			    size_t *n_replaced, struct slt_error *err)
+			    size_t *n_replaced, size_t *n_new, struct slt_error *err)
 {
 	struct slt_classes *st = NULL;
-	*n_replaced = 0;
+	*n_replaced = *n_new = 0;
 	int rc = cli_static_classes(file, layout, no_cache, &st, err);
 	if (rc || !*cl) {
 		if (!rc)
 			*cl = st;
 		return rc;
 	}
+	bool *hit = calloc((*cl)->n + 1, sizeof(*hit));
+	if (!hit) {
+		slt_classes_free(st);
+		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	}
 	/* the given entries win: drop the static ones they cover (the same
 	 * member, or one inside a member given a class) */
 	size_t w = 0;
 	for (size_t i = 0; i < st->n; i++) {
 		const struct slt_class_entry *e = &st->entries[i];
-		if (slt_classes_find(*cl, e->struct_name, e->member)) {
+		const struct slt_class_entry *g = slt_classes_find(*cl, e->struct_name, e->member);
+		if (g) {
 			(*n_replaced)++;
+			hit[g - (*cl)->entries] = true;
 			continue;
 		}
 		st->entries[w++] = *e;
 	}
+	/* the given entries of these structs that replaced no static one:
+	 * members the static map had not classed */
+	for (size_t i = 0; i < (*cl)->n; i++)
+		*n_new += !hit[i] && in_layout(layout, (*cl)->entries[i].struct_name);
+	free(hit);
 	st->n = w;
 	rc = slt_classes_merge(*cl, st, err);
 	slt_classes_free(st);

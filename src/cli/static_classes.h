@@ -69,11 +69,13 @@ int cli_static_classes(const char *file, const struct slt_layout *layout,
 /* The same merged with *cl, the classes of the --classes files (NULL:
  * none, then *cl is the static classes): a member the files give a class
  * (or one inside a member they give) keeps theirs, every other static
- * entry is added to *cl; *n_replaced counts the static entries dropped.
+ * entry is added to *cl; *n_replaced counts the static entries dropped,
+ * *n_new the given entries of layout's structs that replaced none (members
+ * the static map had not classed).
  * Returns 0, or SLT_E* with err filled (*cl then holds what was merged:
  * free it). */
 int cli_static_classes_over(const char *file, const struct slt_layout *layout,
 			    bool no_cache, struct slt_classes **cl,
-			    size_t *n_replaced, struct slt_error *err);
+			    size_t *n_replaced, size_t *n_new, struct slt_error *err);
 
 #endif

@@ -349,14 +349,17 @@ def case_static_classes():
     # read-mostly by the file; limit keeps its static class)
     over = os.path.join(TMP, 'over.classes')
     with open(over, 'w') as f:
-        f.write('[stats]\nhits read-mostly\n')
+        f.write('[stats]\nhits read-mostly\nunused cold\n')
     for args in (['--classes', 'static', '--classes', over], ['--classes', over, '--classes', 'static']):
         p = run('report', exe, 'stats', '--json', *args)
         m = {x['name']: x for x in json.loads(p.stdout)['members']}
         # each member names its own source (the file's or the map's)
         assert m['hits']['class'] == 'read-mostly' and m['hits']['class_source'] == 'given', m['hits']
         assert m['limit']['class'] == 'read-mostly' and m['limit']['class_source'] == 'static', m['limit']
-        assert '1 of them replaced by ' + over in p.stderr, p.stderr
+        # unused had no static class: newly classed, not replaced (the
+        # note said "0 of them replaced" for members only the file classes)
+        assert over + "'s (labelled static+given): 1 newly classed, 1 replaced" in p.stderr, p.stderr
+        assert m['unused']['class'] == 'cold' and m['unused']['class_source'] == 'given', m['unused']
     b = json.loads(run('baseline', exe, 'stats', '--classes', 'static', '--classes', over).stdout)
     assert b['classes_source'] == 'static+over.classes', b['classes_source']
     cl = {m['path']: m['class'] for m in b['structs'][0]['members']}
