@@ -193,10 +193,13 @@ static int index_calls(struct pass *p)
 	return 0;
 }
 
-/* The typed records: one per (site, CPU) with samples. */
-static int emit(struct pass *p, const struct slt_access_map *map)
+/* The typed records: one per (site, CPU) with samples, each with its
+ * function and its source line from the line table ("file.c:123"; the
+ * join keeps its own copy of the strings). */
+static int emit(struct pass *p, struct slt_access_map *map)
 {
 	struct slt_sample s;
+	char source[512];
 	memset(&s, 0, sizeof(s));
 	s.node = -1;
 	s.pid = s.tid = -1;
@@ -220,6 +223,13 @@ static int emit(struct pass *p, const struct slt_access_map *map)
 				s.cpu = (int32_t)c;
 				s.ip = st->pc;
 				s.symbol = st->func < map->n_funcs ? map->funcs[st->func].name : NULL;
+				const char *file;
+				uint32_t line;
+				s.source = NULL;
+				if (!slt_access_site_source(map, st, &file, &line) && file[0] &&
+				    snprintf(source, sizeof(source), "%s:%" PRIu32, file, line) <
+					    (int)sizeof(source))
+					s.source = source;
 				s.loads = (st->kind & SLT_ACCESS_LOAD) ? m : 0;
 				s.stores = (st->kind & SLT_ACCESS_STORE) ? m : 0;
 				p->wi->site_loads += s.loads;

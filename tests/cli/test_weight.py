@@ -16,6 +16,7 @@ recording is tests/real/weight-record.sh.
 Environment: STRUCTLINT (binary), CC_GCC, CC_CLANG (compilers).
 """
 import json
+import re
 import os
 import struct
 import subprocess
@@ -184,6 +185,10 @@ def t_report():
         assert [c['cpu'] for c in m['limit']['cpus']] == [1], m['limit']
         assert m['limit']['loads'] >= 200 and m['limit']['stores'] == 0, m['limit']
         assert m['cold']['loads'] == 0 and m['name']['loads'] == 0, m
+        # each location names its source line from the line table (was "")
+        locs = m['hits']['locations'] + m['limit']['locations']
+        assert locs and all(re.fullmatch(r'.*falseshare\.c:[1-9][0-9]*', l['source'])
+                            for l in locs), locs
         kinds = {f['kind'] for f in d['findings']}
         assert 'collision' in kinds, d['findings']
         run('report', b, 'stats', '--samples', pd, '--fail-on-findings', rc=1)
