@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/record_buildid.h"
 #include "samples/perf_data.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
@@ -231,8 +232,10 @@ struct ring {
 	size_t size;
 };
 
-/* Copy every complete record of r into w (records may wrap). */
-static int drain(struct ring *r, struct slt_pdw *w, struct slt_error *err)
+/* Copy every complete record of r into w (records may wrap), keeping the
+ * mapped files' names in d for their build-ids. */
+static int drain(struct ring *r, struct slt_pdw *w, struct rec_dsos *d,
+		 struct slt_error *err)
 {
 	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = r->meta->data_tail;
@@ -246,6 +249,7 @@ static int drain(struct ring *r, struct slt_pdw *w, struct slt_error *err)
 			break;
 		for (size_t i = 0; i < h.size; i++)
 			rec[i] = r->data[(tail + i) & (r->size - 1)];
+		rec_dsos_note(d, rec, h.size);
 		rc = slt_pdw_record(w, rec, h.size, err);
 		tail += h.size;
 	}
@@ -274,7 +278,9 @@ static const char record_usage[] =
 "cpu-clock IP samples instead (10 kHz per CPU, with the mmap events that\n"
 "place PIE programs and the kernel) and says so: report, suggest, check\n"
 "and validate then estimate member accesses from IP samples x the static\n"
-"access sites of FILE (give the program or vmlinux as FILE).\n"
+"access sites of FILE (give the program or vmlinux as FILE).  The\n"
+"perf.data names the build-ids of the files mapped (and of the kernel\n"
+"with -a): a report against another build of FILE is refused.\n"
 "\n"
 "  -o FILE     output file (default structlint.data)\n"
 "  -a          all CPUs and the kernel while CMD runs (root or\n"
@@ -398,10 +404,11 @@ int cmd_record(int argc, char **argv)
 	}
 	close(go[1]);
 	int status = 0;
+	struct rec_dsos dsos = {0};
 	for (;;) {
 		pid_t r = waitpid(pid, &status, rc == SLT_EXIT_OK ? WNOHANG : 0);
 		for (size_t k = 0; rc == SLT_EXIT_OK && k < n_rings; k++)
-			if (drain(&rings[k], w, &err))
+			if (drain(&rings[k], w, &dsos, &err))
 				rc = cli_fail(&err);
 		if (r == pid || r < 0)
 			break;
@@ -413,6 +420,11 @@ int cmd_record(int argc, char **argv)
 		if (rings[k].fd > 0)
 			close(rings[k].fd);
 	}
+	/* the build-ids of what was mapped (and the kernel's with -a): a
+	 * report against another build of a binary is then refused */
+	if (w && rc == SLT_EXIT_OK && rec_dsos_write(&dsos, w, all))
+		rc = cli_usage_error("record: out of memory");
+	rec_dsos_free(&dsos);
 	if (w && slt_pdw_close(w, &err) && rc == SLT_EXIT_OK)
 		rc = cli_fail(&err);
 	if (ofd >= 0)

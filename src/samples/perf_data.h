@@ -281,6 +281,12 @@ int slt_pdw_sample(struct slt_pdw *w, int ev, const struct slt_pdw_sample *s,
 /* Append a raw record (header included, size = header.size). */
 int slt_pdw_record(struct slt_pdw *w, const void *rec, size_t size,
 		   struct slt_error *err);
+/* An entry of the HEADER_BUILD_ID feature section (file mode, written at
+ * close): build-id id (1..20 bytes) of filename for pid (-1: any), misc
+ * PERF_RECORD_MISC_KERNEL or _USER, as perf record writes it for every
+ * binary with samples.  0, or SLT_ENOMEM / SLT_EUSAGE (bad length). */
+int slt_pdw_add_build_id(struct slt_pdw *w, int32_t pid, uint16_t misc,
+			 const uint8_t *id, size_t len, const char *filename);
 /* Flush, write the feature sections and the final header; frees w.
  * Returns 0 or SLT_EIO. */
 int slt_pdw_close(struct slt_pdw *w, struct slt_error *err);

@@ -47,6 +47,9 @@ struct slt_pdw {
 	char **argv;
 	int argc;
 	int io_errno;
+	struct pdw_bid { int32_t pid; uint16_t misc; uint8_t id[20], len;
+			 char *name; } *bids;
+	size_t n_bids;
 };
 
 int slt_pdw_open(struct slt_pdw **out, int fd, unsigned flags,
@@ -114,6 +117,34 @@ void slt_pdw_set_info(struct slt_pdw *w, unsigned nr_cpus,
 			w->argv[i] = strdup(argv[i] ? argv[i] : "");
 		w->argc = argc;
 	}
+}
+
+int slt_pdw_add_build_id(struct slt_pdw *w, int32_t pid, uint16_t misc,
+			 const uint8_t *id, size_t len, const char *filename)
+{
+	if (!len || len > 20 || !filename)
+		return SLT_EUSAGE;
+	void *n = realloc(w->bids, (w->n_bids + 1) * sizeof(*w->bids));
+	if (!n)
+		return SLT_ENOMEM;
+	w->bids = n;
+	struct pdw_bid *b = &w->bids[w->n_bids];
+	memset(b, 0, sizeof(*b));
+	if (!(b->name = strdup(filename)))
+		return SLT_ENOMEM;
+	b->pid = pid;
+	b->misc = misc;
+	memcpy(b->id, id, len);
+	b->len = (uint8_t)len;
+	w->n_bids++;
+	return 0;
+}
+
+/* struct perf_record_header_build_id: header, pid, build_id[20], its size
+ * (misc bit 15, PERF_RECORD_MISC_BUILD_ID_SIZE), the name padded to 8. */
+static size_t bid_size(const struct pdw_bid *b)
+{
+	return 8 + 4 + 24 + ((strlen(b->name) + 1 + 7) & ~(size_t)7);
 }
 
 /* ---- raw output ---- */
@@ -228,6 +259,10 @@ static size_t feat_size(struct slt_pdw *w, unsigned bit)
 		return n;
 	case SLT_PERF_FEAT_COMPRESSED:
 		return 20;
+	case SLT_PERF_FEAT_BUILD_ID:
+		for (size_t i = 0; i < w->n_bids; i++)
+			n += bid_size(&w->bids[i]);
+		return n;
 	}
 	return 0;
 }
@@ -257,6 +292,21 @@ static void feat_put(struct slt_pdw *w, unsigned bit)
 			put(w, w->ev[i].ids, 8 * w->ev[i].n_ids);
 		}
 		break;
+	case SLT_PERF_FEAT_BUILD_ID:
+		for (size_t i = 0; i < w->n_bids; i++) {
+			const struct pdw_bid *b = &w->bids[i];
+			size_t sz = bid_size(b), nl = strlen(b->name);
+			uint8_t zero[8] = {0};
+			struct perf_event_header h = { 0, (uint16_t)(b->misc | 1u << 15),
+						       (uint16_t)sz };
+			put(w, &h, 8);
+			put32(w, (uint32_t)b->pid);
+			put(w, b->id, 20);
+			put32(w, b->len);   /* size, then 3 reserved bytes */
+			put(w, b->name, nl);
+			put(w, zero, sz - 36 - nl);
+		}
+		break;
 	case SLT_PERF_FEAT_COMPRESSED:
 		put32(w, 1);       /* version */
 		put32(w, 1);       /* PERF_COMP_ZSTD */
@@ -272,6 +322,8 @@ static unsigned feats(struct slt_pdw *w, unsigned *bits)
 	unsigned n = 0;
 	if (w->flags & SLT_PDW_NO_FEATURES)
 		return 0;
+	/* in bit order, as the index lists them */
+	if (w->n_bids) bits[n++] = SLT_PERF_FEAT_BUILD_ID;
 	if (w->version[0]) bits[n++] = SLT_PERF_FEAT_VERSION;
 	if (w->nr_cpus) bits[n++] = SLT_PERF_FEAT_NRCPUS;
 	if (w->argc) bits[n++] = SLT_PERF_FEAT_CMDLINE;
@@ -481,6 +533,9 @@ int slt_pdw_close(struct slt_pdw *w, struct slt_error *err)
 	for (int i = 0; i < w->argc; i++)
 		free(w->argv[i]);
 	free(w->argv);
+	for (size_t i = 0; i < w->n_bids; i++)
+		free(w->bids[i].name);
+	free(w->bids);
 	free(w->out);
 	free(w->chunk);
 	ZSTD_freeCCtx(w->cctx);

@@ -16,8 +16,9 @@ recording is tests/real/weight-record.sh.
 Environment: STRUCTLINT (binary), CC_GCC, CC_CLANG (compilers).
 """
 import json
-import re
 import os
+import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -224,6 +225,36 @@ def t_migrating():
     assert s['proposals'], s
 
 
+def t_record_build_id():
+    """structlint record writes the HEADER_BUILD_ID table (the program's
+    build-id from its ELF note; the old writer left it empty, so the
+    refusal never fired on its own recordings): a report against another
+    build of the binary at the same path is refused, exit 2.  Skipped
+    where perf_event_open is not allowed (perf_event_paranoid)."""
+    b = build('gcc')
+    if b is None:
+        sys.exit(77)
+    exe = os.path.join(TMP, 'rec-falseshare')
+    shutil.copy(b, exe)
+    pd = os.path.join(TMP, 'rec.data')
+    p = subprocess.run([SL, 'record', '--ip', '-o', pd, '--', exe, '2000000'],
+                       capture_output=True, text=True)
+    if p.returncode:
+        print('skip: record cannot sample here: ' + p.stderr.strip().splitlines()[-1])
+        return
+    with open(pd, 'rb') as f:
+        raw = f.read()
+    own = elf_build_id(exe)
+    # the feature section holds the binary's path and build-id
+    assert own in raw and os.path.realpath(exe).encode() + b'\0' in raw, 'no build-id table'
+    run('report', exe, 'stats', '--samples', pd)
+    # another build at the same path: refused, naming both build-ids
+    subprocess.run([CCS['gcc'], '-O1', '-g', '-pie', '-fPIE', '-pthread', '-o', exe, SRC], check=True)
+    p = run('report', exe, 'stats', '--samples', pd, rc=2)
+    assert p.stderr.count('\n') == 1 and own.hex() in p.stderr and \
+        'not the binary that ran' in p.stderr, p.stderr
+
+
 def t_build_id():
     """The perf.data's build-id table (HEADER_BUILD_ID feature, or pipe
     mode's records) names FILE with another build-id: refused, exit 2, one
@@ -403,7 +434,7 @@ def t_call_once():
     assert '107 of 108 cpu-clock samples used' in p.stderr, p.stderr
 
 
-CASES = {'report': t_report, 'call_once': t_call_once, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'build_id': t_build_id, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
+CASES = {'report': t_report, 'call_once': t_call_once, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'build_id': t_build_id, 'record_build_id': t_record_build_id, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
          'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
 
 if __name__ == '__main__':
