@@ -198,6 +198,10 @@ enum slt_access_reason {
 			       scale steps over no array at base+disp: the
 			       offset is unknown (nothing is charged to the
 			       displacement's member) */
+	SLT_AR_BAD_LOC,     /* "corrupt-location" (added after v1): no
+			       location for the base register in a function
+			       where a variable's location list could not be
+			       read (.debug_loc/.debug_loclists corrupt) */
 	SLT_AR_N
 };
 
@@ -267,6 +271,12 @@ struct slt_access_map {
 	 * object embedded in one owner: 1). */
 	struct slt_access_embed *embeds;
 	size_t n_embeds;
+	/* Added (additive): functions with a variable location list that
+	 * could not be read, the section (4: .debug_loc, 5: .debug_loclists,
+	 * 0: none) and the lowest such list's offset (UINT64_MAX: unknown). */
+	uint64_t n_bad_loc_funcs;
+	unsigned bad_loc_version;
+	uint64_t bad_loc_off;
 };
 
 /* Options; zero-initialise for the defaults. */

@@ -80,6 +80,10 @@ struct afunc {
 	struct avar *vars;
 	size_t n_vars;
 	uint64_t ret_die;     /* DW_AT_type of the function, 0 when void */
+	uint8_t bad_loc;      /* a variable's location list unreadable: 4
+				 (.debug_loc) or 5 (.debug_loclists); 0 */
+	uint64_t bad_loc_off; /* the lowest such list's offset (UINT64_MAX:
+				 unknown) */
 };
 
 /* A type as the tracker needs it: the struct/union (typedefs and
@@ -109,6 +113,10 @@ int slt_acc_scope_func(struct ascope_ctx *c, Dwarf_Die die, uint64_t off,
 		       struct afunc *f);
 /* Free f's arrays. */
 void slt_acc_func_free(struct afunc *f);
+/* loclists.c: false when a's DWARF 5 location list is out of bounds or
+ * malformed (libdwarf would follow it unchecked); *off its offset in
+ * .debug_loclists (UINT64_MAX when not known, or an expression). */
+bool slt_acc_loclist_checked(struct ascope_ctx *c, Dwarf_Attribute a, uint64_t *off);
 
 /* The struct/union a pointer-typed DIE points to: 0 and *out; else the
  * enum slt_access_reason (SLT_AR_NOT_STRUCT, SLT_AR_NO_TYPE).  When

@@ -45,6 +45,7 @@ static const char *const reason_names[SLT_AR_N] = {
 	[SLT_AR_GLOBAL] = "global",
 	[SLT_AR_SEGMENT] = "per-cpu-tls",
 	[SLT_AR_INDEXED] = "indexed",
+	[SLT_AR_BAD_LOC] = "corrupt-location",
 };
 
 const char *slt_access_reason_name(enum slt_access_reason r)
@@ -64,6 +65,7 @@ static const char *const reason_help[SLT_AR_N] = {
 	[SLT_AR_GLOBAL] = "%rip-relative or absolute, in no variable the DWARF places there",
 	[SLT_AR_SEGMENT] = "%gs/%fs (per-CPU, TLS) through an untyped register or no struct variable",
 	[SLT_AR_INDEXED] = "indexed, offset unknown: an index of unknown value over no array its scale steps",
+	[SLT_AR_BAD_LOC] = "no location: the function's location lists could not be read (corrupt)",
 };
 
 const char *slt_access_reason_help(enum slt_access_reason r)
@@ -446,6 +448,12 @@ static int build(struct slt_source *src, const struct slt_access_opts *opts,
 			m->n_no_code++;
 		m->n_insns += af->n_insns;
 		m->n_mem += af->n_mem;
+		if (f->bad_loc) {
+			if (!m->n_bad_loc_funcs++ || f->bad_loc_off < m->bad_loc_off) {
+				m->bad_loc_off = f->bad_loc_off;
+				m->bad_loc_version = f->bad_loc;
+			}
+		}
 		for (int k = 0; k < SLT_AR_N; k++)
 			m->reasons[k] += af->reasons[k];
 	}

@@ -14,7 +14,8 @@
  * asks for and nothing else (cost follows the asked types, not the binary):
  *   header   10 x u64: n_funcs, n_sites, n_embeds, strtab bytes, n_insns,
  *            n_mem, n_lea, n_undecodable, n_no_code, n_types; then
- *            SLT_AR_N x u64 reasons
+ *            SLT_AR_N x u64 reasons; then n_bad_loc_funcs,
+ *            bad_loc_version, bad_loc_off
  *   types    n_types x { u32 name, u32 pad, u64 type_size, u64 n_sites,
  *            u64 FNV-1a 64 of its block }, sorted by (name, type_size),
  *            the blocks in this order, each n_sites >= 1
@@ -32,7 +33,7 @@
 #include "common/strmap.h"
 #include "structlint/cache.h"
 
-#define HDR_WORDS (10 + SLT_AR_N)
+#define HDR_WORDS (13 + SLT_AR_N)
 #define TYPE_SIZE 32
 #define FUNC_SIZE (16 + 24 + 4 * SLT_AR_N)
 #define SITE_SIZE 32
@@ -182,6 +183,9 @@ int slt_access_save(const struct slt_access_map *m, void **out, size_t *size,
 	put_u64(&w, n_types);
 	for (int k = 0; k < SLT_AR_N; k++)
 		put_u64(&w, m->reasons[k]);
+	put_u64(&w, m->n_bad_loc_funcs);
+	put_u64(&w, m->bad_loc_version);
+	put_u64(&w, m->bad_loc_off);
 	put(&w, tw.p, tw.n);
 	for (size_t i = 0; i < m->n_funcs; i++) {
 		const struct slt_access_func *f = &m->funcs[i];
@@ -317,6 +321,9 @@ static const char *load_head(const uint8_t *p, size_t head, uint64_t size,
 	m->n_no_code = get_u64(p + 64);
 	for (int k = 0; k < SLT_AR_N; k++)
 		m->reasons[k] = get_u64(p + 80 + 8 * k);
+	m->n_bad_loc_funcs = get_u64(p + 80 + 8 * SLT_AR_N);
+	m->bad_loc_version = (unsigned)get_u64(p + 88 + 8 * SLT_AR_N);
+	m->bad_loc_off = get_u64(p + 96 + 8 * SLT_AR_N);
 	m->funcs = calloc(nf + 1, sizeof(*m->funcs));
 	m->embeds = calloc(ne + 1, sizeof(*m->embeds));
 	*tb = calloc(nt + 1, sizeof(**tb));

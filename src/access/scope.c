@@ -251,7 +251,17 @@ struct fctx {
 	struct ascope_ctx *c;
 	struct vec vars;      /* struct avar */
 	enum fbase fb;
+	struct afunc *f;
 };
+
+/* A variable's location list could not be read (at loff, UINT64_MAX when
+ * unknown): the function's unresolved accesses say so (track.c). */
+static void bad_loc(struct fctx *x, uint64_t loff)
+{
+	if (!x->f->bad_loc || loff < x->f->bad_loc_off)
+		x->f->bad_loc_off = loff;
+	x->f->bad_loc = x->c->version < 5 ? 4 : 5;
+}
 
 static int add_var(struct fctx *x, uint64_t lo, uint64_t hi, int reg,
 		   enum avar_how how, int64_t off, uint64_t type)
@@ -363,49 +373,6 @@ static int decode_loc(struct fctx *x, Dwarf_Locdesc_c desc, Dwarf_Unsigned nops,
 	return 0;
 }
 
-/* False when a DWARF 5 location list attribute does not lead to a well
- * formed list inside .debug_loclists.  libdwarf 20210528 follows such a
- * list unchecked: an offset past the section when the CU has a
- * DW_AT_loclists_base, a counted expression longer than the section (both
- * found by tests/fuzz/fuzz_access).  Expressions (exprloc, block) pass. */
-static bool loclist_checked(struct ascope_ctx *c, Dwarf_Attribute a)
-{
-	struct dw *d = c->d;
-	Dwarf_Half form = 0;
-	Dwarf_Error e = NULL;
-	if (c->version < 5)
-		return true; /* .debug_loc: libdwarf checks its bounds */
-	if (dwarf_whatform(a, &form, &e) != DW_DLV_OK) {
-		drop_err(d, &e);
-		return false;
-	}
-	if (form == DW_FORM_exprloc || form == DW_FORM_block ||
-	    form == DW_FORM_block1 || form == DW_FORM_block2 ||
-	    form == DW_FORM_block4)
-		return true;
-	Dwarf_Unsigned val = 0;
-	int res = form == DW_FORM_sec_offset ? dwarf_global_formref(a, &val, &e)
-					      : dwarf_formudata(a, &val, &e);
-	if (res != DW_DLV_OK) {
-		drop_err(d, &e);
-		return false;
-	}
-	uint64_t off = val;
-	if (form == DW_FORM_loclistx) {
-		/* no DW_AT_loclists_base: libdwarf takes the first unit's
-		 * table, when the section holds one unit */
-		uint64_t base = c->has_loclists_base ? c->loclists_base
-			      : d->loclists_n >= 4 && d->loclists[0] == 0xff &&
-					d->loclists[1] == 0xff &&
-					d->loclists[2] == 0xff &&
-					d->loclists[3] == 0xff ? 20 : 12;
-		if (!slt_dw_listx_offset(d->loclists, d->loclists_n,
-					 slt_elf_is_le(d->elf), base, val, &off))
-			return false;
-	}
-	return slt_dw_loclist_ok(d->loclists, d->loclists_n, off, c->addr_size);
-}
-
 /* A pointer to a struct/union (t, stripped; type: its DIE) declared in
  * scope, located or not: AV_SCOPE records over the scope's ranges (the
  * containers a container_of may reach, container.c). */
@@ -446,15 +413,14 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 	Dwarf_Attribute a;
 	if (rc || !get_attr(d, die, DW_AT_location, &a))
 		return rc;
-	if (!loclist_checked(x->c, a)) {
-		dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
-		return 0;
-	}
+	uint64_t loff = UINT64_MAX;
 	Dwarf_Loc_Head_c head = NULL;
 	Dwarf_Unsigned count = 0;
 	Dwarf_Error e = NULL;
-	if (dwarf_get_loclist_c(a, &head, &count, &e) != DW_DLV_OK) {
+	if (!slt_acc_loclist_checked(x->c, a, &loff) ||
+	    dwarf_get_loclist_c(a, &head, &count, &e) != DW_DLV_OK) {
 		drop_err(d, &e);
+		bad_loc(x, loff);
 		dwarf_dealloc(d->dbg, a, DW_DLA_ATTR);
 		return 0;
 	}
@@ -471,6 +437,7 @@ static int var_die(struct fctx *x, Dwarf_Die die, const struct vec *scope)
 					      &lo, &hi, &nops, &desc, &src, &eoff,
 					      &doff, &e) != DW_DLV_OK) {
 			drop_err(d, &e);
+			bad_loc(x, loff);
 			break;
 		}
 		int how, reg;
@@ -602,7 +569,7 @@ int slt_acc_scope_func(struct ascope_ctx *c, Dwarf_Die die, uint64_t off,
 	if (!origin_type(d, die, &f->ret_die))
 		f->ret_die = 0;
 	struct fctx x = {.c = c, .vars = {.elt = sizeof(struct avar)},
-			 .fb = frame_base(d, die)};
+			 .fb = frame_base(d, die), .f = f};
 	rc = walk(&x, die, &r, 0);
 	f->vars = x.vars.v;
 	f->n_vars = x.vars.n;

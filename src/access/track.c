@@ -719,6 +719,8 @@ static int one_insn(struct tctx *t, const cs_insn *in, struct slt_access_func *a
 	t->insn = in;
 	if (counted) {
 		reason = resolve(t, in, mem, &res);
+		if (reason == SLT_AR_NO_VAR && t->f->bad_loc)
+			reason = SLT_AR_BAD_LOC;  /* its location was unreadable */
 		if (in->id == X86_INS_LEA) {
 			m->n_lea++;
 		} else {

@@ -9,6 +9,7 @@
  * of the types it names, persist.c), with progress on stderr when the build has
  * run over a second and stderr is a terminal.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,22 @@ static int cached(const struct slt_cache_key *k, const char *file,
 	return rc;
 }
 
+/* One warning line for unreadable location lists: the section, the
+ * lowest list offset, how many functions and where their accesses go. */
+static void warn_bad_loc(const char *file, const struct slt_access_map *m)
+{
+	if (!m->n_bad_loc_funcs)
+		return;
+	char off[40] = "an unknown offset";
+	if (m->bad_loc_off != UINT64_MAX)
+		snprintf(off, sizeof(off), "offset 0x%" PRIx64, m->bad_loc_off);
+	fprintf(stderr, "structlint: warning: %s: %s at %s: corrupt location list "
+		"(%" PRIu64 " function%s with unreadable variable locations: their "
+		"unresolved accesses are counted as \"corrupt-location\")\n", file,
+		m->bad_loc_version == 4 ? ".debug_loc" : ".debug_loclists", off,
+		m->n_bad_loc_funcs, m->n_bad_loc_funcs == 1 ? "" : "s");
+}
+
 int cli_access_map(const char *file, const char *const *types, size_t n_types,
 		   bool no_cache, struct slt_access_map **out,
 		   struct slt_error *err)
@@ -101,8 +118,10 @@ int cli_access_map(const char *file, const char *const *types, size_t n_types,
 	struct slt_cache_key k = { id, n_id, SLT_ACCESS_CACHE_KIND,
 				   SLT_ACCESS_CACHE_VERSION ^ SLT_ACCESS_CODE_HASH };
 	*out = NULL;
-	if (n_id && !cached(&k, file, types, n_types, out))
+	if (n_id && !cached(&k, file, types, n_types, out)) {
+		warn_bad_loc(file, *out);
 		return 0; /* else none, or unusable: rebuild and replace it */
+	}
 	struct progress pg = { .file = file, .start = now() };
 	struct slt_access_opts ao = { 0 };
 	if (isatty(STDERR_FILENO)) {
@@ -112,6 +131,8 @@ int cli_access_map(const char *file, const char *const *types, size_t n_types,
 	rc = slt_access_build(file, &ao, out, err);
 	if (pg.shown)
 		fputs("\r\033[K", stderr);
+	if (!rc)
+		warn_bad_loc(file, *out);
 	if (rc || !n_id)
 		return rc;
 	void *data = NULL;

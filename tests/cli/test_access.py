@@ -466,14 +466,15 @@ def cache_blocks(b):
     hdr = 120
     checked = u32(100)
     nf, ns, ne, nstr, nt = u64(hdr), u64(hdr + 8), u64(hdr + 16), u64(hdr + 24), u64(hdr + 72)
-    # checked = 8 * (10 + AR) + 32 nt + (40 + 4 AR) nf + 16 ne + nstr
-    ar = (checked - 80 - 32 * nt - 40 * nf - 16 * ne - nstr) // (8 + 4 * nf)
-    assert checked == 8 * (10 + ar) + 32 * nt + (40 + 4 * ar) * nf + 16 * ne + nstr
+    # checked = 8 * (13 + AR) + 32 nt + (40 + 4 AR) nf + 16 ne + nstr (the
+    # header: 10 counts, AR reasons, 3 words of unreadable location lists)
+    ar = (checked - 104 - 32 * nt - 40 * nf - 16 * ne - nstr) // (8 + 4 * nf)
+    assert checked == 8 * (13 + ar) + 32 * nt + (40 + 4 * ar) * nf + 16 * ne + nstr
     assert len(b) == hdr + checked + 32 * ns
     tab = hdr + checked - nstr
     out, at = [], hdr + checked
     for i in range(nt):
-        e = hdr + 8 * (10 + ar) + 32 * i
+        e = hdr + 8 * (13 + ar) + 32 * i
         name = b[tab + u32(e):b.index(b'\0', tab + u32(e))].decode()
         n = u64(e + 16)
         out.append((name, at, at + 32 * n))

@@ -143,6 +143,46 @@ def case_reasons_table():
     assert re.search(r'^ \*   stack-local +\d+ +[\d.]+%  resolved: a stack datum', out, re.M), out
 
 
+def corrupt_loclists():
+    """access.c by gcc -O2 -gdwarf-5 with the second half of its
+    .debug_loclists overwritten with 0xff."""
+    good = compiled('access-d5', 'access.c', '-gdwarf-5')
+    bad = os.path.join(TMP, 'access-d5-badloc')
+    if not os.path.exists(bad):
+        r = subprocess.run(['readelf', '-S', '-W', good], capture_output=True, text=True, check=True)
+        line = next(l for l in r.stdout.splitlines() if '.debug_loclists' in l)
+        f = line.split(']')[1].split()
+        off, size = int(f[3], 16), int(f[4], 16)
+        b = bytearray(open(good, 'rb').read())
+        b[off + size // 2:off + size] = b'\xff' * (size - size // 2)
+        with open(bad, 'wb') as o:
+            o.write(b)
+    return good, bad
+
+
+def case_corrupt_loclists():
+    # the accesses whose locations could not be read are counted
+    # ("corrupt-location") and one warning names the section and offset,
+    # cold, warm and --no-cache (was: exit 0, sites silently gone)
+    good, bad = corrupt_loclists()
+    p = run('access', '--no-cache', '--json', good, 'owner')
+    assert 'warning' not in p.stderr, p.stderr
+    assert json.loads(p.stdout)['binary']['unattributed'].get('corrupt-location', 0) == 0
+    cache = tempfile.mkdtemp(prefix='slt-access-badloc-')
+    env = dict(os.environ, STRUCTLINT_CACHE_DIR=cache)
+    for args in (['--no-cache'], [], []):
+        p = subprocess.run([SL, 'access', '--json', *args, bad, 'owner'], capture_output=True,
+                           text=True, env=env)
+        assert p.returncode == 0, p.stderr
+        w = p.stderr.splitlines()
+        assert len(w) == 1 and re.search(r'warning: .*: \.debug_loclists at offset 0x[0-9a-f]+: '
+                                         r'corrupt location list', w[0]), p.stderr
+        d = json.loads(p.stdout)
+        assert d['binary']['unattributed']['corrupt-location'] > 0, d['binary']
+    text = run('access', '--no-cache', bad, 'owner').stdout
+    assert re.search(r'^/\* whole file: .*corrupt-location [1-9]\d*\) \*/$', text, re.M), text
+
+
 def case_unclassified_warning():
     # static classes leave gauge.odd unclassified (no site); a proposal
     # keeping it on hits's line (hot-write) is said, naming it (was silent)
@@ -156,7 +196,8 @@ def case_unclassified_warning():
 
 CASES = {'call-sites-apart': case_call_sites_apart, 'sites-dedup': case_sites_dedup,
          'basis-everywhere': case_basis_everywhere, 'errors-and-help': case_errors_and_help,
-         'reasons-table': case_reasons_table, 'unclassified-warning': case_unclassified_warning}
+         'reasons-table': case_reasons_table, 'unclassified-warning': case_unclassified_warning,
+         'corrupt-loclists': case_corrupt_loclists}
 
 if __name__ == '__main__':
     import clicases
