@@ -77,6 +77,10 @@ struct slt_adv_leaf {
 				  are not counted (true sharing), on every
 				  basis, as in the findings */
 	const char *label;     /* writer label of a given class, or NULL */
+	bool given_write;      /* its given class (--classes) writes: on a
+				  profile without stores (no_stores), the
+				  writer its line's HITM loads show */
+	double hitm;           /* loads that hit a modified line (HITM) */
 	const struct slt_code_location *locs; /* its member's code locations
 				  (borrowed from the profile): accesses
 				  made together are not paired (pairs.c) */

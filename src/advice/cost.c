@@ -14,7 +14,13 @@
  * written leaves, loads of read-mostly leaves) on L; classes: the findings'
  * classes term slt_class_line_value() over the leaves' groups on L
  * (read-mostly x written groups, plus written groups whose writer labels
- * differ: hot-write:rx next to hot-write:tx is write-write).  The
+ * differ: hot-write:rx next to hot-write:tx is write-write); a profile
+ * without a single store (slt_analysis.no_stores), on the per-CPU and
+ * counts bases: the findings' HITM term (lines_unseen()): a line holding
+ * a given writer (--classes hot-write) costs the HITM loads of the other
+ * leaves on it, plus all its HITM loads when given writers of different
+ * labels share it; HITM loads with no given writer beside them are an
+ * unseen writer's, which no layout moves away (cost 0).  The
  * findings, this cost, the exact DP (exact.c) and brute force all price
  * a line through this one function.  A leaf member that spans k lines is charged on
  * each, with 1/k of its samples (where in a moved member the accesses fall
@@ -59,15 +65,30 @@ struct line_acc {
 		struct { double rd, wr; };  /* counts: loads / stores */
 		struct slt_pairs pairs;     /* per-CPU: per (group, CPU) */
 		struct slt_class_line cls;  /* classes: per group, labels */
+		struct {                    /* no stores: HITM, given writers */
+			struct slt_class_line wr;   /* given writers' groups */
+			double all, other;  /* HITM loads: all, not of a
+					       given writer */
+		} hitm;
 	};
 };
+
+/* Whether lines are priced by their HITM loads and given writers: a
+ * profile without stores, as the findings price it. */
+static bool by_hitm(const struct slt_adv_units *us)
+{
+	return us->a->no_stores && us->a->basis != SLT_BASIS_CLASSES;
+}
 
 /* Release a line's accumulator. */
 static void line_release(const struct slt_adv_units *us, struct line_acc *x)
 {
 	/* only what was allocated: this runs for every line of every
 	 * evaluation */
-	if (us->a->basis == SLT_BASIS_CPU && (x->pairs.v || x->pairs.locs))
+	if (by_hitm(us)) {
+		if (x->hitm.wr.lab)
+			slt_class_line_release(&x->hitm.wr);
+	} else if (us->a->basis == SLT_BASIS_CPU && (x->pairs.v || x->pairs.locs))
 		slt_pairs_release(&x->pairs);
 	else if (us->a->basis == SLT_BASIS_CLASSES && x->cls.lab)
 		slt_class_line_release(&x->cls);
@@ -124,7 +145,14 @@ static int line_add(const struct slt_adv_units *us, size_t slot,
 		for (size_t i = lower(R, nR, f); i < nR && (R ? R[i] : i) <= l && !rc; i++) {
 			struct line_acc *x = &la[i];
 			size_t g = slot * nm + lf->group;
-			if (basis == SLT_BASIS_COUNTS) {
+			if (by_hitm(us)) {
+				x->hitm.all += lf->hitm / k;
+				if (!lf->given_write)
+					x->hitm.other += lf->hitm / k;
+				else
+					rc = slt_class_line_add(&x->hitm.wr, g, false, true,
+								lf->label);
+			} else if (basis == SLT_BASIS_COUNTS) {
 				if (lf->read)
 					x->rd += lf->loads / k;
 				if (lf->write)
@@ -156,7 +184,12 @@ static int line_value(const struct slt_adv_units *us,
 	double f;
 
 	*coh = *loc = 0;
-	if (basis == SLT_BASIS_CLASSES) {
+	if (by_hitm(us)) {
+		double rw, ww;
+		if (slt_class_line_value(&x->hitm.wr, &rw, &ww))
+			return SLT_ENOMEM;
+		f = (x->hitm.wr.n_wr > 0 ? x->hitm.other : 0) + (ww > 0 ? x->hitm.all : 0);
+	} else if (basis == SLT_BASIS_CLASSES) {
 		double rw, ww;
 		if (slt_class_line_value(&x->cls, &rw, &ww))
 			return SLT_ENOMEM;

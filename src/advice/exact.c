@@ -152,6 +152,7 @@ static bool same_part(const struct slt_adv_units *us,
 			return false;
 		if (x->read != y->read || x->write != y->write ||
 		    x->loads != y->loads || x->stores != y->stores ||
+		    x->hitm != y->hitm || x->given_write != y->given_write ||
 		    x->self_cross != y->self_cross || x->n_cpus != y->n_cpus)
 			return false;
 		/* the same code locations (pairs.c's co-access rule) */

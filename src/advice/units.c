@@ -290,12 +290,15 @@ static int unit_stats(struct slt_adv_units *us)
 				 * count them */
 				lf->group = slt_member_unit(s, k);
 				lf->label = a->classes[k].label;
+				lf->given_write = lf->write && a->classes[k].given;
 				x->n_read += lf->read;
 				x->n_write += lf->write;
 				if (p) {
 					const struct slt_member_access *ma = &p->members[k];
 					lf->loads = (double)ma->loads;
 					lf->stores = (double)ma->stores;
+					lf->hitm = (double)(ma->hitm_local + ma->hitm_remote +
+							    ma->peer_local + ma->peer_remote);
 					lf->cpus = ma->cpus;
 					lf->n_cpus = ma->n_cpus;
 					lf->locs = ma->locations;

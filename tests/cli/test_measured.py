@@ -191,6 +191,36 @@ def case_loads_only_suggest():
     assert 'true sharing' not in t, t
 
 
+def case_loads_only_suggest_classes():
+    # a loads-only profile whose classes name the writer: suggest scores
+    # with report's model (the HITM loads of the members beside the given
+    # hot-write one) and moves them apart, score 333 -> 0 as report's 333;
+    # a JSON profile of every CPU loading three members beside a hot-write
+    # counter (mm_struct's mm_count) the same, on the per-CPU basis
+    o = hot_obj()
+    c2c = loads_only_c2c()
+    cls = write('hot_rm.classes', 'hot.a hot-write\nhot.c read-mostly\nhot.d read-mostly\n')
+    args = (o, 'hot', '--samples', c2c, '--base', '0x404080', '--classes', cls)
+    assert 'finding 1: collision, line 0 (bytes 0..31), score 333' in run('report', *args).stdout
+    t = run('suggest', *args).stdout
+    assert 'proposal 1 of ' in t and ', score 333 -> 0, ' in t, t
+    mm = obj('mm', 'struct mm { long pad0[8]; long task_size, pgd, membarrier_state, mm_count; '
+             'long x[4]; long tail[8]; } mm;\n')
+    rm = ('task_size', 'pgd', 'membarrier_state')
+    prof = write('mm_hitm.json', profile('struct mm', {
+        m: [{'cpu': c, 'loads': 100, 'hitm_local': 80} for c in range(4)] for m in rm}))
+    mcls = write('mm.classes', '[struct mm]\nmm_count = hot-write\n' +
+                 ''.join('%s = read-mostly\n' % m for m in rm))
+    args = (mm, 'mm', '--samples', prof, '--classes', mcls)
+    assert 'finding 1: collision, line 1 (bytes 64..127), score 960' in run('report', *args).stdout
+    d = json.loads(run('suggest', *args, '--json').stdout)
+    assert d['findings'] == 1 and d['proposals'], d
+    best = min(d['proposals'], key=lambda p: p['score_after'])
+    assert best['score_before'] == 960 and best['score_after'] == 0, d['proposals']
+    t = run('suggest', *args).stdout
+    assert 'proposal 1 of ' in t and '/* moved: mm_count' in t, t
+
+
 def case_report_sarif_failure():
     # report --sarif on an input error (exit 2; here a gate on a profile
     # that can show no write) writes a SARIF log saying the run did not
