@@ -117,12 +117,15 @@ int slt_pairs_locs(struct slt_pairs *p, size_t group,
 #define SLT_TOGETHER_WINDOW 64
 
 /* A location's place in the code: its function and offset from its
- * symbol ("func+0x1c"), else its ip (fn_len 0); false when it has neither
- * (a bare function name or a source line says which function, not where
- * in it). */
+ * symbol ("func+0x1c"), else its function (a symbol without an offset, as
+ * perf c2c rows give it) and its ip, else its ip alone (fn_len 0); false
+ * when it has no offset and no ip (a bare function name or a source line
+ * says which function, not where in it).  Places in different functions
+ * are never one stretch, however close their ips. */
 struct place {
 	const char *fn;
 	size_t fn_len;
+	bool by_ip;                /* pos is the ip, not an offset in fn */
 	uint64_t pos;
 	size_t k;                  /* the location's index, flattened */
 };
@@ -131,18 +134,22 @@ static bool code_pos(const struct slt_code_location *l, struct place *pl)
 {
 	pl->fn = "";
 	pl->fn_len = 0;
+	pl->by_ip = true;
 	pl->pos = l->ip;
 	if (l->symbol && l->symbol[0]) {
 		const char *plus = strstr(l->symbol, "+0x");
 		char *e;
 		unsigned long long v = plus ? strtoull(plus + 3, &e, 16) : 0;
+		pl->fn = l->symbol;
 		if (plus && e != plus + 3) {
-			pl->fn = l->symbol;
 			pl->fn_len = (size_t)(plus - l->symbol);
+			pl->by_ip = false;
 			pl->pos = v;
+			return true;
 		}
+		pl->fn_len = strlen(l->symbol);
 	}
-	return pl->fn_len || pl->pos;
+	return pl->pos != 0;
 }
 
 static int place_cmp(const void *x, const void *y)
@@ -154,6 +161,8 @@ static int place_cmp(const void *x, const void *y)
 		return c;
 	if (a->fn_len != b->fn_len)
 		return a->fn_len < b->fn_len ? -1 : 1;
+	if (a->by_ip != b->by_ip)
+		return a->by_ip ? 1 : -1;
 	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
@@ -184,6 +193,7 @@ static size_t *stretches(const struct slt_pairs *p)
 	for (size_t i = 0; i < m; i++) {
 		if (i && (v[i].fn_len != v[i - 1].fn_len ||
 			  memcmp(v[i].fn, v[i - 1].fn, v[i].fn_len) ||
+			  v[i].by_ip != v[i - 1].by_ip ||
 			  v[i].pos - v[i - 1].pos > SLT_TOGETHER_WINDOW))
 			cur++;
 		id[v[i].k] = cur;
