@@ -282,6 +282,9 @@ struct slt_gate_measured {
 				     -1 none, -2 several, -3 unknown (a
 				     member classed written whose stores
 				     the profile does not show) */
+	bool threads;             /* the profile's writers are threads
+				     (IP samples with tids): cpu holds a
+				     thread's number, not a CPU */
 };
 
 /*

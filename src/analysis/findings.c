@@ -15,48 +15,6 @@
 #include "common/sort.h"
 #include "join/join_int.h"
 
-static const char ADV_COLLISION[] =
-	"move the read-mostly members to a line of their own, or separate the written ones with CACHELINE_PADDING";
-static const char ADV_WRITE_WRITE[] =
-	"put members written by different CPUs on different lines (reorder or CACHELINE_PADDING), or make them per-CPU";
-static const char ADV_WRITE_WRITE_LABELS[] =
-	"put members of different writers (their hot-write labels: threads, roles or CPUs) on different lines (reorder or CACHELINE_PADDING), or give each writer its own copy";
-static const char ADV_TRUE[] =
-	"true sharing: the CPUs contend on this member itself and no layout change helps; use per-CPU data or batch the updates";
-static const char ADV_ELEMENT[] =
-	"false sharing between the array's elements: different CPUs write different elements (disjoint bytes) on this line; reordering members cannot split an array: pad each element to its own line (a ____cacheline_aligned element type) or make it per-CPU data";
-static const char ADV_STRADDLE[] =
-	"align the member so that it sits in one line, or move it";
-static const char ADV_UNSEEN[] =
-	"loads here hit a line modified in another cache (HITM), so the line is written, but the profile holds no store: record stores too (perf c2c record, perf mem record -t load,store) to see which member is written";
-static const char ADV_ADJACENT[] =
-	"the 128-byte line pair is prefetched together: keep written and read-mostly members in different pairs";
-
-const char *slt_finding_kind_name(enum slt_finding_kind k)
-{
-	switch (k) {
-	case SLT_FIND_COLLISION: return "collision";
-	case SLT_FIND_WRITE_WRITE: return "write-write";
-	case SLT_FIND_TRUE_SHARING: return "true-sharing";
-	case SLT_FIND_STRADDLE: return "straddle";
-	case SLT_FIND_ADJACENT: return "adjacent";
-	case SLT_FIND_UNSEEN_WRITER: return "unseen-writer";
-	case SLT_FIND_ELEMENT_SHARING: return "element-sharing";
-	}
-	return "unknown";
-}
-
-const char *slt_score_basis_name(enum slt_score_basis b)
-{
-	switch (b) {
-	case SLT_BASIS_CLASSES: return "classes";
-	case SLT_BASIS_COUNTS: return "counts";
-	case SLT_BASIS_CPU: return "per-cpu";
-	}
-	return "unknown";
-}
-
-
 int slt_fd_cpuset_add(struct cpuset *cs, const struct slt_cpu_access *c, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -124,16 +82,11 @@ struct slt_finding *slt_fd_add(struct fd_ctx *x, enum slt_finding_kind k,
 	f->n_members = n;
 	f->n_writers = n_writers;
 	f->layout_fixable = k != SLT_FIND_TRUE_SHARING && k != SLT_FIND_ELEMENT_SHARING;
-	f->advice = k == SLT_FIND_COLLISION ? ADV_COLLISION :
-		    k == SLT_FIND_WRITE_WRITE ? ADV_WRITE_WRITE :
-		    k == SLT_FIND_TRUE_SHARING ? ADV_TRUE :
-		    k == SLT_FIND_STRADDLE ? ADV_STRADDLE :
-		    k == SLT_FIND_ELEMENT_SHARING ? ADV_ELEMENT :
-		    k == SLT_FIND_UNSEEN_WRITER ? ADV_UNSEEN : ADV_ADJACENT;
 	/* writers told apart by the classes' labels, not by CPUs */
+	bool labelled = false;
 	for (size_t i = 0; k == SLT_FIND_WRITE_WRITE && i < n; i++)
-		if (a->classes[m[i]].label)
-			f->advice = ADV_WRITE_WRITE_LABELS;
+		labelled |= a->classes[m[i]].label != NULL;
+	f->advice = slt_fd_advice(a, k, labelled);
 	return f;
 }
 

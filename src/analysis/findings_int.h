@@ -43,6 +43,10 @@ struct line_set {
 
 int slt_fd_cpuset_add(struct cpuset *cs, const struct slt_cpu_access *c, size_t n);
 
+/* The fix a finding of kind k advises (words.c); labelled: a
+ * write-write finding's writers carry the classes' writer labels. */
+const char *slt_fd_advice(const struct slt_analysis *a, enum slt_finding_kind k,
+			  bool labelled);
 /* Append a finding (members m[0, n), the first n_writers written); NULL
  * and x->rc set when out of memory. */
 struct slt_finding *slt_fd_add(struct fd_ctx *x, enum slt_finding_kind k,

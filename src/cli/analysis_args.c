@@ -545,13 +545,16 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	return rc;
 }
 
-void cli_writer_labels(const struct slt_analysis *a, const char **lab, char (*cpu)[16])
+void cli_writer_labels(const struct slt_analysis *a, const char **lab, char (*cpu)[24])
 {
 	for (size_t m = 0; m < a->layout->n_members; m++) {
 		lab[m] = a->classes[m].label;
 		int32_t w = lab[m] ? -1 : slt_member_sole_writer(a, m);
 		if (w >= 0) {
-			snprintf(cpu[m], sizeof(cpu[m]), "cpu%" PRId32, w);
+			/* IP-sample estimates with tids: the writers are
+			 * threads, numbered 0.. (slt_ipw_info.by_thread) */
+			snprintf(cpu[m], sizeof(cpu[m]), "%s%" PRId32,
+				 a->profile->writers_threads ? "thread" : "cpu", w);
 			lab[m] = cpu[m];
 		}
 	}

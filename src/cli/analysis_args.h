@@ -123,7 +123,7 @@ struct cli_analysis {
  * its given label (hot-write:LABEL), else, measured, the CPU that alone
  * stores to it ("cpuN", written into cpu[m]), else NULL.  check and
  * baseline use the same labels. */
-void cli_writer_labels(const struct slt_analysis *a, const char **lab, char (*cpu)[16]);
+void cli_writer_labels(const struct slt_analysis *a, const char **lab, char (*cpu)[24]);
 
 /* Defaults: cacheline 64, the classification defaults. */
 void cli_analysis_init(struct cli_analysis *c);

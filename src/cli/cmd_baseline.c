@@ -135,7 +135,7 @@ static int record_one(const struct args *a, const struct slt_classes *cl,
 		struct slt_analysis *an = NULL;
 		enum slt_class *g = NULL, *cls = NULL;
 		const char **wr = NULL;
-		char (*cpu)[16] = NULL;
+		char (*cpu)[24] = NULL;
 		const struct slt_struct *s = &c.layout->structs[i];
 		if (c.classes_path || c.samples) {
 			rc = cli_analysis_run(&c, i, &an, &g, err);

@@ -506,7 +506,7 @@ static int check_measured(struct check *k, const struct slt_baseline *b,
 			struct slt_analysis *a = NULL;
 			enum slt_class *given = NULL, *cls = NULL;
 			const char **lab = NULL;
-			char (*cpu)[16] = NULL;
+			char (*cpu)[24] = NULL;
 			rc = cli_analysis_run(&c, i, &a, &given, err);
 			if (!rc && (!(cls = calloc(a->layout->n_members + 1, sizeof(*cls))) ||
 				    !(lab = calloc(a->layout->n_members + 1, sizeof(*lab))) ||

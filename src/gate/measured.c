@@ -35,6 +35,7 @@ int slt_gate_measured_of(const struct slt_analysis *a, struct slt_gate_measured 
 		return 0;
 	uint64_t n = slt_cachelines(a->layout->size, a->cacheline_size) + 1;
 	out->n_lines = n;
+	out->threads = p->writers_threads;
 	out->sharing = calloc(n, 1);
 	out->cpu = malloc(n * sizeof(*out->cpu));
 	out->struct_name = strdup(a->layout->name);
@@ -105,14 +106,15 @@ int slt_gate_class_rules(struct slt_gate_result *r, size_t from,
 			sev = SLT_SEV_NOTE;
 			if (s->cpu[L] >= 0)
 				snprintf(text, sizeof(text), "; a class rule only: in the profile only "
-					 "CPU %" PRId32 " accesses cacheline %" PRIu64 ", and one CPU "
+					 "%s %" PRId32 " accesses cacheline %" PRIu64 ", and one %s "
 					 "doing everything shares nothing (report finds no false "
-					 "sharing there)", s->cpu[L], L);
+					 "sharing there)", s->threads ? "thread" : "CPU", s->cpu[L], L,
+					 s->threads ? "thread" : "CPU");
 			else
 				snprintf(text, sizeof(text), "; a class rule only: in the profile no "
-					 "store on one CPU meets an access of another member on "
-					 "another CPU on cacheline %" PRIu64 " (report finds no false "
-					 "sharing there)", L);
+					 "store by one %s meets an access of another member by "
+					 "another on cacheline %" PRIu64 " (report finds no false "
+					 "sharing there)", s->threads ? "thread" : "CPU", L);
 		}
 		if (slt_gate_amend(r, i, sev, text))
 			return SLT_ENOMEM;

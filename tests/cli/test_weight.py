@@ -434,8 +434,31 @@ def t_call_once():
     assert '107 of 108 cpu-clock samples used' in p.stderr, p.stderr
 
 
+def t_thread_words():
+    """Issue 11 trial: when the writers are threads (IP samples with tids)
+    the measured writer label is threadN and the fix says threads, not
+    CPUs (was hot-write:cpu0, 'written by different CPUs')."""
+    b, pd = fixture('gcc')
+    d = json.loads(run('baseline', b, 'stats', '--samples', pd).stdout)
+    w = {m['path']: m.get('writer') for m in d['structs'][0]['members']}
+    assert w['hits'] == 'thread0', w
+    # two threads store hits, each on both CPUs: true sharing between threads
+    st = sites(b)
+    store = next(pc for pc, s in st if s['member'] == 'hits' and 'store' in s['kind'])
+    va, off = text_segment(b, store)
+    recs = [mmap2(4242, BIAS + va, 0x1000, off, os.path.realpath(b))]
+    for i in range(400):
+        recs.append(sample(BIAS + store, 4242, i & 1, tid=4243 + ((i >> 1) & 1)))
+    two = os.path.join(TMP, 'ip-two-writers.data')
+    perf_data(two, recs, S_IP | S_TID | S_CPU)
+    t = run('report', b, 'stats', '--samples', two).stdout
+    assert 'fix: true sharing: the threads contend on this member itself' in t, t
+    assert 'use per-thread data' in t and 'the CPUs contend' not in t, t
+
+
 CASES = {'report': t_report, 'call_once': t_call_once, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'build_id': t_build_id, 'record_build_id': t_record_build_id, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
-         'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults}
+         'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults,
+         'thread_words': t_thread_words}
 
 if __name__ == '__main__':
     import clicases
