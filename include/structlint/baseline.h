@@ -111,6 +111,8 @@ struct slt_baseline {
 	const char *input;        /* the FILE the layouts came from ("" for
 				     the running kernel's BTF) */
 	const char *classes_source; /* where the classes came from, or "" */
+	bool classes_measured;    /* recorded with --samples: the classes
+				     were measured, not given */
 	struct slt_baseline_struct *structs; /* in recording order */
 	size_t n_structs;
 	struct slt_suppressions suppressions; /* the document's own */

@@ -238,6 +238,8 @@ int cmd_baseline(int argc, char **argv)
 					      a.t.samples && !a.t.n_classes ? base_name(a.t.samples) :
 					      classes, &b, &err);
 	}
+	if (!rc)
+		b->classes_measured = a.t.samples != NULL;
 	if (!rc && a.suppress)
 		rc = copy_suppressions(a.suppress, b, &err);
 	for (int i = 0; !rc && i < n_ops; i++)

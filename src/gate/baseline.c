@@ -269,6 +269,8 @@ int slt_baseline_write_json(FILE *out, const struct slt_baseline *b,
 	slt_json_set(doc, "schema", json_string(SLT_SCHEMA_BASELINE), &bad);
 	slt_json_set(doc, "input", json_string(b->input), &bad);
 	slt_json_set(doc, "classes_source", json_string(b->classes_source), &bad);
+	if (b->classes_measured)
+		slt_json_set(doc, "classes_measured", json_true(), &bad);
 	slt_json_set(doc, "cacheline_size", u64(b->cacheline_size), &bad);
 	for (size_t i = 0; i < b->n_structs; i++)
 		slt_json_push(ss, struct_json(&b->structs[i], b->cacheline_size, &bad), &bad);

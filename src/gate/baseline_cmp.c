@@ -541,9 +541,16 @@ static int add_shared_line(struct cmp *c, uint64_t line, bool *isnew)
 		free(text);
 		return SLT_ENOMEM;
 	}
+	/* the baseline's own classes, measured when it was recorded: not a
+	 * class rule from given classes (check --samples measures this
+	 * layout; its classes then come in c->o->classes) */
+	bool measured = !c->o->classes && c->b->classes_measured;
 	int rc = add(c, "baseline-hot-shares-read-mostly", SLT_SEV_ERROR, c->cpath[first],
-		     cs->members[first].offset, "cacheline %" PRIu64 " now holds %s", line, text);
-	if (!rc)
+		     cs->members[first].offset, "cacheline %" PRIu64 " now holds %s%s%s%s", line,
+		     text, measured ? "; the classes were measured for the baseline (" : "",
+		     measured ? c->b->classes_source : "",
+		     measured ? "): give --samples to measure this layout" : "");
+	if (!rc && !measured)
 		slt_gate_mark_class(c->r, line);
 	free(text);
 	return rc;

@@ -557,6 +557,15 @@ static int read_baseline(struct rd *r, const void *data, size_t size,
 		rc = get_str(r, root, "input", false, false, "", &b->input);
 	if (!rc)
 		rc = get_str(r, root, "classes_source", false, false, "", &b->classes_source);
+	if (!rc) {
+		json_t *v;
+		rc = field(r, root, "classes_measured", false, &v);
+		if (!rc && v && !json_is_boolean(v))
+			rc = FAIL(&r->pc, r->hint, "classes_measured is not true or false");
+		if (!rc)
+			slt_pj_pop(&r->pc);
+		b->classes_measured = v && json_is_true(v);
+	}
 	if (!rc)
 		rc = get_array(r, root, "structs", true, MAX_STRUCTS, &ss);
 	for (size_t i = 0; !rc && i < json_array_size(ss); i++) {

@@ -168,6 +168,27 @@ def case_one_cpu_gates_pass():
         'finding [no-hot-write-near]' in p.stdout, p.stdout
 
 
+def case_baseline_measured_classes():
+    # a baseline recorded with --samples holds measured classes: check
+    # --baseline without --samples does not call its sharing a class rule
+    o, apart = obj('st', ST), obj('st_apart', ST_APART)
+    many = st_profile('st_many.json', [0], [1, 2, 3])
+    base = write('st_base_meas.json', run('baseline', apart, 'st', '--samples', many).stdout)
+    assert json.load(open(base))['classes_measured'] is True
+    p = run('check', '--baseline', base, o, rc=1)
+    line = [x for x in p.stdout.split('\n') if x.endswith('[baseline-hot-shares-read-mostly]')]
+    assert len(line) == 1 and ': error: ' in line[0], p.stdout
+    assert 'class rule' not in line[0] and line[0].endswith(
+        '; the classes were measured for the baseline (st_many.json): give --samples to '
+        'measure this layout [baseline-hot-shares-read-mostly]'), line
+    # recorded from a classes file: a class rule, as before
+    cls = write('st.classes', '[st]\ncnt = hot-write\ncfg = read-mostly\nmode = read-mostly\n')
+    given = write('st_base_cls.json', run('baseline', apart, 'st', '--classes', cls).stdout)
+    assert 'classes_measured' not in json.load(open(given))
+    p = run('check', '--baseline', given, o, rc=1)
+    assert 'not a measured sharing finding [baseline-hot-shares-read-mostly]' in p.stdout, p.stdout
+
+
 def case_check_without_rules():
     # check without --rules gates what report finds (read-mostly/written
     # collision), and passes where report finds nothing
