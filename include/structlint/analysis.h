@@ -274,13 +274,18 @@ bool slt_path_folded(const struct slt_struct *s, const char *path);
  * when a class of cl, or one of paths[0..n_paths) (member paths, e.g. a
  * baseline's), lies inside a member of a struct of *l shown folded, load
  * names from file again expanded (lo->expand set; as -E), so the class
- * applies to the innermost member's bytes.  *why: the class entry that
- * asked for it, or NULL.  Returns 0 (also when nothing changed) or the
- * loader's error (*l then NULL). */
+ * applies to the innermost member's bytes; only when such a path names a
+ * member there (a misspelled one keeps *l as it is).  *why: the class
+ * entry that asked for it, or NULL.  *spelled (NULL: not wanted): when *l
+ * stays folded although a path lies inside a folded member, the expanded
+ * layout, to check the classes' names against (did you mean), else NULL;
+ * free it with slt_layout_free().  Returns 0 (also when nothing changed)
+ * or the loader's error (*l then NULL). */
 int slt_layout_unfold(struct slt_layout **l, const char *file, const char *const *names,
 		      size_t n_names, struct slt_load_opts *lo, const struct slt_classes *cl,
 		      const char *const *paths, size_t n_paths,
-		      const struct slt_class_entry **why, struct slt_error *err);
+		      const struct slt_class_entry **why, struct slt_layout **spelled,
+		      struct slt_error *err);
 
 /* "collision", "write-write", "true-sharing", "straddle", "adjacent",
  * "unseen-writer", "element-sharing";

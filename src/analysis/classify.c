@@ -195,9 +195,12 @@ static int path_kind(const struct slt_struct *s, const char *path)
 	return 0;
 }
 
+/* A path that names a member of s (not one inside a member shown folded:
+ * slt_layout_unfold() shows such a member inline when the path names a
+ * member there, so one left inside names none). */
 static bool known_path(const struct slt_struct *s, const char *path)
 {
-	return path_kind(s, path) != 0;
+	return path_kind(s, path) == 1;
 }
 
 bool slt_path_folded(const struct slt_struct *s, const char *path)
@@ -220,28 +223,57 @@ const struct slt_class_entry *slt_classes_folded(const struct slt_classes *cl,
 int slt_layout_unfold(struct slt_layout **l, const char *file, const char *const *names,
 		      size_t n_names, struct slt_load_opts *lo, const struct slt_classes *cl,
 		      const char *const *paths, size_t n_paths,
-		      const struct slt_class_entry **why, struct slt_error *err)
+		      const struct slt_class_entry **why, struct slt_layout **spelled,
+		      struct slt_error *err)
 {
 	if (why)
 		*why = NULL;
+	if (spelled)
+		*spelled = NULL;
 	if (!*l || lo->expand)
 		return 0;
 	bool need = false;
 	for (size_t i = 0; i < (*l)->n_structs && !need; i++) {
 		const struct slt_struct *s = &(*l)->structs[i];
-		const struct slt_class_entry *e = slt_classes_folded(cl, s);
-		if (e && why)
-			*why = e;
-		need = e != NULL;
+		need = slt_classes_folded(cl, s) != NULL;
 		for (size_t k = 0; k < n_paths && !need; k++)
 			need = slt_path_folded(s, paths[k]);
 	}
 	if (!need)
 		return 0;
+	struct slt_load_opts eo = *lo;
+	struct slt_layout *x = NULL;
+	eo.expand = true;
+	int rc = slt_layout_load(file, names, n_names, &eo, &x, err);
+	if (rc)
+		return rc;
+	/* shown inline only for a path that names a member there: a
+	 * misspelled one ("q.lcok") keeps the layout, and the classes
+	 * check says "did you mean" */
+	bool named = false;
+	for (size_t i = 0; i < (*l)->n_structs && i < x->n_structs && !named; i++) {
+		const struct slt_struct *s = &(*l)->structs[i], *t = &x->structs[i];
+		for (size_t e = 0; cl && s->name && e < cl->n && !named; e++) {
+			const struct slt_class_entry *en = &cl->entries[e];
+			named = en->struct_name && en->member && !strcmp(en->struct_name, s->name) &&
+				slt_path_folded(s, en->member) && path_kind(t, en->member) == 1;
+			if (named && why)
+				*why = en;
+		}
+		for (size_t k = 0; k < n_paths && !named; k++)
+			named = slt_path_folded(s, paths[k]) && path_kind(t, paths[k]) == 1;
+	}
+	if (!named) {
+		if (spelled)
+			*spelled = x;
+		else
+			slt_layout_free(x);
+		return 0;
+	}
 	lo->expand = true;
 	slt_layout_free(*l);
-	*l = NULL;
-	return slt_layout_load(file, names, n_names, lo, l, err);
+	*l = x;
+	return 0;
 }
 
 int slt_classes_check(const struct slt_classes *cl, const struct slt_struct *s,

@@ -493,14 +493,16 @@ int cli_analysis_load(struct cli_analysis *c, char **ops, int n_ops,
 	 * member: nested structs are then shown inline, as with -E (the score
 	 * is the same either way). */
 	const struct slt_class_entry *e = NULL;
+	struct slt_layout *spelled = NULL;   /* names a misspelled path is checked against */
 	if (!rc && c->classes)
 		rc = slt_layout_unfold(&c->layout, c->file, (const char *const *)ops, 1, &c->lopts,
-				       c->classes, NULL, 0, &e, err);
+				       c->classes, NULL, 0, &e, &spelled, err);
 	if (!rc && e)
 		fprintf(stderr, "structlint: note: %s:%u: %s.%s is inside a nested struct: its members are shown inline (as with -E)\n",
 			e->file ? e->file : "", e->line, e->struct_name, e->member);
 	if (!rc && c->classes)
-		rc = cli_classes_warn(c->classes, c->layout, c->strict_classes, err);
+		rc = cli_classes_warn(c->classes, spelled ? spelled : c->layout, c->strict_classes, err);
+	slt_layout_free(spelled);
 	if (!rc && !(c->profiles = calloc(c->layout->n_structs, sizeof(*c->profiles))))
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc && c->samples)

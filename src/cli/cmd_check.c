@@ -385,11 +385,13 @@ static int check_given(struct check *k, struct slt_gate_result *r, struct slt_er
 		cli_static_basis(k->basis, sizeof(k->basis), k->c.file,
 				 k->c.n_classes ? k->c.classes_joined : NULL);
 	/* classes inside a nested struct: expanded, as report loads it */
+	struct slt_layout *spelled = NULL;
 	if (!rc && cl)
 		rc = slt_layout_unfold(&l, k->c.file, k->names, k->n_names, &lo, cl, NULL, 0,
-				       NULL, err);
+				       NULL, &spelled, err);
 	if (!rc && cl)
-		rc = cli_classes_warn(cl, l, k->c.strict_classes, err);
+		rc = cli_classes_warn(cl, spelled ? spelled : l, k->c.strict_classes, err);
+	slt_layout_free(spelled);
 	for (size_t i = 0; !rc && l && i < l->n_structs; i++) {
 		enum slt_class *g = NULL;
 		if (cl && !(g = cli_given_classes(cl, &l->structs[i])))

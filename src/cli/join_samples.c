@@ -176,6 +176,37 @@ static void ipw_note(const struct cli_analysis *c, const struct slt_ipw_info *wi
 			c->samples, wi->mem_relocated, wi->mem_samples, c->file);
 }
 
+/* Does path, inside a member of struct name shown folded, name a member
+ * of it shown inline (*named)?  When not (misspelled: "q.lcok"), the
+ * warning with did-you-mean; its samples stay on the folded member. */
+static int folded_named(const struct cli_analysis *c, const char *name,
+			const struct slt_access_profile *p, bool *named,
+			struct slt_error *err)
+{
+	struct slt_load_opts lo = c->lopts;
+	struct slt_layout *x = NULL;
+	long m = -1;
+	uint64_t off;
+	lo.expand = true;
+	int rc = slt_layout_load(c->file, &name, 1, &lo, &x, err);
+	if (!rc && x->n_structs)
+		slt_join_path_place(&x->structs[0], p->folded_path, &m, &off);
+	*named = m >= 0;
+	char *best = NULL;
+	if (!rc && !*named && x->n_structs &&
+	    slt_member_closest(&x->structs[0], p->folded_path, &best))
+		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
+	if (!rc && !*named)
+		fprintf(stderr, "structlint: warning: %s: %s has no member '%s'%s%s%s; the %" PRIu64
+			" samples by paths inside nested structs are counted on the nested struct "
+			"holding them\n", c->samples, name, p->folded_path,
+			best ? " (did you mean " : "", best ? best : "", best ? "?)" : "",
+			p->folded_samples);
+	free(best);
+	slt_layout_free(x);
+	return rc;
+}
+
 int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 		    struct slt_access_profile **profiles, bool first,
 		    struct slt_error *err)
@@ -282,6 +313,9 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 	for (size_t i = 0; i < f.n && !rc && first && !c->lopts.expand; i++) {
 		const struct slt_access_profile *p = profiles[i];
 		if (!p->folded_samples)
+			continue;
+		bool named = true;
+		if ((rc = folded_named(c, l->structs[i].name, p, &named, err)) || !named)
 			continue;
 		bool again = strcmp(c->samples, "-") != 0;
 		fprintf(stderr, "structlint: note: %s: %s.%s: a path inside a nested struct: %s\n",

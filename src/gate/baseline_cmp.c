@@ -780,7 +780,7 @@ int slt_baseline_compare_file(const struct slt_baseline *b, const char *file,
 			paths[k] = bs->members[k].path;
 		if (!rc)
 			rc = slt_layout_unfold(&ls[i], file, &name, 1, &o1, o ? o->classes : NULL,
-					       paths, bs->n_members, NULL, &e);
+					       paths, bs->n_members, NULL, NULL, &e);
 		free(paths);
 		if (rc == SLT_ENOTFOUND || rc == SLT_EDECLONLY) {
 			rc = 0;     /* compared as missing */

@@ -583,6 +583,34 @@ def case_nested_profile_path():
 
 
 
+def case_nested_misspelled_kept_folded():
+    """A misspelled path inside a nested struct ('in.lok', issue 11
+    trial) names no member: did-you-mean, and the layout is not shown
+    inline (no 'shown inline' note), in a classes file and a profile;
+    report and check alike."""
+    src = os.path.join(TMP, 'nestm.c')
+    with open(src, 'w') as f:
+        f.write('struct in { long a[8]; int lock; int x; };\n'
+                'struct s { struct in in; long r; long pad[6]; };\nstruct s g;\n')
+    o = os.path.join(TMP, 'nestm.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(TMP, 'nestm.classes')
+    with open(cls, 'w') as f:
+        f.write('[s]\nin.lok = hot-write\nr = read-mostly\n')
+    prof = os.path.join(TMP, 'nestm.json')
+    with open(prof, 'w') as f:
+        json.dump({'schema': 'structlint.profile/v1', 'structs': [{'type': 's', 'members': [
+            {'member': 'in.lok', 'rows': [{'cpu': 0, 'stores': 100}]},
+            {'member': 'r', 'rows': [{'cpu': 1, 'loads': 100}]}]}]}, f)
+    for args in (('--classes', cls), ('--samples', prof)):
+        p = run('report', o, 's', *args)
+        assert "has no member 'in.lok' (did you mean in.lock?)" in p.stderr, (args, p.stderr)
+        assert 'shown inline' not in p.stderr, (args, p.stderr)
+        assert 'struct in {' not in p.stdout and 'struct in ' in p.stdout, (args, p.stdout)
+    p = run('check', o, 's', '--classes', cls)
+    assert "did you mean in.lock?" in p.stderr and 'shown inline' not in p.stderr, p.stderr
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
