@@ -159,6 +159,17 @@ static inline int slt_class_line_value(struct slt_class_line *c, double *read_wr
 	return rc;
 }
 void slt_class_line_release(struct slt_class_line *c);
+
+/* Given classes that collide inside one unit (inner.c): a member classed
+ * written and one classed read-mostly inside one nested struct or union,
+ * on one line; no finding names them (pairs count between units). */
+struct slt_inner_pair {
+	size_t unit, written, read;  /* member indices */
+	uint64_t line;
+};
+/* The first such pair on the classes basis into *out: 1, 0 (none) or
+ * SLT_ENOMEM. */
+int slt_inner_collision(const struct slt_analysis *a, struct slt_inner_pair *out);
 /* Add the code locations l[0..n) of group's accesses (a member's; a
  * group may get several lists).  0 or SLT_ENOMEM. */
 int slt_pairs_locs(struct slt_pairs *p, size_t group,

@@ -329,6 +329,25 @@ static void findings(FILE *f, const struct slt_analysis *a, const struct slt_rep
 				 "no load hit a modified line (HITM) either: this is no evidence that nothing is written",
 			named && unseen ? "; where it names none, by an unseen writer" : "");
 	}
+	struct slt_inner_pair in;
+	/* (none printed when memory runs out: the findings still are) */
+	if (slt_inner_collision(a, &in) > 0) {
+		/* given classes inside one unit: why no finding names them */
+		char w[512], r[512];
+		const struct slt_member *u = &s->members[in.unit];
+		const char *t = u->type, *sp = strchr(t, ' ');
+		bool tagged = !strncmp(t, "struct ", 7) || !strncmp(t, "union ", 6);
+		fprintf(f, "/* structlint: note: %s (%s) and %s (%s) share line %" PRIu64 " inside %s "
+			"(%s): no finding of %s, whose pairs count between its own members "
+			"(reordering them cannot part two members of one nested %s); report %s to "
+			"score the nested layout */\n",
+			slt_member_path(s, a->classes[in.written].given_at, w, sizeof(w)),
+			slt_class_name(a->classes[in.written].cls),
+			slt_member_path(s, a->classes[in.read].given_at, r, sizeof(r)),
+			slt_class_name(a->classes[in.read].cls), in.line, u->name, t, s->name,
+			(u->flags & SLT_MEMBER_UNION) ? "union" : "struct",
+			tagged && sp ? sp + 1 : "its type");
+	}
 	for (size_t i = 0; i < a->n_findings; i++) {
 		const struct slt_finding *fd = &a->findings[i];
 		uint32_t origin = a->n_bases > 1 ? fd->origin : a->line_origin;

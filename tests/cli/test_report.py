@@ -611,6 +611,37 @@ def case_nested_misspelled_kept_folded():
     assert "did you mean in.lock?" in p.stderr and 'shown inline' not in p.stderr, p.stderr
 
 
+def case_nested_unit_collision_note():
+    """Given classes of two members inside one nested struct on one line
+    ('inode.i_data.i_mmap_rwsem hot-write', 'i_data.i_mmap read-mostly',
+    issue 11 trial): no finding of the outer struct (pairs count between
+    its own members), and a note says so and names the nested type, whose
+    own report finds the collision."""
+    src = os.path.join(TMP, 'nestu.c')
+    with open(src, 'w') as f:
+        f.write('struct in { long a[8]; int lock; int x; };\n'
+                'struct s { struct in in; long r; long pad[6]; };\nstruct s g;\n')
+    o = os.path.join(TMP, 'nestu.o')
+    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    cls = os.path.join(TMP, 'nestu.classes')
+    with open(cls, 'w') as f:
+        f.write('[s]\nin.lock = hot-write\nin.x = read-mostly\n'
+                '[in]\nlock = hot-write\nx = read-mostly\n')
+    p = run('report', o, 's', '--classes', cls)
+    assert '0 findings for s' in p.stdout, p.stdout
+    assert ('/* structlint: note: in.lock (hot-write) and in.x (read-mostly) share line 1 inside '
+            'in (struct in): no finding of s, whose pairs count between its own members '
+            '(reordering them cannot part two members of one nested struct); report in to '
+            'score the nested layout */') in p.stdout, p.stdout
+    p = run('report', o, 'in', '--classes', cls)
+    assert 'finding 1: collision, line 1' in p.stdout, p.stdout
+    # a member beside the nested struct: a finding, no note
+    with open(cls, 'w') as f:
+        f.write('[s]\nin.lock = hot-write\nr = read-mostly\n')
+    p = run('report', o, 's', '--classes', cls)
+    assert 'finding 1: collision' in p.stdout and 'no finding of s' not in p.stdout, p.stdout
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
