@@ -223,6 +223,11 @@ struct slt_access_profile {
 	 * from IP samples with TIDs, slt_ipw_info.by_thread): the text names
 	 * their count nthreads=, not ncpus=. */
 	bool writers_threads;
+	/* Added after writers_threads (additive): of outside_samples, those
+	 * whose address or offset lies in the instance's bytes but on no
+	 * member (its holes and padding); the others lie beyond it (other
+	 * objects of the program) or named no member of it. */
+	uint64_t hole_samples;
 };
 
 struct slt_join;

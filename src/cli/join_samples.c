@@ -387,11 +387,22 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 					   "check the instance base: --base ADDR|SYMBOL or --line ADDR=N",
 					   "none of the %" PRIu64 " samples fell on %s (%s)",
 					   p->samples, l->structs[i].name, p->base_note);
+		else if (p->base_method == SLT_BASE_EXPLICIT && p->outside_samples > p->matched &&
+			 c->base_symbol && p->hole_samples < p->matched)
+			/* the base is the symbol's own address and inside the
+			 * instance the samples fall on members more than in
+			 * holes: the rest are other objects of the program */
+			fprintf(stderr, "structlint: note: %s: %" PRIu64 " of the %" PRIu64
+				" samples fell on %s's members (%" PRIu64 " in its holes); the other %"
+				PRIu64 " lie outside the instance (%s): other objects of the program\n",
+				c->samples, p->matched, p->samples, l->structs[i].name, p->hole_samples,
+				p->outside_samples - p->hole_samples, p->base_note);
 		else if (p->base_method == SLT_BASE_EXPLICIT && p->outside_samples > p->matched)
 			fprintf(stderr, "structlint: warning: %s: %" PRIu64 " of the %" PRIu64
-				" samples fall outside %s's members, %" PRIu64 " on them: check the base (%s)\n",
+				" samples fall outside %s's members, %" PRIu64 " on them, %" PRIu64
+				" in its holes: check the base (%s)\n",
 				c->samples, p->outside_samples, p->samples, l->structs[i].name,
-				p->matched, p->base_note);
+				p->matched, p->hole_samples, p->base_note);
 	}
 	return rc;
 }

@@ -577,6 +577,8 @@ static int map_points(struct slt_join *j, struct slt_access_profile *p,
 			off = pt->kind == SLT_POINT_ADDR ? pt->key - p->base : pt->key;
 			bool in = pt->kind == SLT_POINT_OFFSET || pt->key >= p->base;
 			m = in && off < s->size ? slt_join_member_at(s, off) : -1;
+			if (in && off < s->size && m < 0)
+				p->hole_samples += pt->acc.loads + pt->acc.stores;
 		}
 		if (m < 0) {
 			if (slt_acc_merge(outside, &pt->acc))
