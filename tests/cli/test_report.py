@@ -592,20 +592,31 @@ def case_nested_profile_path():
 
 
 
+def write_text(name, text):
+    path = os.path.join(TMP, name)
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+def nested_obj():
+    """struct s { struct in in; long r; ... }: in.lock and in.x on line 1,
+    beside r (compiled once)."""
+    o = os.path.join(TMP, 'nested.o')
+    if not os.path.exists(o):
+        src = write_text('nested.c', 'struct in { long a[8]; int lock; int x; };\n'
+                         'struct s { struct in in; long r; long pad[6]; };\nstruct s g;\n')
+        subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
+    return o
+
+
 def case_nested_misspelled_kept_folded():
     """A misspelled path inside a nested struct ('in.lok', issue 11
     trial) names no member: did-you-mean, and the layout is not shown
     inline (no 'shown inline' note), in a classes file and a profile;
     report and check alike."""
-    src = os.path.join(TMP, 'nestm.c')
-    with open(src, 'w') as f:
-        f.write('struct in { long a[8]; int lock; int x; };\n'
-                'struct s { struct in in; long r; long pad[6]; };\nstruct s g;\n')
-    o = os.path.join(TMP, 'nestm.o')
-    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
-    cls = os.path.join(TMP, 'nestm.classes')
-    with open(cls, 'w') as f:
-        f.write('[s]\nin.lok = hot-write\nr = read-mostly\n')
+    o = nested_obj()
+    cls = write_text('nestm.classes', '[s]\nin.lok = hot-write\nr = read-mostly\n')
     prof = os.path.join(TMP, 'nestm.json')
     with open(prof, 'w') as f:
         json.dump({'schema': 'structlint.profile/v1', 'structs': [{'type': 's', 'members': [
@@ -626,16 +637,9 @@ def case_nested_unit_collision_note():
     issue 11 trial): no finding of the outer struct (pairs count between
     its own members), and a note says so and names the nested type, whose
     own report finds the collision."""
-    src = os.path.join(TMP, 'nestu.c')
-    with open(src, 'w') as f:
-        f.write('struct in { long a[8]; int lock; int x; };\n'
-                'struct s { struct in in; long r; long pad[6]; };\nstruct s g;\n')
-    o = os.path.join(TMP, 'nestu.o')
-    subprocess.run([CC, '-g', '-c', '-o', o, src], check=True)
-    cls = os.path.join(TMP, 'nestu.classes')
-    with open(cls, 'w') as f:
-        f.write('[s]\nin.lock = hot-write\nin.x = read-mostly\n'
-                '[in]\nlock = hot-write\nx = read-mostly\n')
+    o = nested_obj()
+    cls = write_text('nestu.classes', '[s]\nin.lock = hot-write\nin.x = read-mostly\n'
+                     '[in]\nlock = hot-write\nx = read-mostly\n')
     p = run('report', o, 's', '--classes', cls)
     assert '0 findings for s' in p.stdout, p.stdout
     assert ('/* structlint: note: in.lock (hot-write) and in.x (read-mostly) share line 1 inside '
@@ -645,8 +649,7 @@ def case_nested_unit_collision_note():
     p = run('report', o, 'in', '--classes', cls)
     assert 'finding 1: collision, line 1' in p.stdout, p.stdout
     # a member beside the nested struct: a finding, no note
-    with open(cls, 'w') as f:
-        f.write('[s]\nin.lock = hot-write\nr = read-mostly\n')
+    cls = write_text('nestu2.classes', '[s]\nin.lock = hot-write\nr = read-mostly\n')
     p = run('report', o, 's', '--classes', cls)
     assert 'finding 1: collision' in p.stdout and 'no finding of s' not in p.stdout, p.stdout
 
