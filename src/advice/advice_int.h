@@ -22,7 +22,10 @@
 
 /* slt_adv_unit.flags */
 enum slt_adv_unit_flags {
-	SLT_ADV_ANCHORED = 1u << 0, /* keeps its original offset: forced
+	SLT_ADV_ANCHORED = 1u << 0, /* keeps its place in the order, at
+				       the offset C gives it, never past its
+				       original one (a pin: exactly it,
+				       slt_adv_anchor_at()): forced
 				       alignment above 8 bytes, zero-size padding member or
 				       group marker (unless move_anchors), or
 				       a pin */
@@ -214,6 +217,15 @@ int slt_adv_segments(struct slt_adv_units *us, size_t n);
  */
 bool slt_adv_seg_ok(const struct slt_adv_units *us,
 		    const struct slt_adv_unit *u, uint32_t seg, bool cross);
+
+/* Where anchored unit u (not a fence) lands when C would put it at c (the
+ * first multiple of its alignment after what precedes it): the emitted C
+ * holds nothing in place, so a forced-aligned member or marker lands at c
+ * (never past its original offset, which it keeps as a bound); a pin must
+ * land on its own offset exactly; a unit whose original start its
+ * alignment does not divide (packed) keeps that start.  False: the plan
+ * is not legal (relayout.c). */
+bool slt_adv_anchor_at(const struct slt_adv_unit *u, uint64_t c, uint64_t *o);
 
 /* Whether unit u placed at offset o (bytes from the struct start) would
  * straddle a line boundary although it fits in one line, for a
@@ -597,6 +609,11 @@ extern const char slt_adv_pad_type[];
 /* Type of the anonymous struct an ISOLATE proposal wraps a hot member in
  * (SLT_ADV_PAD_WRAP); safety.c and emit_c.c know it by this pointer. */
 extern const char slt_adv_wrap_type[];
+
+/* The first byte after what precedes member i of layout l at its level
+ * (a bitfield's last byte counted whole: a char array goes there), or the
+ * level's start (emit_c.c). */
+uint64_t slt_adv_level_end(const struct slt_struct *l, size_t i);
 
 /*
  * The run of top-level members starting at orig->members[i] that move

@@ -442,26 +442,6 @@ static int match(struct slt_arena *a, const struct slt_dsrc *s, const struct slt
 }
 /* ---- the new body ---------------------------------------------------- */
 
-struct chunk {
-	unsigned lo, hi;      /* lines, inclusive */
-	size_t first_decl;
-	size_t *tops;         /* orig member indices, in order */
-	size_t n_tops, done;
-};
-
-
-struct build {
-	struct slt_arena *a;
-	const struct slt_dsrc *s;
-	const struct slt_struct *o, *ps;
-	struct chunk *ch;
-	size_t nch;
-	size_t *chunk_of;     /* per orig member, SIZE_MAX when not top */
-	const char *indent;   /* the first member's leading whitespace */
-	const char *eol;      /* "" or "\r" */
-	bool user;            /* user-space forms (slt_proposal.user_space) */
-	struct slt_error *err;
-};
 
 static int sep_error(struct build *bd, const struct chunk *c)
 {
@@ -489,59 +469,6 @@ static int add_indented(struct build *bd, struct slt_dlines *nl, unsigned lo,
 	return 0;
 }
 
-/* A user-space padding member (proposal member i): ISO C has no
- * zero-size member (-pedantic), so its alignment goes on the next member
- * as `_Alignas(STRUCTLINT_CACHELINE_BYTES)` on a line of its own before
- * that member's declaration, when the declaration declares only it and
- * it is not a bitfield (which cannot take _Alignas; several declarators
- * would all get it); else the GNU zero-length form.  The line, from
- * bd->a, or NULL. */
-static char *user_pad_line(struct build *bd, size_t i, const bool *used)
-{
-	const struct slt_struct *ps = bd->ps;
-	const struct slt_member *m = &ps->members[i];
-	size_t j = i + 1;
-
-	while (j < ps->n_members && ps->members[j].parent != -1)
-		j++;
-	long k = j < ps->n_members && !slt_diff_is_pad(&ps->members[j]) &&
-		 !(ps->members[j].flags & SLT_MEMBER_BITFIELD) &&
-		 ps->members[j].type != slt_adv_wrap_type ?
-		 slt_diff_orig_top(ps, j, bd->o, used) : -1;
-	if (k >= 0 && bd->chunk_of[k] != SIZE_MAX && bd->ch[bd->chunk_of[k]].n_tops == 1)
-		return slt_arena_printf(bd->a, "%s_Alignas(" SLT_ADV_LINE_CONST ") /* %s: "
-					"the next member starts a cache line */%s",
-					bd->indent, m->name, bd->eol);
-	return slt_arena_printf(bd->a, "%schar %s[0] __attribute__((__aligned__("
-				SLT_ADV_LINE_CONST ")));%s", bd->indent, m->name, bd->eol);
-}
-
-/* User space: the line size's definition (emit_c.c's) at file scope, before
- * the struct's declaration, when the proposal inserts padding or a wrapper
- * (aligned to the line: SLT_ADV_LINE_CONST). */
-static int user_line_def(struct build *bd, struct slt_dlines *nl)
-{
-	const struct slt_struct *ps = bd->ps;
-	uint32_t line = 0;
-
-	for (size_t i = 0; i < ps->n_members && !line; i++)
-		if (ps->members[i].parent == -1 && (slt_diff_is_pad(&ps->members[i]) ||
-						    ps->members[i].type == slt_adv_wrap_type))
-			line = ps->members[i].alignment;
-	if (!bd->user || !line)
-		return 0;
-	const char *l[3] = {
-		slt_arena_printf(bd->a, "#ifndef " SLT_ADV_LINE_CONST "%s", bd->eol),
-		slt_arena_printf(bd->a, "#define " SLT_ADV_LINE_CONST " %u /* the target's "
-				 "cache line, bytes */%s", line, bd->eol),
-		slt_arena_printf(bd->a, "#endif%s", bd->eol),
-	};
-	for (size_t k = 0; k < 3; k++)
-		if (!l[k] || slt_diff_add_line(nl, l[k], strlen(l[k])))
-			return SLT_ENOMEM;
-	return 0;
-}
-
 static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 		     unsigned tail_hi)
 {
@@ -549,7 +476,7 @@ static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 	bool *used = slt_arena_calloc(bd->a, o->n_members + 1, sizeof(*used));
 	size_t cur = SIZE_MAX;
 	long prev_orig = -1;
-	bool first = true;
+	bool first = true, top_first = true; /* top_first: the struct's */
 	int rc;
 
 	if (!used)
@@ -585,6 +512,7 @@ static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 			if (!l || slt_diff_add_line(nl, l, strlen(l)))
 				return SLT_ENOMEM;
 			wrap = (long)i;
+			top_first = false; /* the wrapper aligns the struct */
 			cur = SIZE_MAX;
 			prev_orig = -1;
 			first = true;   /* a struct starts a fresh storage unit */
@@ -605,7 +533,7 @@ static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 		if (oi < 0) {
 			if (cur != SIZE_MAX && bd->ch[cur].done < bd->ch[cur].n_tops)
 				return sep_error(bd, &bd->ch[cur]);
-			l = bd->user ? user_pad_line(bd, i, used) :
+			l = bd->user ? slt_diff_user_pad_line(bd, i, used) :
 			    slt_arena_printf(bd->a, "%sCACHELINE_PADDING(%s);%s",
 					     bd->indent, m->name, bd->eol);
 			if (!l || (rc = slt_diff_add_line(nl, l, strlen(l))))
@@ -646,6 +574,9 @@ static int emit_body(struct build *bd, struct slt_dlines *nl, unsigned tail_lo,
 					return SLT_ENOMEM;
 			}
 		}
+		if (top_first && wrap < 0 && (rc = slt_diff_user_first_line(bd, nl, i, oi)))
+			return rc;
+		top_first = false;
 		if ((rc = wrap >= 0 ? add_indented(bd, nl, c->lo, c->hi) :
 			  slt_diff_add_src_lines(nl, bd->s, c->lo, c->hi)))
 			return rc;
@@ -755,7 +686,7 @@ static int do_diff(struct slt_arena *a, const struct slt_proposal *p,
 		return SLT_ENOMEM;
 	if ((rc = slt_diff_add_src_lines(ol, s, 1, (unsigned)s->n)) ||
 	    (orig->decl_line > 1 && (rc = slt_diff_add_src_lines(nl, s, 1, orig->decl_line - 1))) ||
-	    (rc = user_line_def(&bd, nl)) ||
+	    (rc = slt_diff_user_line_def(&bd, nl)) ||
 	    (rc = slt_diff_add_src_lines(nl, s, orig->decl_line, b->open_line)) ||
 	    (rc = emit_body(&bd, nl, tail_lo, b->close_line - 1)) ||
 	    (rc = slt_diff_add_src_lines(nl, s, b->close_line, (unsigned)s->n)) ||

@@ -133,4 +133,43 @@ bool slt_diff_ctype_key(const char *const *words, const size_t *lens, size_t n,
 			char *key, size_t cap);
 bool slt_diff_dwarf_key(const char *type, char *key, size_t cap);
 
+/* The new body (diff.c): a chunk is the lines of one or more
+ * declarations that move together. */
+struct chunk {
+	unsigned lo, hi;      /* lines, inclusive */
+	size_t first_decl;
+	size_t *tops;         /* orig member indices, in order */
+	size_t n_tops, done;
+};
+
+struct build {
+	struct slt_arena *a;
+	const struct slt_dsrc *s;
+	const struct slt_struct *o, *ps;
+	struct chunk *ch;
+	size_t nch;
+	size_t *chunk_of;     /* per orig member, SIZE_MAX when not top */
+	const char *indent;   /* the first member's leading whitespace */
+	const char *eol;      /* "" or "\r" */
+	bool user;            /* user-space forms (slt_proposal.user_space) */
+	struct slt_error *err;
+};
+
+/* User-space forms in the diff (diff_user.c).  The line for proposal
+ * padding member i (from bd->a), or NULL: `_Alignas(LINE)` on a line of
+ * its own before the next member's declaration where it declares only
+ * that member and is no bitfield; else a char array of the exact bytes
+ * up to the line (a comment when none), the struct's alignment then
+ * written on its first member (slt_diff_user_first_line()). */
+char *slt_diff_user_pad_line(struct build *bd, size_t i, const bool *used);
+/* The line size's definition at file scope before the struct, when the
+ * proposal inserts padding or a wrapper.  0 or SLT_ENOMEM. */
+int slt_diff_user_line_def(struct build *bd, struct slt_dlines *nl);
+/* Before the first member's declaration (orig top member oi, proposal
+ * member i): `_Alignas(LINE)` on a line of its own when a padding member
+ * is written as a char array (the struct keeps the line alignment the
+ * zero-size member gave it).  0, SLT_ENOMEM, or SLT_EUSAGE (bd->err set)
+ * when that declaration cannot take it. */
+int slt_diff_user_first_line(struct build *bd, struct slt_dlines *nl, size_t i, long oi);
+
 #endif

@@ -37,6 +37,10 @@ struct emit {
 	 * marker left out gives the next member (_Alignas), 0 when none;
 	 * skipped[i]: member i was left out (no static assert) */
 	uint32_t pend;
+	/* user space: the alignment a padding member or marker written as
+	 * a char array (before a bitfield) took from its level: its closing
+	 * brace gives it back; 0 when none */
+	uint32_t hold;
 	bool *skipped;
 };
 
@@ -257,6 +261,22 @@ static bool unit_start(const struct slt_struct *l, size_t i, uint64_t unit)
 	return end_bits % (unit * 8) == 0;
 }
 
+/* See advice_int.h. */
+uint64_t slt_adv_level_end(const struct slt_struct *l, size_t i)
+{
+	const struct slt_member *m = &l->members[i];
+
+	for (size_t j = i; j-- > 0;) {
+		const struct slt_member *q = &l->members[j];
+		if (q->parent == m->parent)
+			return q->offset + ((q->flags & SLT_MEMBER_BITFIELD) ?
+					    (q->bit_offset + q->bit_size + 7) / 8 : q->size);
+		if (q->depth < m->depth)
+			return q->offset;
+	}
+	return 0;
+}
+
 /* orig_parent: orig's index of the member whose level this is (-1: the
  * top level), or -2 when it is not known (an inserted wrapper, a member
  * not matched): then bitfield runs keep their declarations as they are. */
@@ -301,18 +321,30 @@ static void member(struct emit *e, size_t i, unsigned depth, long orig_parent,
 	tabs(e, depth + 1);
 	const struct slt_member *nx = next_sibling(e->s, i);
 	if (e->user && e->skipped && (is_pad(m) || (m->flags & (SLT_MEMBER_GROUP_BEGIN |
-							       SLT_MEMBER_GROUP_END))) &&
-	    !(nx && (nx->flags & SLT_MEMBER_BITFIELD))) {
+							       SLT_MEMBER_GROUP_END)))) {
 		/* ISO C has no zero-size member (-pedantic): its alignment
 		 * goes on the next member (_Alignas), or on the enclosing
 		 * brace when it is the last; a bitfield cannot take
-		 * _Alignas, so before one the GNU form below stays */
+		 * _Alignas, so before one a char array of the exact byte
+		 * count holds its offset and the enclosing brace gets the
+		 * alignment */
 		uint32_t a = m->alignment > 1 && (is_pad(m) || !m->natural_alignment ||
 						  m->alignment > m->natural_alignment) ? m->alignment : 0;
-		if (a > e->pend)
+		uint64_t gap = nx && (nx->flags & SLT_MEMBER_BITFIELD) ?
+			       m->offset - slt_adv_level_end(e->s, i) : 0;
+
+		if (nx && (nx->flags & SLT_MEMBER_BITFIELD)) {
+			if (a > e->hold)
+				e->hold = a;
+		} else if (a > e->pend) {
 			e->pend = a;
+		}
 		fprintf(e->f, "/* %s%s */\n", m->name,
 			is_pad(m) ? ": the next member starts a cache line" : "");
+		if (gap) {
+			tabs(e, depth + 1);
+			fprintf(e->f, "char %s[%llu];\n", m->name, (unsigned long long)gap);
+		}
 		e->skipped[i] = true;
 		return;
 	}
@@ -320,21 +352,8 @@ static void member(struct emit *e, size_t i, unsigned depth, long orig_parent,
 		alignas_spec(e, e->pend);
 		e->pend = 0;
 	}
-	if (is_pad(m) && e->user) {
-		/* a zero-size member aligned to the line, as
-		 * CACHELINE_PADDING() expands in the kernel */
-		fprintf(e->f, "char %s[0] __attribute__((__aligned__("
-			SLT_ADV_LINE_CONST ")));\n", m->name);
-		return;
-	}
 	if (is_pad(m)) {
 		fprintf(e->f, "CACHELINE_PADDING(%s);\n", m->name);
-		return;
-	}
-	if (e->user && (m->flags & (SLT_MEMBER_GROUP_BEGIN | SLT_MEMBER_GROUP_END))) {
-		fprintf(e->f, "unsigned char %s[0]", m->name);
-		attr_align(e, m->alignment);
-		fputs(";\n", e->f);
 		return;
 	}
 	if ((m->flags & SLT_MEMBER_GROUP_BEGIN) &&
@@ -356,8 +375,15 @@ static void member(struct emit *e, size_t i, unsigned depth, long orig_parent,
 	if (inline_body(m)) {
 		bool is_union = m->flags & SLT_MEMBER_UNION;
 
+		uint32_t outer_hold = e->hold, held;
+
 		fprintf(e->f, "%s {\n", is_union ? "union" : "struct");
+		e->hold = 0;
 		level(e, (int32_t)i, depth + 1, oi >= 0 ? oi : -2);
+		held = e->hold;
+		e->hold = outer_hold;
+		if (held > e->pend)
+			e->pend = held;
 		tabs(e, depth + 1);
 		fputc('}', e->f);
 		if (m->flags & SLT_MEMBER_PACKED)
@@ -546,6 +572,8 @@ int slt_advice_emit_c(const struct slt_proposal *p,
 	else
 		fprintf(e.f, "%s {\n", tname);
 	level(&e, -1, 0, -1);
+	if (e.hold > e.pend)
+		e.pend = e.hold;
 	fputc('}', e.f);
 	if (s->packed)
 		fputs(" __attribute__((__packed__))", e.f);

@@ -373,9 +373,8 @@ static int expand(struct dp *d, size_t xi)
 		const struct slt_adv_unit *u = &us->u[d->last];
 		uint64_t o = align_up(x.cur, u->align);
 		if ((u->flags & SLT_ADV_ANCHORED) && !(u->flags & SLT_ADV_FENCE)) {
-			if (o > u->orig_offset || u->seg != seg + 1)
+			if (u->seg != seg + 1 || !slt_adv_anchor_at(u, o, &o))
 				return 0;
-			o = u->orig_offset;
 		} else if ((u->flags & SLT_ADV_ANCHORED) && u->seg != seg + 1) {
 			return 0;
 		}
@@ -394,11 +393,9 @@ static int expand(struct dp *d, size_t xi)
 		for (int pad = 0; pad <= (int)allow_pad && !rc; pad++) {
 			uint64_t c = pad ? align_up(x.cur, us->line) : x.cur;
 			uint64_t o = align_up(c, u->align);
-			if (anch && !(u->flags & SLT_ADV_FENCE)) {
-				if (o > u->orig_offset)
-					continue;
-				o = u->orig_offset;
-			}
+			if (anch && !(u->flags & SLT_ADV_FENCE) &&
+			    !slt_adv_anchor_at(u, o, &o))
+				continue;
 			if (slt_adv_kept_straddles(us, u, o))
 				continue; /* slt_adv_place() refuses it */
 			rc = step(d, &x, xi, (int)b, o, pad);

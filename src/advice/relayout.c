@@ -57,6 +57,20 @@ bool slt_adv_kept_straddles(const struct slt_adv_units *us,
 	return start / step != (start + u->size - 1) / step;
 }
 
+bool slt_adv_anchor_at(const struct slt_adv_unit *u, uint64_t c, uint64_t *o)
+{
+	if (c > u->orig_offset)
+		return false;
+	if (u->orig_offset % u->align) { /* only where it was */
+		*o = u->orig_offset;
+		return true;
+	}
+	if ((u->flags & SLT_ADV_PINNED) && c != u->orig_offset)
+		return false;
+	*o = c;
+	return true;
+}
+
 bool slt_adv_place(const struct slt_adv_units *us,
 		   const struct slt_adv_plan *p, uint64_t *off,
 		   uint64_t *size)
@@ -86,11 +100,8 @@ bool slt_adv_place(const struct slt_adv_units *us,
 			if (u->seg != seg + 1 || p->pad[i] == SLT_ADV_PAD_WRAP)
 				return false;
 			/* a fence lands where C puts it */
-			if (!(u->flags & SLT_ADV_FENCE)) {
-				if (o > u->orig_offset)
-					return false;
-				o = u->orig_offset;
-			}
+			if (!(u->flags & SLT_ADV_FENCE) && !slt_adv_anchor_at(u, o, &o))
+				return false;
 			seg++;
 		} else if (!(u->flags & SLT_ADV_LAST) && !slt_adv_seg_ok(us, u, seg, p->cross)) {
 			return false;

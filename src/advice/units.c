@@ -8,7 +8,9 @@
  *     inside the last storage unit's bytes (`u32 a:3; char c;` puts c at 1);
  *   - unions and nested structs are one top-level member, so they move whole
  *     with their inline children;
- *   - anchored (keep their offset): members with a forced alignment above
+ *   - anchored (keep their place in the order, at the offset C gives
+ *     them, never past their own: slt_adv_anchor_at(); a pin keeps its
+ *     offset exactly): members with a forced alignment above
  *     8 bytes (____cacheline_aligned and the like), zero-size
  *     padding members (CACHELINE_PADDING) and __cacheline_group_* markers,
  *     unless opts->move_anchors; and every --pin;

@@ -631,8 +631,12 @@ def case_report_bases():
 # anchor too (csd2, aligned to 32), so only --move-anchors separates them.
 KQ_C = r"""
 struct kq {
+#ifdef KQ_STUCK
+	long lock[8];	/* the pinned first member fills what precedes csd */
+#else
 	long lock;
 	long pad0[7];
+#endif
 	struct { long a[4]; } csd __attribute__((aligned(32)));
 #ifdef KQ_STUCK
 	struct { long b[4]; } csd2 __attribute__((aligned(32)));
@@ -672,7 +676,8 @@ def case_anchor_crossed():
 
 def case_why_left():
     """Every proposal leaves csd's line shared (written csd and read-mostly
-    csd2, both aligned to 32, anchored): the note says so, names the
+    csd2, both aligned to 32, anchored; the pinned first member before
+    them, so C puts neither earlier): the note says so, names the
     anchors and what --move-anchors then gives, in JSON and text; with
     nothing proposed (KQ_ONE) the note names csd too; with --move-anchors
     nothing is left and no note."""
