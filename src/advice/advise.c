@@ -400,11 +400,13 @@ static int advise(struct adv_ctx *x)
 	struct slt_adv_plan id;
 	int rc;
 
-	/* an embedded instance (--in): a CACHELINE_PADDING member or an
-	 * aligned wrapper raises the struct's alignment to the line, which
-	 * moves it in its container; reorderings only, priced where it
-	 * starts */
-	if (o->embedded)
+	/* a CACHELINE_PADDING member or an aligned wrapper raises the
+	 * struct's alignment to the line: an embedded instance (--in) then
+	 * moves in its container, a base known only modulo --base-align
+	 * (kmem_cache_create() honours its align argument, not the type's)
+	 * or given (--base) does not get it; reorderings only, priced where
+	 * it starts */
+	if (o->embedded || SLT_ADV_SHIFTED(&x->us))
 		s.allow_padding = false;
 	struct slt_adv_units plain, *orig = &x->us;
 	struct slt_advice_opts po = *o;
@@ -581,16 +583,18 @@ int slt_advise(const struct slt_analysis *a, const struct slt_advice_opts *opts,
 	}
 	if (!rc && x.no_isolate) {
 		const char *n = slt_arena_printf(x.ar, "%s%sno isolate proposal (a hot member "
-			"alone in a line-aligned struct { ... } ____cacheline_aligned_in_smp): "
-			"it raises struct %s's alignment to %u bytes, %s; the proposals are "
+			"alone in a line-aligned struct { ... } ____cacheline_aligned_in_smp) "
+			"and no padding (CACHELINE_PADDING): each raises struct %s's alignment "
+			"to %u bytes, %s: reorderings only; the proposals are "
 			"priced where the instance may start (%zu start%s in a line)",
 			x.adv->note, x.adv->note[0] ? "; " : "", a->layout->name, x.us.line,
 			x.o->embedded ? "which moves it to the next line boundary in its "
-			"container (--in) and grows the container, so no proposal pads "
-			"(CACHELINE_PADDING does the same): reorderings only" :
-			"which a base only known to be a multiple of --base-align does not get "
-			"(a kmem_cache_create() without SLAB_HWCACHE_ALIGN honours its align "
-			"argument, not the type's)", x.us.n_origins, x.us.n_origins == 1 ? "" : "s");
+			"container (--in) and grows the container" :
+			x.o->base_align ? "which a base only known to be a multiple of "
+			"--base-align does not get (a kmem_cache_create() without "
+			"SLAB_HWCACHE_ALIGN honours its align argument, not the type's)" :
+			"which the instance at its given base (--base, not line-aligned) "
+			"does not get", x.us.n_origins, x.us.n_origins == 1 ? "" : "s");
 		if (!n)
 			rc = SLT_ENOMEM;
 		else

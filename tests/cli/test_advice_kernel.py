@@ -531,6 +531,27 @@ def case_isolate_embedded():
         assert p['slab_after']['object_size'] == p['size_after'], p
 
 
+def case_base_no_padding():
+    """A base that is not line-aligned (--base-align 8, or --base at 56
+    into a line) does not get the line alignment CACHELINE_PADDING gives
+    the struct, as under --in: no padding proposal (the old code offered
+    one, 192 -> 256, relying on that alignment), every layout keeps the
+    struct's alignment, and the note names the option used (with --base
+    it used to speak of --base-align)."""
+    o, cls = compiled('kasp', KAS_C, 'kas.i_mmap_rwsem hot-write\n' +
+                      ''.join('kas.%s read-mostly\n' % r for r in KAS_READ))
+    base = ('suggest', '--json', o, 'kas', '--classes', cls, '--max-proposals', '20')
+    assert any(p['kind'] == 'padding' for p in json.loads(run(*base).stdout)['proposals'])
+    for extra, named, other in ((['--base-align', '8'], '--base-align', '--base,'),
+                                (['--base', '0x1038'], '--base,', '--base-align')):
+        d = json.loads(run(*base, *extra).stdout)
+        assert d['proposals'], (extra, d['note'])
+        for p in d['proposals']:
+            assert p['kind'] not in ('padding', 'isolate'), (extra, p['summary'])
+            assert p['layout']['alignment'] == 8, (extra, p['kind'], p['layout']['alignment'])
+        assert 'no padding' in d['note'] and named in d['note'] and other not in d['note'], (extra, d['note'])
+
+
 # An instance at 80 in a line-aligned container (16 bytes into a line),
 # whose container's base is only known to be a multiple of 16: it starts
 # at 0, 16, 32 or 48 in a line.  hot and cfg (bytes 0..15) share a line
