@@ -394,4 +394,10 @@ void slt_advice_positional_free(struct slt_posinit *p, size_t n);
 #ifdef __cplusplus
 }
 #endif
+/* Added (additive): the user-space form's name of the line size (the C
+ * declaration, the diff, the layout view), and the type of the padding
+ * members a proposal inserts. */
+#define SLT_ADV_LINE_CONST "STRUCTLINT_CACHELINE_BYTES"
+#define SLT_ADV_PAD_TYPE "struct cacheline_padding"
+
 #endif

@@ -48,6 +48,11 @@ struct slt_report_opts {
 	 * __aligned__(N) NAME __aligned__(N);`): the advisor's view of a
 	 * proposal.  false: pahole's way. */
 	bool align_once;
+	/* Added (additive): show an inserted padding member
+	 * (SLT_ADV_PAD_TYPE) as the user-space C declaration writes it: a
+	 * comment naming the _Alignas its next member gets (or, before a
+	 * bitfield, the char array up to the line). */
+	bool user_pads;
 };
 
 /*

@@ -583,8 +583,6 @@ void slt_adv_plan_free(struct slt_adv_plan *p);
 int slt_advice_emit_c(const struct slt_proposal *p,
 		      const struct slt_struct *orig, bool user_space,
 		      struct slt_arena *a, const char **out);
-/* The user-space form's name of the line size (emit_c.c, diff.c). */
-#define SLT_ADV_LINE_CONST "STRUCTLINT_CACHELINE_BYTES"
 
 /* Name prefix and type of inserted padding members in proposals. */
 /* safety.c: NULL, or why layout s cannot be trusted (a zero-size member
@@ -600,7 +598,6 @@ int slt_adv_check_proposal(const struct slt_struct *orig,
 			   const struct slt_struct *l, const char *kind,
 			   struct slt_error *err);
 
-#define SLT_ADV_PAD_TYPE "struct cacheline_padding"
 /* The type string of the padding members a proposal inserts (relayout.c):
  * safety.c knows them by this pointer, so that an original
  * CACHELINE_PADDING member (same type name) is still checked as kept. */

@@ -17,6 +17,7 @@
 #include "cli/static_classes.h"
 #include "cli/cli.h"
 #include "common/num.h"
+#include "common/strmap.h"
 #include "join/join_int.h"
 #include "load/elf.h"
 #include "structlint/samples.h"
@@ -278,6 +279,46 @@ enum slt_class *cli_given_classes(const struct slt_classes *cl,
 		sources[i] = e->file && !strncmp(e->file, CLI_STATIC_FILE_PREFIX,
 						 strlen(CLI_STATIC_FILE_PREFIX))
 			     ? CLI_STATIC_CLASSES : "given";
+	}
+	return g;
+}
+
+enum slt_class *cli_measured_classes(const struct slt_analysis *a,
+				     const struct slt_struct *s)
+{
+	const struct slt_struct *o = a->layout;
+	enum slt_class *g = calloc(1, given_bytes(s) + 2 * (s->n_members + 1) * sizeof(char *));
+	char **paths = calloc(o->n_members + 1, sizeof(*paths));
+	struct slt_strmap m = { 0 };
+	bool ok = g && paths;
+	char buf[512];
+
+	/* a's leaves by path: o(members), each looked up once */
+	for (size_t k = 0; ok && k < o->n_members; k++) {
+		if (!o->members[k].name[0] || o->members[k].n_children)
+			continue;
+		slt_member_path(o, k, buf, sizeof(buf));
+		ok = (paths[k] = strdup(buf)) &&
+		     slt_strmap_put(&m, paths[k], strlen(paths[k]), k, NULL) >= 0;
+	}
+	const char **labels = ok ? (const char **)cli_given_labels(g, s) : NULL;
+	for (size_t i = 0; ok && i < s->n_members; i++) {
+		size_t k;
+		if (!s->members[i].name[0] || s->members[i].n_children)
+			continue;
+		slt_member_path(s, i, buf, sizeof(buf));
+		if (!slt_strmap_get(&m, buf, strlen(buf), &k))
+			continue;
+		g[i] = a->classes[k].cls;
+		labels[i] = a->classes[k].label;
+	}
+	for (size_t k = 0; paths && k < o->n_members; k++)
+		free(paths[k]);
+	free(paths);
+	slt_strmap_free(&m);
+	if (!ok) {
+		free(g);
+		return NULL;
 	}
 	return g;
 }

@@ -181,6 +181,13 @@ int cli_analysis_run(const struct cli_analysis *c, size_t i,
  * it; NULL when out of memory.  cl must not be NULL. */
 enum slt_class *cli_given_classes(const struct slt_classes *cl,
 				  const struct slt_struct *s);
+/* As cli_given_classes(), from analysis a's member classes (the classes
+ * its samples gave, or the classes given with them): each named leaf of s
+ * takes the class and writer label of a's member of the same path, so a
+ * proposal's layout is analysed again by the classes the samples
+ * established; NULL when out of memory. */
+enum slt_class *cli_measured_classes(const struct slt_analysis *a,
+				     const struct slt_struct *s);
 /* The writer labels (hot-write:LABEL) parallel to s->members, NULL
  * entries when none, kept in the block cli_given_classes() returned for s
  * (freed with it; only for such a block). */

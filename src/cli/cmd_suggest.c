@@ -4,9 +4,9 @@
  * the layout advisor's proposals (include/structlint/advice.h), best first,
  * as text (src/report/advice_text.c) or structlint.advice/v1 JSON
  * (src/report/advice_json.c).  Inputs, loading and the analysis are
- * report's (analysis_args.c).  Each proposal is checked again: with a
- * classes file and no samples, its layout is analysed with the same
- * classes and the findings left are printed with it.
+ * report's (analysis_args.c).  Each proposal is checked again: its layout
+ * is analysed with the same classes (the classes file's, or the classes
+ * the samples gave) and the findings left are printed with it.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -308,19 +308,20 @@ static void sugg_finish(struct sugg *s, const struct cli_analysis *c)
 }
 
 /* Findings left in each proposal, by analysing its layout again with the
- * same classes: possible when the classes file is the only input (a
- * profile is joined against the original offsets).  left[i] -1: not
- * checked; after[i] the analysis (the maps mark its findings) and g[i]
- * its classes, freed by the caller.  An instance placed by --in or
- * --base-align is analysed where it may start: a finding at any of its
- * starts is left. */
-static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
-		   const struct slt_advice_opts *o, ssize_t *left, struct slt_analysis **after,
-		   enum slt_class **g, struct slt_error *err)
+ * same classes: the classes file's, or with samples (a profile is joined
+ * against the original offsets) the classes the analysis a gave each
+ * member.  left[i] -1: not checked; after[i] the analysis (the maps mark
+ * its findings) and g[i] its classes, freed by the caller.  An instance
+ * placed by --in or --base-align is analysed where it may start: a
+ * finding at any of its starts is left. */
+static int recheck(const struct cli_analysis *c, const struct slt_analysis *a,
+		   const struct slt_advice *adv, const struct slt_advice_opts *o,
+		   ssize_t *left, struct slt_analysis **after, enum slt_class **g,
+		   struct slt_error *err)
 {
 	for (size_t i = 0; i < adv->n_proposals; i++) {
 		left[i] = -1;
-		if (!c->classes || c->samples)
+		if (!c->classes && !c->samples)
 			continue;
 		const struct slt_struct *s = &adv->proposals[i].layout;
 		struct slt_analysis_opts ao = c->aopts;
@@ -329,7 +330,7 @@ static int recheck(const struct cli_analysis *c, const struct slt_advice *adv,
 			ao.adjacent = true;
 		ao.line_origin = (uint32_t)(o->base_offset % c->ropts.cacheline_size);
 		ao.base_align = o->base_align;
-		g[i] = cli_given_classes(c->classes, s);
+		g[i] = c->samples ? cli_measured_classes(a, s) : cli_given_classes(c->classes, s);
 		if (!g[i])
 			return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 		ao.given = g[i];
@@ -368,7 +369,7 @@ static int advise_one(const struct cli_analysis *c, const struct slt_analysis *a
 	if (!left || !diffs || !after || !g)
 		rc = slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	if (!rc)
-		rc = recheck(c, adv, &s->o, left, after, g, err);
+		rc = recheck(c, a, adv, &s->o, left, after, g, err);
 	for (size_t i = 0; !rc && c->use_static && after && i < adv->n_proposals; i++)
 		if (after[i])
 			cli_static_unclassified_warn(after[i], i + 1, c->file);

@@ -26,7 +26,8 @@
  *     "score_before", "score_after": the findings' estimator,
  *     "cost_before", "cost_after": the advisor's objective,
  *     "findings_after": N (findings when the proposal's layout is analysed
- *             again with the same classes; absent when not re-checked),
+ *             again with the same classes, with samples the classes they
+ *             gave; absent when not re-checked),
  *     "slab_before", "slab_after": { "kmalloc_class": BYTES (0: none,
  *             over 8 KiB), "page_allocator_order": N (only then: kmalloc()
  *             takes 1 << N pages from the page allocator),

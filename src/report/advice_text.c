@@ -266,6 +266,7 @@ static int proposal_text(FILE *out, const struct slt_advice *adv, size_t i,
 	struct slt_report_opts lo = *opts;
 	lo.decl = false;
 	lo.align_once = true;
+	lo.user_pads = p->user_space;
 	int rc = slt_report_layout_text(out, &one, &lo, err);
 	if (rc)
 		return rc;

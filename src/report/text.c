@@ -354,7 +354,8 @@ static int write_struct(FILE *f, const struct slt_struct *s,
 			const struct slt_report_opts *opts)
 {
 	struct tctx t = { .f = f, .s = s, .color = opts && opts->color,
-			  .align_once = opts && opts->align_once };
+			  .align_once = opts && opts->align_once,
+			  .user_pads = opts && opts->user_pads };
 	bool is_union = s->kind == SLT_KIND_UNION;
 
 	t.cl = opts && opts->cacheline_size ? opts->cacheline_size

@@ -37,6 +37,7 @@ struct tctx {
 	const struct slt_hole *pre_hole_top, *pre_bit_hole_top;
 	bool rel_offset;    /* a pointee: offsets from the enclosing level */
 	bool align_once;    /* slt_report_opts.align_once */
+	bool user_pads;     /* slt_report_opts.user_pads */
 	bool oom;
 };
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/text_int.h"
+#include "structlint/advice.h"
 
 /* class__fprintf_cacheline_boundary() */
 static void boundary(struct tctx *t, uint64_t offset, int indent)
@@ -307,6 +308,29 @@ static void pointee(struct tctx *t, const struct slt_member *m, int ts,
 	offset_comment(t, m, ts + t->name_spacing - (int)(t->nout - start));
 }
 
+/* An inserted padding member in user space, as the C declaration writes
+ * it (emit_c.c): no member; the next one gets _Alignas, or before a
+ * bitfield a char array fills the bytes up to the line. */
+static void user_pad(struct tctx *t, size_t i)
+{
+	const struct slt_struct *s = t->s;
+	const struct slt_member *m = &s->members[i];
+	const struct slt_member *nx = NULL;
+
+	for (size_t j = i + 1; j < s->n_members && !nx; j++)
+		if (s->members[j].parent == m->parent)
+			nx = &s->members[j];
+		else if (s->members[j].depth < m->depth)
+			break;
+	col(t, C_COMMENT);
+	if (nx && (nx->flags & SLT_MEMBER_BITFIELD))
+		out(t, "/* %s: a char array up to the cache line at %llu */", m->name,
+		    (unsigned long long)shown_offset(t, m));
+	else
+		out(t, "/* %s: _Alignas(" SLT_ADV_LINE_CONST ") on the next member */", m->name);
+	col(t, C_OFF);
+}
+
 /* class_member__fprintf(): one member, its inline body included. */
 void slt_tx_member(struct tctx *t, size_t i, int indent, int ts)
 {
@@ -319,6 +343,10 @@ void slt_tx_member(struct tctx *t, size_t i, int indent, int ts)
 
 	boundary(t, shown_offset(t, m), indent);
 	start = t->nout;
+	if (t->user_pads && (m->flags & SLT_MEMBER_ZERO_SIZE) && !strcmp(m->type, SLT_ADV_PAD_TYPE)) {
+		user_pad(t, i);
+		return;
+	}
 	if (m->alignment)
 		snprintf(attr, sizeof(attr), " __attribute__((__aligned__(%u)))",
 			 m->alignment);

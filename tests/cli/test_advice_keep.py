@@ -12,6 +12,7 @@ kept list, the note says so and what leaving the list out gives.
 Environment: STRUCTLINT (binary), CC_GCC (compiler).
 """
 import json
+import re
 import os
 import subprocess
 import sys
@@ -133,6 +134,28 @@ def case_kept_why():
     assert 'kept adjacent (--keep-together): hits,misses' in n, n
     assert 'leaving out --keep-together lifts it: the best proposal then gives sharing' in n, n
     assert 'the layout is the best this model finds' not in n, n
+
+
+def case_samples_findings_left():
+    """With --samples each proposal's layout is analysed again by the
+    classes the samples gave its members, as a classes-only run's: JSON
+    findings_after on every proposal, the text summary says "N findings
+    left" (the old code printed neither with samples)."""
+    o = fixture()
+    p = profile('left', {'hits': [(0, 0, 1000, 'count_hit')], 'misses': [(1, 0, 800, 'count_miss')],
+                         'cfg': [(2, 500, 0, 'lookup'), (3, 400, 0, 'lookup')],
+                         'mode': [(2, 300, 0, 'lookup'), (3, 300, 0, 'lookup')]})
+    args = (o, 'kstats', '--samples', p, '--base', hex(BASE), '--max-proposals', '20')
+    before = len(json.loads(run('report', '--json', *args[:-2]).stdout)['findings'])
+    d = json.loads(run('suggest', '--json', *args).stdout)
+    assert d['proposals'], d['note']
+    for q in d['proposals']:
+        assert isinstance(q.get('findings_after'), int), (q['kind'], sorted(q))
+        assert q['findings_after'] < before or q['score_after'] >= q['score_before'], (q['kind'], before, q['findings_after'])
+        if q['score_after'] == 0:
+            assert q['findings_after'] == 0, (q['kind'], q['findings_after'])
+    heads = [ln for ln in run('suggest', *args).stdout.splitlines() if ln.startswith('/* structlint: proposal ')]
+    assert heads and all(re.search(r'\d+ findings? left \*/$', h) for h in heads), heads
 
 
 WIDE_C = r"""

@@ -296,6 +296,27 @@ def case_report_suggest():
     assert t[len(r):].lstrip('\n').split('/* slab')[0] == s.split('/* slab')[0], (t[len(r):][:300], s[:300])
 
 
+def case_user_view_pads():
+    """The pahole-style view of a user-space proposal shows a padding
+    member as the C declaration writes it (a comment naming the _Alignas
+    on the next member; the old view printed `struct cacheline_padding
+    _pad1_ __attribute__((__aligned__(64)))`, which the declaration does
+    not have); the kernel form keeps the kernel's member."""
+    import test_suggest_compile as tc
+    o, cls = fixture_obj('uview', tc.STATS_C, tc.STATS_CLASSES)
+    for form in ('user', 'kernel'):
+        t = run('suggest', o, 'stats', '--classes', cls, '--c-form', form, '--max-proposals', '20').stdout
+        views = [v.split('/* C declaration: */')[0] for v in t.split('/* structlint: proposal ')[1:]]
+        padded = [v for v in views if '_pad1_' in v]
+        assert padded, t[:3000]
+        for v in padded:
+            if form == 'user':
+                assert 'struct cacheline_padding' not in v, v
+                assert '/* _pad1_: _Alignas(STRUCTLINT_CACHELINE_BYTES) on the next member */' in v, v
+            else:
+                assert re.search(r'struct cacheline_padding\s+_pad1_', v), v
+
+
 if __name__ == '__main__':
     import clicases
     clicases.main(clicases.of_module(globals()))
