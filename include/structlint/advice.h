@@ -383,8 +383,9 @@ struct slt_posinit {
  * source_root that are positional (`struct NAME x = { 1, 2 }`,
  * `(struct NAME){ 1, 2 }`, arrays of it whose elements are; not `{}`,
  * `{ 0 }` or designated `{ .a = 1 }`): a reorder changes what they
- * initialize.  Heuristic, on tokens: typedef names and macros are not
- * seen.  *out (malloc()ed, sorted by file and line; free with
+ * initialize.  Heuristic, on tokens: typedef names declared under the
+ * root (`typedef struct NAME A;`) count as the struct; macros and
+ * typedefs of typedefs are not seen.  *out (malloc()ed, sorted by file and line; free with
  * slt_advice_positional_free()), *n.  Returns 0 or SLT_ENOMEM.
  */
 int slt_advice_positional_inits(const char *source_root, const char *name,

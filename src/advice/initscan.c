@@ -8,8 +8,11 @@
  * `(struct NAME){` whose braces do not start with a designator
  * (`.member =`; for arrays, each element's braces) are collected.  `{}`
  * and `{ 0 }` initialize every member to zero whatever the order and are
- * not counted.  Typedef names and macros that expand to the struct are
- * not seen (the man page says so).
+ * not counted.  Typedef names of the struct (`typedef struct NAME A;`,
+ * `typedef struct NAME { ... } A;` in any scanned file: a first walk
+ * collects them) are types like `struct NAME`: `A x = {`, `(A){`.  A
+ * typedef of a typedef, and macros that expand to the struct, are not
+ * seen (the man page says so).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -27,6 +30,9 @@ struct scan {
 	const char *root, *name;
 	struct slt_posinit *v;
 	size_t n, cap;
+	char **alias;          /* typedef names of struct name */
+	size_t n_alias, cap_alias;
+	bool collect;          /* first walk: typedef names only */
 };
 
 static bool punct(const struct slt_dsrc *s, const struct slt_dtok *t, char c)
@@ -82,18 +88,69 @@ static int add(struct scan *sc, const char *rel, unsigned line)
 	return 0;
 }
 
+/* `typedef struct NAME [{ ... }] A, B;` at t[i]: A and B (plain
+ * identifiers; pointer and array declarators are other types) kept. */
+static int typedefs(struct scan *sc, const struct slt_dsrc *s, const struct slt_dtok *t,
+		    size_t n, size_t i)
+{
+	size_t j = i + 3;
+	if (j < n && punct(s, &t[j], '{'))
+		j = past(s, t, n, j, '{', '}');
+	for (; j + 1 < n && t[j].k == T_IDENT; j += 2) {
+		if (!punct(s, &t[j + 1], ',') && !punct(s, &t[j + 1], ';'))
+			break;
+		if (sc->n_alias == sc->cap_alias) {
+			size_t cap = sc->cap_alias ? sc->cap_alias * 2 : 8;
+			char **v = realloc(sc->alias, cap * sizeof(*v));
+			if (!v)
+				return SLT_ENOMEM;
+			sc->alias = v;
+			sc->cap_alias = cap;
+		}
+		if (!(sc->alias[sc->n_alias] = strndup(s->text + t[j].off, t[j].end - t[j].off)))
+			return SLT_ENOMEM;
+		sc->n_alias++;
+		if (punct(s, &t[j + 1], ';'))
+			break;
+	}
+	return 0;
+}
+
+/* Tokens naming the struct's type at t[i]: 2 (`struct NAME`), 1 (a
+ * typedef name), 0. */
+static size_t type_at(const struct scan *sc, const struct slt_dsrc *s, const struct slt_dtok *t,
+		      size_t n, size_t i)
+{
+	if (slt_diff_tok_is(s, &t[i], "struct"))
+		return i + 1 < n && slt_diff_tok_is(s, &t[i + 1], sc->name) ? 2 : 0;
+	for (size_t k = 0; t[i].k == T_IDENT && k < sc->n_alias; k++)
+		if (slt_diff_tok_is(s, &t[i], sc->alias[k]))
+			return 1;
+	return 0;
+}
+
 static int scan_tokens(struct scan *sc, const struct slt_dsrc *s, const struct slt_dtok *t,
 		       size_t n, const char *rel)
 {
-	for (size_t i = 0; i + 3 < n; i++) {
-		if (!slt_diff_tok_is(s, &t[i], "struct") || !slt_diff_tok_is(s, &t[i + 1], sc->name))
+	for (size_t i = 0; i + 2 < n; i++) {
+		if (sc->collect) {
+			int rc = 0;
+			if (i + 3 < n && slt_diff_tok_is(s, &t[i], "typedef") &&
+			    slt_diff_tok_is(s, &t[i + 1], "struct") &&
+			    slt_diff_tok_is(s, &t[i + 2], sc->name))
+				rc = typedefs(sc, s, t, n, i);
+			if (rc)
+				return rc;
 			continue;
-		size_t b = n;
+		}
+		size_t w = type_at(sc, s, t, n, i), b = n;
+		if (!w || i + w + 1 >= n)
+			continue;
 		bool array = false;
-		if (i && punct(s, &t[i - 1], '(') && punct(s, &t[i + 2], ')')) {
-			b = i + 3;   /* (struct NAME){ */
-		} else if (t[i + 2].k == T_IDENT) {
-			size_t e = i + 3;
+		if (i && punct(s, &t[i - 1], '(') && punct(s, &t[i + w], ')')) {
+			b = i + w + 1;   /* (struct NAME){ */
+		} else if (t[i + w].k == T_IDENT) {
+			size_t e = i + w + 1;
 			while (e < n && punct(s, &t[e], '[')) {
 				array = true;
 				e = past(s, t, n, e, '[', ']');
@@ -110,13 +167,26 @@ static int scan_tokens(struct scan *sc, const struct slt_dsrc *s, const struct s
 	return 0;
 }
 
+/* Does the text name the struct (or, after the first walk, one of its
+ * typedef names)? */
+static bool names_it(const struct scan *sc, const char *text, size_t size)
+{
+	if (text && memmem(text, size, sc->name, strlen(sc->name)))
+		return true;
+	for (size_t k = 0; text && !sc->collect && k < sc->n_alias; k++)
+		if (memmem(text, size, sc->alias[k], strlen(sc->alias[k])))
+			return true;
+	return false;
+}
+
 static bool c_file(const char *name)
 {
 	size_t l = strlen(name);
 	return l > 2 && name[l - 2] == '.' && (name[l - 1] == 'c' || name[l - 1] == 'h');
 }
 
-/* One file: read, skipped unless it names the struct, lexed (a file the
+/* One file: read, skipped unless it names the struct (or a typedef
+ * name of it), lexed (a file the
  * lexer cannot read through is skipped), scanned. */
 static int scan_file(struct scan *sc, const char *path, const char *rel)
 {
@@ -132,13 +202,7 @@ static int scan_file(struct scan *sc, const char *path, const char *rel)
 		return rc;
 	}
 	rc = 0;
-	size_t nl = strlen(sc->name);
-	bool names = false;
-	for (const char *p = s.text, *end = s.text + s.size; !rc && p && !names && p < end;) {
-		p = memmem(p, (size_t)(end - p), sc->name, nl);
-		names = p != NULL;
-	}
-	if (names) {
+	if (names_it(sc, s.text, s.size)) {
 		struct slt_dlex x = { .s = &s, .line = 1, .bol = true };
 		int l;
 		while (!(l = slt_diff_lex_next(&x, &e)))
@@ -204,10 +268,16 @@ int slt_advice_positional_inits(const char *root, const char *name, struct slt_p
 		return slt_error_set(err, SLT_EUSAGE, root, -1, NULL, "source root path too long");
 	memcpy(path, root, len);
 	path[len] = 0;
-	struct scan sc = { .root = path, .name = name };
+	struct scan sc = { .root = path, .name = name, .collect = true };
 	char walkpath[sizeof(path)];
 	memcpy(walkpath, path, len + 1);
 	int rc = walk(&sc, walkpath, len, sizeof(walkpath), 0);
+	sc.collect = false;
+	if (!rc)
+		rc = walk(&sc, walkpath, len, sizeof(walkpath), 0);
+	for (size_t k = 0; k < sc.n_alias; k++)
+		free(sc.alias[k]);
+	free(sc.alias);
 	if (rc) {
 		slt_advice_positional_free(sc.v, sc.n);
 		return slt_error_set(err, SLT_ENOMEM, root, -1, NULL, "out of memory");

@@ -109,6 +109,30 @@ def case_positional_init():
 
 
 
+def case_positional_typedef():
+    """--source-root: a positional initializer through a typedef name of
+    the struct (`typedef struct NAME A;` in a header, `typedef struct NAME
+    {...} B;`; `static A x = { 7, 8 }`, `(B){ 1 }`, in files that never
+    write `struct NAME`) is warned about; a designated one and a pointer
+    typedef are not.  (Old code: no word.)"""
+    src, obj = prog_tree('prog_tdef', PROG_C)
+    write('prog_tdef/tdef.h', '#include "stats.h"\ntypedef struct bad_stats bs_t, *bs_p;\n'
+          'typedef struct bad_stats_other { int x; } other_t;\n')
+    write('prog_tdef/use.c', '#include "tdef.h"\nstatic bs_t via_typedef = { 7, 8 };\n'
+          'static bs_t named = { .hits = 1 };\nstatic bs_p ptr = 0;\n'
+          'static other_t o = { 1 };\n'
+          'void *f(void) { return &(bs_t){ 1 }; }\n')
+    os.makedirs(os.path.join(src, 'sub'), exist_ok=True)
+    write('prog_tdef/sub/def.h', 'typedef struct bad_stats {\n long q; } bs2_t;\n')
+    write('prog_tdef/sub/use2.c', '#include "def.h"\nbs2_t arr[] = { { 1 } };\n')
+    want = ['%s/%s' % (src, w) for w in ('sub/use2.c:2', 'use.c:2', 'use.c:6')]
+    p = sl('suggest', obj, 'bad_stats', '--classes', classes(), '--source-root', src)
+    w = [l[len('structlint: warning: '):].split(': ')[0] for l in p.stderr.split('\n')
+         if l.startswith('structlint: warning: ') and 'initialized positionally' in l]
+    assert p.returncode in (0, 1) and w == want, (w, p.stderr)
+
+
+
 def case_bench_none_kept():
     """bench/validate.sh with no round kept (one CPU: the updaters never
     overlap) says the figures are of all the rounds, not of the kept ones
