@@ -680,6 +680,14 @@ int slt_engine_run(const struct slt_engine_bound *b,
 void slt_engine_result_free(struct slt_engine_result *r);
 
 /*
+ * slt_engine_run()'s --realtime refusal, checked before a run (so a
+ * refused run prints nothing else first): 0, or SLT_EUSAGE when
+ * o->realtime and o->threads (0: one per allowed CPU) exceed the CPUs
+ * this process may run on.
+ */
+int slt_engine_realtime_fits(const struct slt_engine_opts *o, struct slt_error *err);
+
+/*
  * Write r's exact access counts as a structlint.profile/v1 document
  * (profile.h's slt_profile_writer) to f (name for messages), for
  * `structlint report FILE STRUCT --samples` to join and classify.  One

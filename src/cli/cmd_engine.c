@@ -270,7 +270,8 @@ int cmd_engine(int argc, char **argv)
 		rc = cli_engine_stats_mode(&e.run, c.file, &c.lopts, &err);
 	if (!rc && (rc = slt_engine_bind(spec, &c.layout->structs[0], c.ropts.cacheline_size, &b, &err)))
 		cli_engine_err_file(&err, c.file ? c.file : SLT_KERNEL_BTF_PATH);
-	if (!rc && e.o.realtime && !(rc = cli_realtime_check(&err)))
+	if (!rc && e.o.realtime && !(rc = cli_realtime_check(&err)) &&
+	    !(rc = slt_engine_realtime_fits(&e.o, &err)))
 		cli_realtime_throttle_warn(NULL);
 	if (!rc)
 		rc = slt_engine_run(b, &e.o, &r, &err);

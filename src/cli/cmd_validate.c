@@ -532,7 +532,8 @@ static int validate(struct cli_analysis *c, struct val *v, struct vstate *s,
 		rc = layout_b(c, v, s, &sb, err);
 	if (!rc)
 		rc = bind_both(c, v, s, sa, sb, err);
-	if (!rc && v->o.engine.realtime && !(rc = cli_realtime_check(err)))
+	if (!rc && v->o.engine.realtime && !(rc = cli_realtime_check(err)) &&
+	    !(rc = slt_engine_realtime_fits(&v->o.engine, err)))
 		cli_realtime_throttle_warn(NULL);
 	bool tty = isatty(STDERR_FILENO);
 	if (!rc && v->prog.run)   /* the user's own program: built first */

@@ -59,6 +59,26 @@ static unsigned allowed_cpus(int *list, unsigned max)
 
 #define MAX_THREADS 1024u
 
+/* --realtime with more updaters (T) than allowed CPUs: SCHED_RR updaters
+ * sharing a CPU take turns in 100 ms slices, never running together (no
+ * false sharing to measure), and one spinning would keep the others out;
+ * refused rather than silently run without it. */
+static int realtime_fits(bool realtime, unsigned T, unsigned n_cpus, struct slt_error *err)
+{
+	if (!realtime || T <= n_cpus)
+		return 0;
+	return slt_error_set(err, SLT_EUSAGE, NULL, -1, "use --threads <= the allowed CPUs, or drop --realtime",
+			     "--realtime: %u threads but %u allowed CPU%s", T, n_cpus,
+			     n_cpus == 1 ? "" : "s");
+}
+
+int slt_engine_realtime_fits(const struct slt_engine_opts *o, struct slt_error *err)
+{
+	int cpus[MAX_THREADS];
+	unsigned n_cpus = allowed_cpus(cpus, MAX_THREADS);
+	return realtime_fits(o->realtime, o->threads ? o->threads : n_cpus, n_cpus, err);
+}
+
 static int check_opts(const struct slt_engine_bound *b, struct slt_engine_opts *o,
 		      struct slt_error *err)
 {
@@ -335,15 +355,9 @@ int slt_engine_run(const struct slt_engine_bound *b,
 	if (!stats)
 		r->o.depth = 1;
 	unsigned T = r->o.threads, NT = T + stats;
-	/* --realtime with more updaters than allowed CPUs: SCHED_RR updaters
-	 * sharing a CPU take turns in 100 ms slices, never running together
-	 * (no false sharing to measure), and one spinning would keep the
-	 * others out; refused rather than silently run without it */
-	if (r->o.realtime && T > n_cpus) {
+	if ((rc = realtime_fits(r->o.realtime, T, n_cpus, err))) {
 		free(r);
-		return slt_error_set(err, SLT_EUSAGE, NULL, -1, "use --threads <= the allowed CPUs, or drop --realtime",
-				     "--realtime: %u threads but %u allowed CPU%s", T, n_cpus,
-				     n_cpus == 1 ? "" : "s");
+		return rc;
 	}
 	r->role_back = r->role_pcpu = -1;
 	if (!(r->writer = calloc(b->n_roles + 1, sizeof(*r->writer)))) {

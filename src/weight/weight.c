@@ -300,7 +300,7 @@ static int run(reader_fn rd, void *src, const char *name,
 		char fid[41];
 		ipw_hex_id(p.im.build_id, p.im.build_id_len, fid);
 		rc = slt_error_set(err, SLT_EUSAGE, name, -1,
-				   "give the binary that ran (perf buildid-list -i DATA lists the recorded build-ids)",
+				   "give the binary that ran; perf buildid-list -i DATA lists the recorded build-ids",
 				   "the samples' %s has build-id %s, %s has %s: not the binary that ran",
 				   p.im.kernel ? "[kernel.kallsyms]" : p.im.base, p.im.other_id,
 				   o->binary, fid);

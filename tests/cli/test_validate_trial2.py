@@ -56,6 +56,8 @@ def case_realtime_one_cpu():
     errs = [l for l in p.stderr.split('\n') if l.startswith('structlint: --realtime')]
     assert p.returncode == 2 and len(errs) == 1, p.stderr
     assert '2 threads but 1 allowed CPU' in errs[0] and 'drop --realtime' in errs[0], errs
+    # refused before anything else is said (old: the RT-throttling warning first)
+    assert p.stderr.strip().count('\n') == 0, p.stderr
 
 
 # the trial's program: a positional initializer (and forms that are not)

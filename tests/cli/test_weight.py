@@ -278,6 +278,9 @@ def t_build_id():
         p = run('report', b, 'stats', '--samples', fd, rc=2)
         assert p.stderr.count('\n') == 1 and other.hex() in p.stderr and own.hex() in p.stderr \
             and 'not the binary that ran' in p.stderr, p.stderr
+        # one level of parentheses (old: "(give the binary that ran (perf ...))")
+        hint = p.stderr[p.stderr.index('not the binary that ran'):]
+        assert 'buildid-list' in hint and hint.count('(') == 1, p.stderr
     fd = os.path.join(TMP, 'bid-pipe.data')
     perf_data_pipe(fd, [build_id_entry(other, os.path.realpath(b), 67), recs], S_IP | S_TID | S_CPU)
     p = run('report', b, 'stats', '--samples', fd, rc=2)
