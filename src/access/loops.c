@@ -20,7 +20,14 @@
  * merge of the pending edges' states, less every register the loop
  * writes (explicitly, or implicitly as a call clobbers the caller-saved
  * ones; %rsp: explicit writes only, as push/pop and calls balance within
- * a loop), and less the stack slots when the loop stores to memory.
+ * a loop), and less the stack slots the loop stores to: a store at
+ * disp(%reg) with %reg a stack address on the pending edges that the loop
+ * does not write drops the slots it overlaps (gcc -O0 keeps its locals in
+ * slots and stores to some of them in every loop: `lea g(%rip),%rax; mov
+ * %rax,-0x18(%rbp)` before the loop, the pointer reloaded from the slot in
+ * it); any other store with a base register leaves the slots as the pass
+ * does (a store through a pointer is no slot), and one whose slot is not
+ * known (an index, rep stos/movs, too many stores) drops them all.
  *
  * An indirect jump (a jump table: the kernel has none, built with
  * -fno-jump-tables) reaches code without a pending edge, so after one the
@@ -53,8 +60,34 @@ static bool is_call(const cs_insn *in)
 	return false;
 }
 
-/* What in writes, into w (AREG_N flags); true when it stores to memory. */
-static bool writes(const cs_insn *in, bool *w)
+#define LOOP_STORES 64
+
+/* The stores of a loop: (base register, displacement, width), and whether
+ * one's slot cannot be known. */
+struct lstores {
+	struct { int base; int64_t disp; uint32_t size; } s[LOOP_STORES];
+	size_t n;
+	bool unknown;
+};
+
+static void note_store(const cs_x86_op *op, struct lstores *ls)
+{
+	const x86_op_mem *m = &op->mem;
+	int base = slt_acc_reg(m->base);
+	if (m->segment != X86_REG_INVALID || base < 0 || base >= AREG_N)
+		return;  /* per-CPU, TLS, %rip-relative or absolute: no slot */
+	if (m->index != X86_REG_INVALID || ls->n == LOOP_STORES) {
+		ls->unknown = true;
+		return;
+	}
+	ls->s[ls->n].base = base;
+	ls->s[ls->n].disp = m->disp;
+	ls->s[ls->n++].size = op->size ? op->size : 8;
+}
+
+/* What in writes, into w (AREG_N flags) and ls; true when it stores to
+ * memory. */
+static bool writes(const cs_insn *in, bool *w, struct lstores *ls)
 {
 	const cs_x86 *x = &in->detail->x86;
 	bool store = false;
@@ -69,6 +102,7 @@ static bool writes(const cs_insn *in, bool *w)
 		} else if (op->type == X86_OP_MEM && in->id != X86_INS_CMP &&
 			   in->id != X86_INS_TEST && in->id != X86_INS_BT) {
 			store = true;
+			note_store(op, ls);
 		}
 	}
 	for (uint8_t i = 0; i < in->detail->regs_write_count; i++) {
@@ -80,7 +114,32 @@ static bool writes(const cs_insn *in, bool *w)
 		for (int i = 0; i < ACC_N_CALLER_SAVED; i++)
 			w[acc_caller_saved[i]] = true;
 	/* rep movs/stos and the like store through implicit operands */
-	return store || in->detail->x86.prefix[0] == X86_PREFIX_REP;
+	if (in->detail->x86.prefix[0] == X86_PREFIX_REP)
+		ls->unknown = store = true;
+	return store;
+}
+
+/* Drop from t->cur the slots the loop's stores ls (the first n) overlap;
+ * m: the pending edges' state, w: the registers the loop writes. */
+static void drop_stored(struct tctx *t, const struct tstate *m, const bool *w,
+			const struct lstores *ls, size_t n)
+{
+	struct tstate *c = &t->cur;
+	for (size_t i = 0; i < n && !ls->unknown; i++) {
+		int b = ls->s[i].base;
+		if (m->r[b].kind != RK_STACK)
+			continue;  /* through a pointer: not a slot */
+		if (w[b]) {
+			c->n_slots = 0;  /* a stack address the loop moves */
+			return;
+		}
+		int64_t lo = m->r[b].off + ls->s[i].disp, hi = lo + ls->s[i].size;
+		for (uint32_t k = 0; k < c->n_slots; k++)
+			if (c->slots[k].key < hi && c->slots[k].key + 8 > lo)
+				c->slots[k].s = (struct rstate){0};
+	}
+	if (ls->unknown)
+		c->n_slots = 0;
 }
 
 bool acc_loop_entry(struct tctx *t, uint64_t pc)
@@ -103,6 +162,9 @@ bool acc_loop_entry(struct tctx *t, uint64_t pc)
 	uint64_t addr = pc;
 	bool w[AREG_N] = {false}, loop_w[AREG_N] = {false};
 	bool store = false, loop_store = false, back = false, pad = true;
+	struct lstores ls = {.n = 0};
+	size_t loop_n = 0;
+	bool loop_unknown = false;
 	uint64_t head = pc;   /* the body after the alignment padding at pc */
 	for (int i = 0; i < ACC_LOOP_SCAN && n; i++) {
 		if (!cs_disasm_iter(t->env->cs, &p, &n, &addr, t->ahead))
@@ -112,11 +174,13 @@ bool acc_loop_entry(struct tctx *t, uint64_t pc)
 			continue;
 		}
 		pad = false;
-		store |= writes(t->ahead, w);
+		store |= writes(t->ahead, w, &ls);
 		uint64_t to = jump_target(t->ahead);
 		if (to >= pc && to <= head) {
 			back = true;
 			loop_store = store;
+			loop_n = ls.n;
+			loop_unknown = ls.unknown;
 			for (int r = 0; r < AREG_N; r++)
 				loop_w[r] = w[r];
 		}
@@ -127,7 +191,9 @@ bool acc_loop_entry(struct tctx *t, uint64_t pc)
 	for (int r = 0; r < AREG_N; r++)
 		if (loop_w[r])
 			t->cur.r[r] = (struct rstate){0};
-	if (loop_store)
-		t->cur.n_slots = 0;
+	if (loop_store) {
+		ls.unknown = loop_unknown;
+		drop_stored(t, &m, loop_w, &ls, loop_n);
+	}
 	return true;
 }

@@ -501,8 +501,8 @@ static int resolve_base(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
 	return r;
 }
 
-static int resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
-		   struct resolved *out)
+int acc_resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
+		struct resolved *out)
 {
 	const x86_op_mem *m = &op->mem;
 	const struct aglobals *g = t->env->globals;
@@ -654,55 +654,6 @@ static const struct acode *code_for(const struct atrack_env *env, uint64_t lo,
 	return NULL;
 }
 
-struct embed_ctx {
-	struct tctx *t;
-	const struct slt_type *outer;
-	int rc;
-};
-
-static void embed_visit(void *ctx, const struct slt_type *inner)
-{
-	struct embed_ctx *e = ctx;
-	if (e->rc || !inner->name || !inner->name[0])
-		return;
-	struct aembed *p = slt_dw_vec_push(e->t->env->d, &e->t->env->calls->embeds);
-	if (!p)
-		e->rc = SLT_ENOMEM;
-	else
-		*p = (struct aembed){.inner = inner, .outer = e->outer};
-}
-
-/* Record the named structs embedded in res->st on the path to the access
- * (for slt_access_map.embeds: how many container types each is seen in). */
-static int note_embeds(struct tctx *t, const struct resolved *res)
-{
-	if (!t->env->calls)
-		return 0;
-	struct embed_ctx e = {.t = t, .outer = res->st};
-	slt_acc_path_visit(t->env->d, res->st, (uint64_t)res->off, NULL, NULL,
-			   embed_visit, &e);
-	return e.rc;
-}
-
-/* An access through one of the function's own pointer arguments: a
- * summary entry (calls.c). */
-static int arg_access(struct tctx *t, const cs_insn *in, const cs_x86_op *mem)
-{
-	const x86_op_mem *m = &mem->mem;
-	int base = slt_acc_reg(m->base);
-	if (!t->env->calls || base < 0 || m->index != X86_REG_INVALID ||
-	    m->segment != X86_REG_INVALID || !t->cur.r[base].arg)
-		return 0;
-	struct acall_acc *a = slt_dw_vec_push(t->env->d, &t->env->calls->acc);
-	if (!a)
-		return SLT_ENOMEM;
-	*a = (struct acall_acc){.func = t->func_idx, .arg = t->cur.r[base].arg,
-				.off = t->cur.r[base].aoff + m->disp,
-				.width = mem->size,
-				.kind = (uint8_t)acc_mem_kind(in, mem)};
-	return 0;
-}
-
 static int one_insn(struct tctx *t, const cs_insn *in, struct slt_access_func *af,
 		    uint32_t func_idx, struct slt_access_map *m, struct vec *sites)
 {
@@ -718,44 +669,14 @@ static int one_insn(struct tctx *t, const cs_insn *in, struct slt_access_func *a
 	bool counted = mem && !ignored_mem(in->id);
 	t->insn = in;
 	if (counted) {
-		reason = resolve(t, in, mem, &res);
-		if (reason == SLT_AR_NO_VAR && t->f->bad_loc)
-			reason = SLT_AR_BAD_LOC;  /* its location was unreadable */
-		if (in->id == X86_INS_LEA) {
-			m->n_lea++;
-		} else {
-			af->n_mem++;
-			af->reasons[reason]++;
-		}
-		if (in->id != X86_INS_LEA) {
-			int rc = arg_access(t, in, mem);
-			if (rc)
-				return rc;
-		}
-		bool arith_lea = in->id == X86_INS_LEA &&
-				 mem->mem.index != X86_REG_INVALID;
-		if (!reason && !arith_lea) {
-			int rc = note_embeds(t, &res);
-			if (rc)
-				return rc;
-		}
-		if (!reason && !arith_lea && slt_acc_type_wanted(t->env->opts, res.st)) {
-			struct slt_access_site *s = slt_dw_vec_push(t->env->d, sites);
-			if (!s)
-				return SLT_ENOMEM;
-			uint32_t kind = acc_mem_kind(in, mem);
-			*s = (struct slt_access_site){
-				.pc = in->address,
-				.type = res.st->name ? res.st->name : "",
-				.type_size = res.st->size,
-				.offset = res.off,
-				.width = kind == SLT_ACCESS_ADDR ? 0 : mem->size,
-				.kind = kind,
-				.func = func_idx,
-				.via = res.via,
-				.insn_len = (uint8_t)in->size,
-			};
-		}
+		int rc = acc_mem_operand(t, in, mem, af, func_idx, m, sites, &res, &reason);
+		const cs_x86_op *src = acc_strop_source(in);
+		struct resolved sres = {0};
+		int sreason;
+		if (!rc && src)  /* movs also reads (%rsi) */
+			rc = acc_mem_operand(t, in, src, af, func_idx, m, sites, &sres, &sreason);
+		if (rc)
+			return rc;
 	}
 	return acc_effects(t, in, counted, reason, &res);
 }

@@ -169,6 +169,24 @@ bool acc_loop_entry(struct tctx *t, uint64_t pc);
 int acc_container(struct tctx *t, const struct slt_type *inner, int64_t o,
 		  uint64_t pc, struct resolved *out, int64_t *at);
 
+/* track.c: attribute the memory operand op of in: 0 and *out, else the
+ * reason (SLT_AR_*). */
+int acc_resolve(struct tctx *t, const cs_insn *in, const cs_x86_op *op,
+		struct resolved *out);
+/* sites.c: count the memory operand mem of in (af, m), attribute it
+ * (*res, *reason) and record its site in sites; 0 or SLT_ENOMEM. */
+int acc_mem_operand(struct tctx *t, const cs_insn *in, const cs_x86_op *mem,
+		    struct slt_access_func *af, uint32_t func_idx,
+		    struct slt_access_map *m, struct vec *sites,
+		    struct resolved *res, int *reason);
+
+/* strop.c: the bytes a memory operand op of in covers: its size, or for
+ * `rep stos`/`rep movs` %rcx elements when the tracked state knows %rcx
+ * as a constant.  The source operand of movs (loaded), else NULL. */
+uint64_t acc_strop_width(const struct tctx *t, const cs_insn *in,
+			 const cs_x86_op *op);
+const cs_x86_op *acc_strop_source(const cs_insn *in);
+
 /* effects.c: apply instruction in to t's state (have_mem: it has a
  * counted memory operand, resolved to res unless mem_reason). */
 int acc_effects(struct tctx *t, const cs_insn *in, bool have_mem,

@@ -3,7 +3,8 @@
 """`structlint access` on vector and wide accesses and on indexed ones
 (fixtures/access/wide.c, gcc and clang -O2 -g): SSE stores are stores,
 a 16-byte access is charged to every member its bytes overlap, an index
-register with a known addend moves the access to the array it indexes.
+register with a known addend moves the access to the array it indexes,
+rep stos/movs cover %rcx elements when %rcx is a known constant.
 
     test_access_wide.py --list | CASE
 Environment: STRUCTLINT (binary), CC_GCC, CC_CLANG.
@@ -84,10 +85,46 @@ def case_indexed_addend(cc):
     assert fn == {('state_at', 'state', 'load')}, fn
 
 
+def case_string_ops(cc):
+    # rep stosq / rep movsq with %rcx a known constant cover the whole
+    # struct: every member stored, movs also loads its source (was: no
+    # site for movs's source and only `first` stored); an unknown %rcx
+    # covers the first element alone
+    got, d = sites(cc, 'blk')
+    for m in ('first', 'mid', 'last'):
+        assert ('blk', 'blk_zero', m, 'store') in got, (m, got)
+        assert ('blk', 'blk_copy', m, 'store') in got, (m, got)
+        assert ('blk', 'blk_copy', m, 'load') in got, (m, got)
+    fn = {(m, k) for (_, f, m, k) in got if f == 'blk_zero_n'}
+    assert fn == {('first', 'store')}, fn
+    for s in d['structs']:
+        for x in s['sites']:
+            if x['function'].startswith('blk_zero+'):
+                assert x['width'] == 256, x
+
+
+def case_lea_global(cc):
+    # &g_lim.limit taken by lea before the loop, loaded through it in the
+    # loop: at -O0 gcc reloads it from a stack slot in a loop body reached
+    # by its back edge alone, and the loop's stores to its counters
+    # dropped every slot (was: limit address only, ld=0, "no-location")
+    for opt in ('-O0', '-O2'):
+        out = os.path.join(TMP, f'lea-{cc}{opt}')
+        subprocess.run([CCS[cc], opt, '-g', '-pthread', '-o', out,
+                        os.path.join(ROOT, 'fixtures', 'access', 'lea_global.c')], check=True)
+        dis = subprocess.run(['objdump', '-d', out], capture_output=True, text=True).stdout
+        assert 'lea ' in dis and '<g_lim>' in dis, 'no lea of g_lim'
+        d = json.loads(run('access', '--no-cache', '--json', '--sites', out, 'lim').stdout)
+        got = {(x['function'].split('+')[0], x['member'], x['kind'])
+               for s in d['structs'] for x in s['sites']}
+        assert ('lim_worker', 'limit', 'load') in got, (opt, got)
+
+
 CASES = {}
 for _cc in ('gcc', 'clang'):
     for _name, _fn in (('vector-kinds', case_vector_kinds), ('wide-members', case_wide_members),
-                       ('indexed-addend', case_indexed_addend)):
+                       ('indexed-addend', case_indexed_addend),
+                       ('string-ops', case_string_ops), ('lea-global', case_lea_global)):
         CASES[f'{_name}-{_cc}'] = (lambda f, c: (lambda: f(c)))(_fn, _cc)
 
 if __name__ == '__main__':
