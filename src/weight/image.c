@@ -129,6 +129,7 @@ void ipw_image_reset(struct ipw_image *im)
 void ipw_image_free(struct ipw_image *im)
 {
 	free(im->real);
+	free(im->alias);
 	free(im->keys);
 	free(im->bias);
 	memset(im, 0, sizeof(*im));
@@ -224,7 +225,7 @@ static int name_match(const struct ipw_image *im, const char *p, size_t n)
 	size_t len = strnlen(p, n);
 	if (len == n)
 		return 0;   /* no NUL inside the record */
-	if (!strcmp(p, im->real))
+	if (!strcmp(p, im->real) || (im->alias && !strcmp(p, im->alias)))
 		return 2;
 	const char *sl = strrchr(p, '/');
 	return !strcmp(sl ? sl + 1 : p, im->base) ? 1 : 0;
@@ -313,25 +314,31 @@ void ipw_hex_id(const uint8_t *id, size_t n, char *out)
 }
 
 /* A build-id table entry (perf_data.h): the binary's own name with another
- * build-id is recorded in im->other_id (the first such). */
-static void on_build_id(struct ipw_image *im, const uint8_t *rec, size_t size,
-			uint16_t misc)
+ * build-id is recorded in im->other_id (the first such); another path
+ * with the binary's build-id becomes im->alias (the first such).  0, or
+ * SLT_ENOMEM. */
+static int on_build_id(struct ipw_image *im, const uint8_t *rec, size_t size,
+		       uint16_t misc)
 {
-	if (size <= 36 || !im->build_id_len || im->other_id[0])
-		return;
+	if (size <= 36 || !im->build_id_len)
+		return 0;
 	const char *fn = (const char *)rec + 36;
 	size_t fl = size - 36;
-	if (im->kernel ? strnlen(fn, fl) == fl || strcmp(fn, "[kernel.kallsyms]") :
-	    name_match(im, fn, fl) == 0)
-		return;
 	size_t n = (misc & (1u << 15)) ? rec[32] : 20;   /* MISC_BUILD_ID_SIZE */
-	if (n > 20)
-		return;
+	if (n > 20 || strnlen(fn, fl) == fl)
+		return 0;
 	bool same = n >= im->build_id_len && !memcmp(rec + 12, im->build_id, im->build_id_len);
 	for (size_t i = im->build_id_len; same && i < n; i++)
 		same = rec[12 + i] == 0;   /* older perf: padded to 20 with zeros */
-	if (!same)
+	if (im->kernel ? strcmp(fn, "[kernel.kallsyms]") : name_match(im, fn, fl) == 0) {
+		if (same && !im->kernel && !im->alias && fn[0] == '/' &&
+		    !(im->alias = strdup(fn)))
+			return SLT_ENOMEM;
+		return 0;
+	}
+	if (!same && !im->other_id[0])
 		ipw_hex_id(rec + 12, n, im->other_id);
+	return 0;
 }
 
 int ipw_image_record(struct ipw_image *im, const uint8_t *rec, size_t size)
@@ -357,8 +364,7 @@ int ipw_image_record(struct ipw_image *im, const uint8_t *rec, size_t size)
 		return set_bias(im, pid, im->bias[j]);
 	}
 	case SLT_PERF_RECORD_HEADER_BUILD_ID:
-		on_build_id(im, rec, size, misc);
-		return 0;
+		return on_build_id(im, rec, size, misc);
 	case PERF_RECORD_COMM:     /* exec: the old image is gone */
 		if ((misc & PERF_RECORD_MISC_COMM_EXEC) && !im->kernel)
 			drop_pid(im, rd32(rec + 8));

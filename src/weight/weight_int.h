@@ -46,6 +46,10 @@ struct ipw_image {
 	 * ([kernel.kallsyms] for a vmlinux, its path or file name otherwise)
 	 * with another build-id: hex of that one, else "" */
 	char other_id[41];
+	/* the path the build-id table names with this binary's build-id
+	 * when it is another (a copy of the binary ran, or was moved
+	 * since): its mappings are the binary's (malloc), else NULL */
+	char *alias;
 };
 
 /* Read binary's program headers (and kernel symbols).  0, or SLT_EIO,

@@ -287,6 +287,29 @@ def t_build_id():
     assert other.hex() in p.stderr and own.hex() in p.stderr, p.stderr
 
 
+def t_build_id_copy():
+    """FILE is a copy of the binary that ran, at another path: the
+    build-id table names the recorded path with FILE's build-id, so its
+    mappings are FILE's and the samples land (the old code matched by path
+    and file name only: "none of the N IP samples fell ...")."""
+    b, pd = fixture('gcc')
+    own = elf_build_id(b)
+    with open(pd, 'rb') as f:
+        raw = f.read()
+    hdr = struct.unpack_from('<8sQQQQQQQQ', raw)
+    recs = raw[hdr[5]:hdr[5] + hdr[6]]
+    copy = os.path.join(TMP, 'copied.bin')
+    shutil.copyfile(b, copy)
+    fd = os.path.join(TMP, 'bid-copy.data')
+    perf_data(fd, [recs], S_IP | S_TID | S_CPU, features={2: build_id_entry(own, os.path.realpath(b))})
+    got = run('report', copy, 'stats', '--samples', fd).stdout
+    assert 'finding 1: collision, line 0' in got, got
+    assert 'written:    hits' in got and 'collides:   limit' in got, got
+    # without the table, nothing ties the copy to the recorded path
+    p = run('report', copy, 'stats', '--samples', pd, rc=2)
+    assert 'none of the' in p.stderr, p.stderr
+
+
 def t_loads_only():
     """Only the reader's loop sampled: the estimate has no store, and the
     memory-profile warning about loads-only events and HITM loads (which
@@ -459,7 +482,7 @@ def t_thread_words():
     assert 'use per-thread data' in t and 'the CPUs contend' not in t, t
 
 
-CASES = {'report': t_report, 'call_once': t_call_once, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'build_id': t_build_id, 'record_build_id': t_record_build_id, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
+CASES = {'report': t_report, 'call_once': t_call_once, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'build_id': t_build_id, 'build_id_copy': t_build_id_copy, 'record_build_id': t_record_build_id, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
          'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults,
          'thread_words': t_thread_words}
 
