@@ -61,7 +61,9 @@
  * Numbers: every count, address and offset is an unsigned 64-bit value,
  * written as a JSON integer (0 .. 2^63-1) or as a string holding a decimal
  * or "0x" hexadecimal number (needed above 2^63-1: kernel addresses).  The
- * writer uses hex strings for addr, phys_addr, line_addr, ip and data_src.
+ * writer uses hex strings for addr, phys_addr, line_addr, ip and data_src,
+ * and a row with a data_src states all its counts, zeros too (else a
+ * reader would decode the unsaid ones from data_src).
  *
  * Records (include/structlint/samples.h) come out in document order:
  *   - a "members" entry without "rows" gives one record with its totals;

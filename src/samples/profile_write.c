@@ -177,10 +177,13 @@ static int put_row(struct slt_profile_writer *w, json_t *r,
 		rc = put_hex(w, r, "data_src", s->data_src);
 	if (!rc && s->access_size)
 		rc = put_u64(w, r, "size", s->access_size);
+	/* a row with a data_src states every count, zeros too: a reader
+	 * decodes data_src only for what a row leaves unsaid, so an omitted
+	 * zero would be read back as the access data_src names */
 	uint64_t c[7];
 	counts_of(s, c);
 	for (int k = 0; k < 7 && !rc; k++)
-		if (c[k])
+		if (c[k] || (fl & SLT_SAMPLE_DATA_SRC))
 			rc = put_u64(w, r, count_keys[k], c[k]);
 	return rc;
 }
