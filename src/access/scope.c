@@ -496,7 +496,7 @@ static int walk(struct fctx *x, Dwarf_Die die, const struct vec *scope,
 			free(inner.v);
 		}
 		next = NULL;
-		res = dwarf_siblingof_b(d->dbg, ch, 1, &next, &e);
+		res = slt_dw_sibling(d, ch, &next, &e);
 		if (res == DW_DLV_ERROR) {
 			drop_err(d, &e);
 			next = NULL;

@@ -198,6 +198,21 @@ int slt_dw_dieoffset(struct dw *d, Dwarf_Die die, Dwarf_Off *off,
 	return res;
 }
 
+int slt_dw_sibling(struct dw *d, Dwarf_Die c, Dwarf_Die *next, Dwarf_Error *e)
+{
+	*next = NULL;
+	int res = dwarf_siblingof_b(d->dbg, c, 1, next, e);
+	if (res != DW_DLV_OK)
+		return res;
+	Dwarf_Off a, b;
+	if (dwarf_dieoffset(c, &a, e) == DW_DLV_OK && dwarf_dieoffset(*next, &b, e) == DW_DLV_OK &&
+	    b > a)
+		return DW_DLV_OK;
+	dwarf_dealloc_die(*next);
+	*next = NULL;
+	return DW_DLV_ERROR;
+}
+
 /*
  * libdwarf 20210528's dwarf_offdie_b() sets up a context for every unit
  * before the one it is asked for (reading each unit's DIE, hashing its

@@ -111,6 +111,12 @@ struct dw {
 /* The .debug_info offset of die (libdwarf's plus d->obase). */
 int slt_dw_dieoffset(struct dw *d, Dwarf_Die die, Dwarf_Off *off,
 		     Dwarf_Error *e);
+/* dwarf_siblingof_b(d->dbg, c, 1, next, e) that refuses a sibling at or
+ * before c: a corrupt DW_AT_sibling pointing back would loop a walk
+ * forever (fuzz_dwarf found one).  DW_DLV_OK, DW_DLV_NO_ENTRY, or
+ * DW_DLV_ERROR with *next NULL and *e libdwarf's error, or NULL for a
+ * sibling that points back.  (dwarf.c) */
+int slt_dw_sibling(struct dw *d, Dwarf_Die c, Dwarf_Die *next, Dwarf_Error *e);
 /* Set up the view from the unit that holds .debug_info offset off on
  * (once per source; a later call for an earlier unit is refused).  0, or
  * -1 when there is none (the caller uses d->dbg as it is). */

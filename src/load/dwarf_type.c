@@ -294,7 +294,7 @@ int slt_dw_children(struct dw *d, Dwarf_Die die, uint64_t off,
 		else
 			rc = fn(d, c, tag, ctx);
 		if (!rc) {
-			res = dwarf_siblingof_b(d->dbg, c, 1, &next, &e);
+			res = slt_dw_sibling(d, c, &next, &e);
 			if (res == DW_DLV_ERROR)
 				rc = slt_dw_fail(d, e, off, "sibling");
 		}

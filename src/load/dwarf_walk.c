@@ -463,7 +463,7 @@ static int top_level(struct dw *d, Dwarf_Die cu, uint64_t lo, uint64_t end,
 	while (res == DW_DLV_OK && !rc) {
 		Dwarf_Off off = 0, hi = end;
 		next = NULL;
-		res = dwarf_siblingof_b(d->dbg, c, 1, &next, &e);
+		res = slt_dw_sibling(d, c, &next, &e);
 		if (res == DW_DLV_ERROR)
 			rc = slt_dw_fail(d, e, lo, "sibling");
 		else if (slt_dw_dieoffset(d, c, &off, &e) != DW_DLV_OK ||

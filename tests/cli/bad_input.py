@@ -18,6 +18,8 @@ import sys
 import tempfile
 
 STRUCTLINT = os.environ.get("STRUCTLINT", "structlint")
+REGRESS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                       "fixtures", "layout", "regress")
 
 
 def elf_section(path, want):
@@ -303,6 +305,10 @@ CASES = {
                            ["\\x1b]0;owned\\x07\\x0d\\x0ax"]),
     "control-bytes-path": (lambda d, fx: [os.path.join(d, "a\x1b[2Jb.o"), "x"],
                            ["a\\x1b[2Jb.o"]),
+    # a DW_AT_sibling pointing back: the sibling walk looped forever
+    # (fuzz_dwarf found it; fixtures/layout/regress/README)
+    "dwarf-sibling-back": (lambda d, fx: ["--no-cache", os.path.join(REGRESS, "sibling_back.o"),
+                                          "x"], ["sibling", ".debug_info+0x"]),
 }
 
 
