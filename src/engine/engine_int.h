@@ -308,4 +308,14 @@ static inline uint64_t eng_rand(uint64_t *s)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
+/* validate.c: the medians, both intervals and the verdict of r from its
+ * rounds' ops_per_s and overlap (r->kept allocated, [rounds]): the rounds
+ * kept (both runs ran and overlapped opts->min_overlap) when there are
+ * enough, else every round that ran, for information (no verdict).  0 or
+ * SLT_ENOMEM.  Apart for the unit tests (test_validate.c). */
+struct slt_validate_result;
+struct slt_validate_opts;
+int slt_validate_compare(struct slt_validate_result *r, const struct slt_validate_opts *opts,
+			 struct slt_error *err);
+
 #endif

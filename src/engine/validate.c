@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/engine_int.h"
 #include "structlint/validate.h"
 
 void slt_validate_opts_default(struct slt_validate_opts *o)
@@ -136,6 +137,16 @@ static int check_opts(const struct slt_engine_bound *a,
 	return 0;
 }
 
+/* Round i measured something on both sides: a run that completed no
+ * operation (its threads were not scheduled in its seconds, on a loaded
+ * machine) has no rate to compare; it is never kept, nor used for the
+ * figures shown without a verdict. */
+static bool ran(const struct slt_validate_result *r, unsigned i)
+{
+	return isfinite(r->a.ops_per_s[i]) && r->a.ops_per_s[i] > 0 &&
+	       isfinite(r->b.ops_per_s[i]) && r->b.ops_per_s[i] > 0;
+}
+
 /* Which rounds count: those where both runs' updaters overlapped at
  * least the floor (validate.h, SLT_VALIDATE_MIN_KEPT_ROUNDS).  Returns
  * how many; r->kept[] marks them. */
@@ -143,22 +154,34 @@ static unsigned keep_rounds(struct slt_validate_result *r, double floor)
 {
 	unsigned k = 0;
 	for (unsigned i = 0; i < r->rounds; i++) {
-		r->kept[i] = r->a.overlap[i] >= floor && r->b.overlap[i] >= floor;
+		r->kept[i] = ran(r, i) && r->a.overlap[i] >= floor && r->b.overlap[i] >= floor;
 		k += r->kept[i];
 	}
 	return k;
 }
 
 /* The medians, both intervals and the verdict, over the kept rounds when
- * enough are kept, else over all of them (then no verdict). */
-static int compare(struct slt_validate_result *r, const struct slt_validate_opts *opts,
-		   struct slt_error *err)
+ * enough are kept, else over all rounds that ran (then no verdict). */
+int slt_validate_compare(struct slt_validate_result *r, const struct slt_validate_opts *opts,
+			 struct slt_error *err)
 {
 	unsigned n = r->rounds;
 	r->min_overlap = opts->min_overlap;
 	r->kept_rounds = keep_rounds(r, opts->min_overlap);
 	bool enough = r->kept_rounds >= SLT_VALIDATE_MIN_KEPT_ROUNDS;
-	unsigned m = enough ? r->kept_rounds : n;
+	unsigned m = r->kept_rounds;
+	if (!enough)
+		for (unsigned i = m = 0; i < n; i++)
+			m += ran(r, i);
+	if (!m) {   /* no round ran on both sides: nothing to compare */
+		r->ci = r->ci_paired = (struct slt_ratio_ci){
+			.ratio = NAN, .lo = NAN, .hi = NAN,
+			.level = opts->level > 0.0 ? opts->level : SLT_BOOTSTRAP_LEVEL };
+		r->paired = opts->paired;
+		r->verdict = SLT_VERDICT_NONE;
+		r->low_overlap = true;
+		return 0;
+	}
 	double *a = malloc(m * sizeof(*a)), *b = malloc(m * sizeof(*b));
 	if (!a || !b) {
 		free(a);
@@ -166,7 +189,7 @@ static int compare(struct slt_validate_result *r, const struct slt_validate_opts
 		return slt_error_set(err, SLT_ENOMEM, NULL, -1, NULL, "out of memory");
 	}
 	for (unsigned i = 0, j = 0; i < n; i++)
-		if (!enough || r->kept[i]) {
+		if (enough ? r->kept[i] : ran(r, i)) {
 			a[j] = r->a.ops_per_s[i];
 			b[j++] = r->b.ops_per_s[i];
 		}
@@ -266,7 +289,7 @@ int slt_validate_run(const struct slt_engine_bound *a,
 	}
 	finish_side(&r->a, &sa, n);
 	finish_side(&r->b, &sb, n);
-	rc = compare(r, opts, err);
+	rc = slt_validate_compare(r, opts, err);
 out:
 	side_runs_free(&sa);
 	side_runs_free(&sb);

@@ -104,7 +104,10 @@ static const char *mode_name(enum slt_engine_mode m)
 /* "+12.3%" of a ratio. */
 static void pct(char *buf, size_t n, double ratio)
 {
-	snprintf(buf, n, "%+.1f%%", (ratio - 1.0) * 100.0);
+	if (isfinite(ratio))
+		snprintf(buf, n, "%+.1f%%", (ratio - 1.0) * 100.0);
+	else   /* no round ran on both sides */
+		snprintf(buf, n, "n/a");
 }
 
 static void row(FILE *f, const char *what, double a, double b, int prec)

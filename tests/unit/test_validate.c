@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "engine/engine_int.h"
 #include "structlint/validate.h"
 
 /* struct two { long r; long w; char pad[48]; }: r read-mostly, w hot. */
@@ -174,6 +175,47 @@ static void expect_usage(const struct slt_engine_bound *a,
 	assert_non_null(strstr(err.message, what));
 }
 
+/* A run that completed no operation (its threads not scheduled in its
+ * seconds on a loaded machine) is not a measurement: its round is never
+ * kept nor shown; with no round run on both sides there is no verdict and
+ * no error.  (Old code: "A run 1 has 0 ops/s", an error, from a loaded
+ * CI machine.) */
+static void test_round_not_run(void **state)
+{
+	(void)state;
+	struct slt_validate_opts o;
+	short_opts(&o);
+	o.min_overlap = 0.5;
+	double a_ops[5] = { 0, 100, 101, 99, 100 }, b_ops[5] = { 120, 0, 119, 121, 120 };
+	double a_ov[5] = { 0, 0.9, 0.9, 0.9, 0.9 }, b_ov[5] = { 0.9, 0, 0.9, 0.9, 0.9 };
+	bool kept[5];
+	struct slt_validate_result r = { .rounds = 5, .kept = kept };
+	r.a.ops_per_s = a_ops, r.b.ops_per_s = b_ops;
+	r.a.overlap = a_ov, r.b.overlap = b_ov;
+	struct slt_error err;
+	slt_error_clear(&err);
+	assert_int_equal(slt_validate_compare(&r, &o, &err), 0);
+	assert_int_equal(r.kept_rounds, 3);
+	assert_false(kept[0] || kept[1]);
+	assert_true(r.a.median_ops_per_s == 100 && r.b.median_ops_per_s == 120);
+	/* a floor of 0 keeps every round that ran, not those that did not */
+	o.min_overlap = 0;
+	assert_int_equal(slt_validate_compare(&r, &o, &err), 0);
+	assert_int_equal(r.kept_rounds, 3);
+	/* too few kept: the figures of the rounds that ran, no verdict */
+	o.min_overlap = 0.95;
+	assert_int_equal(slt_validate_compare(&r, &o, &err), 0);
+	assert_int_equal(r.kept_rounds, 0);
+	assert_int_equal(r.verdict, SLT_VERDICT_NONE);
+	assert_true(r.a.median_ops_per_s == 100 && r.b.median_ops_per_s == 120);
+	/* nothing ran on both sides: no verdict, no error */
+	double z[5] = { 0, 0, 0, 0, 0 };
+	r.a.ops_per_s = z;
+	assert_int_equal(slt_validate_compare(&r, &o, &err), 0);
+	assert_int_equal(r.verdict, SLT_VERDICT_NONE);
+	assert_true(r.low_overlap);
+}
+
 static void test_bad_opts(void **state)
 {
 	(void)state;
@@ -210,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_bad_opts),
+		cmocka_unit_test(test_round_not_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
