@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 
+#include "common/grow.h"
 #include "access/access_int.h"
 
 /* The type the table keeps: a struct/union, or an array (of arrays) of
@@ -50,14 +51,8 @@ int slt_acc_globals_add(struct dw *d, struct aglobals *g, Dwarf_Die die)
 	bool other = !kept(t);
 	if (other && !addr)
 		return 0;
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 256;
-		struct aglobal *v = realloc(g->v, cap * sizeof(*v));
-		if (!v)
-			return SLT_ENOMEM;
-		g->v = v;
-		g->cap = cap;
-	}
+	if (slt_grow((void **)&g->v, &g->cap, g->n + 1, sizeof(*g->v), 256))
+		return SLT_ENOMEM;
 	g->v[g->n++] = (struct aglobal){.lo = addr, .hi = addr + t->size, .t = t,
 					.other = other};
 	return 0;

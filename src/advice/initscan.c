@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/grow.h"
 #include "advice/diff_int.h"
 #include "common/arena.h"
 #include "structlint/advice.h"
@@ -74,14 +75,8 @@ static bool positional(const struct slt_dsrc *s, const struct slt_dtok *t, size_
 
 static int add(struct scan *sc, const char *rel, unsigned line)
 {
-	if (sc->n == sc->cap) {
-		size_t cap = sc->cap ? sc->cap * 2 : 16;
-		struct slt_posinit *v = realloc(sc->v, cap * sizeof(*v));
-		if (!v)
-			return SLT_ENOMEM;
-		sc->v = v;
-		sc->cap = cap;
-	}
+	if (slt_grow((void **)&sc->v, &sc->cap, sc->n + 1, sizeof(*sc->v), 16))
+		return SLT_ENOMEM;
 	if (!(sc->v[sc->n].file = strdup(rel)))
 		return SLT_ENOMEM;
 	sc->v[sc->n++].line = line;
@@ -99,14 +94,9 @@ static int typedefs(struct scan *sc, const struct slt_dsrc *s, const struct slt_
 	for (; j + 1 < n && t[j].k == T_IDENT; j += 2) {
 		if (!punct(s, &t[j + 1], ',') && !punct(s, &t[j + 1], ';'))
 			break;
-		if (sc->n_alias == sc->cap_alias) {
-			size_t cap = sc->cap_alias ? sc->cap_alias * 2 : 8;
-			char **v = realloc(sc->alias, cap * sizeof(*v));
-			if (!v)
-				return SLT_ENOMEM;
-			sc->alias = v;
-			sc->cap_alias = cap;
-		}
+		if (slt_grow((void **)&sc->alias, &sc->cap_alias, sc->n_alias + 1,
+			     sizeof(*sc->alias), 8))
+			return SLT_ENOMEM;
 		if (!(sc->alias[sc->n_alias] = strndup(s->text + t[j].off, t[j].end - t[j].off)))
 			return SLT_ENOMEM;
 		sc->n_alias++;

@@ -3,23 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "join/acc.h"
 #include "common/sort.h"
-
-int slt_join_grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap * 2 : 4;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*arr, n * elem);
-	if (!p)
-		return SLT_ENOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
 
 int slt_acc_add_cpu(struct slt_acc *a, int32_t cpu, uint64_t loads,
 		    uint64_t stores)
@@ -31,8 +17,8 @@ int slt_acc_add_cpu(struct slt_acc *a, int32_t cpu, uint64_t loads,
 			return 0;
 		}
 	}
-	if (slt_join_grow((void **)&a->cpus, &a->cap_cpus, a->n_cpus + 1,
-		 sizeof(*a->cpus)))
+	if (slt_grow((void **)&a->cpus, &a->cap_cpus, a->n_cpus + 1,
+		     sizeof(*a->cpus), 0))
 		return SLT_ENOMEM;
 	a->cpus[a->n_cpus++] = (struct slt_cpu_access){ cpu, loads, stores };
 	return 0;
@@ -52,8 +38,8 @@ int slt_acc_add_loc(struct slt_acc *a, const char *symbol, const char *source,
 	}
 	if (a->n_locs >= SLT_ACC_MAX_LOCS)
 		return 0;
-	if (slt_join_grow((void **)&a->locs, &a->cap_locs, a->n_locs + 1,
-		 sizeof(*a->locs)))
+	if (slt_grow((void **)&a->locs, &a->cap_locs, a->n_locs + 1,
+		     sizeof(*a->locs), 0))
 		return SLT_ENOMEM;
 	a->locs[a->n_locs++] = (struct slt_acc_loc){ symbol, source, ip,
 						     loads, stores, hitm };

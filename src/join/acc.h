@@ -47,9 +47,6 @@ struct slt_count_caps {
 void slt_counts_clamp(struct slt_count_caps *caps, uint64_t samples,
 		      struct slt_sample *c);
 
-/* Grow *arr (of *cap elements of elem bytes, doubling) to hold need.
- * Returns 0 or SLT_ENOMEM (*arr kept). */
-int slt_join_grow(void **arr, size_t *cap, size_t need, size_t elem);
 /* Add loads/stores of one CPU.  Returns 0 or SLT_ENOMEM. */
 int slt_acc_add_cpu(struct slt_acc *a, int32_t cpu, uint64_t loads,
 		    uint64_t stores);

@@ -2,6 +2,7 @@
 /* Per-element accesses of array members: see elems.h. */
 #include <stdlib.h>
 
+#include "common/grow.h"
 #include "join/elems.h"
 #include "join/join_int.h"
 #include "common/sort.h"
@@ -12,7 +13,7 @@
 
 int slt_elems_push(struct slt_elems *e, uint32_t elem, const struct slt_cpu_access *acc)
 {
-	if (slt_join_grow((void **)&e->v, &e->cap, e->n + 1, sizeof(*e->v)))
+	if (slt_grow((void **)&e->v, &e->cap, e->n + 1, sizeof(*e->v), 0))
 		return SLT_ENOMEM;
 	e->v[e->n++] = (struct slt_elem_ent){ elem, *acc };
 	return 0;

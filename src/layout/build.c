@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "layout/build.h"
 #include "layout/infer.h"
 #include "structlint/error.h"
@@ -61,14 +62,8 @@ static int pk_set(struct bctx *c, const struct slt_type *t, bool packed)
 		e->packed = packed;
 		return 0;
 	}
-	if (c->npk == c->cappk) {
-		size_t cap = c->cappk ? c->cappk * 2 : 16;
-		struct pk_entry *p = realloc(c->pk, cap * sizeof(*p));
-		if (!p)
-			return SLT_ENOMEM;
-		c->pk = p;
-		c->cappk = cap;
-	}
+	if (slt_grow((void **)&c->pk, &c->cappk, c->npk + 1, sizeof(*c->pk), 16))
+		return SLT_ENOMEM;
 	c->pk[c->npk].t = t;
 	c->pk[c->npk].packed = packed;
 	c->npk++;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/arena.h"
 #include "structlint/cache.h"
 #include "layout/build.h"
@@ -222,14 +223,8 @@ struct builder {
 
 static int add_struct(struct builder *b, const struct slt_struct *s)
 {
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 8;
-		struct slt_struct *v = realloc(b->v, cap * sizeof(*v));
-		if (!v)
-			return SLT_ENOMEM;
-		b->v = v;
-		b->cap = cap;
-	}
+	if (slt_grow((void **)&b->v, &b->cap, b->n + 1, sizeof(*b->v), 8))
+		return SLT_ENOMEM;
 	b->v[b->n++] = *s;
 	return 0;
 }
