@@ -404,6 +404,18 @@ char *slt_access_site_insn(const struct slt_access_map *map,
 
 struct slt_struct;
 
+/* The innermost members of st that the bytes of site overlap, in offset
+ * order, into out (at most cap; SLT_ACCESS_SITE_MEMBERS_MAX holds any
+ * site): a 16-byte movups over four ints is an access of each (an array
+ * member counts once, whatever its elements); an address site (width 0)
+ * names the member at its offset alone.  Returns how many; 0: in no
+ * member.  The rule of slt_access_summarize() and of the IP-sample
+ * weighting (structlint/weight.h). */
+#define SLT_ACCESS_SITE_MEMBERS_MAX 64   /* a 64-byte AVX-512 access */
+size_t slt_access_site_members(const struct slt_struct *st,
+			       const struct slt_access_site *site, long *out,
+			       size_t cap);
+
 /* Static access counts of one member: sites (instructions), not
  * executions, each in one role (slt_access_role(): the words of every
  * output): a load; a store (bit operations included); an rmw (an atomic

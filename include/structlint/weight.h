@@ -35,7 +35,12 @@
  * block takes (a slow block - one missing the cache on a bouncing line -
  * weighs more, which is what contention costs).  Loads count in loads,
  * stores in stores, a plain read-modify-write in both, an atomic RMW in
- * both (and in rmw of slt_ipw_info's totals).  Samples without
+ * both (and in rmw of slt_ipw_info's totals).  A site whose bytes cover
+ * several members (a 16-byte movups or vmovdqu over four ints, a struct
+ * copy) is an access of each of them, the rule of the static access map
+ * (slt_access_site_members()): every member it covers gets the site's
+ * whole estimate (the block's samples), as a record at the covered
+ * bytes (offset and size clipped to the member).  Samples without
  * PERF_SAMPLE_CPU (`perf record -- CMD` without -a or --sample-cpu) are
  * charged per thread instead: threads are the parallel actors there, and
  * the basis says so.
@@ -85,12 +90,19 @@ extern "C" {
 #define SLT_IPW_BASIS "estimated from IP samples x static sites"
 
 struct slt_access_map;
+struct slt_struct;
 
 struct slt_ipw_opts {
 	const char *binary;            /* the ELF FILE the samples are for
 					  (program, shared object, vmlinux) */
 	const char *const *types;      /* struct names to estimate */
 	size_t n_types;
+	/* Added (additive): the layouts of types, parallel to them (the
+	 * struct of types[i] is layouts[i]), or NULL.  With it, a site
+	 * whose bytes cover several members (a 16-byte movups over four
+	 * ints) gives each of them a record; without it, one record at the
+	 * site's offset. */
+	const struct slt_struct *layouts;
 	/* A map built by the caller for binary (borrowed), or NULL: built
 	 * here with types as its filter, only when the perf.data holds IP
 	 * samples and no memory samples. */
@@ -139,7 +151,8 @@ struct slt_ipw_info {
  * fall in its image: PIE programs; others unchanged).  When the file holds
  * no memory sample but IP samples, the access map of binary is built (or
  * taken from opts->map or opts->get_map) and each (site, CPU) with samples becomes one
- * typed record: type_name, type_offset, access_size, cpu, ip (the site),
+ * typed record (one per member it covers when opts->layouts is given):
+ * type_name, type_offset, access_size, cpu, ip (the site),
  * symbol (its function), loads/stores, event "IP samples x static sites";
  * wi->estimated is then true.  info is filled as slt_samples_read() does.
  * Returns 0, the callback's non-zero value, or a negative SLT_E* with err

@@ -115,12 +115,10 @@ static bool dup_site(const struct slt_access_map *map,
 	return false;
 }
 
-/* The innermost members that the bytes of site overlap, in offset order
- * (at most cap): a 16-byte movups over four ints is an access of each
- * (an array member counts once, whatever its elements).  An address site
- * (width 0) names the member at its offset alone.  0: in no member. */
-static size_t site_members(const struct slt_struct *st,
-			   const struct slt_access_site *site, long *out, size_t cap)
+/* See structlint/access.h. */
+size_t slt_access_site_members(const struct slt_struct *st,
+				const struct slt_access_site *site, long *out,
+				size_t cap)
 {
 	uint64_t pos = (uint64_t)site->offset;
 	uint64_t end = pos + (site->width ? site->width : 1);
@@ -143,8 +141,7 @@ static size_t site_members(const struct slt_struct *st,
 	return n;
 }
 
-/* A site's bytes reach at most this many members (64-byte AVX-512). */
-#define SITE_MEMBERS_MAX 64
+#define SITE_MEMBERS_MAX SLT_ACCESS_SITE_MEMBERS_MAX
 
 int slt_access_summarize(const struct slt_access_map *map,
 			 const struct slt_struct *st,
@@ -157,7 +154,7 @@ int slt_access_summarize(const struct slt_access_map *map,
 	for (size_t i = 0; i < map->n_sites; i++) {
 		const struct slt_access_site *site = &map->sites[i];
 		if (site->type_size == st->size && !strcmp(site->type, st->name)) {
-			size_t k = site_members(st, site, leaves, SITE_MEMBERS_MAX);
+			size_t k = slt_access_site_members(st, site, leaves, SITE_MEMBERS_MAX);
 			n += k ? k : 1;
 		}
 	}
@@ -189,7 +186,7 @@ int slt_access_summarize(const struct slt_access_map *map,
 		const struct slt_access_site *site = &map->sites[i];
 		if (site->type_size != st->size || strcmp(site->type, st->name))
 			continue;
-		size_t nl = site_members(st, site, leaves, SITE_MEMBERS_MAX);
+		size_t nl = slt_access_site_members(st, site, leaves, SITE_MEMBERS_MAX);
 		if (!nl)
 			leaves[nl++] = -1;
 		bool access = !(site->kind & SLT_ACCESS_ADDR);

@@ -232,6 +232,7 @@ int cli_join_samples(const struct cli_analysis *c, const struct slt_layout *l,
 		const char *name = l->structs[0].name;
 		struct ipw_ctx x = {c, &name, 1};
 		struct slt_ipw_opts wo = {.binary = c->file, .types = &name, .n_types = 1,
+					  .layouts = &l->structs[0],
 					  .get_map = ipw_map, .get_map_ctx = &x};
 		rc = slt_ipw_read(samples, &wo, fan_cb, &f, &info, &wi, err);
 		if (!rc && first)

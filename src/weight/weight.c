@@ -14,6 +14,7 @@
 
 #include "samples/perf_data.h"
 #include "structlint/access.h"
+#include "structlint/layout.h"
 #include "structlint/weight.h"
 #include "weight/weight_int.h"
 
@@ -193,11 +194,26 @@ static int index_calls(struct pass *p)
 	return 0;
 }
 
-/* The typed records: one per (site, CPU) with samples, each with its
- * function and its source line from the line table ("file.c:123"; the
- * join keeps its own copy of the strings). */
-static int emit(struct pass *p, struct slt_access_map *map)
+/* The layout of site's struct among o->layouts (parallel to o->types),
+ * or NULL. */
+static const struct slt_struct *site_layout(const struct slt_ipw_opts *o,
+					    const struct slt_access_site *st)
 {
+	for (size_t i = 0; o->layouts && i < o->n_types; i++)
+		if (o->layouts[i].size == st->type_size && !strcmp(o->types[i], st->type))
+			return &o->layouts[i];
+	return NULL;
+}
+
+/* The typed records: one per (site, CPU) with samples and per member the
+ * site's bytes cover (each with the site's whole estimate, the map's rule:
+ * slt_access_site_members()), each with its function and its source line
+ * from the line table ("file.c:123"; the join keeps its own copy of the
+ * strings). */
+static int emit(struct pass *p, struct slt_access_map *map,
+		const struct slt_ipw_opts *o)
+{
+	long leaves[SLT_ACCESS_SITE_MEMBERS_MAX];
 	struct slt_sample s;
 	char source[512];
 	memset(&s, 0, sizeof(s));
@@ -218,8 +234,6 @@ static int emit(struct pass *p, struct slt_access_map *map)
 				if (!m)
 					continue;
 				s.type_name = st->type;
-				s.type_offset = (uint64_t)st->offset;
-				s.access_size = st->width;
 				s.cpu = (int32_t)c;
 				s.ip = st->pc;
 				s.symbol = st->func < map->n_funcs ? map->funcs[st->func].name : NULL;
@@ -232,13 +246,30 @@ static int emit(struct pass *p, struct slt_access_map *map)
 					s.source = source;
 				s.loads = (st->kind & SLT_ACCESS_LOAD) ? m : 0;
 				s.stores = (st->kind & SLT_ACCESS_STORE) ? m : 0;
-				p->wi->site_loads += s.loads;
-				p->wi->site_stores += s.stores;
-				if (st->kind & SLT_ACCESS_ATOMIC)
-					p->wi->site_rmw += m;
-				int rc = p->cb ? p->cb(p->ctx, &s) : 0;
-				if (rc)
-					return rc;
+				const struct slt_struct *ly = site_layout(o, st);
+				size_t nl = ly && st->width > 1 ?
+					slt_access_site_members(ly, st, leaves,
+								SLT_ACCESS_SITE_MEMBERS_MAX) : 0;
+				uint64_t lo = (uint64_t)st->offset, hi = lo + st->width;
+				for (size_t l = 0; l < (nl > 1 ? nl : 1); l++) {
+					s.type_offset = lo;
+					s.access_size = st->width;
+					if (nl > 1) {   /* the bytes of leaves[l] it covers */
+						const struct slt_member *mb = &ly->members[leaves[l]];
+						uint64_t a = mb->offset > lo ? mb->offset : lo;
+						uint64_t e = mb->offset + mb->size < hi ?
+							mb->offset + mb->size : hi;
+						s.type_offset = a;
+						s.access_size = (uint32_t)(e - a);
+					}
+					p->wi->site_loads += s.loads;
+					p->wi->site_stores += s.stores;
+					if (st->kind & SLT_ACCESS_ATOMIC)
+						p->wi->site_rmw += m;
+					int rc = p->cb ? p->cb(p->ctx, &s) : 0;
+					if (rc)
+						return rc;
+				}
 			}
 		}
 	}
@@ -351,7 +382,7 @@ static int run(reader_fn rd, void *src, const char *name,
 	    (int)sizeof(wi->basis))
 		wi->basis[sizeof(wi->basis) - 1] = 0;   /* cut, still NUL-ended */
 	if (!rc)
-		rc = emit(&p, map);
+		rc = emit(&p, map, o);
 	info->samples = wi->site_loads + wi->site_stores;
 	memcpy(info->detail, wi->basis, sizeof(info->detail) < sizeof(wi->basis) ?
 	       sizeof(info->detail) : sizeof(wi->basis));

@@ -482,7 +482,33 @@ def t_thread_words():
     assert 'use per-thread data' in t and 'the CPUs contend' not in t, t
 
 
-CASES = {'report': t_report, 'call_once': t_call_once, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'build_id': t_build_id, 'build_id_copy': t_build_id_copy, 'record_build_id': t_record_build_id, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
+def t_wide_store():
+    """Issue 12: a 16-byte store (movups/SSE: quad_zero in
+    fixtures/access/wide.c zeroes struct quad's four ints) is charged to
+    every member its bytes cover, as the static map charges it; under IP
+    weighting it got the site's samples on member a alone (b, c, d: 0)."""
+    b = os.path.join(TMP, 'wide')
+    subprocess.run([CCS['gcc'], '-O2', '-g', '-o', b,
+                    os.path.join(ROOT, 'fixtures', 'access', 'wide.c')], check=True)
+    d = json.loads(run('access', '--json', '--sites', b, 'quad').stdout)
+    pc = lambda s: int(s['pc'], 16) if isinstance(s['pc'], str) else s['pc']
+    st = [s for s in d['structs'][0]['sites'] if s['function'] == 'quad_zero'
+          and s['kind'] == 'store' and s.get('via') != 'call']
+    assert {s['member'] for s in st} == set('abcd'), st
+    store = pc(st[0])
+    assert all(pc(s) == store for s in st), st      # one instruction
+    va, off = text_segment(b, store)
+    recs = [mmap2(91, BIAS + va, 0x1000, off, os.path.realpath(b))]
+    recs += [sample(BIAS + store, 91, 0, tid=92) for _ in range(50)]
+    pd = os.path.join(TMP, 'wide.data')
+    perf_data(pd, recs, S_IP | S_TID | S_CPU)
+    r = json.loads(run('report', b, 'quad', '--samples', pd, '--json').stdout)
+    m = {x['path']: x for x in r['members']}
+    for k in 'abcd':
+        assert m[k]['stores'] == 50 and m[k]['loads'] == 0, (k, m[k])
+
+
+CASES = {'wide_store': t_wide_store, 'report': t_report, 'call_once': t_call_once, 'one_cpu': t_one_cpu, 'migrating': t_migrating, 'loads_only': t_loads_only, 'build_id': t_build_id, 'build_id_copy': t_build_id_copy, 'record_build_id': t_record_build_id, 'suggest': t_suggest, 'check': t_check, 'validate': t_validate,
          'no_file': t_no_file, 'stdin': t_stdin, 'elsewhere': t_elsewhere, 'pie_page_faults': t_pie_page_faults,
          'thread_words': t_thread_words}
 
