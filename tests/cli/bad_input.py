@@ -307,7 +307,7 @@ CASES = {
                            ["a\\x1b[2Jb.o"]),
     # a DW_AT_sibling pointing back: the sibling walk looped forever
     # (fuzz_dwarf found it; fixtures/layout/regress/README)
-    "dwarf-sibling-back": (lambda d, fx: ["--no-cache", os.path.join(REGRESS, "sibling_back.o"),
+    "dwarf-sibling-back": (lambda d, fx: ["--no-cache", os.path.join(REGRESS, "sibling_back.elf"),
                                           "x"], ["sibling", ".debug_info+0x"]),
 }
 
