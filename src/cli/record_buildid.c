@@ -8,7 +8,6 @@
  * The readers refuse a report against a binary whose build-id differs
  * (src/weight), which needs these.
  */
-#include <elf.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,28 +47,6 @@ void rec_dsos_note(struct rec_dsos *d, const uint8_t *rec, size_t size)
 	d->names[d->n++] = copy;
 }
 
-/* The GNU build-id in a notes blob (/sys/kernel/notes: Elf64_Nhdr
- * entries, 4-byte aligned). */
-static size_t notes_build_id(const uint8_t *b, size_t n, const uint8_t **id)
-{
-	size_t pos = 0;
-	while (pos + 12 <= n) {
-		uint32_t namesz, descsz, type;
-		memcpy(&namesz, b + pos, 4);
-		memcpy(&descsz, b + pos + 4, 4);
-		memcpy(&type, b + pos + 8, 4);
-		size_t name = pos + 12, desc = name + ((namesz + 3u) & ~3u);
-		if (namesz > n || descsz > n || desc > n || desc + descsz > n)
-			return 0;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(b + name, "GNU", 4)) {
-			*id = b + desc;
-			return descsz;
-		}
-		pos = desc + ((descsz + 3u) & ~3u);
-	}
-	return 0;
-}
-
 static int kernel_build_id(struct slt_pdw *w)
 {
 	FILE *f = fopen("/sys/kernel/notes", "rb");
@@ -78,9 +55,11 @@ static int kernel_build_id(struct slt_pdw *w)
 	uint8_t buf[4096];
 	size_t n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
+	/* the running kernel's notes: this machine's byte order */
 	const uint8_t *id;
-	size_t len = notes_build_id(buf, n, &id);
-	if (!len || len > 20)
+	size_t len;
+	const uint16_t one = 1;
+	if (slt_elf_notes_build_id(buf, n, *(const uint8_t *)&one == 1, &id, &len) || len > 20)
 		return 0;
 	return slt_pdw_add_build_id(w, -1, PERF_RECORD_MISC_KERNEL, id, len,
 				    "[kernel.kallsyms]");

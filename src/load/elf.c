@@ -497,6 +497,30 @@ int slt_elf_section_data(struct slt_elf *e, size_t idx, const uint8_t **data,
 	return 0;
 }
 
+int slt_elf_notes_build_id(const uint8_t *p, size_t n, bool le, const uint8_t **id,
+			   size_t *len)
+{
+	size_t off = 0;
+	while (n - off >= 12) {
+		uint32_t namesz = rd32(p + off, le);
+		uint32_t descsz = rd32(p + off + 4, le);
+		uint32_t type = rd32(p + off + 8, le);
+		size_t nalign = ((size_t)namesz + 3) & ~(size_t)3;
+		size_t dalign = ((size_t)descsz + 3) & ~(size_t)3;
+		off += 12;
+		if (nalign > n - off || dalign > n - off - nalign)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 &&
+		    memcmp(p + off, "GNU", 4) == 0 && descsz > 0) {
+			*id = p + off + nalign;
+			*len = descsz;
+			return 0;
+		}
+		off += nalign + dalign;
+	}
+	return SLT_ENOTFOUND;
+}
+
 int slt_elf_build_id(struct slt_elf *e, const uint8_t **id, size_t *len)
 {
 	for (size_t i = 1; i < e->nsec; i++) {
@@ -506,24 +530,8 @@ int slt_elf_build_id(struct slt_elf *e, const uint8_t **id, size_t *len)
 		size_t n;
 		if (slt_elf_section_data(e, i, &p, &n, NULL))
 			continue;
-		size_t off = 0;
-		while (n - off >= 12) {
-			uint32_t namesz = rd32(p + off, e->le);
-			uint32_t descsz = rd32(p + off + 4, e->le);
-			uint32_t type = rd32(p + off + 8, e->le);
-			size_t nalign = ((size_t)namesz + 3) & ~(size_t)3;
-			size_t dalign = ((size_t)descsz + 3) & ~(size_t)3;
-			off += 12;
-			if (nalign > n - off || dalign > n - off - nalign)
-				break;
-			if (type == NT_GNU_BUILD_ID && namesz == 4 &&
-			    memcmp(p + off, "GNU", 4) == 0 && descsz > 0) {
-				*id = p + off + nalign;
-				*len = descsz;
-				return 0;
-			}
-			off += nalign + dalign;
-		}
+		if (!slt_elf_notes_build_id(p, n, e->le, id, len))
+			return 0;
 	}
 	return SLT_ENOTFOUND;
 }

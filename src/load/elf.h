@@ -109,6 +109,15 @@ int slt_elf_symbol(struct slt_elf *e, const char *name, uint64_t *addr,
 int slt_elf_build_id(struct slt_elf *e, const uint8_t **id, size_t *len);
 
 /*
+ * The NT_GNU_BUILD_ID note among the notes p[0, n) (Elf_Nhdr entries, each
+ * name and desc 4-byte aligned, byte order le; an SHT_NOTE section's data,
+ * or /sys/kernel/notes): 0 with *id pointing into p and *len bytes, or
+ * SLT_ENOTFOUND (none, or a note running past n).
+ */
+int slt_elf_notes_build_id(const uint8_t *p, size_t n, bool le, const uint8_t **id,
+			   size_t *len);
+
+/*
  * .gnu_debuglink: the file name (NUL-terminated inside the section) and
  * the CRC32 (zlib crc32 of the debug file's bytes) stored after it.
  * Returns 0 or SLT_ENOTFOUND (absent or malformed; a name holding '/' or
