@@ -63,8 +63,9 @@ int slt_gate_measured_of(const struct slt_analysis *a, struct slt_gate_measured 
 			       k == SLT_CLASS_TRUE_SHARED;
 		if (!written || p->members[m].stores || !s->members[m].size)
 			continue;
-		for (uint64_t L = s->members[m].offset / a->cacheline_size;
-		     L < n && L <= (s->members[m].offset + s->members[m].size - 1) / a->cacheline_size; L++)
+		uint64_t first, last;
+		slt_member_lines(&s->members[m], a->cacheline_size, &first, &last);
+		for (uint64_t L = first; L < n && L <= last; L++)
 			out->cpu[L] = UNKNOWN;
 	}
 	for (size_t i = 0; i < a->n_findings; i++) {
