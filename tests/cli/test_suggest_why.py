@@ -52,14 +52,10 @@ KMACROS = PAD_TYPE
 
 
 def anon_obj():
+    """anon.o and anon.classes in TMP (fixture_obj()), made once."""
     out = os.path.join(TMP, 'anon.o')
     if not os.path.exists(out):
-        src = os.path.join(TMP, 'anon.c')
-        with open(src, 'w') as f:
-            f.write(ANON_C)
-        with open(os.path.join(TMP, 'anon.classes'), 'w') as f:
-            f.write(ANON_CLASSES)
-        subprocess.run([CC, '-g', '-c', '-o', out, src], check=True)
+        fixture_obj('anon', ANON_C, ANON_CLASSES)
     return out
 
 
