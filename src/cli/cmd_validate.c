@@ -306,8 +306,6 @@ static int load_against(const struct cli_analysis *c, const struct val *v, struc
 	return slt_layout_load(s->b_file, &name, 1, &c->lopts, &s->b_layout, err);
 }
 
-/* The inputs that need no loading, checked before any is read: --source-
- * root a directory.  Returns 0 or a printed usage error. */
 /* FILE's path relative to --source-root (rel, n bytes) when it lies
  * under it: the root resolved (realpath), FILE made absolute from the
  * working directory, its "/./" steps dropped. */
