@@ -334,9 +334,14 @@ static int check_inputs(const struct val *v, const char *file, bool *from_a, cha
 {
 	struct stat st;
 	*from_a = false;
-	if (v->prog.root && (stat(v->prog.root, &st) || !S_ISDIR(st.st_mode)))
-		return cli_usage_error("--source-root %s: %s", v->prog.root,
-				       errno == ENOENT ? "no such directory" : "not a directory");
+	if (v->prog.root) {
+		/* errno only when stat() failed: a file there is "not a directory" */
+		int bad = stat(v->prog.root, &st);
+		if (bad || !S_ISDIR(st.st_mode))
+			return cli_usage_error("--source-root %s: %s", v->prog.root,
+					       bad && errno == ENOENT ? "no such directory"
+								 : "not a directory");
+	}
 	if (v->prog.build && file && stat(file, &st) && errno == ENOENT) {
 		if (!under_root(v->prog.root, file, rel, n))
 			return cli_usage_error("%s: no such file, and not under --source-root %s, where "
